@@ -1,0 +1,336 @@
+//! A scripted OpenAI-compatible server on loopback, for tests and benchmarks.
+//!
+//! [`MockServer::start`] serves replies chosen by a handler; [`MockServer::sequence`]
+//! serves a fixed list of replies in order. Every request is recorded so tests can assert
+//! the exact body Lucid sent. [`bench_handler`] answers the `lucid-bench` task (a tool call
+//! `add {"a": 2, "b": 3}`, then `"The answer is 5."`), streamed or not as asked, with
+//! pre-built bodies so the server costs as little as possible.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::StreamExt;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, StreamBody};
+use hyper::body::{Frame, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+/// A request the server received.
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    /// Request path (`/v1/chat/completions`).
+    pub path: String,
+    /// Headers, lower-case names.
+    pub headers: Vec<(String, String)>,
+    /// Raw body.
+    pub body: Bytes,
+}
+
+impl RecordedRequest {
+    /// The body parsed as JSON (`Null` when it is not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// One scripted reply.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// A complete body.
+    Body {
+        /// HTTP status.
+        status: u16,
+        /// Extra headers.
+        headers: Vec<(String, String)>,
+        /// Content type.
+        content_type: &'static str,
+        /// The body.
+        body: Bytes,
+    },
+    /// A streamed SSE body sent in these chunks.
+    Sse {
+        /// Raw chunks (framing included).
+        chunks: Vec<Bytes>,
+        /// Pause before each chunk.
+        delay: Duration,
+        /// Drop the connection after the chunks instead of ending the body cleanly.
+        cut: bool,
+    },
+}
+
+impl Reply {
+    /// A JSON body with a status.
+    pub fn json(status: u16, body: &Value) -> Reply {
+        Reply::Body { status, headers: vec![], content_type: "application/json", body: Bytes::from(body.to_string()) }
+    }
+
+    /// Adds a response header.
+    pub fn with_header(mut self, name: &str, value: &str) -> Reply {
+        if let Reply::Body { headers, .. } = &mut self {
+            headers.push((name.to_string(), value.to_string()));
+        }
+        self
+    }
+
+    /// A complete SSE body made of these `data:` payloads (each becomes one chunk), ending
+    /// with `data: [DONE]`.
+    pub fn sse(payloads: &[Value]) -> Reply {
+        let mut chunks: Vec<Bytes> = payloads.iter().map(|p| Bytes::from(format!("data: {p}\n\n"))).collect();
+        chunks.push(Bytes::from_static(b"data: [DONE]\n\n"));
+        Reply::Sse { chunks, delay: Duration::ZERO, cut: false }
+    }
+
+    /// Pauses before each SSE chunk.
+    pub fn with_delay(mut self, d: Duration) -> Reply {
+        if let Reply::Sse { delay, .. } = &mut self {
+            *delay = d;
+        }
+        self
+    }
+
+    /// Keeps only the first `n` SSE chunks, then drops the connection.
+    pub fn cut_after(mut self, n: usize) -> Reply {
+        if let Reply::Sse { chunks, cut, .. } = &mut self {
+            chunks.truncate(n);
+            *cut = true;
+        }
+        self
+    }
+}
+
+/// An OpenAI `chat.completion` answering with text.
+pub fn text_completion(text: &str) -> Value {
+    json!({
+        "id": "chatcmpl-mock", "object": "chat.completion", "created": 0, "model": "mock",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25}
+    })
+}
+
+/// An OpenAI `chat.completion` answering with tool calls `(id, name, arguments JSON text)`.
+pub fn tool_call_completion(calls: &[(&str, &str, &str)]) -> Value {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|(id, name, args)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}}))
+        .collect();
+    json!({
+        "id": "chatcmpl-mock", "object": "chat.completion", "created": 0, "model": "mock",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": calls}, "finish_reason": "tool_calls"}],
+        "usage": {"prompt_tokens": 30, "completion_tokens": 10, "total_tokens": 40}
+    })
+}
+
+/// Stream chunks answering with text, split into the given pieces, then a usage chunk.
+pub fn text_stream(pieces: &[&str]) -> Vec<Value> {
+    let mut v = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
+    v.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
+    v.push(chunk(json!({}), Some("stop")));
+    v.push(json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "model": "mock", "choices": [],
+                  "usage": {"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25}}));
+    v
+}
+
+/// Stream chunks answering with tool calls, arguments split in two fragments each.
+pub fn tool_call_stream(calls: &[(&str, &str, &str)]) -> Vec<Value> {
+    let mut v = vec![chunk(json!({"role": "assistant", "content": null}), None)];
+    for (i, (id, name, args)) in calls.iter().enumerate() {
+        let mid = args.len() / 2;
+        let mid = (0..=mid).rev().find(|m| args.is_char_boundary(*m)).unwrap_or(0);
+        v.push(chunk(json!({"tool_calls": [{"index": i, "id": id, "type": "function", "function": {"name": name, "arguments": ""}}]}), None));
+        v.push(chunk(json!({"tool_calls": [{"index": i, "function": {"arguments": &args[..mid]}}]}), None));
+        v.push(chunk(json!({"tool_calls": [{"index": i, "function": {"arguments": &args[mid..]}}]}), None));
+    }
+    v.push(chunk(json!({}), Some("tool_calls")));
+    v.push(json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "model": "mock", "choices": [],
+                  "usage": {"prompt_tokens": 30, "completion_tokens": 10, "total_tokens": 40}}));
+    v
+}
+
+fn chunk(delta: Value, finish: Option<&str>) -> Value {
+    json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "model": "mock",
+           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], "usage": null})
+}
+
+type Handler = dyn Fn(&RecordedRequest) -> Reply + Send + Sync;
+
+/// A running server; stopped when dropped.
+pub struct MockServer {
+    addr: SocketAddr,
+    requests: Arc<Mutex<Vec<RecordedRequest>>>,
+    task: JoinHandle<()>,
+}
+
+impl Drop for MockServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl MockServer {
+    /// Starts a server on `127.0.0.1` (port chosen by the OS) answering with `handler`.
+    pub async fn start(handler: impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static) -> MockServer {
+        Self::start_on(0, Arc::new(handler), true).await.expect("bind a loopback port")
+    }
+
+    /// Starts a server serving `replies` in order (then 500s saying the script ran out).
+    pub async fn sequence(replies: Vec<Reply>) -> MockServer {
+        let queue = Mutex::new(VecDeque::from(replies));
+        Self::start(move |_| {
+            queue.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or_else(|| {
+                Reply::json(500, &json!({"error": {"message": "mock script exhausted", "type": "server_error"}}))
+            })
+        })
+        .await
+    }
+
+    /// Starts a server on `port`; `record` keeps every request for [`MockServer::requests`].
+    pub async fn start_on(port: u16, handler: Arc<Handler>, record: bool) -> std::io::Result<MockServer> {
+        let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+        let addr = listener.local_addr()?;
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let log = requests.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else { continue };
+                let _ = stream.set_nodelay(true);
+                let handler = handler.clone();
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let service = service_fn(move |req: Request<Incoming>| {
+                        let handler = handler.clone();
+                        let log = log.clone();
+                        async move { Ok::<_, Infallible>(serve(req, &*handler, record.then_some(&*log)).await) }
+                    });
+                    let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+                });
+            }
+        });
+        Ok(MockServer { addr, requests, task })
+    }
+
+    /// The OpenAI-style base URL, ending in `/v1`.
+    pub fn url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// The socket address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Every request received so far.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.requests.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+}
+
+type Body = BoxBody<Bytes, std::io::Error>;
+
+async fn serve(req: Request<Incoming>, handler: &Handler, log: Option<&Mutex<Vec<RecordedRequest>>>) -> Response<Body> {
+    let path = req.uri().path().to_string();
+    let headers = req
+        .headers()
+        .iter()
+        .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+        .collect();
+    let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+    let recorded = RecordedRequest { path, headers, body };
+    let reply = handler(&recorded);
+    if let Some(log) = log {
+        if let Ok(mut l) = log.lock() {
+            l.push(recorded);
+        }
+    }
+    match reply {
+        Reply::Body { status, headers, content_type, body } => {
+            let mut b = Response::builder().status(status).header("content-type", content_type);
+            for (k, v) in headers {
+                b = b.header(k, v);
+            }
+            b.body(Full::new(body).map_err(|never| match never {}).boxed()).unwrap_or_else(|_| Response::new(empty()))
+        }
+        Reply::Sse { chunks, delay, cut } => {
+            let frames = futures::stream::iter(chunks).then(move |c| async move {
+                if !delay.is_zero() {
+                    tokio::time::sleep(delay).await;
+                }
+                Ok::<_, std::io::Error>(Frame::data(c))
+            });
+            let tail = futures::stream::iter(cut.then(|| Err(std::io::Error::other("connection cut by the script"))));
+            Response::builder()
+                .status(200)
+                .header("content-type", "text/event-stream")
+                .body(BodyExt::boxed(StreamBody::new(frames.chain(tail))))
+                .unwrap_or_else(|_| Response::new(empty()))
+        }
+    }
+}
+
+fn empty() -> Body {
+    Full::new(Bytes::new()).map_err(|never| match never {}).boxed()
+}
+
+/// Pre-built replies for the `lucid-bench` task.
+#[derive(Debug, Clone)]
+pub struct BenchReplies {
+    tool_json: Bytes,
+    answer_json: Bytes,
+    tool_sse: Vec<Bytes>,
+    answer_sse: Vec<Bytes>,
+}
+
+impl Default for BenchReplies {
+    fn default() -> Self {
+        let sse = |payloads: Vec<Value>| {
+            let mut v: Vec<Bytes> = payloads.iter().map(|p| Bytes::from(format!("data: {p}\n\n"))).collect();
+            v.push(Bytes::from_static(b"data: [DONE]\n\n"));
+            v
+        };
+        BenchReplies {
+            tool_json: Bytes::from(tool_call_completion(&[("call_add_1", "add", r#"{"a": 2, "b": 3}"#)]).to_string()),
+            answer_json: Bytes::from(text_completion("The answer is 5.").to_string()),
+            tool_sse: sse(tool_call_stream(&[("call_add_1", "add", r#"{"a": 2, "b": 3}"#)])),
+            answer_sse: sse(text_stream(&["The answer", " is 5."])),
+        }
+    }
+}
+
+/// Answers the benchmark task: a tool call first, the final answer once the request
+/// carries a tool result; streamed when the request says `"stream": true`.
+pub fn bench_handler() -> impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static {
+    let r = BenchReplies::default();
+    move |req| {
+        let body = &req.body[..];
+        let has_tool_result = contains(body, br#""role":"tool""#) || contains(body, br#""role": "tool""#);
+        let stream = contains(body, br#""stream":true"#) || contains(body, br#""stream": true"#);
+        match (stream, has_tool_result) {
+            (false, false) => body_reply(&r.tool_json),
+            (false, true) => body_reply(&r.answer_json),
+            (true, false) => Reply::Sse { chunks: r.tool_sse.clone(), delay: Duration::ZERO, cut: false },
+            (true, true) => Reply::Sse { chunks: r.answer_sse.clone(), delay: Duration::ZERO, cut: false },
+        }
+    }
+}
+
+fn body_reply(b: &Bytes) -> Reply {
+    Reply::Body { status: 200, headers: vec![], content_type: "application/json", body: b.clone() }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}

@@ -1,0 +1,110 @@
+//! What a run reports: events while it goes, a result when it ends.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::message::Usage;
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model answered without asking for tools.
+    Completed,
+    /// The model asked for more tools after `max_iterations` model calls.
+    MaxIterations,
+    /// The run was cancelled.
+    Cancelled,
+}
+
+impl StopReason {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Completed => "completed",
+            StopReason::MaxIterations => "max_iterations",
+            StopReason::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One tool call of a run, executed or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCallRecord {
+    /// Call id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments as parsed JSON (a JSON string holding the raw text when it did not parse).
+    pub arguments: Value,
+    /// The output the model read; `None` when a limit or a cancellation left the call
+    /// unexecuted.
+    pub output: Option<String>,
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// How long the call took; `None` when it did not run.
+    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    pub duration: Option<Duration>,
+}
+
+fn millis<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_f64(d.as_secs_f64() * 1000.0),
+        None => s.serialize_none(),
+    }
+}
+
+/// The outcome of one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentResult {
+    /// The final answer text (the last model message's text).
+    pub content: String,
+    /// Every tool call the model made, in order.
+    pub tool_calls: Vec<ToolCallRecord>,
+    /// Model calls made.
+    pub iterations: usize,
+    /// Usage summed over the model calls (each from its final report).
+    pub usage: Usage,
+    /// Why the run stopped.
+    pub stop_reason: StopReason,
+}
+
+/// What [`Session::run_stream`](crate::Session::run_stream) yields.
+#[derive(Debug)]
+pub enum AgentEvent {
+    /// A model call is starting (1-based).
+    Iteration(usize),
+    /// A piece of the answer text.
+    TextDelta(String),
+    /// A piece of reasoning text.
+    ReasoningDelta(String),
+    /// The model asked for a tool call; it is about to run.
+    ToolCallStarted {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// Arguments as sent by the model.
+        arguments: String,
+    },
+    /// A tool call finished.
+    ToolCallFinished {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// What the model will read.
+        output: String,
+        /// Whether it failed.
+        is_error: bool,
+        /// How long it took.
+        duration: Duration,
+    },
+    /// The run ended; this is the last event.
+    Completed(AgentResult),
+    /// The run failed; this is the last event. The session's history stays valid.
+    Error(Error),
+}

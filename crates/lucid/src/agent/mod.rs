@@ -1,0 +1,185 @@
+//! The agent: a model, a system prompt, tools and limits, shared by many sessions.
+//!
+//! An [`Agent`] is cheap to clone and holds no conversation; each [`Session`] has its own
+//! context window and runs one turn at a time (`run` takes `&mut self`). The loop itself
+//! lives in one place ([`session`]): the streaming run is the loop, and the
+//! non-streaming run is the same loop with its events unused.
+
+mod cancel;
+mod events;
+mod session;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use cancel::Canceller;
+pub use events::{AgentEvent, AgentResult, StopReason, ToolCallRecord};
+pub use session::Session;
+
+use crate::context::ContextLimits;
+use crate::model::{ChatModel, ChatOptions};
+use crate::tool::{Tool, ToolRegistry, ToolSet};
+
+pub(crate) struct AgentConfig {
+    pub model: Arc<dyn ChatModel>,
+    pub system: Option<String>,
+    pub tools: ToolRegistry,
+    pub options: ChatOptions,
+    pub max_iterations: usize,
+    pub tool_concurrency: usize,
+    pub tool_timeout: Option<Duration>,
+    pub limits: ContextLimits,
+}
+
+/// A configured agent. Clone it to share it; create a [`Session`] per conversation.
+///
+/// ```no_run
+/// use lucid::prelude::*;
+///
+/// /// Adds two integers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> Result<i64, ToolError> { Ok(a + b) }
+///
+/// # async fn demo() -> lucid::Result<()> {
+/// let model = lucid::model::from_env("openai:gpt-4o-mini")?;
+/// let agent = Agent::builder(model)
+///     .system("You are a careful assistant.")
+///     .tool(add)
+///     .max_iterations(8)
+///     .build();
+/// let mut session = agent.session();
+/// let result = session.run("What is 2 + 3?").await?;
+/// println!("{} ({} model calls)", result.content, result.iterations);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Agent {
+    pub(crate) config: Arc<AgentConfig>,
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agent")
+            .field("provider", &self.config.model.provider())
+            .field("model", &self.config.model.model_name())
+            .field("tools", &self.config.tools)
+            .field("max_iterations", &self.config.max_iterations)
+            .finish()
+    }
+}
+
+impl Agent {
+    /// Starts configuring an agent around a model.
+    pub fn builder(model: Arc<dyn ChatModel>) -> AgentBuilder {
+        AgentBuilder {
+            config: AgentConfig {
+                model,
+                system: None,
+                tools: ToolRegistry::new(),
+                options: ChatOptions::default(),
+                max_iterations: 10,
+                tool_concurrency: 8,
+                tool_timeout: Some(Duration::from_secs(120)),
+                limits: ContextLimits::default(),
+            },
+        }
+    }
+
+    /// A new conversation with this agent's system prompt.
+    pub fn session(&self) -> Session {
+        Session::new(self.clone())
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<dyn ChatModel> {
+        &self.config.model
+    }
+
+    /// The tools.
+    pub fn tools(&self) -> &ToolRegistry {
+        &self.config.tools
+    }
+
+    /// The system prompt.
+    pub fn system(&self) -> Option<&str> {
+        self.config.system.as_deref()
+    }
+}
+
+/// Configures an [`Agent`].
+pub struct AgentBuilder {
+    config: AgentConfig,
+}
+
+impl AgentBuilder {
+    /// The system prompt, pinned at the top of every session.
+    pub fn system(mut self, prompt: impl Into<String>) -> Self {
+        self.config.system = Some(prompt.into());
+        self
+    }
+
+    /// Adds a tool (a `#[tool]` function or any [`Tool`]).
+    pub fn tool(mut self, tool: impl Tool) -> Self {
+        self.config.tools.add(tool);
+        self
+    }
+
+    /// Adds a shared tool.
+    pub fn tool_arc(mut self, tool: Arc<dyn Tool>) -> Self {
+        self.config.tools.add_arc(tool);
+        self
+    }
+
+    /// Adds every tool of a `#[tools]` value.
+    pub fn tool_set<S: ToolSet>(mut self, set: S) -> Self {
+        self.config.tools.add_set(Arc::new(set));
+        self
+    }
+
+    /// Replaces the tools with a prepared registry.
+    pub fn tools(mut self, tools: ToolRegistry) -> Self {
+        self.config.tools = tools;
+        self
+    }
+
+    /// Options sent with every model call.
+    pub fn options(mut self, options: ChatOptions) -> Self {
+        self.config.options = options;
+        self
+    }
+
+    /// The most model calls one run may make (default 10, at least 1).
+    pub fn max_iterations(mut self, n: usize) -> Self {
+        self.config.max_iterations = n.max(1);
+        self
+    }
+
+    /// How many tool calls of one turn run at once (default 8, at least 1).
+    pub fn tool_concurrency(mut self, n: usize) -> Self {
+        self.config.tool_concurrency = n.max(1);
+        self
+    }
+
+    /// How long one tool call may run before it is stopped (default 120 s; `None`: no limit).
+    pub fn tool_timeout(mut self, limit: Option<Duration>) -> Self {
+        self.config.tool_timeout = limit;
+        self
+    }
+
+    /// Keep at most this many messages (whole turns are dropped; the system prompt stays).
+    pub fn max_messages(mut self, n: usize) -> Self {
+        self.config.limits.max_messages = Some(n);
+        self
+    }
+
+    /// Keep the estimated context under this many tokens.
+    pub fn max_context_tokens(mut self, n: usize) -> Self {
+        self.config.limits.max_tokens = Some(n);
+        self
+    }
+
+    /// Builds the agent.
+    pub fn build(self) -> Agent {
+        Agent { config: Arc::new(self.config) }
+    }
+}

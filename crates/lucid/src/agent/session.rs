@@ -1,0 +1,350 @@
+//! A conversation with an agent, and the one agent loop.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::Instant;
+
+use futures::{Stream, StreamExt};
+use serde_json::Value;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio_util::sync::CancellationToken;
+
+use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, ToolCallRecord};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::message::{Message, ToolCall, Usage};
+use crate::model::{ChatRequest, ChatResponse, StreamEvent};
+use crate::tool::{ToolContext, ToolOutcome};
+
+/// Result text for calls left unexecuted because the iteration limit was reached.
+const NOT_RUN_LIMIT: &str = "Not executed: the agent reached its iteration limit.";
+/// Result text for calls whose arguments were cut off by `max_tokens`.
+const NOT_RUN_TRUNCATED: &str =
+    "Not executed: the arguments were cut off by the output token limit. Call the tool again with shorter arguments.";
+
+/// One conversation: its own context window, one run at a time.
+///
+/// ```no_run
+/// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+/// use futures::StreamExt;
+/// use lucid::AgentEvent;
+/// let mut session = agent.session();
+/// let mut events = session.run_stream("What is 4 + 5?");
+/// while let Some(event) = events.next().await {
+///     match event {
+///         AgentEvent::TextDelta(t) => print!("{t}"),
+///         AgentEvent::Completed(result) => println!("\n[{} tokens out]", result.usage.output_tokens),
+///         AgentEvent::Error(e) => eprintln!("error: {e}"),
+///         _ => {}
+///     }
+/// }
+/// drop(events);
+/// session.clear(); // keeps the system prompt
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Session {
+    agent: Agent,
+    context: Context,
+    canceller: Canceller,
+    usage: Usage,
+}
+
+impl Session {
+    pub(crate) fn new(agent: Agent) -> Self {
+        let context = Context::new(agent.config.system.clone());
+        Session { agent, context, canceller: Canceller::default(), usage: Usage::default() }
+    }
+
+    /// A session continuing stored messages (repaired first).
+    pub fn with_messages(agent: Agent, messages: Vec<Message>) -> Self {
+        let mut s = Session::new(agent);
+        let (mut context, _) = Context::from_messages(messages);
+        if context.system().is_none() {
+            context.set_system(s.agent.config.system.clone());
+        }
+        s.context = context;
+        s
+    }
+
+    /// Runs one user turn to its end and returns the result.
+    ///
+    /// On `Err` (a provider or network failure that retries could not fix) the user
+    /// message and every completed step stay in the history, which remains valid.
+    pub async fn run(&mut self, prompt: impl Into<String>) -> Result<AgentResult> {
+        self.drive(prompt.into(), false, None).await
+    }
+
+    /// Runs one user turn, streaming the answer and the tool calls as events. The last
+    /// event is [`AgentEvent::Completed`] or [`AgentEvent::Error`].
+    pub fn run_stream(&mut self, prompt: impl Into<String>) -> impl Stream<Item = AgentEvent> + Send + '_ {
+        let (tx, rx) = unbounded_channel();
+        let prompt = prompt.into();
+        let fut = Box::pin(async move { self.drive(prompt, true, Some(&tx)).await });
+        DriveStream { fut: Some(fut), rx, last: None }
+    }
+
+    /// A handle to cancel the current run.
+    pub fn canceller(&self) -> Canceller {
+        self.canceller.clone()
+    }
+
+    /// The context window.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The context window, to edit (the repair pass runs before the next request).
+    pub fn context_mut(&mut self) -> &mut Context {
+        &mut self.context
+    }
+
+    /// Every message, the system prompt first.
+    pub fn messages(&self) -> &[Message] {
+        self.context.messages()
+    }
+
+    /// Forgets the conversation; keeps the system prompt.
+    pub fn clear(&mut self) {
+        self.context.clear();
+    }
+
+    /// Usage summed over every run of this session.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// The agent this session talks to.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    async fn drive(&mut self, prompt: String, stream: bool, tx: Option<&UnboundedSender<AgentEvent>>) -> Result<AgentResult> {
+        let config = Arc::clone(&self.agent.config);
+        let token = self.canceller.begin();
+        let emit = |ev: AgentEvent| {
+            if let Some(tx) = tx {
+                let _ = tx.send(ev);
+            }
+        };
+        self.context.repair();
+        self.context.push(Message::user(prompt));
+        let mut run = RunState::default();
+        let outcome = self.iterate(&config, &token, stream, &emit, &mut run).await;
+        self.context.repair();
+        self.canceller.end();
+        self.usage += run.usage;
+        let stop_reason = outcome?;
+        Ok(AgentResult {
+            content: run.content,
+            tool_calls: run.records,
+            iterations: run.iterations,
+            usage: run.usage,
+            stop_reason,
+        })
+    }
+
+    async fn iterate(
+        &mut self,
+        config: &AgentConfig,
+        token: &CancellationToken,
+        stream: bool,
+        emit: &(dyn Fn(AgentEvent) + Sync),
+        run: &mut RunState,
+    ) -> Result<StopReason> {
+        loop {
+            if token.is_cancelled() || (run.iterations > 0 && self.canceller.after_turn_requested()) {
+                return Ok(StopReason::Cancelled);
+            }
+            self.context.trim(&config.limits);
+            self.context.repair();
+            run.iterations += 1;
+            emit(AgentEvent::Iteration(run.iterations));
+            run.content.clear();
+            let request = ChatRequest::new(self.context.messages(), config.tools.specs(), &config.options);
+            let call = call_model(config, request, stream, emit, &mut run.content);
+            let response = tokio::select! {
+                biased;
+                _ = token.cancelled() => return Ok(StopReason::Cancelled),
+                r = call => r?,
+            };
+            if let Some(u) = response.usage {
+                run.usage += u;
+            }
+            let truncated: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
+            let ChatResponse { message, .. } = response;
+            run.content.clone_from(&message.content);
+            if message.tool_calls.is_empty() {
+                if !message.is_empty() {
+                    self.context.push(Message::Assistant(message));
+                }
+                return Ok(StopReason::Completed);
+            }
+            let calls = message.tool_calls.clone();
+            self.context.push(Message::Assistant(message));
+            if run.iterations >= config.max_iterations {
+                for c in &calls {
+                    run.records.push(record(c, None, None));
+                    self.context.push(Message::tool_result(&c.id, &c.name, NOT_RUN_LIMIT, true));
+                }
+                return Ok(StopReason::MaxIterations);
+            }
+            if self.execute_tools(config, token, emit, &calls, &truncated, run).await {
+                return Ok(StopReason::Cancelled);
+            }
+        }
+    }
+
+    /// Runs one turn's calls concurrently (bounded), keeping results in call order.
+    /// Returns true when cancelled; finished results are kept, the rest left unanswered
+    /// for the repair pass to mark as interrupted.
+    async fn execute_tools(
+        &mut self,
+        config: &AgentConfig,
+        token: &CancellationToken,
+        emit: &(dyn Fn(AgentEvent) + Sync),
+        calls: &[ToolCall],
+        truncated: &[String],
+        run: &mut RunState,
+    ) -> bool {
+        for c in calls {
+            emit(AgentEvent::ToolCallStarted { id: c.id.clone(), name: c.name.clone(), arguments: c.arguments.clone() });
+        }
+        let tools = &config.tools;
+        let mut results = futures::stream::iter((0..calls.len()).map(|i| {
+            let c = &calls[i];
+            let ctx = ToolContext { call_id: c.id.clone(), cancel: token.child_token() };
+            let cut = truncated.contains(&c.id);
+            async move {
+                let started = Instant::now();
+                let outcome = if cut {
+                    ToolOutcome { content: NOT_RUN_TRUNCATED.to_string(), is_error: true }
+                } else {
+                    tools.execute(c, ctx, config.tool_timeout).await
+                };
+                (c, outcome, started.elapsed())
+            }
+        }))
+        .buffered(config.tool_concurrency);
+        let mut done = 0;
+        loop {
+            let next = tokio::select! {
+                biased;
+                _ = token.cancelled() => None,
+                r = results.next() => r.map(Some),
+            };
+            match next {
+                Some(Some((c, outcome, elapsed))) => {
+                    done += 1;
+                    emit(AgentEvent::ToolCallFinished {
+                        id: c.id.clone(),
+                        name: c.name.clone(),
+                        output: outcome.content.clone(),
+                        is_error: outcome.is_error,
+                        duration: elapsed,
+                    });
+                    run.records.push(record(c, Some(&outcome), Some(elapsed)));
+                    self.context.push(Message::tool_result(&c.id, &c.name, outcome.content, outcome.is_error));
+                }
+                Some(None) => return false,
+                None => {
+                    drop(results);
+                    for c in &calls[done..] {
+                        run.records.push(record(c, None, None));
+                    }
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct RunState {
+    content: String,
+    records: Vec<ToolCallRecord>,
+    iterations: usize,
+    usage: Usage,
+}
+
+fn record(c: &ToolCall, outcome: Option<&ToolOutcome>, elapsed: Option<std::time::Duration>) -> ToolCallRecord {
+    ToolCallRecord {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        arguments: c.parse_arguments().unwrap_or_else(|_| Value::String(c.arguments.clone())),
+        output: outcome.map(|o| o.content.clone()),
+        is_error: outcome.is_some_and(|o| o.is_error),
+        duration: elapsed,
+    }
+}
+
+/// One model call; streamed text goes to `partial` as it arrives so a cancelled run still
+/// reports what was said.
+async fn call_model(
+    config: &AgentConfig,
+    request: ChatRequest<'_>,
+    stream: bool,
+    emit: &(dyn Fn(AgentEvent) + Sync),
+    partial: &mut String,
+) -> Result<ChatResponse> {
+    if !stream {
+        return config.model.chat(request).await;
+    }
+    let mut events = config.model.chat_stream(request).await?;
+    while let Some(event) = events.next().await {
+        match event? {
+            StreamEvent::TextDelta(t) => {
+                partial.push_str(&t);
+                emit(AgentEvent::TextDelta(t));
+            }
+            StreamEvent::ReasoningDelta(t) => emit(AgentEvent::ReasoningDelta(t)),
+            StreamEvent::ToolCallStarted { .. } | StreamEvent::ToolCallDelta { .. } => {}
+            StreamEvent::Done(response) => return Ok(response),
+        }
+    }
+    Err(Error::StreamTruncated {
+        provider: config.model.provider().to_string(),
+        message: "the stream ended without a complete answer".into(),
+    })
+}
+
+type DriveFuture<'a> = Pin<Box<dyn Future<Output = Result<AgentResult>> + Send + 'a>>;
+
+/// Polls the run and hands out the events it emitted, then its end.
+struct DriveStream<'a> {
+    fut: Option<DriveFuture<'a>>,
+    rx: UnboundedReceiver<AgentEvent>,
+    last: Option<AgentEvent>,
+}
+
+impl Stream for DriveStream<'_> {
+    type Item = AgentEvent;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<AgentEvent>> {
+        loop {
+            if let Ok(ev) = self.rx.try_recv() {
+                return Poll::Ready(Some(ev));
+            }
+            let Some(fut) = self.fut.as_mut() else {
+                return Poll::Ready(self.last.take());
+            };
+            match fut.as_mut().poll(cx) {
+                Poll::Ready(result) => {
+                    self.fut = None;
+                    self.last = Some(match result {
+                        Ok(r) => AgentEvent::Completed(r),
+                        Err(e) => AgentEvent::Error(e),
+                    });
+                }
+                Poll::Pending => {
+                    if let Ok(ev) = self.rx.try_recv() {
+                        return Poll::Ready(Some(ev));
+                    }
+                    return Poll::Pending;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The context window: a pinned system prompt and whole turns (DESIGN promise 3).
+//!
+//! A turn is a user message and everything that answers it (assistant messages, tool
+//! calls and their results). The context keeps messages in one contiguous list, so a
+//! request borrows it without copying, and treats turns as the unit of trimming: the
+//! system prompt is never trimmed, the newest turn never dropped, and a tool call is never
+//! separated from its result.
+
+use crate::history::{RepairReport, repair};
+use crate::message::Message;
+use crate::tokens::{estimate_message, estimate_messages};
+
+/// How much history to keep.
+///
+/// ```
+/// let limits = lucid::context::ContextLimits { max_messages: Some(40), max_tokens: Some(8_000) };
+/// # let _ = limits;
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ContextLimits {
+    /// Keep at most this many messages besides the system prompt (whole turns are dropped).
+    pub max_messages: Option<usize>,
+    /// Keep the estimated size under this many tokens: old tool outputs are shortened
+    /// first, then the oldest turns dropped.
+    pub max_tokens: Option<usize>,
+}
+
+/// The text an old tool output is replaced with when the token budget needs room.
+pub const ELIDED_OUTPUT: &str = "[output removed to fit the context window]";
+
+/// A conversation's messages with its system prompt pinned first.
+///
+/// ```
+/// use lucid::context::Context;
+/// use lucid::Message;
+/// let mut c = Context::new(Some("Be brief.".into()));
+/// c.push(Message::user("hi"));
+/// c.push(Message::assistant("hello"));
+/// c.clear();
+/// assert_eq!(c.messages(), &[Message::system("Be brief.")]);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Context {
+    messages: Vec<Message>,
+}
+
+impl Context {
+    /// An empty context with an optional system prompt.
+    pub fn new(system: Option<String>) -> Self {
+        let mut c = Context::default();
+        c.set_system(system);
+        c
+    }
+
+    /// Rebuilds a context from stored messages, repairing them.
+    pub fn from_messages(messages: Vec<Message>) -> (Self, RepairReport) {
+        let mut c = Context { messages };
+        let report = c.repair();
+        (c, report)
+    }
+
+    /// The system prompt, if any.
+    pub fn system(&self) -> Option<&str> {
+        match self.messages.first() {
+            Some(Message::System { content }) => Some(content),
+            _ => None,
+        }
+    }
+
+    /// Replaces (or removes) the system prompt.
+    pub fn set_system(&mut self, system: Option<String>) {
+        let has = matches!(self.messages.first(), Some(Message::System { .. }));
+        match (system, has) {
+            (Some(s), true) => self.messages[0] = Message::system(s),
+            (Some(s), false) => self.messages.insert(0, Message::system(s)),
+            (None, true) => {
+                self.messages.remove(0);
+            }
+            (None, false) => {}
+        }
+    }
+
+    /// Every message, the system prompt first: what a request sends.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The messages after the system prompt.
+    pub fn history(&self) -> &[Message] {
+        &self.messages[self.history_start()..]
+    }
+
+    fn history_start(&self) -> usize {
+        usize::from(self.system().is_some())
+    }
+
+    /// Appends a message (a user message starts a new turn). A system message replaces
+    /// the pinned prompt instead.
+    pub fn push(&mut self, m: Message) {
+        match m {
+            Message::System { content } => self.set_system(Some(content)),
+            other => self.messages.push(other),
+        }
+    }
+
+    /// The number of messages besides the system prompt.
+    pub fn len(&self) -> usize {
+        self.messages.len() - self.history_start()
+    }
+
+    /// True when there is no message besides the system prompt.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Start index of each turn (each user message).
+    pub fn turn_starts(&self) -> Vec<usize> {
+        self.messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| matches!(m, Message::User { .. }))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Drops everything but the system prompt.
+    pub fn clear(&mut self) {
+        let start = self.history_start();
+        self.messages.truncate(start);
+    }
+
+    /// Removes the last turn and returns its messages (an "undo").
+    pub fn pop_turn(&mut self) -> Vec<Message> {
+        match self.turn_starts().last() {
+            Some(&start) => self.messages.split_off(start),
+            None => Vec::new(),
+        }
+    }
+
+    /// Drops everything from message index `len` on (index into [`Context::messages`]),
+    /// then repairs what remains.
+    pub fn truncate(&mut self, len: usize) {
+        self.messages.truncate(len.max(self.history_start()));
+        self.repair();
+    }
+
+    /// Runs the repair pass (see [`crate::history`]).
+    pub fn repair(&mut self) -> RepairReport {
+        let report = repair(&mut self.messages);
+        if !report.is_clean() {
+            tracing::debug!(?report, "history repaired");
+        }
+        report
+    }
+
+    /// Estimated tokens of everything a request would send.
+    pub fn estimated_tokens(&self) -> usize {
+        estimate_messages(&self.messages)
+    }
+
+    /// Applies the limits; returns how many whole turns were dropped. The newest turn is
+    /// always kept, even when it alone exceeds a limit.
+    pub fn trim(&mut self, limits: &ContextLimits) -> usize {
+        let mut dropped = 0;
+        if let Some(max) = limits.max_messages {
+            while self.len() > max && self.drop_oldest_turn() {
+                dropped += 1;
+            }
+        }
+        if let Some(budget) = limits.max_tokens {
+            if self.estimated_tokens() > budget {
+                self.elide_old_tool_outputs(budget);
+            }
+            while self.estimated_tokens() > budget && self.drop_oldest_turn() {
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+
+    fn drop_oldest_turn(&mut self) -> bool {
+        let starts = self.turn_starts();
+        if starts.len() < 2 {
+            return false;
+        }
+        let start = self.history_start();
+        self.messages.drain(start..starts[1]);
+        true
+    }
+
+    /// Shortens tool outputs of earlier turns, oldest first, until the budget is met.
+    fn elide_old_tool_outputs(&mut self, budget: usize) {
+        let Some(&last_turn) = self.turn_starts().last() else { return };
+        let mut total = self.estimated_tokens();
+        for i in 0..last_turn {
+            if total <= budget {
+                break;
+            }
+            if let Message::Tool(r) = &mut self.messages[i] {
+                if r.content != ELIDED_OUTPUT {
+                    let before = estimate_message(&self.messages[i]);
+                    if let Message::Tool(r) = &mut self.messages[i] {
+                        r.content = ELIDED_OUTPUT.to_string();
+                    }
+                    total = total + estimate_message(&self.messages[i]) - before.min(total);
+                }
+            }
+        }
+    }
+}

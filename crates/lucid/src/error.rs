@@ -1,0 +1,218 @@
+//! Errors as types for the programmer.
+//!
+//! Inside the agent loop, tool failures become tool results the model reads; they never
+//! reach this type. What does reach it says which part failed and keeps the cause:
+//! a provider's own error ([`ProviderError`]), the network, a malformed or truncated
+//! response, configuration, or cancellation.
+
+use std::time::Duration;
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can fail outside the agent loop's tool calls.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The provider answered with an error (HTTP ≥ 400, or an error event in a stream).
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+    /// The request never got an answer: connection refused, DNS, TLS, timeout.
+    #[error("could not reach {provider} at {url}: {message}")]
+    Network {
+        /// Provider name.
+        provider: String,
+        /// The URL called (no secrets: keys travel in headers).
+        url: String,
+        /// What went wrong, in words.
+        message: String,
+        /// Whether trying again may help (connect errors and timeouts).
+        retryable: bool,
+        /// The transport's error.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// The provider answered 2xx with a body Lucid could not understand.
+    #[error("{provider} sent a response Lucid could not decode: {message}")]
+    Decode {
+        /// Provider name.
+        provider: String,
+        /// What was wrong with it.
+        message: String,
+    },
+    /// A streamed answer ended before the provider said it was complete.
+    #[error("the stream from {provider} ended early: {message}")]
+    StreamTruncated {
+        /// Provider name.
+        provider: String,
+        /// What was missing.
+        message: String,
+    },
+    /// A setting is missing or invalid (no API key, unknown provider, bad URL…).
+    #[error("{0}")]
+    Config(String),
+    /// The run was cancelled before it finished.
+    #[error("the run was cancelled")]
+    Cancelled,
+    /// Writing the transcript or another local file failed.
+    #[error("i/o error on {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Whether retrying the same request may succeed.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Provider(p) => p.retryable,
+            Error::Network { retryable, .. } => *retryable,
+            _ => false,
+        }
+    }
+
+    /// How long the provider asked us to wait before retrying, if it said.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Error::Provider(p) => p.retry_after,
+            _ => None,
+        }
+    }
+}
+
+/// What kind of provider error this is, as far as a caller needs to act on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderErrorKind {
+    /// 429: too many requests right now; retrying later helps.
+    RateLimited,
+    /// 429 with `insufficient_quota` and the like: retrying cannot help.
+    QuotaExhausted,
+    /// 401/403: bad or missing key.
+    Authentication,
+    /// 404: unknown model or endpoint.
+    NotFound,
+    /// 400 and other 4xx: the request itself is wrong.
+    InvalidRequest,
+    /// 5xx, 529, Gemini `UNAVAILABLE`: the provider is overloaded or failing.
+    Server,
+}
+
+/// An error reported by the provider, with what it said kept intact.
+///
+/// ```
+/// use lucid::{ProviderError, ProviderErrorKind};
+/// let e = ProviderError::new("openai", Some(429), "Rate limit reached")
+///     .with_type("requests")
+///     .with_code("rate_limit_exceeded");
+/// assert!(e.retryable);
+/// assert_eq!(e.kind, ProviderErrorKind::RateLimited);
+/// assert_eq!(e.to_string(), "openai returned 429 rate_limit_exceeded: Rate limit reached");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{provider} returned {}: {message}", self.headline())]
+pub struct ProviderError {
+    /// Provider name (`openai`, `deepseek`, …).
+    pub provider: String,
+    /// HTTP status; `None` for an error inside an HTTP 200 stream.
+    pub status: Option<u16>,
+    /// The provider's error type (`rate_limit_error`, `invalid_request_error`, …).
+    pub error_type: Option<String>,
+    /// The provider's error code as a string (`insufficient_quota`, `invalid_api_key`, …).
+    pub code: Option<String>,
+    /// The provider's own message.
+    pub message: String,
+    /// The normalized kind.
+    pub kind: ProviderErrorKind,
+    /// Whether retrying may succeed.
+    pub retryable: bool,
+    /// How long to wait before retrying, when the provider said (header or body).
+    pub retry_after: Option<Duration>,
+    /// True when the error arrived inside an HTTP 200 stream.
+    pub mid_stream: bool,
+}
+
+/// Codes that mean a 429 will not go away by waiting.
+const PERMANENT_429: &[&str] = &["insufficient_quota", "billing_hard_limit_reached", "billing_not_active"];
+
+impl ProviderError {
+    /// An error with the given status and message; kind and retryability follow from the
+    /// status until a type or code says otherwise.
+    pub fn new(provider: impl Into<String>, status: Option<u16>, message: impl Into<String>) -> Self {
+        let mut e = ProviderError {
+            provider: provider.into(),
+            status,
+            error_type: None,
+            code: None,
+            message: message.into(),
+            kind: ProviderErrorKind::Server,
+            retryable: false,
+            retry_after: None,
+            mid_stream: false,
+        };
+        e.classify();
+        e
+    }
+
+    /// Sets the provider's error type and re-classifies.
+    pub fn with_type(mut self, t: impl Into<String>) -> Self {
+        self.error_type = Some(t.into());
+        self.classify();
+        self
+    }
+
+    /// Sets the provider's error code and re-classifies.
+    pub fn with_code(mut self, c: impl Into<String>) -> Self {
+        self.code = Some(c.into());
+        self.classify();
+        self
+    }
+
+    /// Sets the wait the provider asked for.
+    pub fn with_retry_after(mut self, d: Option<Duration>) -> Self {
+        if d.is_some() {
+            self.retry_after = d;
+        }
+        self
+    }
+
+    fn is_permanent_429(&self) -> bool {
+        [&self.error_type, &self.code]
+            .into_iter()
+            .flatten()
+            .any(|s| PERMANENT_429.contains(&s.as_str()))
+    }
+
+    /// The retry policy of DESIGN promise 6 applied to status, type and code.
+    fn classify(&mut self) {
+        let status = self.status.unwrap_or(0);
+        self.kind = match status {
+            429 if self.is_permanent_429() => ProviderErrorKind::QuotaExhausted,
+            429 => ProviderErrorKind::RateLimited,
+            401 | 403 => ProviderErrorKind::Authentication,
+            404 => ProviderErrorKind::NotFound,
+            400..=499 if !matches!(status, 408 | 409 | 425) => ProviderErrorKind::InvalidRequest,
+            _ => ProviderErrorKind::Server,
+        };
+        self.retryable = match self.status {
+            Some(s) => matches!(s, 408 | 409 | 425 | 429 | 500 | 502 | 503 | 504 | 529) && !self.is_permanent_429(),
+            None => matches!(
+                self.error_type.as_deref(),
+                Some("overloaded_error" | "rate_limit_error" | "api_error" | "server_error")
+            ),
+        };
+        if self.status.is_none() && self.error_type.as_deref() == Some("rate_limit_error") {
+            self.kind = ProviderErrorKind::RateLimited;
+        }
+    }
+
+    fn headline(&self) -> String {
+        let status = self.status.map_or_else(|| "an error mid-stream".to_string(), |s| s.to_string());
+        match self.code.as_deref().filter(|c| Some(*c) != self.status.map(|s| s.to_string()).as_deref()).or(self.error_type.as_deref()) {
+            Some(label) => format!("{status} {label}"),
+            None => status,
+        }
+    }
+}

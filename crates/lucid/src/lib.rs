@@ -1,0 +1,111 @@
+//! # Lucid
+//!
+//! A lightweight, transparent LLM agent framework.
+//!
+//! An agent is a loop: send the conversation and the tool specs to a model, run the tool
+//! calls it asks for, feed the results back, and stop when it answers without tool calls
+//! or hits a limit. Everything in this crate serves that loop:
+//!
+//! * [`model`] talks to providers. Each provider is an I/O-free codec (exact wire JSON in
+//!   and out, tested against recorded real traffic) over one shared HTTP transport with
+//!   timeouts, retries that know a rate limit from an exhausted quota, and an optional
+//!   JSONL transcript of every exchange.
+//! * [`tool`] turns plain Rust functions into tools with `#[tool]` and `#[tools]`;
+//!   arguments are validated against the derived schema before the call, and every
+//!   failure (unknown tool, bad JSON, `Err`, panic, timeout) becomes a result the model
+//!   reads instead of a crash.
+//! * [`context`] and [`history`] keep the conversation valid: the system prompt is
+//!   pinned, trimming drops whole turns, and a repair pass before every request makes
+//!   sure every tool call has exactly one result.
+//! * [`agent`] is the loop: an [`Agent`] (model, prompt, tools, limits) shared by many
+//!   [`Session`]s, each running one turn at a time, streamed or not, cancellable.
+//!
+//! ```no_run
+//! use lucid::prelude::*;
+//!
+//! /// Adds two integers.
+//! #[tool]
+//! async fn add(/// first operand
+//!              a: i64,
+//!              /// second operand
+//!              b: i64) -> Result<i64, ToolError> {
+//!     Ok(a + b)
+//! }
+//!
+//! # async fn demo() -> lucid::Result<()> {
+//! let model = lucid::model::from_env("openai:gpt-4o-mini")?;
+//! let agent = Agent::builder(model)
+//!     .system("You are a careful assistant.")
+//!     .tool(add)
+//!     .max_iterations(8)
+//!     .build();
+//! let mut session = agent.session();
+//! let result = session.run("What is 2 + 3?").await?;
+//! assert_eq!(result.stop_reason, StopReason::Completed);
+//! println!("{}", result.content);
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+
+extern crate self as lucid;
+
+pub mod agent;
+pub mod context;
+pub mod error;
+pub mod history;
+pub mod message;
+pub mod model;
+pub mod tokens;
+pub mod tool;
+
+pub use agent::{Agent, AgentBuilder, AgentEvent, AgentResult, Canceller, Session, StopReason, ToolCallRecord};
+pub use error::{Error, ProviderError, ProviderErrorKind, Result};
+pub use message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, ToolResult, Usage};
+pub use tool::{Tool, ToolError, ToolSpec};
+
+/// Turns a function into a tool. The name comes from the function (or
+/// `#[tool(name = "...")]`), the description from its doc comment (or
+/// `#[tool(description = "...")]`), the argument schema from the parameter types, with
+/// parameter doc comments as descriptions; `Option<T>` parameters are not required.
+/// A parameter of type [`tool::ToolContext`] receives the call's context instead.
+///
+/// The function becomes a unit value of the same name implementing [`Tool`]; the original
+/// function stays callable as `name::call(..)`.
+///
+/// ```
+/// use lucid::prelude::*;
+///
+/// /// Greets someone.
+/// #[tool(name = "greet")]
+/// fn hello(/// who to greet
+///          name: String, excited: Option<bool>) -> String {
+///     format!("Hello, {name}{}", if excited.unwrap_or(false) { "!" } else { "." })
+/// }
+///
+/// assert_eq!(hello::call("Ada".into(), None), "Hello, Ada.");
+/// assert_eq!(hello.spec().name(), "greet");
+/// assert_eq!(hello.spec().parameters()["required"], serde_json::json!(["name"]));
+/// ```
+pub use lucid_macros::tool;
+
+/// Turns every `#[tool]` method of an inherent `impl` block into a tool sharing `&self`,
+/// and implements [`tool::ToolSet`] for the type. See [`tool`](crate::tool) for an example.
+pub use lucid_macros::tools;
+
+/// What most programs need: `use lucid::prelude::*;`.
+pub mod prelude {
+    pub use crate::agent::{Agent, AgentEvent, AgentResult, Session, StopReason};
+    pub use crate::message::{Message, ToolCall, Usage};
+    pub use crate::model::ChatModel;
+    pub use crate::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec};
+    pub use crate::{tool, tools};
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use futures::future::BoxFuture;
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+}

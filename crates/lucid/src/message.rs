@@ -1,0 +1,254 @@
+//! The one message model every provider codec translates to and from.
+//!
+//! A conversation is a list of [`Message`]s: an optional system prompt, user messages,
+//! assistant messages (text, tool calls and optional reasoning) and tool results that
+//! answer a call by its id. Codecs map this model to each provider's exact wire format;
+//! nothing here knows about any provider.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One message of a conversation.
+///
+/// ```
+/// use lucid::Message;
+/// let m = Message::user("What is 2 + 3?");
+/// assert_eq!(m.role(), "user");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// The system prompt. The context keeps it pinned at the top.
+    System {
+        /// The instructions.
+        content: String,
+    },
+    /// What the user said.
+    User {
+        /// The user's text.
+        content: String,
+    },
+    /// What the model answered: text, tool calls, or both.
+    Assistant(AssistantMessage),
+    /// The result of one tool call, answering the call with the same id.
+    Tool(ToolResult),
+}
+
+impl Message {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Self {
+        Message::System { content: content.into() }
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Message::User { content: content.into() }
+    }
+
+    /// An assistant message with text only.
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Message::Assistant(AssistantMessage { content: content.into(), ..Default::default() })
+    }
+
+    /// A tool result answering `call_id`.
+    ///
+    /// ```
+    /// use lucid::Message;
+    /// let m = Message::tool_result("call_1", "add", "5", false);
+    /// assert_eq!(m.role(), "tool");
+    /// ```
+    pub fn tool_result(
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
+        Message::Tool(ToolResult {
+            call_id: call_id.into(),
+            name: name.into(),
+            content: content.into(),
+            is_error,
+        })
+    }
+
+    /// The wire role name: `system`, `user`, `assistant` or `tool`.
+    pub fn role(&self) -> &'static str {
+        match self {
+            Message::System { .. } => "system",
+            Message::User { .. } => "user",
+            Message::Assistant(_) => "assistant",
+            Message::Tool(_) => "tool",
+        }
+    }
+
+    /// The text of the message (the answer text for assistants, the output for tools).
+    pub fn text(&self) -> &str {
+        match self {
+            Message::System { content } | Message::User { content } => content,
+            Message::Assistant(a) => &a.content,
+            Message::Tool(t) => &t.content,
+        }
+    }
+}
+
+/// An assistant message.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AssistantMessage {
+    /// Visible answer text (may be empty when the model only called tools).
+    #[serde(default)]
+    pub content: String,
+    /// Tool calls, in the order the model made them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// Reasoning the provider returned (DeepSeek/GLM `reasoning_content`, Ollama `reasoning`,
+    /// Anthropic thinking). Kept so it can be sent back where the provider requires it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<Reasoning>,
+}
+
+impl AssistantMessage {
+    /// True when the message carries neither text nor tool calls.
+    pub fn is_empty(&self) -> bool {
+        self.content.is_empty() && self.tool_calls.is_empty()
+    }
+}
+
+/// Reasoning ("thinking") text and the opaque signature some providers require back.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reasoning {
+    /// The reasoning text.
+    pub text: String,
+    /// An opaque signature (Anthropic thinking blocks) to echo back unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+/// A tool call the model asked for.
+///
+/// `arguments` holds the arguments exactly as the model sent them (a JSON text), so the
+/// assistant message is sent back byte for byte; [`ToolCall::parse_arguments`] parses it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The provider's call id, or one Lucid minted when the provider sent none.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments as JSON text, as received.
+    pub arguments: String,
+    /// Opaque provider data that must travel back with the call (Gemini's thought signature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+impl ToolCall {
+    /// A call with the given id, name and JSON arguments.
+    ///
+    /// ```
+    /// use lucid::ToolCall;
+    /// let c = ToolCall::new("call_1", "add", serde_json::json!({"a": 2, "b": 3}));
+    /// assert_eq!(c.parse_arguments().unwrap()["a"], 2);
+    /// ```
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall { id: id.into(), name: name.into(), arguments: arguments.to_string(), signature: None }
+    }
+
+    /// Parses the arguments. An empty or blank string means `{}` (providers send it for
+    /// tools without parameters).
+    pub fn parse_arguments(&self) -> Result<Value, serde_json::Error> {
+        if self.arguments.trim().is_empty() {
+            return Ok(Value::Object(Default::default()));
+        }
+        serde_json::from_str(&self.arguments)
+    }
+}
+
+/// The result of one tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the call this answers.
+    pub call_id: String,
+    /// The tool's name (Gemini needs it on the wire).
+    pub name: String,
+    /// The output text the model reads.
+    pub content: String,
+    /// True when the call failed (unknown tool, bad arguments, error, panic, timeout).
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// Token usage of one model call, or summed over several.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens (OpenAI `prompt_tokens`).
+    pub input_tokens: u64,
+    /// Generated tokens, reasoning included (OpenAI `completion_tokens`).
+    pub output_tokens: u64,
+    /// Reasoning tokens, a part of `output_tokens`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reasoning_tokens: u64,
+    /// Prompt tokens served from the provider's cache, a part of `input_tokens`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cached_input_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, o: Usage) {
+        self.input_tokens += o.input_tokens;
+        self.output_tokens += o.output_tokens;
+        self.reasoning_tokens += o.reasoning_tokens;
+        self.cached_input_tokens += o.cached_input_tokens;
+    }
+}
+
+/// Why the model stopped generating, normalized across providers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    /// A natural end of the answer or a stop sequence.
+    Stop,
+    /// The model wants tool calls executed.
+    ToolCalls,
+    /// The output was cut by `max_tokens` or the context window.
+    Length,
+    /// A safety or content filter stopped it.
+    ContentFilter,
+    /// The provider reported an error.
+    Error,
+    /// Anything else.
+    Other,
+}
+
+impl FinishReason {
+    /// Maps an OpenAI-shaped `finish_reason` value.
+    ///
+    /// ```
+    /// use lucid::FinishReason;
+    /// assert_eq!(FinishReason::from_openai("tool_calls"), FinishReason::ToolCalls);
+    /// assert_eq!(FinishReason::from_openai("sensitive"), FinishReason::ContentFilter);
+    /// ```
+    pub fn from_openai(raw: &str) -> Self {
+        match raw {
+            "stop" => FinishReason::Stop,
+            "tool_calls" | "function_call" => FinishReason::ToolCalls,
+            "length" => FinishReason::Length,
+            "content_filter" | "sensitive" => FinishReason::ContentFilter,
+            _ => FinishReason::Other,
+        }
+    }
+
+    /// The snake_case name (`stop`, `tool_calls`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::Length => "length",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Error => "error",
+            FinishReason::Other => "other",
+        }
+    }
+}

@@ -1,0 +1,475 @@
+//! The one HTTP transport every provider shares.
+//!
+//! It knows nothing of providers: it posts a JSON body with the headers a codec gives it,
+//! applies the connect and overall timeouts, retries what [`RetryPolicy`] says may be
+//! retried (never a stream whose body has begun), and makes every exchange visible: a
+//! `tracing` span per call, request and response bodies at `debug` level, and, when asked,
+//! a JSONL transcript file with API keys redacted.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use futures::StreamExt;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Value, json};
+use tracing::Instrument;
+
+use crate::error::{Error, ProviderError, Result};
+use crate::model::retry::{RetryPolicy, retry_after};
+use crate::model::sse::{SseDecoder, SseEvent};
+use crate::model::{ChatResponse, EventStream, StreamEvent};
+
+/// A codec's streaming half: SSE events in, [`StreamEvent`]s out.
+pub trait StreamDecoder: Send + 'static {
+    /// Decodes one SSE event, pushing what it yields to `out`. An error event inside the
+    /// stream becomes `Err`.
+    fn event(&mut self, event: &SseEvent, out: &mut Vec<StreamEvent>) -> Result<()>;
+    /// The stream's body ended: returns the complete answer, or an error when the stream
+    /// stopped before the provider said it was complete.
+    fn finish(self) -> Result<ChatResponse>;
+}
+
+/// Turns a provider's error body into a [`ProviderError`].
+pub type ErrorDecoder = fn(provider: &str, status: u16, body: &[u8]) -> ProviderError;
+
+/// One request to send.
+#[derive(Debug, Clone)]
+pub struct HttpRequest<'a> {
+    /// Provider name, for errors and logs.
+    pub provider: &'a str,
+    /// Model name, for logs.
+    pub model: &'a str,
+    /// Full URL.
+    pub url: &'a str,
+    /// Headers, auth included (mark secret values sensitive).
+    pub headers: &'a HeaderMap,
+    /// The serialized JSON body.
+    pub body: Bytes,
+    /// Whether the answer is an SSE stream.
+    pub stream: bool,
+}
+
+/// Shared HTTP client with retry and transcript.
+///
+/// ```
+/// use std::time::Duration;
+/// use lucid::model::http::HttpTransport;
+/// use lucid::model::retry::RetryPolicy;
+/// let t = HttpTransport::builder()
+///     .connect_timeout(Duration::from_secs(5))
+///     .retry(RetryPolicy::none())
+///     .build()
+///     .unwrap();
+/// # let _ = t;
+/// ```
+#[derive(Debug, Clone)]
+pub struct HttpTransport {
+    client: reqwest::Client,
+    retry: RetryPolicy,
+    transcript: Option<Arc<Transcript>>,
+}
+
+/// Builds an [`HttpTransport`].
+#[derive(Debug)]
+pub struct HttpTransportBuilder {
+    connect_timeout: Duration,
+    request_timeout: Duration,
+    read_timeout: Duration,
+    retry: RetryPolicy,
+    transcript: Option<PathBuf>,
+    client: Option<reqwest::Client>,
+}
+
+impl HttpTransportBuilder {
+    /// Time allowed to open a connection.
+    pub fn connect_timeout(mut self, d: Duration) -> Self {
+        self.connect_timeout = d;
+        self
+    }
+    /// Time allowed for one whole exchange, a streamed body included.
+    pub fn request_timeout(mut self, d: Duration) -> Self {
+        self.request_timeout = d;
+        self
+    }
+    /// Longest silence allowed between two reads of a body.
+    pub fn read_timeout(mut self, d: Duration) -> Self {
+        self.read_timeout = d;
+        self
+    }
+    /// The retry policy.
+    pub fn retry(mut self, r: RetryPolicy) -> Self {
+        self.retry = r;
+        self
+    }
+    /// Append every exchange to this JSONL file.
+    pub fn transcript(mut self, path: impl Into<PathBuf>) -> Self {
+        self.transcript = Some(path.into());
+        self
+    }
+    /// Use this client instead of building one (its timeouts then apply).
+    pub fn client(mut self, c: reqwest::Client) -> Self {
+        self.client = Some(c);
+        self
+    }
+    /// Builds the transport; fails when the transcript file cannot be opened.
+    pub fn build(self) -> Result<HttpTransport> {
+        let client = match self.client {
+            Some(c) => c,
+            None => reqwest::Client::builder()
+                .connect_timeout(self.connect_timeout)
+                .timeout(self.request_timeout)
+                .read_timeout(self.read_timeout)
+                .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .map_err(|e| Error::Config(format!("could not build the HTTP client: {e}")))?,
+        };
+        let transcript = self.transcript.map(|p| Transcript::open(&p)).transpose()?.map(Arc::new);
+        Ok(HttpTransport { client, retry: self.retry, transcript })
+    }
+}
+
+impl Default for HttpTransport {
+    fn default() -> Self {
+        HttpTransport::builder().build().expect("the default HTTP client builds")
+    }
+}
+
+impl HttpTransport {
+    /// A builder with the default timeouts and retry policy.
+    pub fn builder() -> HttpTransportBuilder {
+        HttpTransportBuilder {
+            connect_timeout: super::DEFAULT_CONNECT_TIMEOUT,
+            request_timeout: super::DEFAULT_REQUEST_TIMEOUT,
+            read_timeout: Duration::from_secs(120),
+            retry: RetryPolicy::default(),
+            transcript: None,
+            client: None,
+        }
+    }
+
+    /// The retry policy in force.
+    pub fn retry_policy(&self) -> RetryPolicy {
+        self.retry
+    }
+
+    /// Posts the request and reads the whole JSON answer, retrying as the policy says.
+    pub async fn post_json(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder) -> Result<Bytes> {
+        let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = false);
+        async {
+            let started = Instant::now();
+            let (resp, attempt) = self.send(req, decode_error).await?;
+            let status = resp.status().as_u16();
+            let body = resp.bytes().await.map_err(|e| network_error(req, e))?;
+            tracing::debug!(status, elapsed_ms = started.elapsed().as_millis() as u64, body = %Lossy(&body), "response");
+            if let Some(t) = &self.transcript {
+                t.record(req, attempt, Some(status), Body::Json(&body), started.elapsed(), None);
+            }
+            Ok(body)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Posts the request and returns the answer as a stream of events decoded by `decoder`.
+    /// Retries happen only before the body begins.
+    pub async fn post_sse<'a, D: StreamDecoder>(
+        &'a self,
+        req: &HttpRequest<'a>,
+        decode_error: ErrorDecoder,
+        decoder: D,
+    ) -> Result<EventStream<'a>> {
+        let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = true);
+        let (resp, attempt) = self.send(req, decode_error).instrument(span.clone()).await?;
+        let state = SseState {
+            resp,
+            sse: SseDecoder::default(),
+            decoder: Some(decoder),
+            queue: VecDeque::new(),
+            scratch: Vec::new(),
+            provider: req.provider.to_string(),
+            record: self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), Instant::now())),
+            span,
+        };
+        Ok(futures::stream::unfold(state, SseState::next).boxed())
+    }
+
+    async fn send(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder) -> Result<(reqwest::Response, u32)> {
+        let mut attempt = 0u32;
+        loop {
+            let started = Instant::now();
+            if tracing::enabled!(tracing::Level::DEBUG) {
+                tracing::debug!(url = req.url, attempt, body = %Lossy(&req.body), "request");
+            }
+            let sent = self
+                .client
+                .post(req.url)
+                .headers(req.headers.clone())
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(req.body.clone())
+                .send()
+                .await;
+            let err = match sent {
+                Ok(resp) if resp.status().is_success() => return Ok((resp, attempt)),
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    let asked = retry_after(resp.headers(), SystemTime::now());
+                    let body = resp.bytes().await.unwrap_or_default();
+                    tracing::debug!(status, body = %Lossy(&body), "error response");
+                    if let Some(t) = &self.transcript {
+                        t.record(req, attempt, Some(status), Body::Json(&body), started.elapsed(), None);
+                    }
+                    let mut e = decode_error(req.provider, status, &body);
+                    if e.retry_after.is_none() {
+                        e.retry_after = asked;
+                    }
+                    Error::Provider(e)
+                }
+                Err(e) => {
+                    let err = network_error(req, e);
+                    if let Some(t) = &self.transcript {
+                        t.record(req, attempt, None, Body::None, started.elapsed(), Some(&err.to_string()));
+                    }
+                    err
+                }
+            };
+            let asked = err.retry_after();
+            if !err.is_retryable() || attempt >= self.retry.max_retries || asked.is_some_and(|a| a > self.retry.max_wait) {
+                return Err(err);
+            }
+            let wait = self.retry.delay(attempt, asked);
+            tracing::warn!(provider = req.provider, attempt = attempt + 1, wait_ms = wait.as_millis() as u64, error = %err, "retrying");
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+}
+
+fn network_error(req: &HttpRequest<'_>, e: reqwest::Error) -> Error {
+    let retryable = e.is_connect() || e.is_timeout() || e.is_request();
+    let mut message = e.to_string();
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&e);
+    while let Some(s) = source {
+        message.push_str(": ");
+        message.push_str(&s.to_string());
+        source = s.source();
+    }
+    Error::Network {
+        provider: req.provider.to_string(),
+        url: req.url.to_string(),
+        message,
+        retryable,
+        source: Some(Box::new(e)),
+    }
+}
+
+struct SseState<D> {
+    resp: reqwest::Response,
+    sse: SseDecoder,
+    decoder: Option<D>,
+    queue: VecDeque<Result<StreamEvent>>,
+    scratch: Vec<StreamEvent>,
+    provider: String,
+    record: Option<(Arc<Transcript>, OwnedRequest, u32, Vec<String>, Instant)>,
+    span: tracing::Span,
+}
+
+impl<D: StreamDecoder> SseState<D> {
+    async fn next(mut self) -> Option<(Result<StreamEvent>, Self)> {
+        loop {
+            if let Some(item) = self.queue.pop_front() {
+                return Some((item, self));
+            }
+            self.decoder.as_ref()?;
+            let chunk = self.resp.chunk().instrument(self.span.clone()).await;
+            match chunk {
+                Ok(Some(bytes)) => {
+                    let events = self.sse.feed(&bytes);
+                    self.decode(events);
+                }
+                Ok(None) => {
+                    let last = self.sse.finish();
+                    self.decode(last.into_iter().collect());
+                    if let Some(decoder) = self.decoder.take() {
+                        let done = decoder.finish();
+                        self.write_record(done.as_ref().err().map(|e| e.to_string()));
+                        self.queue.push_back(done.map(StreamEvent::Done));
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("the connection failed mid-answer: {e}");
+                    self.write_record(Some(msg.clone()));
+                    self.decoder = None;
+                    self.queue.push_back(Err(Error::StreamTruncated { provider: self.provider.clone(), message: msg }));
+                }
+            }
+        }
+    }
+
+    fn decode(&mut self, events: Vec<SseEvent>) {
+        for ev in events {
+            tracing::trace!(parent: &self.span, data = %ev.data, "sse event");
+            if let Some((.., events, _)) = &mut self.record {
+                events.push(ev.data.clone());
+            }
+            let Some(decoder) = self.decoder.as_mut() else { return };
+            match decoder.event(&ev, &mut self.scratch) {
+                Ok(()) => self.queue.extend(self.scratch.drain(..).map(Ok)),
+                Err(e) => {
+                    self.queue.extend(self.scratch.drain(..).map(Ok));
+                    self.write_record(Some(e.to_string()));
+                    self.decoder = None;
+                    self.queue.push_back(Err(e));
+                }
+            }
+        }
+    }
+
+    fn write_record(&mut self, error: Option<String>) {
+        if let Some((t, req, attempt, events, started)) = self.record.take() {
+            t.record(&req.view(), attempt, Some(200), Body::Events(&events), started.elapsed(), error.as_deref());
+        }
+    }
+}
+
+/// A request kept for the transcript until its stream ends.
+struct OwnedRequest {
+    provider: String,
+    model: String,
+    url: String,
+    headers: HeaderMap,
+    body: Bytes,
+    stream: bool,
+}
+
+impl From<&HttpRequest<'_>> for OwnedRequest {
+    fn from(r: &HttpRequest<'_>) -> Self {
+        OwnedRequest {
+            provider: r.provider.to_string(),
+            model: r.model.to_string(),
+            url: r.url.to_string(),
+            headers: r.headers.clone(),
+            body: r.body.clone(),
+            stream: r.stream,
+        }
+    }
+}
+
+impl OwnedRequest {
+    fn view(&self) -> HttpRequest<'_> {
+        HttpRequest {
+            provider: &self.provider,
+            model: &self.model,
+            url: &self.url,
+            headers: &self.headers,
+            body: self.body.clone(),
+            stream: self.stream,
+        }
+    }
+}
+
+/// Displays bytes as (lossy) UTF-8 without allocating unless needed.
+struct Lossy<'a>(&'a [u8]);
+
+impl std::fmt::Display for Lossy<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.0))
+    }
+}
+
+enum Body<'a> {
+    None,
+    Json(&'a [u8]),
+    Events(&'a [String]),
+}
+
+/// A JSONL file receiving one line per HTTP exchange.
+///
+/// Each line holds the time, provider, URL, attempt number, request headers (secrets
+/// replaced by `***`), request body, status, response body (or the list of SSE `data`
+/// payloads), elapsed milliseconds and any error. Secret header values that appear anywhere
+/// in a body are redacted too.
+#[derive(Debug)]
+pub struct Transcript {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+impl Transcript {
+    /// Opens (creating or appending to) the file.
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+        Ok(Transcript { path: path.to_path_buf(), file: Mutex::new(file) })
+    }
+
+    fn record(&self, req: &HttpRequest<'_>, attempt: u32, status: Option<u16>, body: Body<'_>, elapsed: Duration, error: Option<&str>) {
+        let secrets: Vec<String> = req
+            .headers
+            .iter()
+            .filter(|(_, v)| v.is_sensitive())
+            .filter_map(|(_, v)| v.to_str().ok())
+            .flat_map(|v| [v.to_string(), v.trim_start_matches("Bearer ").to_string()])
+            .filter(|s| s.len() >= 4)
+            .collect();
+        let headers: serde_json::Map<String, Value> = req
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                let shown = if v.is_sensitive() { "***".to_string() } else { v.to_str().unwrap_or("").to_string() };
+                (k.to_string(), Value::String(shown))
+            })
+            .collect();
+        let parse = |b: &[u8]| serde_json::from_slice::<Value>(b).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(b).into_owned()));
+        let response = match body {
+            Body::None => Value::Null,
+            Body::Json(b) => parse(b),
+            Body::Events(ev) => Value::Array(ev.iter().map(|e| parse(e.as_bytes())).collect()),
+        };
+        let ts = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs_f64();
+        let line = json!({
+            "ts": ts,
+            "provider": req.provider,
+            "model": req.model,
+            "url": req.url,
+            "attempt": attempt,
+            "stream": req.stream,
+            "request_headers": headers,
+            "request": parse(&req.body),
+            "status": status,
+            "response": response,
+            "elapsed_ms": elapsed.as_secs_f64() * 1000.0,
+            "error": error,
+        });
+        let mut text = line.to_string();
+        for s in &secrets {
+            text = text.replace(s.as_str(), "***");
+        }
+        text.push('\n');
+        let written = self.file.lock().map(|mut f| f.write_all(text.as_bytes()));
+        if !matches!(written, Ok(Ok(()))) {
+            tracing::warn!(path = %self.path.display(), "could not write the transcript");
+        }
+    }
+}
+
+/// A header map with a sensitive bearer token, and any extra headers.
+pub fn bearer_headers(api_key: Option<&str>, extra: &[(HeaderName, HeaderValue)]) -> Result<HeaderMap> {
+    let mut h = HeaderMap::new();
+    if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+        let mut v = HeaderValue::from_str(&format!("Bearer {key}"))
+            .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
+        v.set_sensitive(true);
+        h.insert(reqwest::header::AUTHORIZATION, v);
+    }
+    for (k, v) in extra {
+        h.insert(k.clone(), v.clone());
+    }
+    Ok(h)
+}

@@ -1,0 +1,223 @@
+//! Talking to models: the [`ChatModel`] trait, requests, responses and stream events.
+//!
+//! Each provider is an I/O-free codec (request → JSON, JSON → response, SSE events →
+//! [`StreamEvent`]s) plus the one shared [`http`] transport. This module holds the types
+//! they share; it does not hold the agent loop (see [`crate::agent`]).
+
+pub mod http;
+pub mod openai;
+pub mod presets;
+pub mod retry;
+pub mod sse;
+pub mod stream;
+
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::message::{AssistantMessage, FinishReason, Message, Usage};
+use crate::tool::ToolSpec;
+
+pub use openai::OpenAiCompatible;
+pub use presets::Preset;
+
+/// A stream of [`StreamEvent`]s; the last item is [`StreamEvent::Done`] or an error.
+pub type EventStream<'a> = BoxStream<'a, Result<StreamEvent>>;
+
+/// A chat model: one request in, one assistant message out, streamed or not.
+///
+/// Implementations are shared by many sessions at once, so they take `&self`.
+///
+/// ```no_run
+/// # async fn demo() -> lucid::Result<()> {
+/// use lucid::model::{ChatModel, ChatOptions, ChatRequest};
+/// let model = lucid::model::from_env("openai:gpt-4o-mini")?;
+/// let messages = [lucid::Message::user("Say hi")];
+/// let options = ChatOptions::default();
+/// let answer = model.chat(ChatRequest::new(&messages, &[], &options)).await?;
+/// println!("{}", answer.message.content);
+/// # Ok(()) }
+/// ```
+pub trait ChatModel: Send + Sync + 'static {
+    /// The provider's name, as used in errors and logs (`openai`, `deepseek`, …).
+    fn provider(&self) -> &str;
+    /// The default model name requests use when [`ChatOptions::model`] is unset.
+    fn model_name(&self) -> &str;
+    /// One non-streaming call.
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>>;
+    /// One streaming call. Errors before the first byte of the answer (a 4xx, a refused
+    /// connection) come from the future; errors after it come through the stream.
+    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>>;
+}
+
+/// What one model call sends: borrowed, so a request costs no copy of the history.
+#[derive(Debug, Clone, Copy)]
+pub struct ChatRequest<'a> {
+    /// The conversation, system prompt first.
+    pub messages: &'a [Message],
+    /// The tools the model may call.
+    pub tools: &'a [ToolSpec],
+    /// Sampling and provider options.
+    pub options: &'a ChatOptions,
+}
+
+impl<'a> ChatRequest<'a> {
+    /// A request over borrowed messages, tools and options.
+    pub fn new(messages: &'a [Message], tools: &'a [ToolSpec], options: &'a ChatOptions) -> Self {
+        ChatRequest { messages, tools, options }
+    }
+}
+
+/// Options of a model call. Unset fields are not sent, so the provider's defaults apply.
+///
+/// ```
+/// use lucid::model::{ChatOptions, ToolChoice};
+/// let o = ChatOptions { temperature: Some(0.2), tool_choice: Some(ToolChoice::Required), ..Default::default() };
+/// assert_eq!(o.max_tokens, None);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatOptions {
+    /// Overrides the model's default name.
+    pub model: Option<String>,
+    /// Sampling temperature.
+    pub temperature: Option<f32>,
+    /// Nucleus sampling.
+    pub top_p: Option<f32>,
+    /// Upper bound on generated tokens.
+    pub max_tokens: Option<u32>,
+    /// Whether and which tool the model must call.
+    pub tool_choice: Option<ToolChoice>,
+    /// Whether the model may call several tools in one turn.
+    pub parallel_tool_calls: Option<bool>,
+    /// Stop sequences.
+    #[serde(default)]
+    pub stop: Vec<String>,
+    /// Sampling seed.
+    pub seed: Option<i64>,
+    /// Text, JSON object or JSON-Schema-constrained output.
+    pub response_format: Option<ResponseFormat>,
+    /// Provider-specific fields merged into the request body's top level as given
+    /// (e.g. `{"thinking": {"type": "enabled"}}` for GLM).
+    pub extra: Option<serde_json::Map<String, Value>>,
+}
+
+/// Tool choice, mapped to each provider's form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolChoice {
+    /// The model decides.
+    Auto,
+    /// No tool calls.
+    None,
+    /// At least one tool call.
+    Required,
+    /// This tool must be called.
+    Tool(String),
+}
+
+/// The shape of the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseFormat {
+    /// Free text.
+    Text,
+    /// Any JSON object.
+    JsonObject,
+    /// JSON matching a schema.
+    JsonSchema {
+        /// A name for the schema (OpenAI requires one).
+        name: String,
+        /// The JSON Schema.
+        schema: Value,
+        /// Whether the provider must enforce it strictly.
+        strict: bool,
+    },
+}
+
+/// One complete model answer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChatResponse {
+    /// The assistant message: text, tool calls (ids minted where the provider sent none),
+    /// reasoning.
+    pub message: AssistantMessage,
+    /// Normalized finish reason; a `stop` with tool calls is reported as `tool_calls`.
+    pub finish_reason: Option<FinishReason>,
+    /// The provider's finish reason as sent.
+    pub raw_finish_reason: Option<String>,
+    /// Usage from the provider's final report, when it sent one.
+    pub usage: Option<Usage>,
+    /// The model that answered, as the provider named it.
+    pub model: Option<String>,
+}
+
+impl ChatResponse {
+    /// Tool calls whose arguments are not valid JSON because the output was cut off
+    /// (`finish_reason: length`). They must not be executed.
+    pub fn incomplete_tool_calls(&self) -> impl Iterator<Item = &crate::ToolCall> {
+        let cut = self.finish_reason == Some(FinishReason::Length);
+        self.message.tool_calls.iter().filter(move |c| cut && c.parse_arguments().is_err())
+    }
+}
+
+/// One event of a streamed answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamEvent {
+    /// A piece of answer text.
+    TextDelta(String),
+    /// A piece of reasoning text.
+    ReasoningDelta(String),
+    /// A tool call began (its position among this answer's calls, id and name).
+    ToolCallStarted {
+        /// Position among this answer's calls.
+        index: usize,
+        /// Call id (minted if the provider sent none).
+        id: String,
+        /// Tool name.
+        name: String,
+    },
+    /// A fragment of a tool call's arguments.
+    ToolCallDelta {
+        /// Position among this answer's calls.
+        index: usize,
+        /// The fragment.
+        arguments: String,
+    },
+    /// The complete answer, assembled from everything streamed.
+    Done(ChatResponse),
+}
+
+/// Builds a model from a `provider:model` string, reading the key from the provider's
+/// environment variable (e.g. `OPENAI_API_KEY`). Local servers (`ollama`, `vllm`,
+/// `llamacpp`) need no key.
+///
+/// ```no_run
+/// let model = lucid::model::from_env("deepseek:deepseek-chat").unwrap();
+/// assert_eq!(model.provider(), "deepseek");
+/// # use lucid::model::ChatModel;
+/// ```
+pub fn from_env(spec: &str) -> Result<std::sync::Arc<dyn ChatModel>> {
+    let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
+    let preset = Preset::find(provider).ok_or_else(|| {
+        Error::Config(format!(
+            "unknown provider `{provider}`; known providers: {}",
+            Preset::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+        ))
+    })?;
+    let key = match preset.key_var {
+        Some(var) => Some(std::env::var(var).map_err(|_| {
+            Error::Config(format!("no API key for {provider}: set the environment variable {var}"))
+        })?),
+        None => None,
+    };
+    let model = if model.is_empty() { preset.default_model } else { model };
+    Ok(std::sync::Arc::new(OpenAiCompatible::from_preset(preset, model, key)?))
+}
+
+/// Default time allowed to open a connection.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time allowed for one whole request (a long streamed answer included).
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);

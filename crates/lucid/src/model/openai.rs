@@ -1,0 +1,612 @@
+//! The OpenAI Chat Completions codec and the client for every compatible server.
+//!
+//! [`encode`], [`decode`], [`decode_error`] and [`OpenAiStreamDecoder`] are pure
+//! translations with no I/O, tested against recorded real traffic; [`OpenAiCompatible`]
+//! joins them to the shared [`HttpTransport`]. Vendor differences are data: see
+//! [`super::presets`].
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use reqwest::header::HeaderMap;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::error::{Error, ProviderError, Result};
+use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
+use crate::model::http::{HttpRequest, HttpTransport, StreamDecoder, bearer_headers};
+use crate::model::presets::{ContentPolicy, Preset, Quirks, ReasoningEcho};
+use crate::model::retry::RetryPolicy;
+use crate::model::sse::SseEvent;
+use crate::model::stream::{Assembler, mint_call_id, normalize_finish};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream, ResponseFormat, StreamEvent, ToolChoice};
+
+/// Encodes a request as the Chat Completions JSON body.
+///
+/// ```
+/// use lucid::model::{ChatOptions, ChatRequest, openai, presets::Quirks};
+/// let msgs = [lucid::Message::system("Be brief."), lucid::Message::user("Hi")];
+/// let opts = ChatOptions::default();
+/// let body = openai::encode(&ChatRequest::new(&msgs, &[], &opts), "gpt-4o-mini", &Quirks::OPENAI, false);
+/// assert_eq!(body["messages"][1], serde_json::json!({"role": "user", "content": "Hi"}));
+/// ```
+pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool) -> Value {
+    let o = req.options;
+    let mut body = Map::new();
+    body.insert("model".into(), Value::String(o.model.as_deref().unwrap_or(model).to_string()));
+    let last_user = req.messages.iter().rposition(|m| matches!(m, Message::User { .. }));
+    let messages =
+        req.messages.iter().enumerate().map(|(i, m)| encode_message(m, quirks, last_user.is_none_or(|u| i > u))).collect();
+    body.insert("messages".into(), Value::Array(messages));
+    if !req.tools.is_empty() {
+        let tools = req
+            .tools
+            .iter()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name(), "description": t.description(), "parameters": t.parameters()}})
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+        if let Some(p) = o.parallel_tool_calls {
+            body.insert("parallel_tool_calls".into(), Value::Bool(p));
+        }
+    }
+    if let Some(choice) = &o.tool_choice {
+        let v = match choice {
+            ToolChoice::Auto => json!("auto"),
+            ToolChoice::None => json!("none"),
+            ToolChoice::Required => json!("required"),
+            ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
+        };
+        body.insert("tool_choice".into(), v);
+    }
+    if let Some(t) = o.temperature {
+        body.insert("temperature".into(), json!(t));
+    }
+    if let Some(p) = o.top_p {
+        body.insert("top_p".into(), json!(p));
+    }
+    if let Some(m) = o.max_tokens {
+        body.insert("max_tokens".into(), json!(m));
+    }
+    if !o.stop.is_empty() {
+        body.insert("stop".into(), json!(o.stop));
+    }
+    if let Some(s) = o.seed {
+        body.insert("seed".into(), json!(s));
+    }
+    if let Some(f) = &o.response_format {
+        let v = match f {
+            ResponseFormat::Text => json!({"type": "text"}),
+            ResponseFormat::JsonObject => json!({"type": "json_object"}),
+            ResponseFormat::JsonSchema { name, schema, strict } => {
+                json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": strict}})
+            }
+        };
+        body.insert("response_format".into(), v);
+    }
+    if stream {
+        body.insert("stream".into(), Value::Bool(true));
+        if quirks.stream_usage {
+            body.insert("stream_options".into(), json!({"include_usage": true}));
+        }
+    }
+    if let Some(extra) = &o.extra {
+        for (k, v) in extra {
+            body.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(body)
+}
+
+fn encode_message(m: &Message, quirks: &Quirks, current_turn: bool) -> Value {
+    match m {
+        Message::System { content } => json!({"role": "system", "content": content}),
+        Message::User { content } => json!({"role": "user", "content": content}),
+        Message::Tool(r) => json!({"role": "tool", "tool_call_id": r.call_id, "content": r.content}),
+        Message::Assistant(a) => {
+            let mut obj = Map::new();
+            obj.insert("role".into(), json!("assistant"));
+            if a.tool_calls.is_empty() || !a.content.is_empty() {
+                obj.insert("content".into(), Value::String(a.content.clone()));
+            } else {
+                match quirks.content_policy {
+                    ContentPolicy::Omit => {}
+                    ContentPolicy::Null => {
+                        obj.insert("content".into(), Value::Null);
+                    }
+                    ContentPolicy::Empty => {
+                        obj.insert("content".into(), json!(""));
+                    }
+                    ContentPolicy::Placeholder(text) => {
+                        obj.insert("content".into(), json!(text));
+                    }
+                }
+            }
+            if let (ReasoningEcho::CurrentTurn(field), Some(r), true) = (quirks.reasoning_echo, &a.reasoning, current_turn) {
+                if !r.text.is_empty() {
+                    obj.insert(field.into(), json!(r.text));
+                }
+            }
+            if !a.tool_calls.is_empty() {
+                let calls = a
+                    .tool_calls
+                    .iter()
+                    .map(|c| {
+                        let mut call = json!({"id": c.id, "type": "function",
+                            "function": {"name": c.name, "arguments": c.arguments}});
+                        if let Some(sig) = &c.signature {
+                            call["extra_content"] = json!({"google": {"thought_signature": sig}});
+                        }
+                        call
+                    })
+                    .collect();
+                obj.insert("tool_calls".into(), Value::Array(calls));
+            }
+            Value::Object(obj)
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: Option<u64>,
+    #[serde(default)]
+    completion_tokens: Option<u64>,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
+    #[serde(default)]
+    completion_tokens_details: Option<CompletionDetails>,
+    #[serde(default)]
+    prompt_cache_hit_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct PromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct CompletionDetails {
+    #[serde(default)]
+    reasoning_tokens: Option<u64>,
+}
+
+impl From<WireUsage> for Usage {
+    fn from(u: WireUsage) -> Usage {
+        Usage {
+            input_tokens: u.prompt_tokens.unwrap_or(0),
+            output_tokens: u.completion_tokens.unwrap_or(0),
+            reasoning_tokens: u.completion_tokens_details.and_then(|d| d.reasoning_tokens).unwrap_or(0),
+            cached_input_tokens: u
+                .prompt_tokens_details
+                .and_then(|d| d.cached_tokens)
+                .or(u.prompt_cache_hit_tokens)
+                .unwrap_or(0),
+        }
+    }
+}
+
+/// Tool-call arguments: a JSON text per the spec, an object from some servers.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WireArgs<'a> {
+    Text(#[serde(borrow)] Cow<'a, str>),
+    Json(Value),
+}
+
+impl WireArgs<'_> {
+    fn into_text(self) -> String {
+        match self {
+            WireArgs::Text(t) => t.into_owned(),
+            WireArgs::Json(Value::Null) => String::new(),
+            WireArgs::Json(v) => v.to_string(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct WireFunction<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    arguments: Option<WireArgs<'a>>,
+}
+
+#[derive(Deserialize)]
+struct WireCall<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    function: Option<WireFunction<'a>>,
+    #[serde(default)]
+    extra_content: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct WireMessage<'a> {
+    #[serde(default)]
+    content: Option<Value>,
+    #[serde(borrow, default)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    reasoning: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tool_calls: Option<Vec<WireCall<'a>>>,
+    #[serde(default)]
+    extra_content: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct WireChoice<'a> {
+    #[serde(borrow, default)]
+    message: Option<WireMessage<'a>>,
+    #[serde(borrow, default)]
+    delta: Option<WireMessage<'a>>,
+    #[serde(borrow, default)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct WireCompletion<'a> {
+    #[serde(borrow, default)]
+    model: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    choices: Vec<WireChoice<'a>>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+fn google_signature(extra: &Option<Value>) -> Option<String> {
+    extra.as_ref()?.get("google")?.get("thought_signature")?.as_str().map(str::to_string)
+}
+
+fn content_text(v: Option<Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s,
+        Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect(),
+        _ => String::new(),
+    }
+}
+
+/// Decodes a non-streaming Chat Completions body.
+///
+/// ```
+/// let body = br#"{"choices":[{"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}],
+///                 "usage":{"prompt_tokens":3,"completion_tokens":2}}"#;
+/// let r = lucid::model::openai::decode("openai", body).unwrap();
+/// assert_eq!(r.message.content, "Hi!");
+/// assert_eq!(r.usage.unwrap().output_tokens, 2);
+/// ```
+pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
+    let wire: WireCompletion<'_> = serde_json::from_slice(body)
+        .map_err(|e| Error::Decode { provider: provider.to_string(), message: format!("{e} in {}", preview(body)) })?;
+    if let Some(err) = wire.error {
+        return Err(error_from_value(provider, None, &err).into());
+    }
+    let choice = wire.choices.into_iter().next().ok_or_else(|| Error::Decode {
+        provider: provider.to_string(),
+        message: format!("no choices in {}", preview(body)),
+    })?;
+    let msg = choice.message.ok_or_else(|| Error::Decode {
+        provider: provider.to_string(),
+        message: "the choice has no message".into(),
+    })?;
+    let message_signature = google_signature(&msg.extra_content);
+    let mut tool_calls: Vec<ToolCall> = msg
+        .tool_calls
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|c| {
+            let f = c.function?;
+            Some(ToolCall {
+                id: c.id.filter(|i| !i.is_empty()).map_or_else(mint_call_id, Cow::into_owned),
+                name: f.name?.into_owned(),
+                arguments: f.arguments.map(WireArgs::into_text).unwrap_or_default(),
+                signature: google_signature(&c.extra_content),
+            })
+        })
+        .collect();
+    if let (Some(sig), Some(first)) = (message_signature, tool_calls.first_mut()) {
+        first.signature.get_or_insert(sig);
+    }
+    let reasoning = msg
+        .reasoning_content
+        .or(msg.reasoning)
+        .filter(|r| !r.is_empty())
+        .map(|r| Reasoning { text: r.into_owned(), signature: None });
+    let raw_finish = choice.finish_reason.map(Cow::into_owned);
+    let finish_reason = normalize_finish(raw_finish.as_deref().map(FinishReason::from_openai), !tool_calls.is_empty());
+    Ok(ChatResponse {
+        message: AssistantMessage { content: content_text(msg.content), tool_calls, reasoning },
+        finish_reason,
+        raw_finish_reason: raw_finish,
+        usage: wire.usage.map(Usage::from),
+        model: wire.model.map(Cow::into_owned),
+    })
+}
+
+/// Decodes an error body (`{"error": {"message", "type", "code", "param"}}` and the
+/// variants compatible servers send; a non-JSON body becomes the message).
+///
+/// ```
+/// let e = lucid::model::openai::decode_error("openai", 429,
+///     br#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#);
+/// assert!(!e.retryable);
+/// ```
+pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(v) => match v.get("error") {
+            Some(err) => error_from_value(provider, Some(status), err),
+            None => {
+                let msg = v.get("message").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_string);
+                ProviderError::new(provider, Some(status), msg)
+            }
+        },
+        Err(_) => ProviderError::new(provider, Some(status), preview(body)),
+    }
+}
+
+fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Value::String(s) = err {
+        return ProviderError::new(provider, status, s.clone());
+    }
+    let message = text(err.get("message")).unwrap_or_else(|| err.to_string());
+    let code = text(err.get("code"));
+    let mut e = ProviderError::new(provider, status, message);
+    e.mid_stream = status.is_none();
+    if let Some(t) = text(err.get("type")).or_else(|| code.clone()) {
+        e = e.with_type(t);
+    }
+    if let Some(c) = code {
+        e = e.with_code(c);
+    }
+    e
+}
+
+fn preview(body: &[u8]) -> String {
+    let s = String::from_utf8_lossy(body);
+    let s = s.trim();
+    if s.chars().count() > 300 { format!("{}…", s.chars().take(300).collect::<String>()) } else { s.to_string() }
+}
+
+/// Decodes a Chat Completions SSE stream.
+///
+/// ```
+/// use lucid::model::{http::StreamDecoder, openai::OpenAiStreamDecoder, sse::SseEvent};
+/// let mut d = OpenAiStreamDecoder::new("openai");
+/// let mut out = Vec::new();
+/// for data in [r#"{"choices":[{"delta":{"content":"Hel"}}]}"#,
+///              r#"{"choices":[{"delta":{"content":"lo"},"finish_reason":"stop"}]}"#, "[DONE]"] {
+///     d.event(&SseEvent { event: None, data: data.into() }, &mut out).unwrap();
+/// }
+/// assert_eq!(d.finish().unwrap().message.content, "Hello");
+/// ```
+#[derive(Debug)]
+pub struct OpenAiStreamDecoder {
+    provider: String,
+    asm: Assembler,
+    done: bool,
+}
+
+impl OpenAiStreamDecoder {
+    /// A decoder for one stream from `provider`.
+    pub fn new(provider: &str) -> Self {
+        OpenAiStreamDecoder { provider: provider.to_string(), asm: Assembler::default(), done: false }
+    }
+}
+
+impl StreamDecoder for OpenAiStreamDecoder {
+    fn event(&mut self, event: &SseEvent, out: &mut Vec<StreamEvent>) -> Result<()> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            self.done = true;
+            return Ok(());
+        }
+        if data.is_empty() {
+            return Ok(());
+        }
+        let chunk: WireCompletion<'_> = serde_json::from_str(data).map_err(|e| Error::Decode {
+            provider: self.provider.clone(),
+            message: format!("{e} in stream event {}", preview(data.as_bytes())),
+        })?;
+        if let Some(err) = chunk.error {
+            return Err(error_from_value(&self.provider, None, &err).into());
+        }
+        if let Some(m) = &chunk.model {
+            self.asm.set_model(m);
+        }
+        if let Some(u) = chunk.usage {
+            self.asm.set_usage(u.into());
+        }
+        for choice in chunk.choices {
+            if let Some(delta) = choice.delta.or(choice.message) {
+                if let Some(r) = delta.reasoning_content.as_deref().or(delta.reasoning.as_deref()) {
+                    self.asm.reasoning(r, out);
+                }
+                if let Some(Value::String(t)) = &delta.content {
+                    self.asm.text(t, out);
+                }
+                let message_signature = google_signature(&delta.extra_content);
+                for call in delta.tool_calls.into_iter().flatten() {
+                    let (name, args) = match call.function {
+                        Some(f) => (f.name, f.arguments.map(WireArgs::into_text)),
+                        None => (None, None),
+                    };
+                    self.asm.tool_call(call.index, call.id.as_deref(), name.as_deref(), args.as_deref(), out);
+                    if let Some(sig) = google_signature(&call.extra_content) {
+                        self.asm.tool_call_signature(&sig);
+                    }
+                }
+                if let Some(sig) = message_signature {
+                    self.asm.tool_call_signature(&sig);
+                }
+            }
+            if let Some(f) = choice.finish_reason.filter(|f| !f.is_empty()) {
+                self.asm.set_finish(&f);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<ChatResponse> {
+        if !self.done && !self.asm.has_finish() {
+            return Err(Error::StreamTruncated {
+                provider: self.provider,
+                message: "the body ended without a finish_reason or [DONE]".into(),
+            });
+        }
+        Ok(self.asm.finish(FinishReason::from_openai))
+    }
+}
+
+/// A client for OpenAI and every Chat-Completions-compatible server.
+///
+/// ```no_run
+/// use lucid::model::{OpenAiCompatible, Preset};
+/// // A preset: default base URL and quirks of the vendor.
+/// let glm = OpenAiCompatible::from_preset(Preset::find("zhipu").unwrap(), "glm-4.6", Some("key".into())).unwrap();
+/// // Or any server by URL (the path ends where the vendor's SDK puts it; `/chat/completions` is appended).
+/// let local = OpenAiCompatible::new("http://127.0.0.1:8000/v1", None, "Qwen/Qwen3-8B").unwrap();
+/// # let _ = (glm, local);
+/// ```
+#[derive(Debug, Clone)]
+pub struct OpenAiCompatible {
+    provider: String,
+    model: String,
+    endpoint: String,
+    headers: HeaderMap,
+    quirks: Quirks,
+    transport: HttpTransport,
+}
+
+impl OpenAiCompatible {
+    /// A client for the server at `base_url` with OpenAI's quirks.
+    pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
+        Self::build("openai", base_url, api_key, model, Quirks::OPENAI)
+    }
+
+    /// A client for a preset's default base URL.
+    pub fn from_preset(preset: &Preset, model: &str, api_key: Option<String>) -> Result<Self> {
+        Self::build(preset.name, preset.base_url, api_key, model, preset.quirks)
+    }
+
+    fn build(provider: &str, base_url: &str, api_key: Option<String>, model: &str, quirks: Quirks) -> Result<Self> {
+        if model.is_empty() {
+            return Err(Error::Config(format!("no model given for {provider}: pass one (e.g. --model NAME)")));
+        }
+        let base = base_url.trim_end_matches('/');
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            return Err(Error::Config(format!("the base URL `{base_url}` must start with http:// or https://")));
+        }
+        Ok(OpenAiCompatible {
+            provider: provider.to_string(),
+            model: model.to_string(),
+            endpoint: format!("{base}/chat/completions"),
+            headers: bearer_headers(api_key.as_deref(), &[])?,
+            quirks,
+            transport: HttpTransport::default(),
+        })
+    }
+
+    /// Sends requests to another base URL (the preset's quirks stay).
+    pub fn with_base_url(mut self, base_url: &str) -> Result<Self> {
+        let rebuilt = Self::build(&self.provider, base_url, None, &self.model, self.quirks)?;
+        self.endpoint = rebuilt.endpoint;
+        Ok(self)
+    }
+
+    /// Replaces the quirks (e.g. a different [`ContentPolicy`] for a gateway).
+    pub fn with_quirks(mut self, quirks: Quirks) -> Self {
+        self.quirks = quirks;
+        self
+    }
+
+    /// Names the provider in errors and logs.
+    pub fn with_provider_name(mut self, name: &str) -> Self {
+        self.provider = name.to_string();
+        self
+    }
+
+    /// Uses this transport (timeouts, retry policy, transcript).
+    pub fn with_transport(mut self, transport: HttpTransport) -> Self {
+        self.transport = transport;
+        self
+    }
+
+    /// Shorthand for a transport with this retry policy and timeouts, and optionally a
+    /// JSONL transcript.
+    pub fn with_http(self, retry: RetryPolicy, request_timeout: Duration, transcript: Option<PathBuf>) -> Result<Self> {
+        let mut b = HttpTransport::builder().retry(retry).request_timeout(request_timeout);
+        if let Some(p) = transcript {
+            b = b.transcript(p);
+        }
+        Ok(self.with_transport(b.build()?))
+    }
+
+    /// The full URL requests go to.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The quirks in force.
+    pub fn quirks(&self) -> &Quirks {
+        &self.quirks
+    }
+
+    fn request<'a>(&'a self, req: &ChatRequest<'_>, stream: bool) -> Result<HttpRequest<'a>> {
+        let body = encode(req, &self.model, &self.quirks, stream);
+        let body = serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;
+        Ok(HttpRequest {
+            provider: &self.provider,
+            model: &self.model,
+            url: &self.endpoint,
+            headers: &self.headers,
+            body: Bytes::from(body),
+            stream,
+        })
+    }
+}
+
+impl ChatModel for OpenAiCompatible {
+    fn provider(&self) -> &str {
+        &self.provider
+    }
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>> {
+        async move {
+            let http = self.request(&request, false)?;
+            let body = self.transport.post_json(&http, decode_error).await?;
+            decode(&self.provider, &body)
+        }
+        .boxed()
+    }
+
+    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {
+        async move {
+            let http = self.request(&request, true)?;
+            self.transport.post_sse(&http, decode_error, OpenAiStreamDecoder::new(&self.provider)).await
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,182 @@
+//! OpenAI-compatible servers, declared as data.
+//!
+//! One codec ([`super::openai`]) speaks Chat Completions; each vendor is a [`Preset`]: its
+//! default base URL (ending where the vendor's official SDK puts it — the codec appends
+//! `/chat/completions`), the environment variable holding its key, a default model, and
+//! the few [`Quirks`] where it departs from OpenAI. Decoding needs no per-vendor switch:
+//! the stream decoder tolerates every known deviation (repeated roles, repeated empty ids,
+//! calls all at index 0, usage on the finish chunk). Quirks only shape what we *send*.
+
+/// How an assistant message that carries tool calls but no text sends `content`.
+///
+/// Providers disagree: the OpenAI spec allows `null`; Zhipu GLM answers error 1214 to an
+/// empty string beside tool calls; some chat templates (vLLM, llama.cpp) fail on `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentPolicy {
+    /// Leave the `content` key out.
+    Omit,
+    /// `"content": null`.
+    Null,
+    /// `"content": ""`.
+    Empty,
+    /// `"content": "<text>"`, for servers that reject an empty assistant text.
+    Placeholder(&'static str),
+}
+
+/// Whether and how reasoning text is sent back to the provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReasoningEcho {
+    /// Never sent back.
+    Never,
+    /// Sent back in this field for assistant messages of the current turn (after the last
+    /// user message): DeepSeek and GLM need it during a tool-call chain and reject or
+    /// ignore it from earlier turns.
+    CurrentTurn(&'static str),
+}
+
+/// Where a compatible server departs from OpenAI in what it accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quirks {
+    /// `content` of a tool-calling assistant message without text.
+    pub content_policy: ContentPolicy,
+    /// Reasoning round-trip.
+    pub reasoning_echo: ReasoningEcho,
+    /// Send `stream_options: {include_usage: true}` when streaming.
+    pub stream_usage: bool,
+}
+
+impl Quirks {
+    /// OpenAI's own behaviour.
+    pub const OPENAI: Quirks =
+        Quirks { content_policy: ContentPolicy::Null, reasoning_echo: ReasoningEcho::Never, stream_usage: true };
+}
+
+/// An OpenAI-compatible provider.
+///
+/// ```
+/// use lucid::model::Preset;
+/// let glm = Preset::find("zhipu").unwrap();
+/// assert_eq!(glm.base_url, "https://open.bigmodel.cn/api/paas/v4");
+/// assert_eq!(glm.key_var, Some("ZHIPUAI_API_KEY"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Preset {
+    /// Name used on the command line and in `provider:model` strings.
+    pub name: &'static str,
+    /// Default base URL (the codec appends `/chat/completions`).
+    pub base_url: &'static str,
+    /// Environment variable holding the API key; `None` for local servers.
+    pub key_var: Option<&'static str>,
+    /// Model used when none is given; empty when the user must name one.
+    pub default_model: &'static str,
+    /// What it accepts differently.
+    pub quirks: Quirks,
+    /// One line for the README's provider table.
+    pub notes: &'static str,
+}
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        name: "openai",
+        base_url: "https://api.openai.com/v1",
+        key_var: Some("OPENAI_API_KEY"),
+        default_model: "gpt-4o-mini",
+        quirks: Quirks::OPENAI,
+        notes: "reference behaviour",
+    },
+    Preset {
+        name: "zhipu",
+        base_url: "https://open.bigmodel.cn/api/paas/v4",
+        key_var: Some("ZHIPUAI_API_KEY"),
+        default_model: "glm-4.6",
+        quirks: Quirks {
+            content_policy: ContentPolicy::Null,
+            reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"),
+            stream_usage: false,
+        },
+        notes: "GLM; `content: \"\"` beside tool calls is error 1214, so null is sent; api.z.ai/api/paas/v4 outside China",
+    },
+    Preset {
+        name: "qwen",
+        base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1",
+        key_var: Some("DASHSCOPE_API_KEY"),
+        default_model: "qwen-plus",
+        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::OPENAI },
+        notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
+    },
+    Preset {
+        name: "deepseek",
+        base_url: "https://api.deepseek.com",
+        key_var: Some("DEEPSEEK_API_KEY"),
+        default_model: "deepseek-chat",
+        quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::OPENAI },
+        notes: "reasoning_content sent back within a tool-call chain",
+    },
+    Preset {
+        name: "ollama",
+        base_url: "http://127.0.0.1:11434/v1",
+        key_var: None,
+        default_model: "llama3.2",
+        quirks: Quirks {
+            content_policy: ContentPolicy::Empty,
+            reasoning_echo: ReasoningEcho::CurrentTurn("reasoning"),
+            stream_usage: true,
+        },
+        notes: "local; no key",
+    },
+    Preset {
+        name: "vllm",
+        base_url: "http://127.0.0.1:8000/v1",
+        key_var: None,
+        default_model: "",
+        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::OPENAI },
+        notes: "local; no key; --model must name the served model",
+    },
+    Preset {
+        name: "llamacpp",
+        base_url: "http://127.0.0.1:8080/v1",
+        key_var: None,
+        default_model: "local",
+        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::OPENAI },
+        notes: "local llama-server (start it with --jinja for tools); no key",
+    },
+    Preset {
+        name: "openrouter",
+        base_url: "https://openrouter.ai/api/v1",
+        key_var: Some("OPENROUTER_API_KEY"),
+        default_model: "openai/gpt-4o-mini",
+        quirks: Quirks::OPENAI,
+        notes: "",
+    },
+    Preset {
+        name: "groq",
+        base_url: "https://api.groq.com/openai/v1",
+        key_var: Some("GROQ_API_KEY"),
+        default_model: "llama-3.3-70b-versatile",
+        quirks: Quirks::OPENAI,
+        notes: "",
+    },
+];
+
+impl Preset {
+    /// Every known preset, in the order `lucid run` tries them.
+    pub fn all() -> &'static [Preset] {
+        PRESETS
+    }
+
+    /// The preset with this name (`llama.cpp` and `dashscope` are accepted as aliases).
+    pub fn find(name: &str) -> Option<&'static Preset> {
+        let name = match name {
+            "llama.cpp" | "llama-cpp" => "llamacpp",
+            "dashscope" => "qwen",
+            "glm" => "zhipu",
+            other => other,
+        };
+        PRESETS.iter().find(|p| p.name == name)
+    }
+
+    /// True for servers that run on the user's machine and need no key.
+    pub fn is_local(&self) -> bool {
+        self.key_var.is_none()
+    }
+}

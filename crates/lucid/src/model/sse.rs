@@ -1,0 +1,142 @@
+//! An incremental Server-Sent-Events decoder.
+//!
+//! Feed it bytes as they arrive, in chunks of any size (a chunk may end inside a line, a
+//! UTF-8 character or a `\r\n` pair); it returns each complete event once. Lines may end
+//! with `\n`, `\r\n` or `\r`, as the SSE specification allows; Gemini uses `\r\n\r\n`
+//! between events, OpenAI and Anthropic `\n\n`.
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SseEvent {
+    /// The `event:` field, if the event had one.
+    pub event: Option<String>,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+}
+
+/// The decoder's state between chunks.
+///
+/// ```
+/// use lucid::model::sse::SseDecoder;
+/// let mut d = SseDecoder::default();
+/// let mut events = d.feed(b"event: ping\ndata: {\"a\"");
+/// assert!(events.is_empty());
+/// events = d.feed(b":1}\r\n\r\n");
+/// assert_eq!(events[0].event.as_deref(), Some("ping"));
+/// assert_eq!(events[0].data, "{\"a\":1}");
+/// ```
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    buf: Vec<u8>,
+    skip_lf: bool,
+    event: Option<String>,
+    data: Option<String>,
+}
+
+impl SseDecoder {
+    /// Decodes what `chunk` completes and returns the events dispatched by it.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
+        let mut out = Vec::new();
+        self.buf.extend_from_slice(chunk);
+        let mut start = 0;
+        let mut i = 0;
+        while i < self.buf.len() {
+            let b = self.buf[i];
+            if self.skip_lf {
+                self.skip_lf = false;
+                if b == b'\n' && i == start {
+                    start = i + 1;
+                    i += 1;
+                    continue;
+                }
+            }
+            if b == b'\n' || b == b'\r' {
+                let line = String::from_utf8_lossy(&self.buf[start..i]).into_owned();
+                self.skip_lf = b == b'\r';
+                self.line(&line, &mut out);
+                start = i + 1;
+            }
+            i += 1;
+        }
+        self.buf.drain(..start);
+        out
+    }
+
+    /// Ends the input: a last event not followed by a blank line is still dispatched.
+    pub fn finish(&mut self) -> Option<SseEvent> {
+        if !self.buf.is_empty() {
+            let line = String::from_utf8_lossy(&self.buf).into_owned();
+            self.buf.clear();
+            let mut out = Vec::new();
+            self.line(&line, &mut out);
+        }
+        self.dispatch()
+    }
+
+    fn line(&mut self, line: &str, out: &mut Vec<SseEvent>) {
+        if line.is_empty() {
+            out.extend(self.dispatch());
+            return;
+        }
+        if line.starts_with(':') {
+            return;
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (line, ""),
+        };
+        match field {
+            "data" => match &mut self.data {
+                Some(d) => {
+                    d.push('\n');
+                    d.push_str(value);
+                }
+                None => self.data = Some(value.to_string()),
+            },
+            "event" => self.event = Some(value.to_string()),
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self) -> Option<SseEvent> {
+        let event = self.event.take();
+        self.data.take().map(|data| SseEvent { event, data })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(chunks: &[&[u8]]) -> Vec<SseEvent> {
+        let mut d = SseDecoder::default();
+        let mut v: Vec<SseEvent> = chunks.iter().flat_map(|c| d.feed(c)).collect();
+        v.extend(d.finish());
+        v
+    }
+
+    #[test]
+    fn crlf_split_between_chunks_is_one_line_end() {
+        let v = all(&[b"data: a\r", b"\n\r", b"\ndata: b\r\n\r\n"]);
+        assert_eq!(v.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    }
+
+    #[test]
+    fn multi_line_data_and_comments() {
+        let v = all(&[b": keepalive\ndata: x\ndata: y\n\n"]);
+        assert_eq!(v, [SseEvent { event: None, data: "x\ny".into() }]);
+    }
+
+    #[test]
+    fn unterminated_last_event_is_flushed() {
+        let v = all(&[b"data: {\"done\":true}"]);
+        assert_eq!(v[0].data, "{\"done\":true}");
+    }
+
+    #[test]
+    fn utf8_split_inside_a_character() {
+        let s = "data: 日本\n\n".as_bytes();
+        let v = all(&[&s[..8], &s[8..]]);
+        assert_eq!(v[0].data, "日本");
+    }
+}

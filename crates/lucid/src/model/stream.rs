@@ -1,0 +1,192 @@
+//! Assembling a streamed answer: text, reasoning and tool calls from fragments.
+//!
+//! Tool-call fragments are matched to calls by index, falling back to id: calls with
+//! different ids never merge (Ollama sends every call at index 0), a repeated id continues
+//! its call (vLLM repeats ids), an empty id is ignored rather than taken as a new call
+//! (DashScope repeats `"id": ""`), and a call with no id at all gets a minted one.
+//! Codecs feed an [`Assembler`]; it returns the [`StreamEvent`]s to emit and, at the end,
+//! the complete [`ChatResponse`].
+
+use crate::message::{AssistantMessage, FinishReason, Reasoning, ToolCall, Usage};
+use crate::model::{ChatResponse, StreamEvent};
+
+/// Mints a call id for providers that send none (Gemini, Google's OpenAI endpoint).
+///
+/// ```
+/// let id = lucid::model::stream::mint_call_id();
+/// assert!(id.starts_with("call_") && id.len() == 21);
+/// ```
+pub fn mint_call_id() -> String {
+    format!("call_{:016x}", fastrand::u64(..))
+}
+
+#[derive(Debug, Default)]
+struct PartialCall {
+    index: Option<u64>,
+    id: Option<String>,
+    name: String,
+    arguments: String,
+    signature: Option<String>,
+    started: bool,
+}
+
+/// Accumulates one streamed answer.
+///
+/// ```
+/// use lucid::model::stream::Assembler;
+/// use lucid::model::StreamEvent;
+/// let mut a = Assembler::default();
+/// let mut ev = Vec::new();
+/// a.tool_call(Some(0), Some("call_1"), Some("add"), Some(""), &mut ev);
+/// a.tool_call(Some(0), Some(""), None, Some("{\"a\":2}"), &mut ev);
+/// a.set_finish("tool_calls");
+/// let r = a.finish(lucid::FinishReason::from_openai);
+/// assert_eq!(r.message.tool_calls[0].arguments, "{\"a\":2}");
+/// assert!(matches!(ev[0], StreamEvent::ToolCallStarted { .. }));
+/// ```
+#[derive(Debug, Default)]
+pub struct Assembler {
+    text: String,
+    reasoning: String,
+    reasoning_signature: Option<String>,
+    calls: Vec<PartialCall>,
+    raw_finish: Option<String>,
+    usage: Option<Usage>,
+    model: Option<String>,
+}
+
+impl Assembler {
+    /// Appends answer text.
+    pub fn text(&mut self, delta: &str, out: &mut Vec<StreamEvent>) {
+        if !delta.is_empty() {
+            self.text.push_str(delta);
+            out.push(StreamEvent::TextDelta(delta.to_string()));
+        }
+    }
+
+    /// Appends reasoning text.
+    pub fn reasoning(&mut self, delta: &str, out: &mut Vec<StreamEvent>) {
+        if !delta.is_empty() {
+            self.reasoning.push_str(delta);
+            out.push(StreamEvent::ReasoningDelta(delta.to_string()));
+        }
+    }
+
+    /// Sets the reasoning signature (kept opaque).
+    pub fn reasoning_signature(&mut self, signature: &str) {
+        self.reasoning_signature.get_or_insert_with(String::new).push_str(signature);
+    }
+
+    /// Feeds one tool-call fragment; see the module docs for how it finds its call.
+    pub fn tool_call(
+        &mut self,
+        index: Option<u64>,
+        id: Option<&str>,
+        name: Option<&str>,
+        arguments: Option<&str>,
+        out: &mut Vec<StreamEvent>,
+    ) {
+        let pos = self.slot(index, id.filter(|s| !s.is_empty()));
+        let call = &mut self.calls[pos];
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
+            if call.name.is_empty() {
+                call.name = name.to_string();
+            }
+        }
+        if !call.started && !call.name.is_empty() {
+            call.started = true;
+            let id = call.id.get_or_insert_with(mint_call_id).clone();
+            out.push(StreamEvent::ToolCallStarted { index: pos, id, name: call.name.clone() });
+        }
+        if let Some(args) = arguments.filter(|a| !a.is_empty()) {
+            call.arguments.push_str(args);
+            out.push(StreamEvent::ToolCallDelta { index: pos, arguments: args.to_string() });
+        }
+    }
+
+    /// Attaches an opaque signature to the most recent call.
+    pub fn tool_call_signature(&mut self, signature: &str) {
+        if let Some(c) = self.calls.last_mut() {
+            c.signature = Some(signature.to_string());
+        }
+    }
+
+    fn slot(&mut self, index: Option<u64>, id: Option<&str>) -> usize {
+        let at_index = index.and_then(|ix| self.calls.iter().rposition(|c| c.index == Some(ix)));
+        if let Some(id) = id {
+            if let Some(pos) = self.calls.iter().rposition(|c| c.id.as_deref() == Some(id)) {
+                return pos;
+            }
+            if let Some(pos) = at_index.filter(|&p| self.calls[p].id.is_none() && !self.calls[p].started) {
+                self.calls[pos].id = Some(id.to_string());
+                return pos;
+            }
+            self.calls.push(PartialCall { index, id: Some(id.to_string()), ..Default::default() });
+            return self.calls.len() - 1;
+        }
+        match (at_index, index) {
+            (Some(pos), _) => pos,
+            (None, None) if !self.calls.is_empty() => self.calls.len() - 1,
+            _ => {
+                self.calls.push(PartialCall { index, ..Default::default() });
+                self.calls.len() - 1
+            }
+        }
+    }
+
+    /// Records the provider's finish reason (the last one wins).
+    pub fn set_finish(&mut self, raw: &str) {
+        self.raw_finish = Some(raw.to_string());
+    }
+
+    /// Whether a finish reason has been seen.
+    pub fn has_finish(&self) -> bool {
+        self.raw_finish.is_some()
+    }
+
+    /// Records usage (the last report wins: usage is never summed over chunks).
+    pub fn set_usage(&mut self, usage: Usage) {
+        self.usage = Some(usage);
+    }
+
+    /// Records the model name the provider reported.
+    pub fn set_model(&mut self, model: &str) {
+        if self.model.is_none() && !model.is_empty() {
+            self.model = Some(model.to_string());
+        }
+    }
+
+    /// The complete response. `map` normalizes the provider's finish reason.
+    pub fn finish(self, map: impl Fn(&str) -> FinishReason) -> ChatResponse {
+        let tool_calls: Vec<ToolCall> = self
+            .calls
+            .into_iter()
+            .filter(|c| !c.name.is_empty())
+            .map(|c| ToolCall {
+                id: c.id.unwrap_or_else(mint_call_id),
+                name: c.name,
+                arguments: c.arguments,
+                signature: c.signature,
+            })
+            .collect();
+        let finish_reason = normalize_finish(self.raw_finish.as_deref().map(map), !tool_calls.is_empty());
+        let reasoning = (!self.reasoning.is_empty() || self.reasoning_signature.is_some())
+            .then(|| Reasoning { text: self.reasoning, signature: self.reasoning_signature });
+        ChatResponse {
+            message: AssistantMessage { content: self.text, tool_calls, reasoning },
+            finish_reason,
+            raw_finish_reason: self.raw_finish,
+            usage: self.usage,
+            model: self.model,
+        }
+    }
+}
+
+/// A `stop` beside tool calls means the model wants them run (Gemini always says `STOP`,
+/// some compatible servers say `stop`).
+pub fn normalize_finish(reason: Option<FinishReason>, has_calls: bool) -> Option<FinishReason> {
+    match reason {
+        Some(FinishReason::Stop) if has_calls => Some(FinishReason::ToolCalls),
+        other => other,
+    }
+}

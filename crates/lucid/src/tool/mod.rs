@@ -1,0 +1,221 @@
+//! Tools: plain Rust functions the model can call.
+//!
+//! A [`Tool`] has a [`ToolSpec`] (name, description, JSON Schema of its arguments) and an
+//! `invoke` method. Write one with `#[tool]` on a function or `#[tools]` on an `impl`
+//! block; the macros derive everything from the signature and doc comments:
+//!
+//! ```
+//! use lucid::prelude::*;
+//!
+//! /// Adds two integers.
+//! #[tool]
+//! async fn add(
+//!     /// first operand
+//!     a: i64,
+//!     /// second operand
+//!     b: i64,
+//! ) -> Result<i64, ToolError> {
+//!     Ok(a + b)
+//! }
+//!
+//! let spec = add.spec();
+//! assert_eq!(spec.name(), "add");
+//! assert_eq!(spec.description(), "Adds two integers.");
+//! assert_eq!(spec.parameters()["properties"]["a"]["description"], "first operand");
+//! assert_eq!(spec.parameters()["required"], serde_json::json!(["a", "b"]));
+//! ```
+//!
+//! Methods sharing state, every `#[tool]` method of the block becoming a tool:
+//!
+//! ```
+//! use lucid::prelude::*;
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//!
+//! #[derive(Default)]
+//! struct Counter { n: AtomicU64 }
+//!
+//! #[tools]
+//! impl Counter {
+//!     /// Adds to the counter and returns the new value.
+//!     #[tool]
+//!     fn bump(&self, /// how much to add
+//!             by: Option<u64>) -> u64 {
+//!         self.n.fetch_add(by.unwrap_or(1), Ordering::SeqCst) + by.unwrap_or(1)
+//!     }
+//! }
+//!
+//! let tools = std::sync::Arc::new(Counter::default()).tools();
+//! assert_eq!(tools[0].spec().name(), "bump");
+//! ```
+//!
+//! Inside the agent loop nothing a tool does can crash the agent: an unknown tool,
+//! arguments that are not JSON or do not match the schema, an `Err`, a panic and a timeout
+//! each become a tool result marked `is_error` that the model reads and can recover from
+//! (see [`ToolRegistry::execute`]).
+
+#[cfg(feature = "builtin-tools")]
+pub mod builtin;
+mod registry;
+pub mod validate;
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+pub use registry::{ToolOutcome, ToolRegistry};
+
+/// A tool the model can call.
+///
+/// Most tools come from `#[tool]`; implement it by hand for tools whose schema is only
+/// known at run time (e.g. tools served by another process).
+pub trait Tool: Send + Sync + 'static {
+    /// Name, description and argument schema.
+    fn spec(&self) -> &ToolSpec;
+    /// Runs the tool with arguments already validated against the schema.
+    /// `Ok` is the output text the model reads; `Err` is reported to it as a failure.
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>>;
+}
+
+/// A value holding several tools that share state (what `#[tools]` implements).
+pub trait ToolSet: Send + Sync + 'static {
+    /// The tools, each holding a reference to the shared value.
+    fn tools(self: Arc<Self>) -> Vec<Arc<dyn Tool>>;
+}
+
+/// What the agent passes to a running tool.
+#[derive(Debug, Clone, Default)]
+pub struct ToolContext {
+    /// The id of the call being answered.
+    pub call_id: String,
+    /// Cancelled when the run is cancelled "now"; long tools should watch it.
+    pub cancel: CancellationToken,
+}
+
+/// A failure the model should read. Any error type converts through its message.
+///
+/// ```
+/// let e = lucid::ToolError::new("city not found");
+/// assert_eq!(e.to_string(), "city not found");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ToolError {
+    message: String,
+}
+
+impl ToolError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError { message: message.into() }
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> Self {
+        ToolError { message }
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> Self {
+        ToolError { message: message.to_string() }
+    }
+}
+
+/// Name, description and argument schema of a tool. The name is checked once, here.
+///
+/// ```
+/// use lucid::ToolSpec;
+/// let spec = ToolSpec::new("get_weather", "Weather for a city.",
+///     serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})).unwrap();
+/// assert_eq!(spec.name(), "get_weather");
+/// assert!(ToolSpec::new("get weather!", "", serde_json::json!({})).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolSpec {
+    name: String,
+    description: String,
+    parameters: Value,
+}
+
+/// A tool name no provider would accept.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid tool name `{0}`: use 1 to 64 ASCII letters, digits, `_` or `-`")]
+pub struct InvalidToolName(pub String);
+
+impl ToolSpec {
+    /// A spec from a name, a description and a JSON Schema (an object schema).
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Result<Self, InvalidToolName> {
+        let name = name.into();
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !valid {
+            return Err(InvalidToolName(name));
+        }
+        Ok(ToolSpec { name, description: description.into(), parameters })
+    }
+
+    /// The spec of a tool whose arguments deserialize into `A` (used by the macros).
+    ///
+    /// # Panics
+    /// When `name` is invalid; the macros check names at compile time.
+    pub fn for_args<A: schemars::JsonSchema>(name: &str, description: &str) -> Self {
+        let mut schema = schemars::SchemaGenerator::default().into_root_schema_for::<A>().to_value();
+        if let Value::Object(map) = &mut schema {
+            map.remove("$schema");
+            map.remove("title");
+            if !map.contains_key("properties") {
+                map.insert("properties".into(), Value::Object(Default::default()));
+            }
+            if map.get("required").is_some_and(|r| r.as_array().is_some_and(Vec::is_empty)) {
+                map.remove("required");
+            }
+        }
+        ToolSpec::new(name, description, schema).expect("tool names are checked at compile time")
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The description (the function's doc comment).
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The JSON Schema of the arguments.
+    pub fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+}
+
+/// Deserializes validated arguments (used by the macros).
+pub fn parse_args<A: DeserializeOwned>(args: Value) -> Result<A, ToolError> {
+    serde_json::from_value(args).map_err(|e| ToolError::new(format!("invalid arguments: {e}")))
+}
+
+/// The text the model reads for a tool's return value: strings as they are, anything
+/// else as JSON (used by the macros).
+///
+/// ```
+/// assert_eq!(lucid::tool::output_text(&5).unwrap(), "5");
+/// assert_eq!(lucid::tool::output_text(&"sunny").unwrap(), "sunny");
+/// ```
+pub fn output_text<T: Serialize + ?Sized>(value: &T) -> Result<String, ToolError> {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => Ok(s),
+        Ok(v) => Ok(v.to_string()),
+        Err(e) => Err(ToolError::new(format!("the tool's output could not be serialized: {e}"))),
+    }
+}

@@ -1,0 +1,171 @@
+//! The tools an agent can call, and the one place a call is executed.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::FutureExt;
+
+use super::validate::validate;
+use super::{Tool, ToolContext, ToolSet, ToolSpec};
+use crate::message::ToolCall;
+
+/// The result of executing one call: the text the model reads and whether it failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    /// The output, or an explanation of the failure the model can act on.
+    pub content: String,
+    /// True when the call failed.
+    pub is_error: bool,
+}
+
+impl ToolOutcome {
+    fn error(content: String) -> Self {
+        ToolOutcome { content, is_error: true }
+    }
+}
+
+/// Tools by name, with their specs ready to send.
+///
+/// ```
+/// # tokio_test_block(async {
+/// use lucid::prelude::*;
+/// use lucid::tool::{ToolContext, ToolRegistry};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let mut tools = ToolRegistry::new();
+/// tools.add(add);
+/// let ok = tools.execute(&ToolCall::new("c1", "add", serde_json::json!({"a": 2, "b": 3})), ToolContext::default(), None).await;
+/// assert_eq!((ok.content.as_str(), ok.is_error), ("5", false));
+/// let bad = tools.execute(&ToolCall::new("c2", "add", serde_json::json!({"a": "2"})), ToolContext::default(), None).await;
+/// assert!(bad.is_error && bad.content.contains("missing required property `b`"));
+/// # });
+/// # fn tokio_test_block<F: std::future::Future>(f: F) -> F::Output {
+/// #     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
+/// # }
+/// ```
+#[derive(Clone, Default)]
+pub struct ToolRegistry {
+    tools: Vec<Arc<dyn Tool>>,
+    specs: Vec<ToolSpec>,
+    index: HashMap<String, usize>,
+}
+
+impl std::fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.specs.iter().map(ToolSpec::name)).finish()
+    }
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a tool. A tool with the same name is replaced (with a warning).
+    pub fn add(&mut self, tool: impl Tool) {
+        self.add_arc(Arc::new(tool));
+    }
+
+    /// Adds a shared tool.
+    pub fn add_arc(&mut self, tool: Arc<dyn Tool>) {
+        let spec = tool.spec().clone();
+        match self.index.get(spec.name()) {
+            Some(&i) => {
+                tracing::warn!(tool = spec.name(), "a tool with this name was already registered; replacing it");
+                self.tools[i] = tool;
+                self.specs[i] = spec;
+            }
+            None => {
+                self.index.insert(spec.name().to_string(), self.tools.len());
+                self.tools.push(tool);
+                self.specs.push(spec);
+            }
+        }
+    }
+
+    /// Adds every tool of a `#[tools]` value.
+    pub fn add_set<S: ToolSet>(&mut self, set: Arc<S>) {
+        for t in set.tools() {
+            self.add_arc(t);
+        }
+    }
+
+    /// The specs, in registration order.
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+
+    /// The tool with this name.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        self.index.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// True when no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Executes one call. Never fails: an unknown tool, arguments that are not JSON or do
+    /// not match the schema, an error, a panic or a timeout each become an error outcome
+    /// whose text tells the model what went wrong.
+    pub async fn execute(&self, call: &ToolCall, ctx: ToolContext, timeout: Option<Duration>) -> ToolOutcome {
+        let Some(tool) = self.get(&call.name) else {
+            let names: Vec<&str> = self.specs.iter().map(ToolSpec::name).collect();
+            return ToolOutcome::error(format!(
+                "Unknown tool `{}`. Available tools: {}.",
+                call.name,
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            ));
+        };
+        let args = match call.parse_arguments() {
+            Ok(v) => v,
+            Err(e) => {
+                return ToolOutcome::error(format!(
+                    "The arguments for `{}` are not valid JSON ({e}). Call it again with a JSON object matching its schema.",
+                    call.name
+                ));
+            }
+        };
+        let problems = validate(tool.spec().parameters(), &args);
+        if !problems.is_empty() {
+            return ToolOutcome::error(format!(
+                "Invalid arguments for `{}`: {}. Call it again with arguments matching its schema.",
+                call.name,
+                problems.join("; ")
+            ));
+        }
+        let run = AssertUnwindSafe(tool.invoke(args, ctx)).catch_unwind();
+        let finished = match timeout {
+            Some(limit) => match tokio::time::timeout(limit, run).await {
+                Ok(r) => r,
+                Err(_) => {
+                    return ToolOutcome::error(format!(
+                        "The tool `{}` did not finish within {:.1} s and was stopped.",
+                        call.name,
+                        limit.as_secs_f64()
+                    ));
+                }
+            },
+            None => run.await,
+        };
+        match finished {
+            Ok(Ok(content)) => ToolOutcome { content, is_error: false },
+            Ok(Err(e)) => ToolOutcome::error(format!("Error: {e}")),
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".into());
+                tracing::error!(tool = %call.name, panic = %what, "a tool panicked");
+                ToolOutcome::error(format!("The tool `{}` crashed: {what}", call.name))
+            }
+        }
+    }
+}

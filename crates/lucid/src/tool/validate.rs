@@ -1,0 +1,233 @@
+//! Checks tool arguments against their JSON Schema before the call.
+//!
+//! Covers what tool schemas use (and what `schemars` generates): `type` (with `null` and
+//! `integer`), `properties`, `required`, `additionalProperties`, `items`, `enum`, `const`,
+//! numeric and length bounds, `anyOf`/`oneOf`/`allOf`, and local `$ref`s into `$defs` or
+//! `definitions`. Unknown keywords (`format`, `pattern`, …) are accepted, not enforced.
+//! Each problem is reported with the path where it is, in words a model can act on.
+
+use serde_json::Value;
+
+/// Every way `value` fails `schema`; empty when it conforms.
+///
+/// ```
+/// use serde_json::json;
+/// let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a", "b"]});
+/// let errors = lucid::tool::validate::validate(&schema, &json!({"a": "2"}));
+/// assert_eq!(errors, ["missing required property `b`", "`a`: expected integer, got string \"2\""]);
+/// ```
+pub fn validate(schema: &Value, value: &Value) -> Vec<String> {
+    let mut errors = Vec::new();
+    check(schema, schema, value, "", &mut errors, 0);
+    errors
+}
+
+fn describe(v: &Value) -> String {
+    let kind = type_name(v);
+    let mut shown = v.to_string();
+    if shown.len() > 40 {
+        shown = format!("{}…", shown.chars().take(40).collect::<String>());
+    }
+    match v {
+        Value::Object(_) | Value::Array(_) | Value::Null => kind.to_string(),
+        _ => format!("{kind} {shown}"),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn matches_type(t: &str, v: &Value) -> bool {
+    match t {
+        "null" => v.is_null(),
+        "boolean" => v.is_boolean(),
+        "integer" => match v {
+            Value::Number(n) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
+            _ => false,
+        },
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
+fn at(path: &str) -> String {
+    if path.is_empty() { String::new() } else { format!("`{path}`: ") }
+}
+
+fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    root.pointer(pointer)
+}
+
+fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<String>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    let Value::Object(s) = schema else {
+        if schema == &Value::Bool(false) {
+            errors.push(format!("{}no value is allowed here", at(path)));
+        }
+        return;
+    };
+    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+        match resolve(root, r) {
+            Some(target) => check(root, target, v, path, errors, depth + 1),
+            None => errors.push(format!("{}the schema refers to `{r}`, which does not exist", at(path))),
+        }
+    }
+    if let Some(t) = s.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        if !types.is_empty() && !types.iter().any(|t| matches_type(t, v)) {
+            errors.push(format!("{}expected {}, got {}", at(path), types.join(" or "), describe(v)));
+            return;
+        }
+    }
+    if let Some(options) = s.get("enum").and_then(Value::as_array) {
+        if !options.contains(v) {
+            let list: Vec<String> = options.iter().map(Value::to_string).collect();
+            errors.push(format!("{}must be one of {}, got {}", at(path), list.join(", "), describe(v)));
+        }
+    }
+    if let Some(c) = s.get("const") {
+        if c != v {
+            errors.push(format!("{}must be {c}, got {}", at(path), describe(v)));
+        }
+    }
+    if let Some(n) = v.as_f64() {
+        let bound = |k: &str| s.get(k).and_then(Value::as_f64);
+        if let Some(m) = bound("minimum").filter(|m| n < *m) {
+            errors.push(format!("{}must be at least {m}, got {n}", at(path)));
+        }
+        if let Some(m) = bound("maximum").filter(|m| n > *m) {
+            errors.push(format!("{}must be at most {m}, got {n}", at(path)));
+        }
+        if let Some(m) = bound("exclusiveMinimum").filter(|m| n <= *m) {
+            errors.push(format!("{}must be greater than {m}, got {n}", at(path)));
+        }
+        if let Some(m) = bound("exclusiveMaximum").filter(|m| n >= *m) {
+            errors.push(format!("{}must be less than {m}, got {n}", at(path)));
+        }
+    }
+    if let Value::String(text) = v {
+        let len = text.chars().count() as u64;
+        if let Some(m) = s.get("minLength").and_then(Value::as_u64).filter(|m| len < *m) {
+            errors.push(format!("{}must be at least {m} characters long", at(path)));
+        }
+        if let Some(m) = s.get("maxLength").and_then(Value::as_u64).filter(|m| len > *m) {
+            errors.push(format!("{}must be at most {m} characters long", at(path)));
+        }
+    }
+    if let Value::Array(items) = v {
+        let len = items.len() as u64;
+        if let Some(m) = s.get("minItems").and_then(Value::as_u64).filter(|m| len < *m) {
+            errors.push(format!("{}needs at least {m} items, got {len}", at(path)));
+        }
+        if let Some(m) = s.get("maxItems").and_then(Value::as_u64).filter(|m| len > *m) {
+            errors.push(format!("{}allows at most {m} items, got {len}", at(path)));
+        }
+        if let Some(item_schema) = s.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                check(root, item_schema, item, &format!("{path}[{i}]"), errors, depth + 1);
+            }
+        }
+    }
+    if let Value::Object(obj) = v {
+        let props = s.get("properties").and_then(Value::as_object);
+        if let Some(required) = s.get("required").and_then(Value::as_array) {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !obj.contains_key(name) {
+                    errors.push(format!("{}missing required property `{name}`", at(path)));
+                }
+            }
+        }
+        for (key, val) in obj {
+            let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            match props.and_then(|p| p.get(key)) {
+                Some(ps) => check(root, ps, val, &child, errors, depth + 1),
+                None => match s.get("additionalProperties") {
+                    Some(Value::Bool(false)) => {
+                        let known: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+                        errors.push(format!(
+                            "{}unknown property `{key}` (allowed: {})",
+                            at(path),
+                            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                        ));
+                    }
+                    Some(extra @ Value::Object(_)) => check(root, extra, val, &child, errors, depth + 1),
+                    _ => {}
+                },
+            }
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(options) = s.get(key).and_then(Value::as_array) {
+            let passing = options
+                .iter()
+                .filter(|o| {
+                    let mut e = Vec::new();
+                    check(root, o, v, path, &mut e, depth + 1);
+                    e.is_empty()
+                })
+                .count();
+            let ok = if key == "anyOf" { passing > 0 } else { passing == 1 };
+            if !ok {
+                errors.push(format!("{}{} does not match the allowed shapes", at(path), describe(v)));
+            }
+        }
+    }
+    if let Some(all) = s.get("allOf").and_then(Value::as_array) {
+        for sub in all {
+            check(root, sub, v, path, errors, depth + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refs_nullable_and_nested_paths() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"p": {"$ref": "#/$defs/Point"}, "tag": {"type": ["string", "null"]}},
+            "additionalProperties": false,
+            "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "integer", "minimum": 0}}, "required": ["x"]}}
+        });
+        assert!(validate(&schema, &json!({"p": {"x": 1}, "tag": null})).is_empty());
+        assert_eq!(validate(&schema, &json!({"p": {"x": -1}})), ["`p.x`: must be at least 0, got -1"]);
+        assert_eq!(validate(&schema, &json!({"p": {"x": 1}, "q": 2})), ["unknown property `q` (allowed: p, tag)"]);
+    }
+
+    #[test]
+    fn integer_accepts_whole_floats_only() {
+        let schema = json!({"type": "integer"});
+        assert!(validate(&schema, &json!(3.0)).is_empty());
+        assert_eq!(validate(&schema, &json!(3.5)), ["expected integer, got number 3.5"]);
+    }
+
+    #[test]
+    fn enums_and_any_of() {
+        let schema = json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "integer"}]});
+        assert!(validate(&schema, &json!("a")).is_empty());
+        assert!(validate(&schema, &json!(7)).is_empty());
+        assert_eq!(validate(&schema, &json!("c")).len(), 1);
+    }
+}
