@@ -1,1 +1,78 @@
-fn main() {}
+//! The `lucid` command.
+//!
+//! Exit codes: 0 done, 1 provider or network error, 2 bad usage or configuration,
+//! 3 `--max-iterations` reached, 130 interrupted.
+
+mod args;
+mod config;
+mod run;
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+use args::{Cli, Command};
+use config::ConfigError;
+
+fn main() {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("lucid: could not start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = runtime.block_on(async {
+        match dispatch(cli.command).await {
+            Ok(code) => code,
+            Err(e) => report(&e),
+        }
+    });
+    std::process::exit(code);
+}
+
+async fn dispatch(command: Command) -> anyhow::Result<i32> {
+    match command {
+        Command::Run(args) => {
+            let cfg = config::resolve(&args.model).await?;
+            run::run(args, cfg).await
+        }
+        Command::Providers => {
+            println!("{:<11} {:<20} {:<52} notes", "provider", "key variable", "default base URL");
+            for p in lucid::model::Preset::all() {
+                println!("{:<11} {:<20} {:<52} {}", p.name, p.key_var.unwrap_or("(none)"), p.base_url, p.notes);
+            }
+            Ok(0)
+        }
+    }
+}
+
+/// Prints the error in one clear sentence and picks the exit code.
+fn report(e: &anyhow::Error) -> i32 {
+    if let Some(c) = e.downcast_ref::<ConfigError>() {
+        eprintln!("lucid: {c}");
+        return 2;
+    }
+    if let Some(le) = e.downcast_ref::<lucid::Error>() {
+        eprintln!("lucid: {le}");
+        return match le {
+            lucid::Error::Config(_) => 2,
+            lucid::Error::Cancelled => 130,
+            _ => 1,
+        };
+    }
+    eprintln!("lucid: {e:#}");
+    1
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_env("LUCID_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}

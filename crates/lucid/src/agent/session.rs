@@ -233,7 +233,7 @@ impl Session {
             let next = tokio::select! {
                 biased;
                 _ = token.cancelled() => None,
-                r = results.next() => r.map(Some),
+                r = results.next() => Some(r),
             };
             match next {
                 Some(Some((c, outcome, elapsed))) => {

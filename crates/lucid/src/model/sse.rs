@@ -62,13 +62,15 @@ impl SseDecoder {
         out
     }
 
-    /// Ends the input: a last event not followed by a blank line is still dispatched.
+    /// Ends the input. An event whose lines all ended but which lacks the closing blank
+    /// line is still dispatched (some servers end with a single `\n`); a line cut off
+    /// mid-way is discarded with its event, since its data is incomplete.
     pub fn finish(&mut self) -> Option<SseEvent> {
         if !self.buf.is_empty() {
-            let line = String::from_utf8_lossy(&self.buf).into_owned();
             self.buf.clear();
-            let mut out = Vec::new();
-            self.line(&line, &mut out);
+            self.event = None;
+            self.data = None;
+            return None;
         }
         self.dispatch()
     }
@@ -128,9 +130,10 @@ mod tests {
     }
 
     #[test]
-    fn unterminated_last_event_is_flushed() {
-        let v = all(&[b"data: {\"done\":true}"]);
+    fn last_event_without_blank_line_is_flushed_but_a_cut_line_is_not() {
+        let v = all(&[b"data: {\"done\":true}\n"]);
         assert_eq!(v[0].data, "{\"done\":true}");
+        assert!(all(&[b"data: {\"done\":tr"]).is_empty());
     }
 
     #[test]

@@ -1,0 +1,77 @@
+//! The command line as parsed, before anything is resolved (see `config.rs`).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Lucid: a lightweight, transparent LLM agent.
+#[derive(Debug, Parser)]
+#[command(name = "lucid", version, about, propagate_version = true)]
+pub struct Cli {
+    /// More logging on stderr (-v: info, -vv: debug with HTTP bodies, -vvv: trace).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one task: send PROMPT, let the agent call tools, print the answer.
+    Run(RunArgs),
+    /// List the known providers, their key variables and default base URLs.
+    Providers,
+}
+
+/// Flags that choose and configure the model.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ModelArgs {
+    /// Provider: openai, zhipu, qwen, deepseek, ollama, vllm, llamacpp, openrouter, groq.
+    /// Without it, the first provider whose key variable is set is used, else a local
+    /// Ollama or llama.cpp server if one answers.
+    #[arg(long, short = 'p')]
+    pub provider: Option<String>,
+    /// Model name (each provider has a default).
+    #[arg(long, short = 'm')]
+    pub model: Option<String>,
+    /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` is appended.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// API key (default: the provider's environment variable).
+    #[arg(long)]
+    pub api_key: Option<String>,
+    /// Append every HTTP exchange to this JSONL file (API keys redacted).
+    #[arg(long)]
+    pub transcript: Option<PathBuf>,
+    /// Retries for rate limits, overload and network errors.
+    #[arg(long, default_value_t = 3)]
+    pub max_retries: u32,
+    /// Seconds one model call may take.
+    #[arg(long, default_value_t = 600)]
+    pub timeout: u64,
+}
+
+/// `lucid run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// System prompt.
+    #[arg(long, short = 's')]
+    pub system: Option<String>,
+    /// Comma-separated built-in tools to enable, or `none`.
+    #[arg(long, default_value = "calculator,current_time")]
+    pub tools: String,
+    /// Most model calls for this task.
+    #[arg(long, default_value_t = 10)]
+    pub max_iterations: usize,
+    /// Print the answer as it is generated.
+    #[arg(long)]
+    pub stream: bool,
+    /// Print one JSON object: content, tool_calls, iterations, usage, stop_reason.
+    #[arg(long)]
+    pub json: bool,
+    /// The task. `-` or nothing reads it from standard input.
+    pub prompt: Vec<String>,
+}

@@ -1,0 +1,146 @@
+//! `lucid run`: one task, printed as text, streamed, or as one JSON object.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use futures::StreamExt;
+use lucid::model::retry::RetryPolicy;
+use lucid::model::{ChatModel, OpenAiCompatible};
+use lucid::{Agent, AgentEvent, AgentResult, StopReason};
+use serde_json::json;
+
+use crate::args::RunArgs;
+use crate::config::{ConfigError, ModelConfig};
+
+/// Builds the model a resolved configuration describes.
+pub fn build_model(cfg: &ModelConfig) -> anyhow::Result<Arc<dyn ChatModel>> {
+    let model = match cfg.preset {
+        Some(p) => OpenAiCompatible::from_preset(p, &cfg.model, cfg.api_key.clone())?.with_base_url(&cfg.base_url)?,
+        None => OpenAiCompatible::new(&cfg.base_url, cfg.api_key.clone(), &cfg.model)?,
+    };
+    let retry = RetryPolicy { max_retries: cfg.max_retries, ..RetryPolicy::default() };
+    Ok(Arc::new(model.with_http(retry, cfg.timeout, cfg.transcript.clone())?))
+}
+
+/// Reads the prompt from the arguments, or from standard input for `-` or nothing.
+fn prompt(args: &RunArgs) -> anyhow::Result<String> {
+    let joined = args.prompt.join(" ");
+    if !joined.is_empty() && joined != "-" {
+        return Ok(joined);
+    }
+    if std::io::stdin().is_terminal() && joined.is_empty() {
+        return Err(ConfigError("no task given: lucid run \"your task\" (or pipe it on standard input)".into()).into());
+    }
+    let mut s = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).context("reading the task from standard input")?;
+    if s.trim().is_empty() {
+        return Err(ConfigError("the task read from standard input is empty".into()).into());
+    }
+    Ok(s)
+}
+
+fn tools(list: &str) -> anyhow::Result<Vec<Arc<dyn lucid::Tool>>> {
+    if list.trim() == "none" || list.trim().is_empty() {
+        return Ok(vec![]);
+    }
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|name| {
+            lucid::tool::builtin::by_name(name).ok_or_else(|| {
+                ConfigError(format!("unknown tool `{name}`; built-in tools: {}", lucid::tool::builtin::NAMES.join(", "))).into()
+            })
+        })
+        .collect()
+}
+
+/// Runs the task and returns the process exit code.
+pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
+    let prompt = prompt(&args)?;
+    let mut builder = Agent::builder(build_model(&cfg)?).max_iterations(args.max_iterations);
+    if let Some(s) = &args.system {
+        builder = builder.system(s.clone());
+    }
+    for t in tools(&args.tools)? {
+        builder = builder.tool_arc(t);
+    }
+    let agent = builder.build();
+    let mut session = agent.session();
+    let canceller = session.canceller();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::warn!("interrupted: cancelling the run");
+            canceller.cancel_now();
+        }
+    });
+    tracing::info!(provider = %cfg.provider, model = %cfg.model, base_url = %cfg.base_url, "running");
+    let show_tools = !args.json && std::io::stderr().is_terminal();
+    let result = if args.stream {
+        let mut stdout = std::io::stdout().lock();
+        let mut events = session.run_stream(prompt);
+        let mut result = None;
+        while let Some(ev) = events.next().await {
+            match ev {
+                AgentEvent::TextDelta(t) if !args.json => {
+                    stdout.write_all(t.as_bytes())?;
+                    stdout.flush()?;
+                }
+                AgentEvent::ToolCallStarted { name, arguments, .. } if show_tools => {
+                    eprintln!("\n[tool] {name} {arguments}");
+                }
+                AgentEvent::ToolCallFinished { output, is_error, duration, .. } if show_tools => {
+                    let mark = if is_error { "error" } else { "ok" };
+                    eprintln!("[tool] {mark} in {:.1} ms: {}", duration.as_secs_f64() * 1000.0, truncate(&output, 200));
+                }
+                AgentEvent::Completed(r) => result = Some(Ok(r)),
+                AgentEvent::Error(e) => result = Some(Err(e)),
+                _ => {}
+            }
+        }
+        match result {
+            Some(r) => r?,
+            None => anyhow::bail!("the run ended without a result"),
+        }
+    } else {
+        session.run(prompt).await?
+    };
+    print_result(&args, &result)?;
+    Ok(match result.stop_reason {
+        StopReason::Completed => 0,
+        StopReason::MaxIterations => {
+            eprintln!("lucid: stopped after {} model calls (--max-iterations); the task is not finished", result.iterations);
+            3
+        }
+        StopReason::Cancelled => 130,
+    })
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    let one_line = s.replace('\n', " ");
+    if one_line.chars().count() > n { format!("{}…", one_line.chars().take(n).collect::<String>()) } else { one_line }
+}
+
+fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let calls: Vec<_> = r
+            .tool_calls
+            .iter()
+            .map(|c| json!({"id": c.id, "name": c.name, "arguments": c.arguments, "output": c.output, "is_error": c.is_error}))
+            .collect();
+        let v = json!({
+            "content": r.content,
+            "tool_calls": calls,
+            "iterations": r.iterations,
+            "usage": {"input_tokens": r.usage.input_tokens, "output_tokens": r.usage.output_tokens},
+            "stop_reason": r.stop_reason.as_str(),
+        });
+        writeln!(out, "{v}")?;
+    } else if args.stream {
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{}", r.content)?;
+    }
+    Ok(())
+}
