@@ -72,7 +72,7 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
         body.insert("top_p".into(), json!(p));
     }
     if let Some(m) = o.max_tokens {
-        body.insert("max_tokens".into(), json!(m));
+        body.insert(quirks.max_tokens_field.into(), json!(m));
     }
     if !o.stop.is_empty() {
         body.insert("stop".into(), json!(o.stop));
@@ -497,9 +497,9 @@ pub struct OpenAiCompatible {
 }
 
 impl OpenAiCompatible {
-    /// A client for the server at `base_url` with OpenAI's quirks.
+    /// A client for any compatible server at `base_url`, with [`Quirks::COMPATIBLE`].
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        Self::build("openai", base_url, api_key, model, Quirks::OPENAI)
+        Self::build("openai", base_url, api_key, model, Quirks::COMPATIBLE)
     }
 
     /// A client for a preset's default base URL.

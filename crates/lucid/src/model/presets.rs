@@ -43,12 +43,23 @@ pub struct Quirks {
     pub reasoning_echo: ReasoningEcho,
     /// Send `stream_options: {include_usage: true}` when streaming.
     pub stream_usage: bool,
+    /// The field carrying the output token limit: OpenAI deprecated `max_tokens` for
+    /// `max_completion_tokens` (its reasoning models reject the old name); compatible
+    /// servers take `max_tokens`.
+    pub max_tokens_field: &'static str,
 }
 
 impl Quirks {
     /// OpenAI's own behaviour.
-    pub const OPENAI: Quirks =
-        Quirks { content_policy: ContentPolicy::Null, reasoning_echo: ReasoningEcho::Never, stream_usage: true };
+    pub const OPENAI: Quirks = Quirks {
+        content_policy: ContentPolicy::Null,
+        reasoning_echo: ReasoningEcho::Never,
+        stream_usage: true,
+        max_tokens_field: "max_completion_tokens",
+    };
+
+    /// What most compatible servers accept: OpenAI's shapes with the classic `max_tokens`.
+    pub const COMPATIBLE: Quirks = Quirks { max_tokens_field: "max_tokens", ..Quirks::OPENAI };
 }
 
 /// An OpenAI-compatible provider.
@@ -93,6 +104,7 @@ const PRESETS: &[Preset] = &[
             content_policy: ContentPolicy::Null,
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"),
             stream_usage: false,
+            max_tokens_field: "max_tokens",
         },
         notes: "GLM; `content: \"\"` beside tool calls is error 1214, so null is sent; api.z.ai/api/paas/v4 outside China",
     },
@@ -101,7 +113,7 @@ const PRESETS: &[Preset] = &[
         base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1",
         key_var: Some("DASHSCOPE_API_KEY"),
         default_model: "qwen-plus",
-        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::OPENAI },
+        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
     },
     Preset {
@@ -109,7 +121,7 @@ const PRESETS: &[Preset] = &[
         base_url: "https://api.deepseek.com",
         key_var: Some("DEEPSEEK_API_KEY"),
         default_model: "deepseek-chat",
-        quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::OPENAI },
+        quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::COMPATIBLE },
         notes: "reasoning_content sent back within a tool-call chain",
     },
     Preset {
@@ -121,6 +133,7 @@ const PRESETS: &[Preset] = &[
             content_policy: ContentPolicy::Empty,
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning"),
             stream_usage: true,
+            max_tokens_field: "max_tokens",
         },
         notes: "local; no key",
     },
@@ -129,7 +142,7 @@ const PRESETS: &[Preset] = &[
         base_url: "http://127.0.0.1:8000/v1",
         key_var: None,
         default_model: "",
-        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::OPENAI },
+        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         notes: "local; no key; --model must name the served model",
     },
     Preset {
@@ -137,7 +150,7 @@ const PRESETS: &[Preset] = &[
         base_url: "http://127.0.0.1:8080/v1",
         key_var: None,
         default_model: "local",
-        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::OPENAI },
+        quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         notes: "local llama-server (start it with --jinja for tools); no key",
     },
     Preset {
@@ -145,7 +158,7 @@ const PRESETS: &[Preset] = &[
         base_url: "https://openrouter.ai/api/v1",
         key_var: Some("OPENROUTER_API_KEY"),
         default_model: "openai/gpt-4o-mini",
-        quirks: Quirks::OPENAI,
+        quirks: Quirks::COMPATIBLE,
         notes: "",
     },
     Preset {
@@ -153,7 +166,7 @@ const PRESETS: &[Preset] = &[
         base_url: "https://api.groq.com/openai/v1",
         key_var: Some("GROQ_API_KEY"),
         default_model: "llama-3.3-70b-versatile",
-        quirks: Quirks::OPENAI,
+        quirks: Quirks::COMPATIBLE,
         notes: "",
     },
 ];
