@@ -1,0 +1,141 @@
+//! `lucid run` as a user runs it: the real binary against a local scripted server.
+
+use std::process::{Command, Output};
+
+use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion};
+use serde_json::{Value, json};
+
+fn lucid(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lucid"))
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", std::env::temp_dir())
+        .output()
+        .expect("run lucid")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs `lucid` on a blocking thread so the in-process server keeps serving.
+async fn run(args: Vec<String>) -> Output {
+    tokio::task::spawn_blocking(move || lucid(&args.iter().map(String::as_str).collect::<Vec<_>>())).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_json_executes_the_calculator_and_prints_one_object() {
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("call_1", "calculator", r#"{"expression":"(2+3)*4"}"#)])),
+        Reply::json(200, &text_completion("It is 20.")),
+    ])
+    .await;
+    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "--model".into(), "m".into(), "--json".into(), "What is (2+3)*4?".into()]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["content"], "It is 20.");
+    assert_eq!(v["stop_reason"], "completed");
+    assert_eq!(v["iterations"], 2);
+    assert_eq!(v["usage"], json!({"input_tokens": 50, "output_tokens": 15}));
+    assert_eq!(
+        v["tool_calls"],
+        json!([{"id": "call_1", "name": "calculator", "arguments": {"expression": "(2+3)*4"}, "output": "20", "is_error": false}])
+    );
+    let tools: Vec<String> = server.requests()[0].json()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(tools, ["calculator", "current_time"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_stream_prints_the_answer_as_it_comes() {
+    let server = MockServer::sequence(vec![Reply::sse(&text_stream(&["Hello", ", ", "world."]))]).await;
+    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--stream".into(), "hi".into()]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "Hello, world.\n");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn max_iterations_exits_3_and_still_prints_json() {
+    let call = || Reply::json(200, &tool_call_completion(&[("c", "calculator", r#"{"expression":"1+1"}"#)]));
+    let server = MockServer::sequence(vec![call(), call()]).await;
+    let out = run(vec![
+        "run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--json".into(),
+        "--max-iterations".into(), "2".into(), "loop".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(3));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stop_reason"], "max_iterations");
+    assert_eq!(v["tool_calls"][1]["output"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn provider_errors_exit_1_with_the_providers_message() {
+    let server = MockServer::sequence(vec![Reply::json(
+        401,
+        &json!({"error": {"message": "Incorrect API key provided: sk-bad.", "type": "invalid_request_error", "code": "invalid_api_key"}}),
+    )])
+    .await;
+    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--api-key".into(), "sk-bad".into(), "hi".into()]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr).trim(), "lucid: openai returned 401 invalid_api_key: Incorrect API key provided: sk-bad.");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_transcript_records_every_exchange_without_the_key() {
+    let server = MockServer::sequence(vec![Reply::json(200, &text_completion("ok"))]).await;
+    let dir = std::env::temp_dir().join(format!("lucid-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.jsonl");
+    let out = run(vec![
+        "run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--api-key".into(), "sk-secret-123".into(),
+        "--transcript".into(), path.display().to_string(), "hi".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let log = std::fs::read_to_string(&path).unwrap();
+    assert!(!log.contains("sk-secret-123"));
+    let line: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(line["status"], 200);
+    assert_eq!(line["request_headers"]["authorization"], "***");
+    assert_eq!(line["request"]["messages"][0]["content"], "hi");
+    assert_eq!(line["response"]["choices"][0]["message"]["content"], "ok");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn no_provider_exits_2_and_says_what_to_do() {
+    let out = lucid(&["run", "hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    for needle in ["no model provider found", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "--base-url http://HOST:PORT/v1", "Ollama"] {
+        assert!(err.contains(needle), "missing {needle:?} in:\n{err}");
+    }
+}
+
+#[test]
+fn missing_key_and_unknown_provider_exit_2() {
+    let out = lucid(&["run", "--provider", "deepseek", "hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr).trim(), "lucid: no API key for deepseek: set the environment variable DEEPSEEK_API_KEY (or pass --api-key)");
+    let out = lucid(&["run", "--provider", "nope", "hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown provider `nope`"));
+}
+
+#[test]
+fn help_and_providers_list() {
+    let out = lucid(&["run", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("--max-iterations"));
+    let out = lucid(&["providers"]);
+    let list = text(&out.stdout);
+    for p in ["openai", "zhipu", "qwen", "deepseek", "ollama", "vllm", "llamacpp", "openrouter", "groq"] {
+        assert!(list.contains(p), "{p} missing");
+    }
+}
