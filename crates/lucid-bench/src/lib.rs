@@ -56,7 +56,9 @@ impl BenchArgs {
             match a.as_str() {
                 "--base-url" => base_url = Some(value("--base-url")?),
                 "--n" => n = Some(value("--n")?.parse().context("--n takes a whole number")?),
-                "--concurrency" => concurrency = value("--concurrency")?.parse().context("--concurrency takes a whole number")?,
+                "--concurrency" => {
+                    concurrency = value("--concurrency")?.parse().context("--concurrency takes a whole number")?
+                }
                 "--warmup" => warmup = Some(value("--warmup")?.parse().context("--warmup takes a whole number")?),
                 "--mode" => {
                     mode = match value("--mode")?.as_str() {
@@ -160,7 +162,13 @@ where
 }
 
 /// Runs the warm-up and the timed phase, and prints the result line.
-pub async fn bench<F, Fut>(client: &str, version: &str, args: &BenchArgs, process_start: Instant, task: F) -> anyhow::Result<()>
+pub async fn bench<F, Fut>(
+    client: &str,
+    version: &str,
+    args: &BenchArgs,
+    process_start: Instant,
+    task: F,
+) -> anyhow::Result<()>
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = anyhow::Result<TaskOutcome>> + Send,

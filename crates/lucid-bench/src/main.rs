@@ -46,8 +46,12 @@ fn main() -> anyhow::Result<()> {
                         while let Some(ev) = events.next().await {
                             match ev {
                                 AgentEvent::Iteration(_) => ttft = None,
-                                AgentEvent::TextDelta(t) if ttft.is_none() && !t.is_empty() => ttft = Some(started.elapsed()),
-                                AgentEvent::Completed(r) => return Ok(TaskOutcome { answer: r.content, ttft }),
+                                AgentEvent::TextDelta(t) if ttft.is_none() && !t.is_empty() => {
+                                    ttft = Some(started.elapsed())
+                                }
+                                AgentEvent::Completed(r) => {
+                                    return Ok(TaskOutcome { answer: r.content, ttft });
+                                }
                                 AgentEvent::Error(e) => return Err(e.into()),
                                 _ => {}
                             }

@@ -17,6 +17,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once per process")]
 pub enum Command {
     /// Run one task: send PROMPT, let the agent call tools, print the answer.
     Run(RunArgs),

@@ -70,7 +70,9 @@ pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
         },
     };
     if model.is_empty() {
-        return Err(ConfigError(format!("no model given for {provider}: pass --model NAME (the name the server serves)")));
+        return Err(ConfigError(format!(
+            "no model given for {provider}: pass --model NAME (the name the server serves)"
+        )));
     }
     Ok(ModelConfig {
         provider,

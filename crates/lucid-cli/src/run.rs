@@ -49,7 +49,11 @@ fn tools(list: &str) -> anyhow::Result<Vec<Arc<dyn lucid::Tool>>> {
         .filter(|n| !n.is_empty())
         .map(|name| {
             lucid::tool::builtin::by_name(name).ok_or_else(|| {
-                ConfigError(format!("unknown tool `{name}`; built-in tools: {}", lucid::tool::builtin::NAMES.join(", "))).into()
+                ConfigError(format!(
+                    "unknown tool `{name}`; built-in tools: {}",
+                    lucid::tool::builtin::NAMES.join(", ")
+                ))
+                .into()
             })
         })
         .collect()
@@ -109,7 +113,10 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
     Ok(match result.stop_reason {
         StopReason::Completed => 0,
         StopReason::MaxIterations => {
-            eprintln!("lucid: stopped after {} model calls (--max-iterations); the task is not finished", result.iterations);
+            eprintln!(
+                "lucid: stopped after {} model calls (--max-iterations); the task is not finished",
+                result.iterations
+            );
             3
         }
         StopReason::Cancelled => 130,

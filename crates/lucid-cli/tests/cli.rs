@@ -31,7 +31,16 @@ async fn run_json_executes_the_calculator_and_prints_one_object() {
         Reply::json(200, &text_completion("It is 20.")),
     ])
     .await;
-    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "--model".into(), "m".into(), "--json".into(), "What is (2+3)*4?".into()]).await;
+    let out = run(vec![
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "--model".into(),
+        "m".into(),
+        "--json".into(),
+        "What is (2+3)*4?".into(),
+    ])
+    .await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["content"], "It is 20.");
@@ -54,7 +63,16 @@ async fn run_json_executes_the_calculator_and_prints_one_object() {
 #[tokio::test(flavor = "multi_thread")]
 async fn run_stream_prints_the_answer_as_it_comes() {
     let server = MockServer::sequence(vec![Reply::sse(&text_stream(&["Hello", ", ", "world."]))]).await;
-    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--stream".into(), "hi".into()]).await;
+    let out = run(vec![
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--stream".into(),
+        "hi".into(),
+    ])
+    .await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "Hello, world.\n");
 }
@@ -64,8 +82,15 @@ async fn max_iterations_exits_3_and_still_prints_json() {
     let call = || Reply::json(200, &tool_call_completion(&[("c", "calculator", r#"{"expression":"1+1"}"#)]));
     let server = MockServer::sequence(vec![call(), call()]).await;
     let out = run(vec![
-        "run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--json".into(),
-        "--max-iterations".into(), "2".into(), "loop".into(),
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--json".into(),
+        "--max-iterations".into(),
+        "2".into(),
+        "loop".into(),
     ])
     .await;
     assert_eq!(out.status.code(), Some(3));
@@ -81,9 +106,22 @@ async fn provider_errors_exit_1_with_the_providers_message() {
         &json!({"error": {"message": "Incorrect API key provided: sk-bad.", "type": "invalid_request_error", "code": "invalid_api_key"}}),
     )])
     .await;
-    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--api-key".into(), "sk-bad".into(), "hi".into()]).await;
+    let out = run(vec![
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--api-key".into(),
+        "sk-bad".into(),
+        "hi".into(),
+    ])
+    .await;
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stderr).trim(), "lucid: openai returned 401 invalid_api_key: Incorrect API key provided: sk-bad.");
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "lucid: openai returned 401 invalid_api_key: Incorrect API key provided: sk-bad."
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -93,8 +131,16 @@ async fn the_transcript_records_every_exchange_without_the_key() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
     let out = run(vec![
-        "run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "--api-key".into(), "sk-secret-123".into(),
-        "--transcript".into(), path.display().to_string(), "hi".into(),
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--api-key".into(),
+        "sk-secret-123".into(),
+        "--transcript".into(),
+        path.display().to_string(),
+        "hi".into(),
     ])
     .await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
@@ -113,7 +159,9 @@ fn no_provider_exits_2_and_says_what_to_do() {
     let out = lucid(&["run", "hello"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    for needle in ["no model provider found", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "--base-url http://HOST:PORT/v1", "Ollama"] {
+    for needle in
+        ["no model provider found", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "--base-url http://HOST:PORT/v1", "Ollama"]
+    {
         assert!(err.contains(needle), "missing {needle:?} in:\n{err}");
     }
 }
@@ -122,7 +170,10 @@ fn no_provider_exits_2_and_says_what_to_do() {
 fn missing_key_and_unknown_provider_exit_2() {
     let out = lucid(&["run", "--provider", "deepseek", "hello"]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(text(&out.stderr).trim(), "lucid: no API key for deepseek: set the environment variable DEEPSEEK_API_KEY (or pass --api-key)");
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "lucid: no API key for deepseek: set the environment variable DEEPSEEK_API_KEY (or pass --api-key)"
+    );
     let out = lucid(&["run", "--provider", "nope", "hello"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown provider `nope`"));

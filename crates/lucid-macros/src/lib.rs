@@ -70,13 +70,16 @@ fn parse_options(attr: TokenStream2) -> syn::Result<Options> {
 }
 
 fn check_name(name: &str, span: Span) -> syn::Result<()> {
-    let ok = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let ok =
+        !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if ok {
         Ok(())
     } else {
         Err(syn::Error::new(
             span,
-            format!("invalid tool name `{name}`: use 1 to 64 ASCII letters, digits, `_` or `-` (what every provider accepts)"),
+            format!(
+                "invalid tool name `{name}`: use 1 to 64 ASCII letters, digits, `_` or `-` (what every provider accepts)"
+            ),
         ))
     }
 }
@@ -120,7 +123,10 @@ struct Param {
 /// Checks a tool signature and returns its parameters (receiver excluded).
 fn params(sig: &mut Signature, method: bool) -> syn::Result<Vec<Param>> {
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        return Err(syn::Error::new(sig.generics.span(), "a tool cannot be generic: its argument schema must be known"));
+        return Err(syn::Error::new(
+            sig.generics.span(),
+            "a tool cannot be generic: its argument schema must be known",
+        ));
     }
     if let Some(v) = &sig.variadic {
         return Err(syn::Error::new(v.span(), "a tool cannot be variadic"));
@@ -150,7 +156,10 @@ fn params(sig: &mut Signature, method: bool) -> syn::Result<Vec<Param>> {
                         ));
                     }
                     Type::ImplTrait(t) => {
-                        return Err(syn::Error::new(t.span(), "tool parameters cannot be `impl Trait`: their schema must be known"));
+                        return Err(syn::Error::new(
+                            t.span(),
+                            "tool parameters cannot be `impl Trait`: their schema must be known",
+                        ));
                     }
                     _ => {}
                 }
@@ -275,12 +284,16 @@ fn expand_impl(mut block: ItemImpl) -> syn::Result<TokenStream2> {
     let mut tool_idents = Vec::new();
     for item in block.items.iter_mut() {
         let ImplItem::Fn(method) = item else { continue };
-        let Some(pos) = method.attrs.iter().position(|a| a.path().is_ident("tool")) else { continue };
+        let Some(pos) = method.attrs.iter().position(|a| a.path().is_ident("tool")) else {
+            continue;
+        };
         let attr = method.attrs.remove(pos);
         let opts = match &attr.meta {
             Meta::Path(_) => Options::default(),
             Meta::List(l) => parse_options(l.tokens.clone())?,
-            Meta::NameValue(nv) => return Err(syn::Error::new(nv.span(), "use #[tool] or #[tool(name = \"...\")]")),
+            Meta::NameValue(nv) => {
+                return Err(syn::Error::new(nv.span(), "use #[tool] or #[tool(name = \"...\")]"));
+            }
         };
         let method_ident = method.sig.ident.clone();
         let (name, span) = opts.name.clone().unwrap_or_else(|| (method_ident.to_string(), method_ident.span()));
@@ -288,14 +301,8 @@ fn expand_impl(mut block: ItemImpl) -> syn::Result<TokenStream2> {
         let params = params(&mut method.sig, true)?;
         let description = opts.description.clone().unwrap_or_else(|| doc_text(&method.attrs));
         let tool_ident = format_ident!("__LucidTool_{}_{}", type_name, method_ident);
-        let imp = tool_impl(
-            quote!(#tool_ident),
-            &name,
-            &description,
-            &params,
-            &method.sig,
-            quote!(self.0.#method_ident),
-        );
+        let imp =
+            tool_impl(quote!(#tool_ident), &name, &description, &params, &method.sig, quote!(self.0.#method_ident));
         generated.push(quote! {
             #[allow(non_camel_case_types)]
             struct #tool_ident(::std::sync::Arc<#self_ty>);

@@ -206,7 +206,9 @@ impl MockServer {
         let log = requests.clone();
         let task = tokio::spawn(async move {
             loop {
-                let Ok((stream, _)) = listener.accept().await else { continue };
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
                 let _ = stream.set_nodelay(true);
                 let handler = handler.clone();
                 let log = log.clone();
@@ -243,18 +245,13 @@ type Body = BoxBody<Bytes, std::io::Error>;
 
 async fn serve(req: Request<Incoming>, handler: &Handler, log: Option<&Mutex<Vec<RecordedRequest>>>) -> Response<Body> {
     let path = req.uri().path().to_string();
-    let headers = req
-        .headers()
-        .iter()
-        .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
-        .collect();
+    let headers =
+        req.headers().iter().map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string())).collect();
     let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
     let recorded = RecordedRequest { path, headers, body };
     let reply = handler(&recorded);
-    if let Some(log) = log {
-        if let Ok(mut l) = log.lock() {
-            l.push(recorded);
-        }
+    if let Some(mut l) = log.and_then(|log| log.lock().ok()) {
+        l.push(recorded);
     }
     match reply {
         Reply::Body { status, headers, content_type, body } => {

@@ -115,12 +115,7 @@ impl Context {
 
     /// Start index of each turn (each user message).
     pub fn turn_starts(&self) -> Vec<usize> {
-        self.messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| matches!(m, Message::User { .. }))
-            .map(|(i, _)| i)
-            .collect()
+        self.messages.iter().enumerate().filter(|(_, m)| matches!(m, Message::User { .. })).map(|(i, _)| i).collect()
     }
 
     /// Drops everything but the system prompt.
@@ -190,20 +185,20 @@ impl Context {
 
     /// Shortens tool outputs of earlier turns, oldest first, until the budget is met.
     fn elide_old_tool_outputs(&mut self, budget: usize) {
-        let Some(&last_turn) = self.turn_starts().last() else { return };
+        let Some(&last_turn) = self.turn_starts().last() else {
+            return;
+        };
         let mut total = self.estimated_tokens();
         for i in 0..last_turn {
             if total <= budget {
                 break;
             }
-            if let Message::Tool(r) = &mut self.messages[i] {
-                if r.content != ELIDED_OUTPUT {
-                    let before = estimate_message(&self.messages[i]);
-                    if let Message::Tool(r) = &mut self.messages[i] {
-                        r.content = ELIDED_OUTPUT.to_string();
-                    }
-                    total = total + estimate_message(&self.messages[i]) - before.min(total);
-                }
+            let before = estimate_message(&self.messages[i]);
+            if let Message::Tool(r) = &mut self.messages[i]
+                && r.content != ELIDED_OUTPUT
+            {
+                r.content = ELIDED_OUTPUT.to_string();
+                total = total + estimate_message(&self.messages[i]) - before.min(total);
             }
         }
     }

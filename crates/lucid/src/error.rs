@@ -179,10 +179,7 @@ impl ProviderError {
     }
 
     fn is_permanent_429(&self) -> bool {
-        [&self.error_type, &self.code]
-            .into_iter()
-            .flatten()
-            .any(|s| PERMANENT_429.contains(&s.as_str()))
+        [&self.error_type, &self.code].into_iter().flatten().any(|s| PERMANENT_429.contains(&s.as_str()))
     }
 
     /// The retry policy of DESIGN promise 6 applied to status, type and code.
@@ -210,7 +207,12 @@ impl ProviderError {
 
     fn headline(&self) -> String {
         let status = self.status.map_or_else(|| "an error mid-stream".to_string(), |s| s.to_string());
-        match self.code.as_deref().filter(|c| Some(*c) != self.status.map(|s| s.to_string()).as_deref()).or(self.error_type.as_deref()) {
+        match self
+            .code
+            .as_deref()
+            .filter(|c| Some(*c) != self.status.map(|s| s.to_string()).as_deref())
+            .or(self.error_type.as_deref())
+        {
             Some(label) => format!("{status} {label}"),
             None => status,
         }

@@ -76,7 +76,8 @@ pub fn repair(messages: &mut Vec<Message>) -> RepairReport {
                         results.push(r);
                     }
                 }
-                let calls: Vec<(String, String)> = a.tool_calls.iter().map(|c| (c.id.clone(), c.name.clone())).collect();
+                let calls: Vec<(String, String)> =
+                    a.tool_calls.iter().map(|c| (c.id.clone(), c.name.clone())).collect();
                 let wanted: HashSet<&str> = calls.iter().map(|(id, _)| id.as_str()).collect();
                 out.push(Message::Assistant(a.clone()));
                 let mut answered: HashSet<String> = HashSet::new();
@@ -108,7 +109,8 @@ pub fn repair(messages: &mut Vec<Message>) -> RepairReport {
         }
     }
     let start = usize::from(matches!(out.first(), Some(Message::System { .. })));
-    let first_user = out[start..].iter().position(|m| matches!(m, Message::User { .. })).map_or(out.len(), |p| p + start);
+    let first_user =
+        out[start..].iter().position(|m| matches!(m, Message::User { .. })).map_or(out.len(), |p| p + start);
     if first_user > start {
         report.leading_messages_dropped += first_user - start;
         out.drain(start..first_user);
@@ -133,7 +135,9 @@ pub fn validate(messages: &[Message]) -> Result<(), String> {
             Message::System { .. } if i == 0 => {}
             Message::System { .. } => {}
             Message::User { .. } => seen_user = true,
-            Message::Tool(r) => return Err(format!("message {i}: tool result for `{}` follows no tool call", r.call_id)),
+            Message::Tool(r) => {
+                return Err(format!("message {i}: tool result for `{}` follows no tool call", r.call_id));
+            }
             Message::Assistant(a) => {
                 if !seen_user {
                     return Err(format!("message {i}: an assistant message comes before any user message"));
@@ -147,7 +151,13 @@ pub fn validate(messages: &[Message]) -> Result<(), String> {
                     }
                     match messages.get(i + 1 + k) {
                         Some(Message::Tool(r)) if r.call_id == c.id => {}
-                        _ => return Err(format!("message {i}: tool call `{}` is not answered at position {}", c.id, i + 1 + k)),
+                        _ => {
+                            return Err(format!(
+                                "message {i}: tool call `{}` is not answered at position {}",
+                                c.id,
+                                i + 1 + k
+                            ));
+                        }
                     }
                 }
                 i += a.tool_calls.len();

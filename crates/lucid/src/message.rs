@@ -63,12 +63,7 @@ impl Message {
         content: impl Into<String>,
         is_error: bool,
     ) -> Self {
-        Message::Tool(ToolResult {
-            call_id: call_id.into(),
-            name: name.into(),
-            content: content.into(),
-            is_error,
-        })
+        Message::Tool(ToolResult { call_id: call_id.into(), name: name.into(), content: content.into(), is_error })
     }
 
     /// The wire role name: `system`, `user`, `assistant` or `tool`.

@@ -47,11 +47,18 @@ fn refuse(reason: String) -> Result<String, String> {
 
 fn model(server: &MockServer, retry: RetryPolicy) -> Arc<OpenAiCompatible> {
     let transport = HttpTransport::builder().retry(retry).build().unwrap();
-    Arc::new(OpenAiCompatible::new(&server.url(), Some("sk-test".into()), "gpt-test").unwrap().with_transport(transport))
+    Arc::new(
+        OpenAiCompatible::new(&server.url(), Some("sk-test".into()), "gpt-test").unwrap().with_transport(transport),
+    )
 }
 
 fn fast_retry() -> RetryPolicy {
-    RetryPolicy { max_retries: 3, initial_backoff: Duration::from_millis(1), max_backoff: Duration::from_millis(5), ..Default::default() }
+    RetryPolicy {
+        max_retries: 3,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(5),
+        ..Default::default()
+    }
 }
 
 fn agent(server: &MockServer) -> Agent {
@@ -116,7 +123,8 @@ async fn parallel_calls_run_concurrently_and_results_keep_call_order() {
     let ids: Vec<&str> = r.tool_calls.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["c_slow", "c_fast", "c_add"]);
     let second = server.requests()[1].json();
-    let tool_ids: Vec<&str> = second["messages"].as_array().unwrap()[3..].iter().map(|m| m["tool_call_id"].as_str().unwrap()).collect();
+    let tool_ids: Vec<&str> =
+        second["messages"].as_array().unwrap()[3..].iter().map(|m| m["tool_call_id"].as_str().unwrap()).collect();
     assert_eq!(tool_ids, ["c_slow", "c_fast", "c_add"]);
     assert_eq!(second["messages"][3]["content"], "slept 150");
 }
@@ -137,8 +145,11 @@ async fn two_rounds_of_tools() {
 
 #[tokio::test]
 async fn rate_limit_429_is_retried_after_the_wait_the_server_asks() {
-    let limited = Reply::json(429, &json!({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}))
-        .with_header("retry-after-ms", "300");
+    let limited = Reply::json(
+        429,
+        &json!({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}),
+    )
+    .with_header("retry-after-ms", "300");
     let server = MockServer::sequence(vec![limited, ok(text_completion("hi"))]).await;
     let mut s = agent(&server).session();
     let started = Instant::now();
@@ -150,7 +161,10 @@ async fn rate_limit_429_is_retried_after_the_wait_the_server_asks() {
 
 #[tokio::test]
 async fn exhausted_quota_429_is_not_retried() {
-    let quota = Reply::json(429, &json!({"error": {"message": "You exceeded your current quota", "type": "insufficient_quota", "code": "insufficient_quota"}}));
+    let quota = Reply::json(
+        429,
+        &json!({"error": {"message": "You exceeded your current quota", "type": "insufficient_quota", "code": "insufficient_quota"}}),
+    );
     let server = MockServer::sequence(vec![quota, ok(text_completion("never"))]).await;
     let mut s = agent(&server).session();
     let err = s.run("hello").await.unwrap_err();
@@ -191,7 +205,11 @@ async fn retries_stop_at_the_limit_with_the_providers_message() {
 #[tokio::test]
 async fn malformed_and_invalid_arguments_become_errors_the_model_recovers_from() {
     let server = MockServer::sequence(vec![
-        ok(tool_call_completion(&[("c1", "add", r#"{"a":2,"b":"#), ("c2", "add", r#"{"a":"two","b":3}"#), ("c3", "nope", "{}")])),
+        ok(tool_call_completion(&[
+            ("c1", "add", r#"{"a":2,"b":"#),
+            ("c2", "add", r#"{"a":"two","b":3}"#),
+            ("c3", "nope", "{}"),
+        ])),
         ok(tool_call_completion(&[("c4", "add", r#"{"a":2,"b":3}"#)])),
         ok(text_completion("5")),
     ])
@@ -202,7 +220,8 @@ async fn malformed_and_invalid_arguments_become_errors_the_model_recovers_from()
     assert!(r.tool_calls[..3].iter().all(|c| c.is_error));
     assert_eq!(r.tool_calls[0].arguments, json!(r#"{"a":2,"b":"#));
     let second = server.requests()[1].json();
-    let outputs: Vec<&str> = second["messages"].as_array().unwrap()[3..6].iter().map(|m| m["content"].as_str().unwrap()).collect();
+    let outputs: Vec<&str> =
+        second["messages"].as_array().unwrap()[3..6].iter().map(|m| m["content"].as_str().unwrap()).collect();
     assert!(outputs[0].contains("not valid JSON"), "{}", outputs[0]);
     assert!(outputs[1].contains("`a`: expected integer, got string \"two\""), "{}", outputs[1]);
     assert!(outputs[2].contains("Unknown tool `nope`"), "{}", outputs[2]);
@@ -212,7 +231,11 @@ async fn malformed_and_invalid_arguments_become_errors_the_model_recovers_from()
 #[tokio::test]
 async fn tool_errors_panics_and_timeouts_become_results() {
     let server = MockServer::sequence(vec![
-        ok(tool_call_completion(&[("c1", "explode", "{}"), ("c2", "refuse", r#"{"reason":"no"}"#), ("c3", "slow", r#"{"ms":5000}"#)])),
+        ok(tool_call_completion(&[
+            ("c1", "explode", "{}"),
+            ("c2", "refuse", r#"{"reason":"no"}"#),
+            ("c3", "slow", r#"{"ms":5000}"#),
+        ])),
         ok(text_completion("recovered")),
     ])
     .await;
@@ -276,7 +299,17 @@ async fn streaming_emits_text_and_tool_events_in_order() {
         .collect();
     assert_eq!(
         names,
-        ["iter1", "start:c1", "start:c2", "done:c1=5", "done:c2=2", "iter2", "text:The answer", "text: is 5.", "completed:The answer is 5."]
+        [
+            "iter1",
+            "start:c1",
+            "start:c2",
+            "done:c1=5",
+            "done:c2=2",
+            "iter2",
+            "text:The answer",
+            "text: is 5.",
+            "completed:The answer is 5."
+        ]
     );
     let first = server.requests()[0].json();
     assert_eq!(first["stream"], true);
@@ -333,7 +366,11 @@ async fn cancel_now_stops_running_tools_and_keeps_the_history_valid() {
 
 #[tokio::test]
 async fn cancel_after_turn_lets_the_tools_finish_then_stops() {
-    let server = MockServer::sequence(vec![ok(tool_call_completion(&[("c1", "slow", r#"{"ms":100}"#)])), ok(text_completion("x"))]).await;
+    let server = MockServer::sequence(vec![
+        ok(tool_call_completion(&[("c1", "slow", r#"{"ms":100}"#)])),
+        ok(text_completion("x")),
+    ])
+    .await;
     let mut s = agent(&server).session();
     let cancel = s.canceller();
     tokio::spawn(async move {
@@ -413,6 +450,9 @@ async fn network_failure_is_a_clear_error() {
     let mut s = Agent::builder(Arc::new(m)).build().session();
     let err = s.run("hello").await.unwrap_err();
     assert!(matches!(err, Error::Network { retryable: true, .. }), "{err:?}");
-    assert!(err.to_string().starts_with(&format!("could not reach openai at http://127.0.0.1:{port}/v1/chat/completions")), "{err}");
+    assert!(
+        err.to_string().starts_with(&format!("could not reach openai at http://127.0.0.1:{port}/v1/chat/completions")),
+        "{err}"
+    );
     assert!(validate(s.messages()).is_ok());
 }

@@ -46,8 +46,11 @@ struct Account {
 impl Account {
     /// Deposits money and returns the new balance.
     #[tool]
-    async fn deposit(&self, /// amount in cents
-                     cents: i64) -> Result<i64, ToolError> {
+    async fn deposit(
+        &self,
+        /// amount in cents
+        cents: i64,
+    ) -> Result<i64, ToolError> {
         if cents <= 0 {
             return Err(ToolError::new("the amount must be positive"));
         }
@@ -97,7 +100,8 @@ async fn tools_are_validated_then_called() {
     assert!(bad.content.contains("`to.lat`: expected number, got string \"north\""), "{}", bad.content);
     assert!(bad.content.contains("missing required property `lon`"), "{}", bad.content);
     assert!(bad.content.contains("`digits`: must be at most 255"), "{}", bad.content);
-    let extra = reg.execute(&call(json!({"to": {"lat": 0, "lon": 0}, "units": "km"})), ToolContext::default(), None).await;
+    let extra =
+        reg.execute(&call(json!({"to": {"lat": 0, "lon": 0}, "units": "km"})), ToolContext::default(), None).await;
     assert!(extra.content.contains("unknown property `units`"), "{}", extra.content);
 }
 
@@ -109,14 +113,19 @@ async fn tools_methods_share_state() {
     let names: Vec<&str> = reg.specs().iter().map(|s| s.name()).collect();
     assert_eq!(names, ["deposit", "balance"]);
     assert_eq!(reg.specs()[0].parameters()["properties"]["cents"]["description"], "amount in cents");
-    let dep = reg.execute(&lucid::ToolCall::new("1", "deposit", json!({"cents": 250})), ToolContext::default(), None).await;
+    let dep =
+        reg.execute(&lucid::ToolCall::new("1", "deposit", json!({"cents": 250})), ToolContext::default(), None).await;
     assert_eq!(dep.content, "250");
-    let neg = reg.execute(&lucid::ToolCall::new("2", "deposit", json!({"cents": -1})), ToolContext::default(), None).await;
+    let neg =
+        reg.execute(&lucid::ToolCall::new("2", "deposit", json!({"cents": -1})), ToolContext::default(), None).await;
     assert_eq!((neg.content.as_str(), neg.is_error), ("Error: the amount must be positive", true));
     let bal = reg.execute(&lucid::ToolCall::new("3", "balance", json!({})), ToolContext::default(), None).await;
     assert_eq!(bal.content, "250");
     assert_eq!(account.balance.load(Ordering::SeqCst), 250);
-    assert_eq!(reg.specs()[1].parameters(), &json!({"type": "object", "properties": {}, "additionalProperties": false}));
+    assert_eq!(
+        reg.specs()[1].parameters(),
+        &json!({"type": "object", "properties": {}, "additionalProperties": false})
+    );
 }
 
 #[test]

@@ -60,7 +60,9 @@ fn decode_stream(body: &[u8], chunk: usize) -> Result<(ChatResponse, String), Er
 
 #[test]
 fn recorded_openai_and_compatible_cases_decode_to_expected() {
-    let Some(root) = common::fixtures_dir() else { return };
+    let Some(root) = common::fixtures_dir() else {
+        return;
+    };
     let cases = cases(&root);
     assert!(cases.len() >= 40, "expected the OpenAI-shaped fixture cases, found {}", cases.len());
     let mut failures = Vec::new();
@@ -80,7 +82,9 @@ fn recorded_openai_and_compatible_cases_decode_to_expected() {
                         if streamed != r.message.content {
                             diffs.push(format!("chunk {chunk}: streamed text differs from the assembled text"));
                         }
-                        diffs.extend(common::compare_response(&r, &expected).into_iter().map(|d| format!("chunk {chunk}: {d}")));
+                        diffs.extend(
+                            common::compare_response(&r, &expected).into_iter().map(|d| format!("chunk {chunk}: {d}")),
+                        );
                     }
                     Err(e) => diffs.push(format!("chunk {chunk}: {e}")),
                 }
@@ -103,7 +107,9 @@ fn recorded_openai_and_compatible_cases_decode_to_expected() {
 
 #[test]
 fn a_stream_cut_before_its_end_is_an_error_not_an_answer() {
-    let Some(root) = common::fixtures_dir() else { return };
+    let Some(root) = common::fixtures_dir() else {
+        return;
+    };
     let body = std::fs::read(root.join("openai/stream_tool_call_fragmented_args.response.sse")).unwrap();
     let cut = &body[..body.len() / 2];
     match decode_stream(cut, 13) {
@@ -114,8 +120,11 @@ fn a_stream_cut_before_its_end_is_an_error_not_an_answer() {
 
 #[test]
 fn truncated_tool_arguments_are_reported_incomplete() {
-    let Some(root) = common::fixtures_dir() else { return };
-    let body = std::fs::read(root.join("openai-compatible/deepseek/stream_tool_call_truncated_length.response.sse")).unwrap();
+    let Some(root) = common::fixtures_dir() else {
+        return;
+    };
+    let body =
+        std::fs::read(root.join("openai-compatible/deepseek/stream_tool_call_truncated_length.response.sse")).unwrap();
     let (r, _) = decode_stream(&body, 1 << 20).unwrap();
     assert_eq!(r.finish_reason, Some(FinishReason::Length));
     assert_eq!(r.incomplete_tool_calls().count(), 1);

@@ -65,7 +65,9 @@ async fn call_sse(
         while let Some(end) = buf.windows(2).position(|w| w == b"\n\n") {
             let event: Vec<u8> = buf.drain(..end + 2).collect();
             let line = std::str::from_utf8(&event)?.trim();
-            let Some(data) = line.strip_prefix("data: ") else { continue };
+            let Some(data) = line.strip_prefix("data: ") else {
+                continue;
+            };
             if data == "[DONE]" {
                 return Ok((text, calls, ttft));
             }
@@ -100,8 +102,11 @@ async fn task(client: reqwest::Client, url: String, tools: Value, mode: Mode) ->
         body["stream"] = json!(true);
         body["stream_options"] = json!({"include_usage": true});
     }
-    let (_, calls, _) =
-        if stream { call_sse(&client, &url, &body, started).await? } else { call_json(&client, &url, &body).await.map(|(t, c)| (t, c, None))? };
+    let (_, calls, _) = if stream {
+        call_sse(&client, &url, &body, started).await?
+    } else {
+        call_json(&client, &url, &body).await.map(|(t, c)| (t, c, None))?
+    };
     let call = calls.first().context("the model did not call the tool")?;
     if call.name != "add" {
         bail!("unexpected tool {}", call.name);
@@ -112,8 +117,11 @@ async fn task(client: reqwest::Client, url: String, tools: Value, mode: Mode) ->
         {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}]}));
     messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": sum.to_string()}));
     body["messages"] = Value::Array(messages);
-    let (text, _, ttft) =
-        if stream { call_sse(&client, &url, &body, started).await? } else { call_json(&client, &url, &body).await.map(|(t, c)| (t, c, None))? };
+    let (text, _, ttft) = if stream {
+        call_sse(&client, &url, &body, started).await?
+    } else {
+        call_json(&client, &url, &body).await.map(|(t, c)| (t, c, None))?
+    };
     Ok(TaskOutcome { answer: text, ttft })
 }
 
@@ -127,7 +135,9 @@ fn main() -> anyhow::Result<()> {
         let url = format!("{}/chat/completions", args.base_url.trim_end_matches('/'));
         let tools = tools();
         let mode = args.mode;
-        bench("raw-reqwest", "reqwest 0.12", &args, process_start, move || task(client.clone(), url.clone(), tools.clone(), mode))
-            .await
+        bench("raw-reqwest", "reqwest 0.12", &args, process_start, move || {
+            task(client.clone(), url.clone(), tools.clone(), mode)
+        })
+        .await
     })
 }

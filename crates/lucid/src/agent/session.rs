@@ -121,7 +121,12 @@ impl Session {
         &self.agent
     }
 
-    async fn drive(&mut self, prompt: String, stream: bool, tx: Option<&UnboundedSender<AgentEvent>>) -> Result<AgentResult> {
+    async fn drive(
+        &mut self,
+        prompt: String,
+        stream: bool,
+        tx: Option<&UnboundedSender<AgentEvent>>,
+    ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
         let token = self.canceller.begin();
         let emit = |ev: AgentEvent| {
@@ -210,7 +215,11 @@ impl Session {
         run: &mut RunState,
     ) -> bool {
         for c in calls {
-            emit(AgentEvent::ToolCallStarted { id: c.id.clone(), name: c.name.clone(), arguments: c.arguments.clone() });
+            emit(AgentEvent::ToolCallStarted {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            });
         }
         let tools = &config.tools;
         let mut results = futures::stream::iter((0..calls.len()).map(|i| {

@@ -237,7 +237,10 @@ impl HttpTransport {
                 }
             };
             let asked = err.retry_after();
-            if !err.is_retryable() || attempt >= self.retry.max_retries || asked.is_some_and(|a| a > self.retry.max_wait) {
+            if !err.is_retryable()
+                || attempt >= self.retry.max_retries
+                || asked.is_some_and(|a| a > self.retry.max_wait)
+            {
                 return Err(err);
             }
             let wait = self.retry.delay(attempt, asked);
@@ -266,6 +269,10 @@ fn network_error(req: &HttpRequest<'_>, e: reqwest::Error) -> Error {
     }
 }
 
+/// What the transcript needs of a stream until it ends: the file, the request, the
+/// attempt number, the `data` payloads seen, and when it started.
+type StreamRecord = (Arc<Transcript>, OwnedRequest, u32, Vec<String>, Instant);
+
 struct SseState<D> {
     resp: reqwest::Response,
     sse: SseDecoder,
@@ -273,7 +280,7 @@ struct SseState<D> {
     queue: VecDeque<Result<StreamEvent>>,
     scratch: Vec<StreamEvent>,
     provider: String,
-    record: Option<(Arc<Transcript>, OwnedRequest, u32, Vec<String>, Instant)>,
+    record: Option<StreamRecord>,
     span: tracing::Span,
 }
 
@@ -315,7 +322,9 @@ impl<D: StreamDecoder> SseState<D> {
             if let Some((.., events, _)) = &mut self.record {
                 events.push(ev.data.clone());
             }
-            let Some(decoder) = self.decoder.as_mut() else { return };
+            let Some(decoder) = self.decoder.as_mut() else {
+                return;
+            };
             match decoder.event(&ev, &mut self.scratch) {
                 Ok(()) => self.queue.extend(self.scratch.drain(..).map(Ok)),
                 Err(e) => {
@@ -409,7 +418,15 @@ impl Transcript {
         Ok(Transcript { path: path.to_path_buf(), file: Mutex::new(file) })
     }
 
-    fn record(&self, req: &HttpRequest<'_>, attempt: u32, status: Option<u16>, body: Body<'_>, elapsed: Duration, error: Option<&str>) {
+    fn record(
+        &self,
+        req: &HttpRequest<'_>,
+        attempt: u32,
+        status: Option<u16>,
+        body: Body<'_>,
+        elapsed: Duration,
+        error: Option<&str>,
+    ) {
         let secrets: Vec<String> = req
             .headers
             .iter()
@@ -426,7 +443,10 @@ impl Transcript {
                 (k.to_string(), Value::String(shown))
             })
             .collect();
-        let parse = |b: &[u8]| serde_json::from_slice::<Value>(b).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(b).into_owned()));
+        let parse = |b: &[u8]| {
+            serde_json::from_slice::<Value>(b)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(b).into_owned()))
+        };
         let response = match body {
             Body::None => Value::Null,
             Body::Json(b) => parse(b),

@@ -208,9 +208,10 @@ pub fn from_env(spec: &str) -> Result<std::sync::Arc<dyn ChatModel>> {
         ))
     })?;
     let key = match preset.key_var {
-        Some(var) => Some(std::env::var(var).map_err(|_| {
-            Error::Config(format!("no API key for {provider}: set the environment variable {var}"))
-        })?),
+        Some(var) => Some(
+            std::env::var(var)
+                .map_err(|_| Error::Config(format!("no API key for {provider}: set the environment variable {var}")))?,
+        ),
         None => None,
     };
     let model = if model.is_empty() { preset.default_model } else { model };

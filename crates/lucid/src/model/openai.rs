@@ -39,8 +39,12 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
     let mut body = Map::new();
     body.insert("model".into(), Value::String(o.model.as_deref().unwrap_or(model).to_string()));
     let last_user = req.messages.iter().rposition(|m| matches!(m, Message::User { .. }));
-    let messages =
-        req.messages.iter().enumerate().map(|(i, m)| encode_message(m, quirks, last_user.is_none_or(|u| i > u))).collect();
+    let messages = req
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| encode_message(m, quirks, last_user.is_none_or(|u| i > u)))
+        .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !req.tools.is_empty() {
         let tools = req
@@ -108,7 +112,9 @@ fn encode_message(m: &Message, quirks: &Quirks, current_turn: bool) -> Value {
     match m {
         Message::System { content } => json!({"role": "system", "content": content}),
         Message::User { content } => json!({"role": "user", "content": content}),
-        Message::Tool(r) => json!({"role": "tool", "tool_call_id": r.call_id, "content": r.content}),
+        Message::Tool(r) => {
+            json!({"role": "tool", "tool_call_id": r.call_id, "content": r.content})
+        }
         Message::Assistant(a) => {
             let mut obj = Map::new();
             obj.insert("role".into(), json!("assistant"));
@@ -128,10 +134,11 @@ fn encode_message(m: &Message, quirks: &Quirks, current_turn: bool) -> Value {
                     }
                 }
             }
-            if let (ReasoningEcho::CurrentTurn(field), Some(r), true) = (quirks.reasoning_echo, &a.reasoning, current_turn) {
-                if !r.text.is_empty() {
-                    obj.insert(field.into(), json!(r.text));
-                }
+            if let (ReasoningEcho::CurrentTurn(field), Some(r), true) =
+                (quirks.reasoning_echo, &a.reasoning, current_turn)
+                && !r.text.is_empty()
+            {
+                obj.insert(field.into(), json!(r.text));
             }
             if !a.tool_calls.is_empty() {
                 let calls = a
@@ -299,10 +306,9 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
         provider: provider.to_string(),
         message: format!("no choices in {}", preview(body)),
     })?;
-    let msg = choice.message.ok_or_else(|| Error::Decode {
-        provider: provider.to_string(),
-        message: "the choice has no message".into(),
-    })?;
+    let msg = choice
+        .message
+        .ok_or_else(|| Error::Decode { provider: provider.to_string(), message: "the choice has no message".into() })?;
     let message_signature = google_signature(&msg.extra_content);
     let mut tool_calls: Vec<ToolCall> = msg
         .tool_calls
@@ -572,7 +578,8 @@ impl OpenAiCompatible {
 
     fn request<'a>(&'a self, req: &ChatRequest<'_>, stream: bool) -> Result<HttpRequest<'a>> {
         let body = encode(req, &self.model, &self.quirks, stream);
-        let body = serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;
+        let body =
+            serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;
         Ok(HttpRequest {
             provider: &self.provider,
             model: &self.model,

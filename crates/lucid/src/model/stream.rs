@@ -88,10 +88,10 @@ impl Assembler {
     ) {
         let pos = self.slot(index, id.filter(|s| !s.is_empty()));
         let call = &mut self.calls[pos];
-        if let Some(name) = name.filter(|n| !n.is_empty()) {
-            if call.name.is_empty() {
-                call.name = name.to_string();
-            }
+        if let Some(name) = name.filter(|n| !n.is_empty())
+            && call.name.is_empty()
+        {
+            call.name = name.to_string();
         }
         if !call.started && !call.name.is_empty() {
             call.started = true;
@@ -171,7 +171,7 @@ impl Assembler {
             .collect();
         let finish_reason = normalize_finish(self.raw_finish.as_deref().map(map), !tool_calls.is_empty());
         let reasoning = (!self.reasoning.is_empty() || self.reasoning_signature.is_some())
-            .then(|| Reasoning { text: self.reasoning, signature: self.reasoning_signature });
+            .then_some(Reasoning { text: self.reasoning, signature: self.reasoning_signature });
         ChatResponse {
             message: AssistantMessage { content: self.text, tool_calls, reasoning },
             finish_reason,

@@ -154,7 +154,11 @@ pub struct InvalidToolName(pub String);
 
 impl ToolSpec {
     /// A spec from a name, a description and a JSON Schema (an object schema).
-    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Result<Self, InvalidToolName> {
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Value,
+    ) -> Result<Self, InvalidToolName> {
         let name = name.into();
         let valid = !name.is_empty()
             && name.len() <= 64

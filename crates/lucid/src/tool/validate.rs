@@ -98,16 +98,16 @@ fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<S
             return;
         }
     }
-    if let Some(options) = s.get("enum").and_then(Value::as_array) {
-        if !options.contains(v) {
-            let list: Vec<String> = options.iter().map(Value::to_string).collect();
-            errors.push(format!("{}must be one of {}, got {}", at(path), list.join(", "), describe(v)));
-        }
+    if let Some(options) = s.get("enum").and_then(Value::as_array)
+        && !options.contains(v)
+    {
+        let list: Vec<String> = options.iter().map(Value::to_string).collect();
+        errors.push(format!("{}must be one of {}, got {}", at(path), list.join(", "), describe(v)));
     }
-    if let Some(c) = s.get("const") {
-        if c != v {
-            errors.push(format!("{}must be {c}, got {}", at(path), describe(v)));
-        }
+    if let Some(c) = s.get("const")
+        && c != v
+    {
+        errors.push(format!("{}must be {c}, got {}", at(path), describe(v)));
     }
     if let Some(n) = v.as_f64() {
         let bound = |k: &str| s.get(k).and_then(Value::as_f64);
@@ -162,7 +162,8 @@ fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<S
                 Some(ps) => check(root, ps, val, &child, errors, depth + 1),
                 None => match s.get("additionalProperties") {
                     Some(Value::Bool(false)) => {
-                        let known: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+                        let known: Vec<&str> =
+                            props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
                         errors.push(format!(
                             "{}unknown property `{key}` (allowed: {})",
                             at(path),

@@ -65,7 +65,10 @@ pub fn compare_response(r: &ChatResponse, expected: &Value) -> Vec<String> {
         match (&w["arguments"], c.parse_arguments()) {
             (Value::Null, Err(_)) => {
                 if w["arguments_raw"] != json!(c.arguments) {
-                    diffs.push(format!("tool_calls[{i}].arguments_raw: got {:?}, expected {}", c.arguments, w["arguments_raw"]));
+                    diffs.push(format!(
+                        "tool_calls[{i}].arguments_raw: got {:?}, expected {}",
+                        c.arguments, w["arguments_raw"]
+                    ));
                 }
             }
             (want, Ok(got)) if want == &got => {}
