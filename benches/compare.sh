@@ -24,14 +24,4 @@ for mode in nonstream stream; do
     done
   done
 done
-printf '%s\n' "${results[@]}" | python3 -c '
-import json, sys
-rows = [json.loads(l) for l in sys.stdin]
-print(f"{\"mode\":10} {\"C\":>4} {\"raw cpu/task\":>13} {\"lucid cpu/task\":>15} {\"ratio\":>6} {\"raw p50\":>9} {\"lucid p50\":>10} {\"ok\":>12}")
-for raw, lucid in zip(rows[0::2], rows[1::2]):
-    r = raw["cpu_s"] / raw["n"] * 1e3
-    l = lucid["cpu_s"] / lucid["n"] * 1e3
-    print(f"{raw[\"mode\"]:10} {raw[\"concurrency\"]:>4} {r:>10.3f} ms {l:>12.3f} ms {l / r:>6.2f} {raw[\"lat_p50_ms\"]:>7.3f}ms {lucid[\"lat_p50_ms\"]:>8.3f}ms {lucid[\"ok\"]:>5}/{lucid[\"n\"]}")
-    if lucid["ok"] != lucid["n"] or raw["ok"] != raw["n"]:
-        print("FAILED: not every task answered", lucid["first_error"] or raw["first_error"]); sys.exit(1)
-'
+printf '%s\n' "${results[@]}" | python3 benches/compare_table.py
