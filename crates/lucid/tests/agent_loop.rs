@@ -456,3 +456,48 @@ async fn network_failure_is_a_clear_error() {
     );
     assert!(validate(s.messages()).is_ok());
 }
+
+#[tokio::test]
+async fn arguments_cut_by_max_tokens_are_not_executed() {
+    let mut cut = tool_call_completion(&[("c1", "add", r#"{"a": 2, "b"#)]);
+    cut["choices"][0]["finish_reason"] = json!("length");
+    let server = MockServer::sequence(vec![ok(cut), ok(text_completion("sorry"))]).await;
+    let mut s = agent(&server).session();
+    let r = s.run("2+3").await.unwrap();
+    assert!(r.tool_calls[0].is_error);
+    assert!(r.tool_calls[0].output.as_deref().unwrap().contains("cut off by the output token limit"));
+    assert_eq!(r.content, "sorry");
+}
+
+#[tokio::test]
+async fn a_malformed_body_is_a_decode_error_and_the_history_stays_valid() {
+    let garbage =
+        Reply::Body { status: 200, headers: vec![], content_type: "application/json", body: "{\"choices\": [".into() };
+    let server =
+        MockServer::sequence(vec![ok(tool_call_completion(&[("c1", "add", r#"{"a":1,"b":1}"#)])), garbage]).await;
+    let mut s = agent(&server).session();
+    let err = s.run("1+1").await.unwrap_err();
+    assert!(matches!(err, Error::Decode { .. }), "{err:?}");
+    assert!(err.to_string().contains("could not decode"), "{err}");
+    assert!(validate(s.messages()).is_ok());
+    assert_eq!(s.messages().len(), 4, "the completed tool round is kept");
+}
+
+#[tokio::test]
+async fn an_error_inside_a_200_stream_is_reported_with_its_message() {
+    let server = MockServer::sequence(vec![Reply::sse(&[
+        json!({"choices": [{"index": 0, "delta": {"content": "Hel"}}]}),
+        json!({"error": {"message": "The server had an error while processing your request.", "type": "server_error"}}),
+    ])])
+    .await;
+    let mut s = agent(&server).session();
+    let events: Vec<AgentEvent> = s.run_stream("hi").collect().await;
+    match events.last() {
+        Some(AgentEvent::Error(Error::Provider(p))) => {
+            assert!(p.mid_stream && p.retryable);
+            assert_eq!(p.message, "The server had an error while processing your request.");
+        }
+        other => panic!("expected a provider error, got {other:?}"),
+    }
+    assert!(validate(s.messages()).is_ok());
+}

@@ -190,3 +190,63 @@ pub fn normalize_finish(reason: Option<FinishReason>, has_calls: bool) -> Option
         other => other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(fragments: &[(Option<u64>, Option<&str>, Option<&str>, Option<&str>)]) -> Vec<ToolCall> {
+        let mut a = Assembler::default();
+        let mut out = Vec::new();
+        for (index, id, name, args) in fragments {
+            a.tool_call(*index, *id, *name, *args, &mut out);
+        }
+        a.set_finish("tool_calls");
+        a.finish(FinishReason::from_openai).message.tool_calls
+    }
+
+    #[test]
+    fn ollama_sends_every_call_at_index_zero_with_its_own_id() {
+        let calls = run(&[
+            (Some(0), Some("call_a"), Some("f"), Some(r#"{"x":1}"#)),
+            (Some(0), Some("call_b"), Some("g"), Some(r#"{"y":2}"#)),
+        ]);
+        let got: Vec<(&str, &str, &str)> =
+            calls.iter().map(|c| (c.id.as_str(), c.name.as_str(), c.arguments.as_str())).collect();
+        assert_eq!(got, [("call_a", "f", r#"{"x":1}"#), ("call_b", "g", r#"{"y":2}"#)]);
+    }
+
+    #[test]
+    fn vllm_repeats_the_id_in_every_fragment() {
+        let calls = run(&[
+            (Some(0), Some("chatcmpl-tool-1"), Some("f"), Some("{\"x\"")),
+            (Some(0), Some("chatcmpl-tool-1"), None, Some(":1}")),
+        ]);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].arguments, r#"{"x":1}"#);
+    }
+
+    #[test]
+    fn llamacpp_token_by_token_arguments_and_no_index() {
+        let mut frags = vec![(None, Some("c1"), Some("f"), Some("{"))];
+        frags.extend(["\"", "x", "\":", " 4", "2", "}"].into_iter().map(|t| (None, None, None, Some(t))));
+        let calls = run(&frags);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].parse_arguments().unwrap()["x"], 42);
+    }
+
+    #[test]
+    fn calls_without_ids_get_distinct_minted_ids() {
+        let calls = run(&[(Some(0), None, Some("f"), Some("{}")), (Some(1), Some(""), Some("g"), Some("{}"))]);
+        assert_eq!(calls.len(), 2);
+        assert_ne!(calls[0].id, calls[1].id);
+        assert!(calls.iter().all(|c| c.id.starts_with("call_")));
+    }
+
+    #[test]
+    fn stop_beside_tool_calls_means_tool_calls() {
+        assert_eq!(normalize_finish(Some(FinishReason::Stop), true), Some(FinishReason::ToolCalls));
+        assert_eq!(normalize_finish(Some(FinishReason::Stop), false), Some(FinishReason::Stop));
+        assert_eq!(normalize_finish(Some(FinishReason::Length), true), Some(FinishReason::Length));
+    }
+}
