@@ -195,7 +195,10 @@ pub fn normalize_finish(reason: Option<FinishReason>, has_calls: bool) -> Option
 mod tests {
     use super::*;
 
-    fn run(fragments: &[(Option<u64>, Option<&str>, Option<&str>, Option<&str>)]) -> Vec<ToolCall> {
+    /// One fragment: index, id, name, arguments.
+    type Fragment<'a> = (Option<u64>, Option<&'a str>, Option<&'a str>, Option<&'a str>);
+
+    fn run(fragments: &[Fragment<'_>]) -> Vec<ToolCall> {
         let mut a = Assembler::default();
         let mut out = Vec::new();
         for (index, id, name, args) in fragments {
