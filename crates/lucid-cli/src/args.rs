@@ -28,7 +28,8 @@ pub enum Command {
 /// Flags that choose and configure the model.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ModelArgs {
-    /// Provider: openai, zhipu, qwen, deepseek, ollama, vllm, llamacpp, openrouter, groq.
+    /// Provider: openai, anthropic, gemini, zhipu, qwen, deepseek, ollama, vllm, llamacpp,
+    /// openrouter, groq.
     /// Without it, the first provider whose key variable is set is used, else a local
     /// Ollama or llama.cpp server if one answers.
     #[arg(long, short = 'p')]

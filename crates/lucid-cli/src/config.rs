@@ -49,17 +49,20 @@ pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
         None if args.base_url.is_some() => None,
         None => Some(detect().await.ok_or_else(no_provider_message)?),
     };
-    let (provider, base_url, key_var) = match preset {
-        Some(p) => (p.name.to_string(), args.base_url.clone().unwrap_or_else(|| p.base_url.to_string()), p.key_var),
-        None => ("openai".to_string(), args.base_url.clone().unwrap_or_default(), None),
+    let (provider, base_url, key_vars) = match preset {
+        Some(p) => (p.name.to_string(), args.base_url.clone().unwrap_or_else(|| p.base_url.to_string()), p.key_vars),
+        None => ("openai".to_string(), args.base_url.clone().unwrap_or_default(), &[][..]),
     };
-    let api_key = match (&args.api_key, key_var) {
+    let api_key = match (&args.api_key, key_vars) {
         (Some(k), _) => Some(k.clone()),
-        (None, Some(var)) => Some(env(var).ok_or_else(|| {
-            ConfigError(format!("no API key for {provider}: set the environment variable {var} (or pass --api-key)"))
+        (None, []) if preset.is_none() => env("OPENAI_API_KEY"),
+        (None, []) => None,
+        (None, vars) => Some(vars.iter().find_map(|v| env(v)).ok_or_else(|| {
+            ConfigError(format!(
+                "no API key for {provider}: set the environment variable {} (or pass --api-key)",
+                vars.join(" or ")
+            ))
         })?),
-        (None, None) if preset.is_none() => env("OPENAI_API_KEY"),
-        (None, None) => None,
     };
     let model = match &args.model {
         Some(m) => m.clone(),
@@ -88,7 +91,7 @@ pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
 
 /// The first provider whose key is set, else a local server that answers.
 async fn detect() -> Option<&'static Preset> {
-    if let Some(p) = Preset::all().iter().find(|p| p.key_var.is_some_and(|v| env(v).is_some())) {
+    if let Some(p) = Preset::all().iter().find(|p| p.key_vars.iter().any(|v| env(v).is_some())) {
         return Some(p);
     }
     for name in ["ollama", "llamacpp"] {
@@ -114,10 +117,10 @@ fn reqwest_client() -> Option<reqwest::Client> {
 
 fn no_provider_message() -> ConfigError {
     let mut s = String::from("no model provider found.\n\nSet the API key of a hosted provider:\n");
-    for p in Preset::all().iter().filter(|p| p.key_var.is_some()) {
+    for p in Preset::all().iter().filter(|p| !p.key_vars.is_empty()) {
         s.push_str(&format!(
             "  export {:<26} # {} (default model {})\n",
-            format!("{}=...", p.key_var.unwrap_or_default()),
+            format!("{}=...", p.key_vars.join("=... or ")),
             p.name,
             p.default_model
         ));

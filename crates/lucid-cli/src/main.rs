@@ -39,9 +39,10 @@ async fn dispatch(command: Command) -> anyhow::Result<i32> {
             run::run(args, cfg).await
         }
         Command::Providers => {
-            println!("{:<11} {:<20} {:<52} notes", "provider", "key variable", "default base URL");
+            println!("{:<11} {:<32} {:<52} notes", "provider", "key variable", "default base URL");
             for p in lucid::model::Preset::all() {
-                println!("{:<11} {:<20} {:<52} {}", p.name, p.key_var.unwrap_or("(none)"), p.base_url, p.notes);
+                let keys = if p.key_vars.is_empty() { "(none)".to_string() } else { p.key_vars.join(", ") };
+                println!("{:<11} {:<32} {:<52} {}", p.name, keys, p.base_url, p.notes);
             }
             Ok(0)
         }

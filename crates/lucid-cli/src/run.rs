@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use futures::StreamExt;
+use lucid::model::http::HttpTransport;
 use lucid::model::retry::RetryPolicy;
 use lucid::model::{ChatModel, OpenAiCompatible};
 use lucid::{Agent, AgentEvent, AgentResult, StopReason};
@@ -15,12 +16,18 @@ use crate::config::{ConfigError, ModelConfig};
 
 /// Builds the model a resolved configuration describes.
 pub fn build_model(cfg: &ModelConfig) -> anyhow::Result<Arc<dyn ChatModel>> {
-    let model = match cfg.preset {
-        Some(p) => OpenAiCompatible::from_preset(p, &cfg.model, cfg.api_key.clone())?.with_base_url(&cfg.base_url)?,
-        None => OpenAiCompatible::new(&cfg.base_url, cfg.api_key.clone(), &cfg.model)?,
-    };
     let retry = RetryPolicy { max_retries: cfg.max_retries, ..RetryPolicy::default() };
-    Ok(Arc::new(model.with_http(retry, cfg.timeout, cfg.transcript.clone())?))
+    let mut transport = HttpTransport::builder().retry(retry).request_timeout(cfg.timeout);
+    if let Some(path) = &cfg.transcript {
+        transport = transport.transcript(path);
+    }
+    let transport = transport.build()?;
+    Ok(match cfg.preset {
+        Some(p) => lucid::model::build(p, &cfg.model, cfg.api_key.clone(), Some(&cfg.base_url), Some(transport))?,
+        None => {
+            Arc::new(OpenAiCompatible::new(&cfg.base_url, cfg.api_key.clone(), &cfg.model)?.with_transport(transport))
+        }
+    })
 }
 
 /// Reads the prompt from the arguments, or from standard input for `-` or nothing.

@@ -108,14 +108,19 @@ impl AssistantMessage {
     }
 }
 
-/// Reasoning ("thinking") text and the opaque signature some providers require back.
+/// Reasoning ("thinking") text and what the provider requires back with it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Reasoning {
-    /// The reasoning text.
+    /// The reasoning text, for display (all thinking of the message, concatenated).
     pub text: String,
-    /// An opaque signature (Anthropic thinking blocks) to echo back unchanged.
+    /// An opaque signature to echo back unchanged (Gemini's signature of a text part).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// The provider's reasoning blocks exactly as received (Anthropic `thinking` blocks
+    /// with their signatures, `redacted_thinking` blocks), sent back verbatim to the same
+    /// provider on the next request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Value>,
 }
 
 /// A tool call the model asked for.
@@ -181,9 +186,16 @@ pub struct Usage {
     /// Reasoning tokens, a part of `output_tokens`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
-    /// Prompt tokens served from the provider's cache, a part of `input_tokens`.
+    /// Prompt tokens served from the provider's cache, a part of `input_tokens` (OpenAI
+    /// `cached_tokens`, Gemini `cachedContentTokenCount`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cached_input_tokens: u64,
+    /// Anthropic: prompt tokens read from the cache, in addition to `input_tokens`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_read_input_tokens: u64,
+    /// Anthropic: prompt tokens written to the cache, in addition to `input_tokens`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_creation_input_tokens: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -196,6 +208,8 @@ impl std::ops::AddAssign for Usage {
         self.output_tokens += o.output_tokens;
         self.reasoning_tokens += o.reasoning_tokens;
         self.cached_input_tokens += o.cached_input_tokens;
+        self.cache_read_input_tokens += o.cache_read_input_tokens;
+        self.cache_creation_input_tokens += o.cache_creation_input_tokens;
     }
 }
 

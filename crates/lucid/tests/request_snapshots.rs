@@ -18,7 +18,7 @@ fn conversation() -> Vec<Message> {
                 ToolCall::new("call_a", "get_weather", json!({"city": "Paris"})),
                 ToolCall::new("call_b", "get_weather", json!({"city": "Tokyo"})),
             ],
-            reasoning: Some(Reasoning { text: "Two cities, two calls.".into(), signature: None }),
+            reasoning: Some(Reasoning { text: "Two cities, two calls.".into(), ..Default::default() }),
         }),
         Message::tool_result("call_a", "get_weather", "18°C, cloudy", false),
         Message::tool_result("call_b", "get_weather", "Error: service unavailable", true),
@@ -27,7 +27,7 @@ fn conversation() -> Vec<Message> {
         Message::Assistant(AssistantMessage {
             content: "Retrying.".into(),
             tool_calls: vec![ToolCall::new("call_c", "get_weather", json!({"city": "Tokyo"}))],
-            reasoning: Some(Reasoning { text: "The user wants a retry.".into(), signature: None }),
+            reasoning: Some(Reasoning { text: "The user wants a retry.".into(), ..Default::default() }),
         }),
         Message::tool_result("call_c", "get_weather", "25°C, sunny", false),
     ]

@@ -176,12 +176,12 @@ impl HttpTransport {
 
     /// Posts the request and returns the answer as a stream of events decoded by `decoder`.
     /// Retries happen only before the body begins.
-    pub async fn post_sse<'a, D: StreamDecoder>(
-        &'a self,
-        req: &HttpRequest<'a>,
+    pub async fn post_sse<D: StreamDecoder>(
+        &self,
+        req: &HttpRequest<'_>,
         decode_error: ErrorDecoder,
         decoder: D,
-    ) -> Result<EventStream<'a>> {
+    ) -> Result<EventStream<'static>> {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = true);
         let (resp, attempt) = self.send(req, decode_error).instrument(span.clone()).await?;
         let state = SseState {

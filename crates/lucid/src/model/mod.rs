@@ -4,6 +4,9 @@
 //! [`StreamEvent`]s) plus the one shared [`http`] transport. This module holds the types
 //! they share; it does not hold the agent loop (see [`crate::agent`]).
 
+pub mod anthropic;
+pub mod client;
+pub mod gemini;
 pub mod http;
 pub mod openai;
 pub mod presets;
@@ -22,8 +25,11 @@ use crate::error::{Error, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Usage};
 use crate::tool::ToolSpec;
 
+pub use anthropic::Anthropic;
+pub use client::{Codec, HttpModel};
+pub use gemini::Gemini;
 pub use openai::OpenAiCompatible;
-pub use presets::Preset;
+pub use presets::{Preset, Protocol};
 
 /// A stream of [`StreamEvent`]s; the last item is [`StreamEvent::Done`] or an error.
 pub type EventStream<'a> = BoxStream<'a, Result<StreamEvent>>;
@@ -207,15 +213,50 @@ pub fn from_env(spec: &str) -> Result<std::sync::Arc<dyn ChatModel>> {
             Preset::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
         ))
     })?;
-    let key = match preset.key_var {
-        Some(var) => Some(
-            std::env::var(var)
-                .map_err(|_| Error::Config(format!("no API key for {provider}: set the environment variable {var}")))?,
-        ),
-        None => None,
+    let key = match preset.key_vars {
+        [] => None,
+        vars => Some(preset.key_from_env().ok_or_else(|| {
+            Error::Config(format!("no API key for {provider}: set the environment variable {}", vars.join(" or ")))
+        })?),
     };
     let model = if model.is_empty() { preset.default_model } else { model };
-    Ok(std::sync::Arc::new(OpenAiCompatible::from_preset(preset, model, key)?))
+    build(preset, model, key, None, None)
+}
+
+/// Builds the client a preset describes: at its default base URL unless `base_url` is
+/// given, with the default transport unless `transport` is given.
+///
+/// ```
+/// use lucid::model::{build, ChatModel, Preset};
+/// let m = build(Preset::find("anthropic").unwrap(), "claude-sonnet-4-5", Some("key".into()), None, None).unwrap();
+/// assert_eq!((m.provider(), m.model_name()), ("anthropic", "claude-sonnet-4-5"));
+/// ```
+pub fn build(
+    preset: &Preset,
+    model: &str,
+    api_key: Option<String>,
+    base_url: Option<&str>,
+    transport: Option<http::HttpTransport>,
+) -> Result<std::sync::Arc<dyn ChatModel>> {
+    fn finish<C: Codec>(
+        m: HttpModel<C>,
+        base_url: Option<&str>,
+        transport: Option<http::HttpTransport>,
+    ) -> Result<std::sync::Arc<dyn ChatModel>> {
+        let m = match base_url {
+            Some(u) => m.with_base_url(u)?,
+            None => m,
+        };
+        Ok(std::sync::Arc::new(match transport {
+            Some(t) => m.with_transport(t),
+            None => m,
+        }))
+    }
+    match preset.protocol {
+        Protocol::OpenAiChat => finish(OpenAiCompatible::from_preset(preset, model, api_key)?, base_url, transport),
+        Protocol::Anthropic => finish(Anthropic::new(api_key.unwrap_or_default(), model)?, base_url, transport),
+        Protocol::Gemini => finish(Gemini::new(api_key.unwrap_or_default(), model)?, base_url, transport),
+    }
 }
 
 /// Default time allowed to open a connection.

@@ -6,24 +6,18 @@
 //! [`super::presets`].
 
 use std::borrow::Cow;
-use std::path::PathBuf;
-use std::time::Duration;
 
-use bytes::Bytes;
-use futures::FutureExt;
-use futures::future::BoxFuture;
-use reqwest::header::HeaderMap;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
-use crate::model::http::{HttpRequest, HttpTransport, StreamDecoder, bearer_headers};
+use crate::model::client::{Codec, HttpModel};
+use crate::model::http::{StreamDecoder, bearer_headers};
 use crate::model::presets::{ContentPolicy, Preset, Quirks, ReasoningEcho};
-use crate::model::retry::RetryPolicy;
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, mint_call_id, normalize_finish};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream, ResponseFormat, StreamEvent, ToolChoice};
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
 
 /// Encodes a request as the Chat Completions JSON body.
 ///
@@ -197,6 +191,7 @@ impl From<WireUsage> for Usage {
                 .and_then(|d| d.cached_tokens)
                 .or(u.prompt_cache_hit_tokens)
                 .unwrap_or(0),
+            ..Usage::default()
         }
     }
 }
@@ -331,7 +326,7 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
         .reasoning_content
         .or(msg.reasoning)
         .filter(|r| !r.is_empty())
-        .map(|r| Reasoning { text: r.into_owned(), signature: None });
+        .map(|r| Reasoning { text: r.into_owned(), ..Default::default() });
     let raw_finish = choice.finish_reason.map(Cow::into_owned);
     let finish_reason = normalize_finish(raw_finish.as_deref().map(FinishReason::from_openai), !tool_calls.is_empty());
     Ok(ChatResponse {
@@ -482,6 +477,37 @@ impl StreamDecoder for OpenAiStreamDecoder {
     }
 }
 
+/// The Chat Completions codec with a vendor's quirks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenAiCodec {
+    /// What the server accepts differently from OpenAI.
+    pub quirks: Quirks,
+}
+
+impl Codec for OpenAiCodec {
+    type Stream = OpenAiStreamDecoder;
+
+    fn url(&self, base_url: &str, _model: &str, _stream: bool) -> String {
+        format!("{base_url}/chat/completions")
+    }
+
+    fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
+        encode(request, model, &self.quirks, stream)
+    }
+
+    fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {
+        decode(provider, body)
+    }
+
+    fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
+        decode_error(provider, status, body)
+    }
+
+    fn stream_decoder(&self, provider: &str) -> OpenAiStreamDecoder {
+        OpenAiStreamDecoder::new(provider)
+    }
+}
+
 /// A client for OpenAI and every Chat-Completions-compatible server.
 ///
 /// ```no_run
@@ -492,128 +518,39 @@ impl StreamDecoder for OpenAiStreamDecoder {
 /// let local = OpenAiCompatible::new("http://127.0.0.1:8000/v1", None, "Qwen/Qwen3-8B").unwrap();
 /// # let _ = (glm, local);
 /// ```
-#[derive(Debug, Clone)]
-pub struct OpenAiCompatible {
-    provider: String,
-    model: String,
-    endpoint: String,
-    headers: HeaderMap,
-    quirks: Quirks,
-    transport: HttpTransport,
-}
+pub type OpenAiCompatible = HttpModel<OpenAiCodec>;
 
-impl OpenAiCompatible {
+impl HttpModel<OpenAiCodec> {
     /// A client for any compatible server at `base_url`, with [`Quirks::COMPATIBLE`].
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        Self::build("openai", base_url, api_key, model, Quirks::COMPATIBLE)
+        HttpModel::with_codec(
+            "openai",
+            base_url,
+            model,
+            bearer_headers(api_key.as_deref(), &[])?,
+            OpenAiCodec { quirks: Quirks::COMPATIBLE },
+        )
     }
 
-    /// A client for a preset's default base URL.
+    /// A client for an OpenAI-protocol preset's default base URL and quirks.
     pub fn from_preset(preset: &Preset, model: &str, api_key: Option<String>) -> Result<Self> {
-        Self::build(preset.name, preset.base_url, api_key, model, preset.quirks)
-    }
-
-    fn build(provider: &str, base_url: &str, api_key: Option<String>, model: &str, quirks: Quirks) -> Result<Self> {
-        if model.is_empty() {
-            return Err(Error::Config(format!("no model given for {provider}: pass one (e.g. --model NAME)")));
-        }
-        let base = base_url.trim_end_matches('/');
-        if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(Error::Config(format!("the base URL `{base_url}` must start with http:// or https://")));
-        }
-        Ok(OpenAiCompatible {
-            provider: provider.to_string(),
-            model: model.to_string(),
-            endpoint: format!("{base}/chat/completions"),
-            headers: bearer_headers(api_key.as_deref(), &[])?,
-            quirks,
-            transport: HttpTransport::default(),
-        })
-    }
-
-    /// Sends requests to another base URL (the preset's quirks stay).
-    pub fn with_base_url(mut self, base_url: &str) -> Result<Self> {
-        let rebuilt = Self::build(&self.provider, base_url, None, &self.model, self.quirks)?;
-        self.endpoint = rebuilt.endpoint;
-        Ok(self)
+        HttpModel::with_codec(
+            preset.name,
+            preset.base_url,
+            model,
+            bearer_headers(api_key.as_deref(), &[])?,
+            OpenAiCodec { quirks: preset.quirks },
+        )
     }
 
     /// Replaces the quirks (e.g. a different [`ContentPolicy`] for a gateway).
     pub fn with_quirks(mut self, quirks: Quirks) -> Self {
-        self.quirks = quirks;
+        self.codec_mut().quirks = quirks;
         self
-    }
-
-    /// Names the provider in errors and logs.
-    pub fn with_provider_name(mut self, name: &str) -> Self {
-        self.provider = name.to_string();
-        self
-    }
-
-    /// Uses this transport (timeouts, retry policy, transcript).
-    pub fn with_transport(mut self, transport: HttpTransport) -> Self {
-        self.transport = transport;
-        self
-    }
-
-    /// Shorthand for a transport with this retry policy and timeouts, and optionally a
-    /// JSONL transcript.
-    pub fn with_http(self, retry: RetryPolicy, request_timeout: Duration, transcript: Option<PathBuf>) -> Result<Self> {
-        let mut b = HttpTransport::builder().retry(retry).request_timeout(request_timeout);
-        if let Some(p) = transcript {
-            b = b.transcript(p);
-        }
-        Ok(self.with_transport(b.build()?))
-    }
-
-    /// The full URL requests go to.
-    pub fn endpoint(&self) -> &str {
-        &self.endpoint
     }
 
     /// The quirks in force.
     pub fn quirks(&self) -> &Quirks {
-        &self.quirks
-    }
-
-    fn request<'a>(&'a self, req: &ChatRequest<'_>, stream: bool) -> Result<HttpRequest<'a>> {
-        let body = encode(req, &self.model, &self.quirks, stream);
-        let body =
-            serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;
-        Ok(HttpRequest {
-            provider: &self.provider,
-            model: &self.model,
-            url: &self.endpoint,
-            headers: &self.headers,
-            body: Bytes::from(body),
-            stream,
-        })
-    }
-}
-
-impl ChatModel for OpenAiCompatible {
-    fn provider(&self) -> &str {
-        &self.provider
-    }
-
-    fn model_name(&self) -> &str {
-        &self.model
-    }
-
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>> {
-        async move {
-            let http = self.request(&request, false)?;
-            let body = self.transport.post_json(&http, decode_error).await?;
-            decode(&self.provider, &body)
-        }
-        .boxed()
-    }
-
-    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {
-        async move {
-            let http = self.request(&request, true)?;
-            self.transport.post_sse(&http, decode_error, OpenAiStreamDecoder::new(&self.provider)).await
-        }
-        .boxed()
+        &self.codec().quirks
     }
 }

@@ -1,6 +1,7 @@
-//! OpenAI-compatible servers, declared as data.
+//! Providers, declared as data.
 //!
-//! One codec ([`super::openai`]) speaks Chat Completions; each vendor is a [`Preset`]: its
+//! Anthropic and Gemini have codecs of their own ([`super::anthropic`], [`super::gemini`]).
+//! One codec ([`super::openai`]) speaks Chat Completions; each compatible vendor is a [`Preset`]: its
 //! default base URL (ending where the vendor's official SDK puts it — the codec appends
 //! `/chat/completions`), the environment variable holding its key, a default model, and
 //! the few [`Quirks`] where it departs from OpenAI. Decoding needs no per-vendor switch:
@@ -62,13 +63,25 @@ impl Quirks {
     pub const COMPATIBLE: Quirks = Quirks { max_tokens_field: "max_tokens", ..Quirks::OPENAI };
 }
 
-/// An OpenAI-compatible provider.
+/// Which codec a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// OpenAI Chat Completions (and every compatible server).
+    OpenAiChat,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Google Gemini `generateContent`.
+    Gemini,
+}
+
+/// A provider: its protocol, default base URL, key variables, default model and quirks.
 ///
 /// ```
 /// use lucid::model::Preset;
 /// let glm = Preset::find("zhipu").unwrap();
 /// assert_eq!(glm.base_url, "https://open.bigmodel.cn/api/paas/v4");
-/// assert_eq!(glm.key_var, Some("ZHIPUAI_API_KEY"));
+/// assert_eq!(glm.key_vars, ["ZHIPUAI_API_KEY"]);
+/// assert_eq!(Preset::find("gemini").unwrap().key_vars, ["GEMINI_API_KEY", "GOOGLE_API_KEY"]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Preset {
@@ -76,8 +89,10 @@ pub struct Preset {
     pub name: &'static str,
     /// Default base URL (the codec appends `/chat/completions`).
     pub base_url: &'static str,
-    /// Environment variable holding the API key; `None` for local servers.
-    pub key_var: Option<&'static str>,
+    /// The wire protocol.
+    pub protocol: Protocol,
+    /// Environment variables holding the API key, tried in order; empty for local servers.
+    pub key_vars: &'static [&'static str],
     /// Model used when none is given; empty when the user must name one.
     pub default_model: &'static str,
     /// What it accepts differently.
@@ -89,16 +104,36 @@ pub struct Preset {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "openai",
+        protocol: Protocol::OpenAiChat,
         base_url: "https://api.openai.com/v1",
-        key_var: Some("OPENAI_API_KEY"),
+        key_vars: &["OPENAI_API_KEY"],
         default_model: "gpt-4o-mini",
         quirks: Quirks::OPENAI,
         notes: "reference behaviour",
     },
     Preset {
+        name: "anthropic",
+        protocol: Protocol::Anthropic,
+        base_url: "https://api.anthropic.com",
+        key_vars: &["ANTHROPIC_API_KEY"],
+        default_model: "claude-sonnet-4-5",
+        quirks: Quirks::OPENAI,
+        notes: "native Messages API; thinking blocks sent back verbatim",
+    },
+    Preset {
+        name: "gemini",
+        protocol: Protocol::Gemini,
+        base_url: "https://generativelanguage.googleapis.com",
+        key_vars: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+        default_model: "gemini-2.5-flash",
+        quirks: Quirks::OPENAI,
+        notes: "native generateContent API; thought signatures sent back",
+    },
+    Preset {
         name: "zhipu",
+        protocol: Protocol::OpenAiChat,
         base_url: "https://open.bigmodel.cn/api/paas/v4",
-        key_var: Some("ZHIPUAI_API_KEY"),
+        key_vars: &["ZHIPUAI_API_KEY"],
         default_model: "glm-4.6",
         quirks: Quirks {
             content_policy: ContentPolicy::Null,
@@ -110,24 +145,27 @@ const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "qwen",
+        protocol: Protocol::OpenAiChat,
         base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1",
-        key_var: Some("DASHSCOPE_API_KEY"),
+        key_vars: &["DASHSCOPE_API_KEY"],
         default_model: "qwen-plus",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
     },
     Preset {
         name: "deepseek",
+        protocol: Protocol::OpenAiChat,
         base_url: "https://api.deepseek.com",
-        key_var: Some("DEEPSEEK_API_KEY"),
+        key_vars: &["DEEPSEEK_API_KEY"],
         default_model: "deepseek-chat",
         quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::COMPATIBLE },
         notes: "reasoning_content sent back within a tool-call chain",
     },
     Preset {
         name: "ollama",
+        protocol: Protocol::OpenAiChat,
         base_url: "http://127.0.0.1:11434/v1",
-        key_var: None,
+        key_vars: &[],
         default_model: "llama3.2",
         quirks: Quirks {
             content_policy: ContentPolicy::Empty,
@@ -139,32 +177,36 @@ const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "vllm",
+        protocol: Protocol::OpenAiChat,
         base_url: "http://127.0.0.1:8000/v1",
-        key_var: None,
+        key_vars: &[],
         default_model: "",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         notes: "local; no key; --model must name the served model",
     },
     Preset {
         name: "llamacpp",
+        protocol: Protocol::OpenAiChat,
         base_url: "http://127.0.0.1:8080/v1",
-        key_var: None,
+        key_vars: &[],
         default_model: "local",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         notes: "local llama-server (start it with --jinja for tools); no key",
     },
     Preset {
         name: "openrouter",
+        protocol: Protocol::OpenAiChat,
         base_url: "https://openrouter.ai/api/v1",
-        key_var: Some("OPENROUTER_API_KEY"),
+        key_vars: &["OPENROUTER_API_KEY"],
         default_model: "openai/gpt-4o-mini",
         quirks: Quirks::COMPATIBLE,
         notes: "",
     },
     Preset {
         name: "groq",
+        protocol: Protocol::OpenAiChat,
         base_url: "https://api.groq.com/openai/v1",
-        key_var: Some("GROQ_API_KEY"),
+        key_vars: &["GROQ_API_KEY"],
         default_model: "llama-3.3-70b-versatile",
         quirks: Quirks::COMPATIBLE,
         notes: "",
@@ -183,6 +225,8 @@ impl Preset {
             "llama.cpp" | "llama-cpp" => "llamacpp",
             "dashscope" => "qwen",
             "glm" => "zhipu",
+            "claude" => "anthropic",
+            "google" => "gemini",
             other => other,
         };
         PRESETS.iter().find(|p| p.name == name)
@@ -190,6 +234,11 @@ impl Preset {
 
     /// True for servers that run on the user's machine and need no key.
     pub fn is_local(&self) -> bool {
-        self.key_var.is_none()
+        self.key_vars.is_empty()
+    }
+
+    /// The API key from the first of [`Preset::key_vars`] that is set and not blank.
+    pub fn key_from_env(&self) -> Option<String> {
+        self.key_vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()))
     }
 }

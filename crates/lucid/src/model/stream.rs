@@ -10,14 +10,24 @@
 use crate::message::{AssistantMessage, FinishReason, Reasoning, ToolCall, Usage};
 use crate::model::{ChatResponse, StreamEvent};
 
+/// The prefix of call ids Lucid minted itself.
+pub const MINTED_PREFIX: &str = "call_lucid_";
+
 /// Mints a call id for providers that send none (Gemini, Google's OpenAI endpoint).
 ///
 /// ```
-/// let id = lucid::model::stream::mint_call_id();
-/// assert!(id.starts_with("call_") && id.len() == 21);
+/// use lucid::model::stream::{is_minted, mint_call_id};
+/// let id = mint_call_id();
+/// assert!(id.starts_with("call_") && is_minted(&id));
+/// assert!(!is_minted("call_NS4iQj14cDFwc0BnrKqDHavt"));
 /// ```
 pub fn mint_call_id() -> String {
-    format!("call_{:016x}", fastrand::u64(..))
+    format!("{MINTED_PREFIX}{:016x}", fastrand::u64(..))
+}
+
+/// Whether Lucid minted this id (so it must not be sent to a provider as the provider's).
+pub fn is_minted(id: &str) -> bool {
+    id.starts_with(MINTED_PREFIX)
 }
 
 #[derive(Debug, Default)]
@@ -170,8 +180,11 @@ impl Assembler {
             })
             .collect();
         let finish_reason = normalize_finish(self.raw_finish.as_deref().map(map), !tool_calls.is_empty());
-        let reasoning = (!self.reasoning.is_empty() || self.reasoning_signature.is_some())
-            .then_some(Reasoning { text: self.reasoning, signature: self.reasoning_signature });
+        let reasoning = (!self.reasoning.is_empty() || self.reasoning_signature.is_some()).then_some(Reasoning {
+            text: self.reasoning,
+            signature: self.reasoning_signature,
+            blocks: Vec::new(),
+        });
         ChatResponse {
             message: AssistantMessage { content: self.text, tool_calls, reasoning },
             finish_reason,

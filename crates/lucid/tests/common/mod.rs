@@ -29,6 +29,12 @@ pub fn usage_json(u: &Usage) -> Value {
     if u.cached_input_tokens > 0 {
         v["cached_input_tokens"] = json!(u.cached_input_tokens);
     }
+    if u.cache_read_input_tokens > 0 {
+        v["cache_read_input_tokens"] = json!(u.cache_read_input_tokens);
+    }
+    if u.cache_creation_input_tokens > 0 {
+        v["cache_creation_input_tokens"] = json!(u.cache_creation_input_tokens);
+    }
     v
 }
 
@@ -88,6 +94,7 @@ pub fn compare_error(e: &ProviderError, expected: &Value) -> Vec<String> {
         }
     };
     check("status", json!(e.status), expected.get("status"));
+    let mid_stream = expected.get("mid_stream") == Some(&Value::Bool(true));
     check("type", json!(e.error_type), expected.get("type"));
     check("code", json!(e.code), expected.get("code"));
     check("message", json!(e.message), expected.get("message"));
@@ -95,5 +102,147 @@ pub fn compare_error(e: &ProviderError, expected: &Value) -> Vec<String> {
     if let Some(secs) = expected.get("retry_after_seconds").and_then(Value::as_f64) {
         check("retry_after_seconds", json!(e.retry_after.map(|d| d.as_secs_f64())), Some(&json!(secs)));
     }
+    if mid_stream && !e.mid_stream {
+        diffs.push("error.mid_stream: expected true".into());
+    }
     diffs
+}
+
+use std::path::Path;
+
+use lucid::Error;
+use lucid::model::StreamEvent;
+use lucid::model::http::StreamDecoder;
+use lucid::model::sse::{SseDecoder, SseEvent};
+
+/// A stream decoder behind a box, so one harness serves every codec.
+pub trait AnyDecoder {
+    fn event(&mut self, event: &SseEvent, out: &mut Vec<StreamEvent>) -> Result<(), Error>;
+    fn finish(self: Box<Self>) -> Result<ChatResponse, Error>;
+}
+
+impl<D: StreamDecoder> AnyDecoder for D {
+    fn event(&mut self, event: &SseEvent, out: &mut Vec<StreamEvent>) -> Result<(), Error> {
+        StreamDecoder::event(self, event, out)
+    }
+    fn finish(self: Box<Self>) -> Result<ChatResponse, Error> {
+        StreamDecoder::finish(*self)
+    }
+}
+
+/// A codec's three decoders.
+pub struct Decoders<'a> {
+    pub json: &'a dyn Fn(&[u8]) -> Result<ChatResponse, Error>,
+    pub error: &'a dyn Fn(u16, &[u8]) -> ProviderError,
+    pub stream: &'a dyn Fn() -> Box<dyn AnyDecoder>,
+}
+
+/// Decodes an SSE body fed in chunks of `chunk` bytes; returns the response and the text
+/// the deltas carried.
+pub fn decode_sse<D: StreamDecoder>(body: &[u8], chunk: usize, decoder: D) -> Result<(ChatResponse, String), Error> {
+    decode_sse_boxed(body, chunk, Box::new(decoder))
+}
+
+fn decode_sse_boxed(body: &[u8], chunk: usize, mut dec: Box<dyn AnyDecoder>) -> Result<(ChatResponse, String), Error> {
+    let mut sse = SseDecoder::default();
+    let mut out = Vec::new();
+    for piece in body.chunks(chunk.max(1)) {
+        for ev in sse.feed(piece) {
+            dec.event(&ev, &mut out)?;
+        }
+    }
+    if let Some(ev) = sse.finish() {
+        dec.event(&ev, &mut out)?;
+    }
+    Ok((dec.finish()?, streamed_text(&out)))
+}
+
+fn streamed_text(out: &[StreamEvent]) -> String {
+    out.iter()
+        .filter_map(|e| match e {
+            StreamEvent::TextDelta(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn file(case: &Path, suffix: &str) -> PathBuf {
+    PathBuf::from(format!("{}{suffix}", case.display()))
+}
+
+/// Every `*.expected.json` case in `dirs`, sorted.
+pub fn cases(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in dirs {
+        for e in std::fs::read_dir(d).unwrap_or_else(|e| panic!("read {}: {e}", d.display())).flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if let Some(stem) = name.strip_suffix(".expected.json") {
+                out.push(d.join(stem));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn check_outcome(outcome: Result<(ChatResponse, String), Error>, expected: &Value) -> Vec<String> {
+    match (outcome, expected.get("error")) {
+        (Ok((r, streamed)), None) => {
+            let mut d = compare_response(&r, expected);
+            if streamed != r.message.content {
+                d.push("the streamed text differs from the assembled text".into());
+            }
+            d
+        }
+        (Err(Error::Provider(p)), Some(want)) => compare_error(&p, want),
+        (Ok(_), Some(want)) => vec![format!("expected the error {want}, got an answer")],
+        (Err(e), _) => vec![e.to_string()],
+    }
+}
+
+/// Decodes every case in `dirs` as its files require and compares it with its expected
+/// result; panics listing every difference. Returns how many cases were checked.
+pub fn check_cases(root: &Path, dirs: &[PathBuf], d: &Decoders<'_>) -> usize {
+    let cases = cases(dirs);
+    let mut failures = Vec::new();
+    for case in &cases {
+        let expected: Value = serde_json::from_slice(&std::fs::read(file(case, ".expected.json")).unwrap()).unwrap();
+        let status: u16 = std::fs::read_to_string(file(case, ".status")).unwrap().trim().parse().unwrap();
+        let sse = file(case, ".response.sse");
+        let diffs = if status >= 400 {
+            let body = std::fs::read(file(case, ".response.json")).unwrap();
+            compare_error(&(d.error)(status, &body), &expected["error"])
+        } else if sse.exists() {
+            let body = std::fs::read(&sse).unwrap();
+            [body.len(), 1, 7, 64]
+                .into_iter()
+                .flat_map(|chunk| {
+                    check_outcome(decode_sse_boxed(&body, chunk, (d.stream)()), &expected)
+                        .into_iter()
+                        .map(move |x| format!("chunk {chunk}: {x}"))
+                })
+                .collect()
+        } else {
+            let body = std::fs::read(file(case, ".response.json")).unwrap();
+            match serde_json::from_slice::<Value>(&body) {
+                // A JSON-array stream (Gemini without alt=sse): each element is one chunk.
+                Ok(Value::Array(chunks)) => {
+                    let mut dec = (d.stream)();
+                    let mut out = Vec::new();
+                    let fed: Result<(), Error> = chunks
+                        .iter()
+                        .try_for_each(|c| dec.event(&SseEvent { event: None, data: c.to_string() }, &mut out));
+                    let outcome = fed.and_then(|_| dec.finish()).map(|r| (r, streamed_text(&out)));
+                    check_outcome(outcome, &expected)
+                }
+                _ => check_outcome((d.json)(&body).map(|r| (r.clone(), r.message.content)), &expected),
+            }
+        };
+        if !diffs.is_empty() {
+            failures.push(format!("{}:\n  {}", case.strip_prefix(root).unwrap_or(case).display(), diffs.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    eprintln!("{} recorded cases decoded as expected", cases.len());
+    cases.len()
 }

@@ -1,0 +1,161 @@
+//! One client for every provider: a [`Codec`] joined to the shared transport.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+use crate::error::{Error, ProviderError, Result};
+use crate::model::http::{HttpRequest, HttpTransport, StreamDecoder};
+use crate::model::retry::RetryPolicy;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
+
+/// A provider's wire format: pure translation, no I/O.
+pub trait Codec: Send + Sync + 'static {
+    /// The streaming decoder.
+    type Stream: StreamDecoder;
+    /// The URL of a call, from the base URL (no trailing slash) and the model.
+    fn url(&self, base_url: &str, model: &str, stream: bool) -> String;
+    /// The request body.
+    fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value;
+    /// A whole 2xx response body.
+    fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse>;
+    /// An error body.
+    fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError;
+    /// A decoder for one streamed answer.
+    fn stream_decoder(&self, provider: &str) -> Self::Stream;
+}
+
+/// A [`ChatModel`] speaking `C` over HTTP: provider name, model, base URL, headers
+/// (authentication included) and the transport (timeouts, retries, transcript).
+#[derive(Debug, Clone)]
+pub struct HttpModel<C> {
+    provider: String,
+    model: String,
+    base_url: String,
+    headers: HeaderMap,
+    codec: C,
+    transport: HttpTransport,
+}
+
+impl<C: Codec> HttpModel<C> {
+    /// A client from its parts; the base URL must be http(s) and the model non-empty.
+    pub fn with_codec(provider: &str, base_url: &str, model: &str, headers: HeaderMap, codec: C) -> Result<Self> {
+        if model.is_empty() {
+            return Err(Error::Config(format!("no model given for {provider}: pass one (e.g. --model NAME)")));
+        }
+        Ok(HttpModel {
+            provider: provider.to_string(),
+            model: model.to_string(),
+            base_url: check_base_url(base_url)?,
+            headers,
+            codec,
+            transport: HttpTransport::default(),
+        })
+    }
+
+    /// Sends requests to another base URL.
+    pub fn with_base_url(mut self, base_url: &str) -> Result<Self> {
+        self.base_url = check_base_url(base_url)?;
+        Ok(self)
+    }
+
+    /// Names the provider in errors and logs.
+    pub fn with_provider_name(mut self, name: &str) -> Self {
+        self.provider = name.to_string();
+        self
+    }
+
+    /// Uses this transport (timeouts, retry policy, transcript).
+    pub fn with_transport(mut self, transport: HttpTransport) -> Self {
+        self.transport = transport;
+        self
+    }
+
+    /// Shorthand for a transport with this retry policy and timeout, and optionally a
+    /// JSONL transcript.
+    pub fn with_http(self, retry: RetryPolicy, request_timeout: Duration, transcript: Option<PathBuf>) -> Result<Self> {
+        let mut b = HttpTransport::builder().retry(retry).request_timeout(request_timeout);
+        if let Some(p) = transcript {
+            b = b.transcript(p);
+        }
+        Ok(self.with_transport(b.build()?))
+    }
+
+    /// The URL a request for the default model goes to.
+    pub fn endpoint(&self, stream: bool) -> String {
+        self.codec.url(&self.base_url, &self.model, stream)
+    }
+
+    /// The codec.
+    pub fn codec(&self) -> &C {
+        &self.codec
+    }
+
+    pub(crate) fn codec_mut(&mut self) -> &mut C {
+        &mut self.codec
+    }
+
+    fn request(&self, req: &ChatRequest<'_>, stream: bool) -> Result<(String, Bytes)> {
+        let model = req.options.model.as_deref().unwrap_or(&self.model);
+        let body = self.codec.encode(req, model, stream);
+        let body =
+            serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;
+        Ok((self.codec.url(&self.base_url, model, stream), Bytes::from(body)))
+    }
+}
+
+fn check_base_url(base_url: &str) -> Result<String> {
+    let base = base_url.trim_end_matches('/');
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        return Err(Error::Config(format!("the base URL `{base_url}` must start with http:// or https://")));
+    }
+    Ok(base.to_string())
+}
+
+impl<C: Codec> ChatModel for HttpModel<C> {
+    fn provider(&self) -> &str {
+        &self.provider
+    }
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>> {
+        async move {
+            let (url, body) = self.request(&request, false)?;
+            let http = HttpRequest {
+                provider: &self.provider,
+                model: &self.model,
+                url: &url,
+                headers: &self.headers,
+                body,
+                stream: false,
+            };
+            let body = self.transport.post_json(&http, C::decode_error).await?;
+            self.codec.decode(&self.provider, &body)
+        }
+        .boxed()
+    }
+
+    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {
+        async move {
+            let (url, body) = self.request(&request, true)?;
+            let http = HttpRequest {
+                provider: &self.provider,
+                model: &self.model,
+                url: &url,
+                headers: &self.headers,
+                body,
+                stream: true,
+            };
+            self.transport.post_sse(&http, C::decode_error, self.codec.stream_decoder(&self.provider)).await
+        }
+        .boxed()
+    }
+}
