@@ -186,7 +186,56 @@ fn help_and_providers_list() {
     assert!(text(&out.stdout).contains("--max-iterations"));
     let out = lucid(&["providers"]);
     let list = text(&out.stdout);
-    for p in ["openai", "zhipu", "qwen", "deepseek", "ollama", "vllm", "llamacpp", "openrouter", "groq"] {
+    for p in [
+        "openai",
+        "anthropic",
+        "gemini",
+        "zhipu",
+        "qwen",
+        "deepseek",
+        "ollama",
+        "vllm",
+        "llamacpp",
+        "openrouter",
+        "groq",
+    ] {
         assert!(list.contains(p), "{p} missing");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn provider_anthropic_speaks_the_messages_api() {
+    let server = MockServer::sequence(vec![Reply::json(
+        200,
+        &json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+                "content": [{"type": "text", "text": "Bonjour."}], "stop_reason": "end_turn",
+                "usage": {"input_tokens": 9, "output_tokens": 3}}),
+    )])
+    .await;
+    let root = server.url().trim_end_matches("/v1").to_string();
+    let out = run(vec![
+        "run".into(),
+        "--provider".into(),
+        "anthropic".into(),
+        "--base-url".into(),
+        root,
+        "--api-key".into(),
+        "k".into(),
+        "--json".into(),
+        "Say hello in French".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["content"], "Bonjour.");
+    let req = &server.requests()[0];
+    assert_eq!(req.path, "/v1/messages");
+    assert_eq!(req.json()["model"], "claude-sonnet-4-5", "the preset's default model");
+}
+
+#[test]
+fn gemini_key_falls_back_to_google_api_key() {
+    let out = lucid(&["run", "--provider", "gemini", "hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("GEMINI_API_KEY or GOOGLE_API_KEY"), "{}", text(&out.stderr));
 }

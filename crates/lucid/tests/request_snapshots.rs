@@ -104,3 +104,74 @@ fn qwen_and_local_servers_send_empty_content_beside_tool_calls() {
     }
     insta::assert_json_snapshot!(body("ollama", false, &ChatOptions::default()));
 }
+
+/// The same conversation as Anthropic and Gemini see it: Anthropic thinking blocks with
+/// their signature on the first assistant turn, a Gemini thought signature on a call, and
+/// one call id that Lucid minted (Gemini sent none).
+fn native_conversation() -> Vec<Message> {
+    let mut msgs = conversation();
+    if let Message::Assistant(a) = &mut msgs[2] {
+        a.reasoning = Some(Reasoning {
+            text: "Two cities, two calls.".into(),
+            signature: None,
+            blocks: vec![
+                json!({"type": "thinking", "thinking": "Two cities, two calls.", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}),
+                json!({"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"}),
+            ],
+        });
+        a.tool_calls[0].signature = Some("CiQBjz1rX-sig".into());
+        a.tool_calls[1].id = "call_lucid_00000000000000b2".into();
+    }
+    if let Message::Tool(r) = &mut msgs[4] {
+        r.call_id = "call_lucid_00000000000000b2".into();
+    }
+    msgs
+}
+
+#[test]
+fn anthropic_request() {
+    let msgs = native_conversation();
+    let tools = tools();
+    let options = ChatOptions {
+        tool_choice: Some(ToolChoice::Auto),
+        parallel_tool_calls: Some(false),
+        stop: vec!["END".into()],
+        ..Default::default()
+    };
+    let b = lucid::model::anthropic::encode(&ChatRequest::new(&msgs, &tools, &options), "claude-sonnet-4-5", true);
+    let roles: Vec<&str> = b["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["user", "assistant", "user", "assistant", "user", "assistant", "user"]);
+    assert_eq!(b["messages"][2]["content"].as_array().unwrap().len(), 2, "both results in one user message");
+    assert_eq!(b["messages"][2]["content"][1]["is_error"], true);
+    assert_eq!(b["messages"][1]["content"][0]["type"], "thinking", "thinking blocks first, verbatim");
+    insta::assert_json_snapshot!(b);
+
+    // A question sent after an interrupted tool turn joins the results' user message, after them.
+    let cut = [msgs[1].clone(), msgs[2].clone(), msgs[3].clone(), msgs[4].clone(), Message::user("never mind")];
+    let b = lucid::model::anthropic::encode(&ChatRequest::new(&cut, &tools, &options), "claude-sonnet-4-5", false);
+    let kinds: Vec<&str> =
+        b["messages"][2]["content"].as_array().unwrap().iter().map(|c| c["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["tool_result", "tool_result", "text"]);
+}
+
+#[test]
+fn gemini_request() {
+    let msgs = native_conversation();
+    let tools = tools();
+    let options = ChatOptions {
+        temperature: Some(0.2),
+        max_tokens: Some(512),
+        tool_choice: Some(ToolChoice::Tool("get_weather".into())),
+        ..Default::default()
+    };
+    let b = lucid::model::gemini::encode(&ChatRequest::new(&msgs, &tools, &options));
+    let parts = &b["contents"][1]["parts"];
+    assert_eq!(parts[0]["thoughtSignature"], "CiQBjz1rX-sig");
+    assert_eq!(parts[0]["functionCall"]["id"], "call_a");
+    assert!(parts[1]["functionCall"].get("id").is_none(), "a minted id is not sent as Gemini's");
+    assert_eq!(
+        b["contents"][2]["parts"][1]["functionResponse"]["response"],
+        json!({"error": "Error: service unavailable"})
+    );
+    insta::assert_json_snapshot!(b);
+}

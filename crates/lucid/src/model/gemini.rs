@@ -150,10 +150,8 @@ fn convert(node: &Value, root: &Value, depth: usize) -> Value {
                     .unwrap_or_default();
                 out.insert("properties".into(), Value::Object(props));
             }
-            "required" => {
-                if v.as_array().is_some_and(|a| !a.is_empty()) {
-                    out.insert(k.clone(), v.clone());
-                }
+            "required" if v.as_array().is_some_and(|a| !a.is_empty()) => {
+                out.insert(k.clone(), v.clone());
             }
             "items" => {
                 out.insert("items".into(), convert(v, root, depth + 1));

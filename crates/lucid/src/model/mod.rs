@@ -90,9 +90,9 @@ pub struct ChatOptions {
     /// Overrides the model's default name.
     pub model: Option<String>,
     /// Sampling temperature.
-    pub temperature: Option<f32>,
+    pub temperature: Option<f64>,
     /// Nucleus sampling.
-    pub top_p: Option<f32>,
+    pub top_p: Option<f64>,
     /// Upper bound on generated tokens.
     pub max_tokens: Option<u32>,
     /// Whether and which tool the model must call.
