@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
-use crate::model::http::StreamDecoder;
+use crate::model::http::{StreamDecoder, insert_secret};
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, normalize_finish};
 use crate::model::{ChatRequest, ChatResponse, StreamEvent, ToolChoice};
@@ -437,10 +437,7 @@ impl HttpModel<AnthropicCodec> {
     /// A client for `https://api.anthropic.com` with this key.
     pub fn new(api_key: impl Into<String>, model: &str) -> Result<Self> {
         let mut headers = HeaderMap::new();
-        let mut key = HeaderValue::from_str(&api_key.into())
-            .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
-        key.set_sensitive(true);
-        headers.insert(HeaderName::from_static("x-api-key"), key);
+        insert_secret(&mut headers, HeaderName::from_static("x-api-key"), &api_key.into())?;
         headers.insert(HeaderName::from_static("anthropic-version"), HeaderValue::from_static(API_VERSION));
         HttpModel::with_codec("anthropic", "https://api.anthropic.com", model, headers, AnthropicCodec)
     }

@@ -109,6 +109,12 @@ impl<C: Codec> HttpModel<C> {
     }
 }
 
+impl<C> HttpModel<C> {
+    fn http<'a>(&'a self, url: &'a str, body: Bytes, stream: bool) -> HttpRequest<'a> {
+        HttpRequest { provider: &self.provider, model: &self.model, url, headers: &self.headers, body, stream }
+    }
+}
+
 fn check_base_url(base_url: &str) -> Result<String> {
     let base = base_url.trim_end_matches('/');
     if !(base.starts_with("http://") || base.starts_with("https://")) {
@@ -129,15 +135,7 @@ impl<C: Codec> ChatModel for HttpModel<C> {
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>> {
         async move {
             let (url, body) = self.request(&request, false)?;
-            let http = HttpRequest {
-                provider: &self.provider,
-                model: &self.model,
-                url: &url,
-                headers: &self.headers,
-                body,
-                stream: false,
-            };
-            let body = self.transport.post_json(&http, C::decode_error).await?;
+            let body = self.transport.post_json(&self.http(&url, body, false), C::decode_error).await?;
             self.codec.decode(&self.provider, &body)
         }
         .boxed()
@@ -146,15 +144,8 @@ impl<C: Codec> ChatModel for HttpModel<C> {
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {
         async move {
             let (url, body) = self.request(&request, true)?;
-            let http = HttpRequest {
-                provider: &self.provider,
-                model: &self.model,
-                url: &url,
-                headers: &self.headers,
-                body,
-                stream: true,
-            };
-            self.transport.post_sse(&http, C::decode_error, self.codec.stream_decoder(&self.provider)).await
+            let decoder = self.codec.stream_decoder(&self.provider);
+            self.transport.post_sse(&self.http(&url, body, true), C::decode_error, decoder).await
         }
         .boxed()
     }

@@ -8,13 +8,13 @@
 //! thinking tokens count as output. Vertex AI's streamed `partialArgs` are assembled by
 //! JSON path.
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName};
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, ProviderError, Result};
 use crate::message::{FinishReason, Message, Usage};
 use crate::model::client::{Codec, HttpModel};
-use crate::model::http::StreamDecoder;
+use crate::model::http::{StreamDecoder, insert_secret};
 use crate::model::retry::parse_proto_duration;
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, is_minted};
@@ -591,10 +591,7 @@ impl HttpModel<GeminiCodec> {
     /// A client for `https://generativelanguage.googleapis.com` with this key.
     pub fn new(api_key: impl Into<String>, model: &str) -> Result<Self> {
         let mut headers = HeaderMap::new();
-        let mut key = HeaderValue::from_str(&api_key.into())
-            .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
-        key.set_sensitive(true);
-        headers.insert(HeaderName::from_static("x-goog-api-key"), key);
+        insert_secret(&mut headers, HeaderName::from_static("x-goog-api-key"), &api_key.into())?;
         HttpModel::with_codec("gemini", "https://generativelanguage.googleapis.com", model, headers, GeminiCodec)
     }
 }

@@ -479,14 +479,20 @@ impl Transcript {
     }
 }
 
+/// Adds a secret header (marked sensitive: never logged, redacted from transcripts).
+pub fn insert_secret(headers: &mut HeaderMap, name: HeaderName, value: &str) -> Result<()> {
+    let mut v = HeaderValue::from_str(value)
+        .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
+    v.set_sensitive(true);
+    headers.insert(name, v);
+    Ok(())
+}
+
 /// A header map with a sensitive bearer token, and any extra headers.
 pub fn bearer_headers(api_key: Option<&str>, extra: &[(HeaderName, HeaderValue)]) -> Result<HeaderMap> {
     let mut h = HeaderMap::new();
     if let Some(key) = api_key.filter(|k| !k.is_empty()) {
-        let mut v = HeaderValue::from_str(&format!("Bearer {key}"))
-            .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
-        v.set_sensitive(true);
-        h.insert(reqwest::header::AUTHORIZATION, v);
+        insert_secret(&mut h, reqwest::header::AUTHORIZATION, &format!("Bearer {key}"))?;
     }
     for (k, v) in extra {
         h.insert(k.clone(), v.clone());
