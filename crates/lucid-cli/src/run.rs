@@ -8,7 +8,7 @@ use futures::StreamExt;
 use lucid::model::http::HttpTransport;
 use lucid::model::retry::RetryPolicy;
 use lucid::model::{ChatModel, OpenAiCompatible};
-use lucid::{Agent, AgentEvent, AgentResult, StopReason};
+use lucid::{Agent, AgentEvent, AgentResult, FinishReason, StopReason};
 use serde_json::json;
 
 use crate::args::RunArgs;
@@ -117,6 +117,13 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
         session.run(prompt).await?
     };
     print_result(&args, &result)?;
+    match result.finish_reason {
+        Some(FinishReason::ContentFilter) => eprintln!("lucid: the provider's content filter stopped the answer"),
+        Some(FinishReason::Length) if result.stop_reason == StopReason::Completed => {
+            eprintln!("lucid: the answer was cut off by the output token limit")
+        }
+        _ => {}
+    }
     Ok(match result.stop_reason {
         StopReason::Completed => 0,
         StopReason::MaxIterations => {

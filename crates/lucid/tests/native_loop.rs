@@ -237,3 +237,15 @@ async fn gemini_stream_without_a_finish_reason_is_truncated() {
     );
     assert!(validate(s.messages()).is_ok());
 }
+
+#[tokio::test]
+async fn a_blocked_gemini_prompt_is_reported_as_filtered() {
+    let server = MockServer::sequence(vec![Reply::json(
+        200,
+        &json!({"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": {"promptTokenCount": 8}}),
+    )])
+    .await;
+    let r = agent(gemini(&server)).session().run("something unsafe").await.unwrap();
+    assert_eq!(r.content, "");
+    assert_eq!(r.finish_reason, Some(lucid::FinishReason::ContentFilter));
+}

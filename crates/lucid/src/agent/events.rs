@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::message::Usage;
+use crate::message::{FinishReason, Usage};
 
 /// Why a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -70,6 +70,9 @@ pub struct AgentResult {
     pub usage: Usage,
     /// Why the run stopped.
     pub stop_reason: StopReason,
+    /// Why the last model call ended (e.g. `content_filter` when a safety filter stopped
+    /// the answer, `length` when it hit the token limit); `None` if no call completed.
+    pub finish_reason: Option<FinishReason>,
 }
 
 /// What [`Session::run_stream`](crate::Session::run_stream) yields.

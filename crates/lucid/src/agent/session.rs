@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, ToolCallRecord};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::message::{Message, ToolCall, Usage};
+use crate::message::{FinishReason, Message, ToolCall, Usage};
 use crate::model::{ChatRequest, ChatResponse, StreamEvent};
 use crate::tool::{ToolContext, ToolOutcome};
 
@@ -148,6 +148,7 @@ impl Session {
             iterations: run.iterations,
             usage: run.usage,
             stop_reason,
+            finish_reason: run.finish_reason,
         })
     }
 
@@ -178,6 +179,7 @@ impl Session {
             if let Some(u) = response.usage {
                 run.usage += u;
             }
+            run.finish_reason = response.finish_reason;
             let truncated: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
             let ChatResponse { message, .. } = response;
             run.content.clone_from(&message.content);
@@ -276,6 +278,7 @@ struct RunState {
     records: Vec<ToolCallRecord>,
     iterations: usize,
     usage: Usage,
+    finish_reason: Option<FinishReason>,
 }
 
 fn record(c: &ToolCall, outcome: Option<&ToolOutcome>, elapsed: Option<std::time::Duration>) -> ToolCallRecord {
