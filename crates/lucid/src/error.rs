@@ -53,6 +53,22 @@ pub enum Error {
     /// The run was cancelled before it finished.
     #[error("the run was cancelled")]
     Cancelled,
+    /// A session store failed (the database said no, a stored message is unreadable…).
+    #[error("the {store} session store failed: {message}")]
+    Store {
+        /// Which store.
+        store: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+    /// Another turn of this session is running (in this process or another).
+    #[error("session `{id}` is busy: another turn is running ({owner})")]
+    SessionBusy {
+        /// The session.
+        id: String,
+        /// Who holds the turn lock (`host:pid:nonce`).
+        owner: String,
+    },
     /// Writing the transcript or another local file failed.
     #[error("i/o error on {path}: {source}")]
     Io {

@@ -54,6 +54,7 @@ pub mod agent;
 pub mod context;
 pub mod error;
 pub mod history;
+pub mod memory;
 pub mod message;
 pub mod model;
 pub mod tokens;

@@ -17,6 +17,8 @@ pub use events::{AgentEvent, AgentResult, StopReason, ToolCallRecord};
 pub use session::Session;
 
 use crate::context::ContextLimits;
+use crate::error::{Error, Result};
+use crate::memory::SessionStore;
 use crate::model::{ChatModel, ChatOptions};
 use crate::tool::{Tool, ToolRegistry, ToolSet};
 
@@ -29,6 +31,8 @@ pub(crate) struct AgentConfig {
     pub tool_concurrency: usize,
     pub tool_timeout: Option<Duration>,
     pub limits: ContextLimits,
+    pub store: Option<Arc<dyn SessionStore>>,
+    pub turn_lease: Duration,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -81,13 +85,45 @@ impl Agent {
                 tool_concurrency: 8,
                 tool_timeout: Some(Duration::from_secs(120)),
                 limits: ContextLimits::default(),
+                store: None,
+                turn_lease: Duration::from_secs(15 * 60),
             },
         }
     }
 
-    /// A new conversation with this agent's system prompt.
+    /// A new conversation with this agent's system prompt, kept only in memory.
     pub fn session(&self) -> Session {
         Session::new(self.clone())
+    }
+
+    /// The stored conversation `id`, loaded (and repaired) from the agent's store, or
+    /// created there if it does not exist. Each turn is saved when it ends.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use std::sync::Arc;
+    /// use lucid::memory::InMemoryStore;
+    /// # let model = Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+    /// let agent = lucid::Agent::builder(model).store(Arc::new(InMemoryStore::new(100))).build();
+    /// let session = agent.session_with_id("support-42").await.unwrap();
+    /// assert_eq!(session.id(), Some("support-42"));
+    /// # });
+    /// ```
+    pub async fn session_with_id(&self, id: &str) -> Result<Session> {
+        let store = self.config.store.as_ref().ok_or_else(|| {
+            Error::Config("this agent has no session store: configure one with Agent::builder(..).store(..)".into())
+        })?;
+        if id.trim().is_empty() {
+            return Err(Error::Config("a session id cannot be empty".into()));
+        }
+        store.create(id, serde_json::json!({})).await?;
+        let stored = store.load(id).await?.map(|s| s.messages).unwrap_or_default();
+        Ok(Session::stored(self.clone(), id.to_string(), stored))
+    }
+
+    /// The session store, if one is configured.
+    pub fn store(&self) -> Option<&Arc<dyn SessionStore>> {
+        self.config.store.as_ref()
     }
 
     /// The model.
@@ -175,6 +211,19 @@ impl AgentBuilder {
     /// Keep the estimated context under this many tokens.
     pub fn max_context_tokens(mut self, n: usize) -> Self {
         self.config.limits.max_tokens = Some(n);
+        self
+    }
+
+    /// Where sessions opened with [`Agent::session_with_id`] are kept.
+    pub fn store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.config.store = Some(store);
+        self
+    }
+
+    /// How long a turn lock is held before another process may take it over (default 15
+    /// minutes; a lock whose process died on this host is taken over at once).
+    pub fn turn_lease(mut self, lease: Duration) -> Self {
+        self.config.turn_lease = lease;
         self
     }
 

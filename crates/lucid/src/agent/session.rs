@@ -50,15 +50,25 @@ pub struct Session {
     context: Context,
     canceller: Canceller,
     usage: Usage,
+    /// The id under which the agent's store keeps this session.
+    id: Option<String>,
+    /// The history was edited (cleared, undone…): the next save replaces it whole.
+    edited: bool,
 }
 
 impl Session {
     pub(crate) fn new(agent: Agent) -> Self {
         let context = Context::new(agent.config.system.clone());
-        Session { agent, context, canceller: Canceller::default(), usage: Usage::default() }
+        Session { agent, context, canceller: Canceller::default(), usage: Usage::default(), id: None, edited: false }
     }
 
-    /// A session continuing stored messages (repaired first).
+    pub(crate) fn stored(agent: Agent, id: String, messages: Vec<Message>) -> Self {
+        let mut s = Session::with_messages(agent, messages);
+        s.id = Some(id);
+        s
+    }
+
+    /// A session continuing these messages (repaired first), kept only in memory.
     pub fn with_messages(agent: Agent, messages: Vec<Message>) -> Self {
         let mut s = Session::new(agent);
         let (mut context, _) = Context::from_messages(messages);
@@ -67,6 +77,35 @@ impl Session {
         }
         s.context = context;
         s
+    }
+
+    /// The id of a stored session ([`Agent::session_with_id`]).
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// Writes the whole history to the store now, replacing what it held (each turn is
+    /// saved on its own when it ends; call this after editing the history, e.g. `clear`).
+    pub async fn save(&mut self) -> Result<()> {
+        if let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) {
+            store.replace(id, self.context.history()).await?;
+            self.edited = false;
+        }
+        Ok(())
+    }
+
+    /// Saves the turn that just ended: appended, or the whole history after an edit.
+    async fn save_turn(&mut self) -> Result<()> {
+        let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
+        if self.edited {
+            store.replace(id, self.context.history()).await?;
+            self.edited = false;
+            return Ok(());
+        }
+        match self.context.turn_starts().last() {
+            Some(&start) => store.append(id, &self.context.messages()[start..]).await,
+            None => Ok(()),
+        }
     }
 
     /// Runs one user turn to its end and returns the result.
@@ -96,8 +135,11 @@ impl Session {
         &self.context
     }
 
-    /// The context window, to edit (the repair pass runs before the next request).
+    /// The context window, to edit (the repair pass runs before the next request; a
+    /// stored session saves the edited history whole after its next turn, or on
+    /// [`Session::save`]).
     pub fn context_mut(&mut self) -> &mut Context {
+        self.edited = true;
         &mut self.context
     }
 
@@ -106,9 +148,11 @@ impl Session {
         self.context.messages()
     }
 
-    /// Forgets the conversation; keeps the system prompt.
+    /// Forgets the conversation; keeps the system prompt. A stored session forgets it in
+    /// the store too at its next save.
     pub fn clear(&mut self) {
         self.context.clear();
+        self.edited = true;
     }
 
     /// Usage summed over every run of this session.
@@ -128,6 +172,10 @@ impl Session {
         tx: Option<&UnboundedSender<AgentEvent>>,
     ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
+        let lock = match (&config.store, &self.id) {
+            (Some(store), Some(id)) => Some(store.lock(id, config.turn_lease).await?),
+            _ => None,
+        };
         let token = self.canceller.begin();
         let emit = |ev: AgentEvent| {
             if let Some(tx) = tx {
@@ -141,7 +189,14 @@ impl Session {
         self.context.repair();
         self.canceller.end();
         self.usage += run.usage;
+        let saved = self.save_turn().await;
+        if let (Some(store), Some(lock)) = (&config.store, &lock)
+            && let Err(e) = store.unlock(lock).await
+        {
+            tracing::warn!(session = %lock.session_id, error = %e, "could not release the turn lock");
+        }
         let stop_reason = outcome?;
+        saved?;
         Ok(AgentResult {
             content: run.content,
             tool_calls: run.records,

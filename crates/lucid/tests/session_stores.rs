@@ -1,0 +1,212 @@
+//! One suite for every session store, and the agent's use of them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use lucid::history::validate;
+use lucid::memory::{InMemoryStore, SessionStore, SqliteStore};
+use lucid::message::{AssistantMessage, Reasoning};
+use lucid::model::OpenAiCompatible;
+use lucid::prelude::*;
+use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
+use serde_json::json;
+
+fn turn(i: usize) -> Vec<Message> {
+    vec![
+        Message::user(format!("question {i}")),
+        Message::Assistant(AssistantMessage {
+            content: String::new(),
+            tool_calls: vec![ToolCall::new(format!("c{i}"), "add", json!({"a": i, "b": 1}))],
+            reasoning: Some(Reasoning {
+                text: "think".into(),
+                signature: Some("sig".into()),
+                blocks: vec![json!({"type": "thinking", "thinking": "think", "signature": "s"})],
+            }),
+        }),
+        Message::tool_result(format!("c{i}"), "add", (i + 1).to_string(), i % 2 == 0),
+        Message::assistant(format!("answer {i} — ünïcode ✓")),
+    ]
+}
+
+fn temp_db(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lucid-test-{}-{name}-{}", std::process::id(), fastrand_u32()));
+    dir.join("lucid.db")
+}
+
+fn fastrand_u32() -> u32 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos()
+}
+
+/// The behaviour every store shares.
+async fn suite(store: Arc<dyn SessionStore>) {
+    let kind = store.kind();
+    assert!(store.load("nope").await.unwrap().is_none(), "{kind}");
+    assert!(store.append("nope", &turn(0)).await.is_err(), "{kind}: appending to a missing session fails");
+
+    let info = store.create("s1", json!({"user": "ada"})).await.unwrap();
+    assert_eq!((info.id.as_str(), info.message_count, info.title.as_deref()), ("s1", 0, None));
+    assert_eq!(info.metadata, json!({"user": "ada"}));
+    let again = store.create("s1", json!({"other": true})).await.unwrap();
+    assert_eq!(again.metadata, json!({"user": "ada"}), "{kind}: create leaves an existing session alone");
+
+    store.append("s1", &turn(0)).await.unwrap();
+    store.append("s1", &turn(1)).await.unwrap();
+    let s = store.load("s1").await.unwrap().unwrap();
+    let want: Vec<Message> = turn(0).into_iter().chain(turn(1)).collect();
+    assert_eq!(s.messages, want, "{kind}: messages round-trip in order");
+    assert_eq!(s.info.message_count, 8);
+    assert_eq!(s.info.title.as_deref(), Some("question 0"));
+    assert!(s.info.updated_at >= s.info.created_at);
+    assert!(validate(&s.messages).is_ok());
+
+    store.replace("s1", &turn(7)).await.unwrap();
+    let s = store.load("s1").await.unwrap().unwrap();
+    assert_eq!((s.messages.clone(), s.info.message_count), (turn(7), 4), "{kind}: replace");
+    store.append("s1", &turn(8)).await.unwrap();
+    assert_eq!(store.load("s1").await.unwrap().unwrap().messages.len(), 8, "{kind}: append after replace");
+
+    for id in ["s2", "s3"] {
+        store.create(id, json!({})).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(3)).await;
+        store.append(id, &turn(2)).await.unwrap();
+    }
+    let ids: Vec<String> = store.list(10, 0).await.unwrap().into_iter().map(|i| i.id).collect();
+    assert_eq!(ids, ["s3", "s2", "s1"], "{kind}: most recently updated first");
+    let page: Vec<String> = store.list(1, 1).await.unwrap().into_iter().map(|i| i.id).collect();
+    assert_eq!(page, ["s2"], "{kind}: limit and offset");
+
+    let lock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
+    match store.lock("s1", Duration::from_secs(60)).await {
+        Err(lucid::Error::SessionBusy { id, .. }) => assert_eq!(id, "s1"),
+        other => panic!("{kind}: a second turn must be refused, got {other:?}"),
+    }
+    store.lock("s2", Duration::from_secs(60)).await.expect("locks are per session");
+    store.unlock(&lock).await.unwrap();
+    let relock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
+    store.unlock(&relock).await.unwrap();
+
+    assert!(store.delete("s3").await.unwrap());
+    assert!(!store.delete("s3").await.unwrap());
+    assert!(store.load("s3").await.unwrap().is_none());
+    assert_eq!(store.list(10, 0).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn in_memory_store_passes_the_suite() {
+    suite(Arc::new(InMemoryStore::new(100))).await;
+}
+
+#[tokio::test]
+async fn sqlite_store_passes_the_suite() {
+    let path = temp_db("suite");
+    suite(Arc::new(SqliteStore::open(&path).unwrap())).await;
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[tokio::test]
+async fn in_memory_store_in_front_of_sqlite_passes_the_suite() {
+    let path = temp_db("cached");
+    let backing = Arc::new(SqliteStore::open(&path).unwrap());
+    suite(Arc::new(InMemoryStore::new(1).with_backing(backing))).await;
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[tokio::test]
+async fn sqlite_survives_reopening_and_locks_across_handles() {
+    let path = temp_db("reopen");
+    {
+        let a = SqliteStore::open(&path).unwrap();
+        a.create("x", json!({})).await.unwrap();
+        a.append("x", &turn(3)).await.unwrap();
+    }
+    let a = SqliteStore::open(&path).unwrap();
+    let b = SqliteStore::open(&path).unwrap();
+    assert_eq!(b.load("x").await.unwrap().unwrap().messages, turn(3));
+    let lock = a.lock("x", Duration::from_secs(60)).await.unwrap();
+    assert!(matches!(b.lock("x", Duration::from_secs(60)).await, Err(lucid::Error::SessionBusy { .. })));
+    a.unlock(&lock).await.unwrap();
+    let expired = b.lock("x", Duration::ZERO).await.unwrap();
+    let taken = a.lock("x", Duration::from_secs(60)).await.expect("an expired lease is taken over");
+    assert_ne!(expired.owner, taken.owner);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[tokio::test]
+async fn lru_never_evicts_a_session_running_a_turn() {
+    let store = InMemoryStore::new(1);
+    store.create("busy", json!({})).await.unwrap();
+    let lock = store.lock("busy", Duration::from_secs(60)).await.unwrap();
+    store.create("other", json!({})).await.unwrap();
+    assert!(store.load("busy").await.unwrap().is_some(), "the locked session stays");
+    store.unlock(&lock).await.unwrap();
+    store.create("third", json!({})).await.unwrap();
+    assert_eq!(store.cached(), 1);
+}
+
+fn model(server: &MockServer) -> Arc<OpenAiCompatible> {
+    Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
+}
+
+/// Adds two integers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[tokio::test]
+async fn a_stored_session_resumes_in_a_new_agent() {
+    let path = temp_db("resume");
+    let server = MockServer::start(|req| {
+        if req.json()["messages"].as_array().unwrap().last().unwrap()["role"] == "tool" {
+            Reply::json(200, &text_completion("5"))
+        } else {
+            Reply::json(200, &tool_call_completion(&[("c1", "add", r#"{"a":2,"b":3}"#)]))
+        }
+    })
+    .await;
+    {
+        let store = Arc::new(SqliteStore::open(&path).unwrap());
+        let agent = Agent::builder(model(&server)).system("sys").tool(add).store(store).build();
+        let mut s = agent.session_with_id("work").await.unwrap();
+        s.run("2+3?").await.unwrap();
+    }
+    let store = Arc::new(SqliteStore::open(&path).unwrap());
+    let agent = Agent::builder(model(&server)).system("sys").tool(add).store(store.clone()).build();
+    let mut s = agent.session_with_id("work").await.unwrap();
+    assert_eq!(s.messages().len(), 5, "system + the stored turn");
+    s.run("and again?").await.unwrap();
+    let last = server.requests().pop().unwrap().json();
+    assert_eq!(last["messages"][1]["content"], "2+3?", "the resumed history is sent");
+    assert_eq!(store.load("work").await.unwrap().unwrap().info.message_count, 8);
+    s.clear();
+    s.save().await.unwrap();
+    assert_eq!(store.load("work").await.unwrap().unwrap().messages, Vec::<Message>::new());
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[tokio::test]
+async fn a_second_concurrent_turn_on_one_session_gets_a_clear_error() {
+    let server = MockServer::start(|req| {
+        if req.json()["stream"] == true {
+            Reply::sse(&lucid_mock::text_stream(&["slow", " answer"])).with_delay(Duration::from_millis(100))
+        } else {
+            Reply::json(200, &text_completion("quick"))
+        }
+    })
+    .await;
+    let store: Arc<dyn SessionStore> = Arc::new(InMemoryStore::new(10));
+    let agent = Agent::builder(model(&server)).store(store).build();
+    let mut a = agent.session_with_id("shared").await.unwrap();
+    let mut b = agent.session_with_id("shared").await.unwrap();
+    let first = tokio::spawn(async move { a.run_stream("one").collect::<Vec<_>>().await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let err = b.run("two").await.unwrap_err();
+    assert!(matches!(err, lucid::Error::SessionBusy { .. }), "{err:?}");
+    assert!(err.to_string().starts_with("session `shared` is busy"), "{err}");
+    let events = first.await.unwrap();
+    assert!(matches!(events.last(), Some(AgentEvent::Completed(_))));
+    let third = b.run("three").await;
+    assert!(third.is_ok(), "free again once the first turn ended: {third:?}");
+}
+
+use futures::StreamExt;
