@@ -23,7 +23,7 @@ fn turn(i: usize) -> Vec<Message> {
                 blocks: vec![json!({"type": "thinking", "thinking": "think", "signature": "s"})],
             }),
         }),
-        Message::tool_result(format!("c{i}"), "add", (i + 1).to_string(), i % 2 == 0),
+        Message::tool_result(format!("c{i}"), "add", (i + 1).to_string(), i.is_multiple_of(2)),
         Message::assistant(format!("answer {i} — ünïcode ✓")),
     ]
 }
