@@ -23,6 +23,63 @@ pub enum Command {
     Run(RunArgs),
     /// List the known providers, their key variables and default base URLs.
     Providers,
+    /// List, show, delete or export stored sessions.
+    Sessions {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(subcommand)]
+        action: SessionsAction,
+    },
+}
+
+/// Where sessions are stored.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StoreArgs {
+    /// Session store: a SQLite file path (or `sqlite:PATH`), or a `postgres://` URL.
+    /// Default: `$XDG_DATA_HOME/lucid/lucid.db` (`~/.local/share/lucid/lucid.db`).
+    #[arg(long, env = "LUCID_STORE", global = true)]
+    pub store: Option<String>,
+}
+
+/// `lucid sessions …`.
+#[derive(Debug, Subcommand)]
+pub enum SessionsAction {
+    /// Stored sessions, most recent first.
+    List {
+        /// How many.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        /// How many to skip.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+    },
+    /// One session's conversation.
+    Show {
+        /// Session id.
+        id: String,
+    },
+    /// Delete a session.
+    Delete {
+        /// Session id.
+        id: String,
+    },
+    /// Print a session as JSON or Markdown.
+    Export {
+        /// Session id.
+        id: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
+        format: ExportFormat,
+    },
+}
+
+/// Export formats.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// The stored messages as JSON.
+    Json,
+    /// A readable transcript.
+    Markdown,
 }
 
 /// Flags that choose and configure the model.
@@ -74,6 +131,11 @@ pub struct RunArgs {
     /// Print one JSON object: content, tool_calls, iterations, usage, stop_reason.
     #[arg(long)]
     pub json: bool,
+    /// Continue (or start) the stored conversation NAME; each turn is saved.
+    #[arg(long)]
+    pub session: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

@@ -6,6 +6,7 @@
 mod args;
 mod config;
 mod run;
+mod sessions;
 
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -38,6 +39,7 @@ async fn dispatch(command: Command) -> anyhow::Result<i32> {
             let cfg = config::resolve(&args.model).await?;
             run::run(args, cfg).await
         }
+        Command::Sessions { store, action } => sessions::run(&store, action).await,
         Command::Providers => {
             println!("{:<11} {:<32} {:<52} notes", "provider", "key variable", "default base URL");
             for p in lucid::model::Preset::all() {

@@ -76,8 +76,10 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
     for t in tools(&args.tools)? {
         builder = builder.tool_arc(t);
     }
-    let agent = builder.build();
-    let mut session = agent.session();
+    let mut session = match &args.session {
+        Some(id) => builder.store(crate::sessions::open_store(&args.store).await?).build().session_with_id(id).await?,
+        None => builder.build().session(),
+    };
     let canceller = session.canceller();
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {

@@ -210,3 +210,54 @@ async fn a_second_concurrent_turn_on_one_session_gets_a_clear_error() {
 }
 
 use futures::StreamExt;
+
+/// A fresh database on the test server, dropped when the test ends.
+#[cfg(feature = "postgres")]
+struct TempDatabase {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+#[cfg(feature = "postgres")]
+impl TempDatabase {
+    async fn create() -> Option<TempDatabase> {
+        let Ok(url) = std::env::var("LUCID_TEST_POSTGRES_URL") else {
+            eprintln!(
+                "skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts a Postgres with pgvector and sets it)"
+            );
+            return None;
+        };
+        let (base, _db) = url.rsplit_once('/').expect("a database in the URL");
+        let name = format!("lucid_t_{}_{}", std::process::id(), fastrand_u32());
+        let admin_url = format!("{base}/postgres");
+        let (client, conn) = tokio_postgres::connect(&admin_url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
+        Some(TempDatabase { admin_url, url: format!("{base}/{name}"), name })
+    }
+
+    async fn drop_now(self) {
+        let (client, conn) = tokio_postgres::connect(&self.admin_url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.batch_execute(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).await.unwrap();
+    }
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn postgres_store_passes_the_suite_and_locks_across_pools() {
+    use lucid::memory::PostgresStore;
+    let Some(db) = TempDatabase::create().await else { return };
+    let store = Arc::new(PostgresStore::connect(&db.url).await.unwrap());
+    suite(store.clone()).await;
+    // A second pool (another process, as far as the database knows) sees the same sessions and locks.
+    let other = PostgresStore::connect(&db.url).await.expect("connecting again migrates nothing and succeeds");
+    assert_eq!(other.load("s1").await.unwrap().unwrap().messages.len(), 8);
+    let lock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
+    assert!(matches!(other.lock("s1", Duration::from_secs(60)).await, Err(lucid::Error::SessionBusy { .. })));
+    store.unlock(&lock).await.unwrap();
+    other.lock("s1", Duration::from_secs(60)).await.unwrap();
+    drop((store, other));
+    db.drop_now().await;
+}

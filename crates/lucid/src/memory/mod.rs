@@ -12,6 +12,8 @@
 //! half-written turn.
 
 mod in_memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
@@ -25,6 +27,8 @@ use crate::error::{Error, Result};
 use crate::message::Message;
 
 pub use in_memory::InMemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 

@@ -1,0 +1,156 @@
+//! `lucid sessions`: list, show, delete and export stored conversations, and opening the
+//! store they live in.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use lucid::Message;
+use lucid::memory::{SessionStore, SqliteStore, StoredSession};
+
+use crate::args::{ExportFormat, SessionsAction, StoreArgs};
+use crate::config::ConfigError;
+
+/// Opens the store the flags (or `LUCID_STORE`) name, or the default SQLite file.
+pub async fn open_store(args: &StoreArgs) -> anyhow::Result<Arc<dyn SessionStore>> {
+    let spec = args.store.clone().unwrap_or_default();
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        return open_postgres(&spec).await;
+    }
+    let path = match spec.strip_prefix("sqlite:").unwrap_or(&spec) {
+        "" => SqliteStore::default_path()
+            .ok_or_else(|| ConfigError("no home folder to keep sessions in: pass --store PATH".into()))?,
+        p => p.into(),
+    };
+    let store = tokio::task::spawn_blocking(move || SqliteStore::open(&path)).await??;
+    Ok(Arc::new(store))
+}
+
+#[cfg(feature = "postgres")]
+async fn open_postgres(url: &str) -> anyhow::Result<Arc<dyn SessionStore>> {
+    Ok(Arc::new(lucid::memory::PostgresStore::connect(url).await?))
+}
+
+#[cfg(not(feature = "postgres"))]
+async fn open_postgres(_url: &str) -> anyhow::Result<Arc<dyn SessionStore>> {
+    Err(ConfigError("this lucid was built without Postgres support: rebuild with `--features postgres`".into()).into())
+}
+
+fn time(ms: i64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
+}
+
+/// Days since 1970-01-01 to a calendar date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The conversation as Markdown: who said what, tool calls with their results.
+pub fn markdown(s: &StoredSession) -> String {
+    let mut out = format!("# {}\n\n", s.info.title.as_deref().unwrap_or(&s.info.id));
+    out.push_str(&format!(
+        "Session `{}`, {} messages, last updated {}.\n",
+        s.info.id,
+        s.info.message_count,
+        time(s.info.updated_at)
+    ));
+    for m in &s.messages {
+        match m {
+            Message::System { content } => out.push_str(&format!("\n## System\n\n{content}\n")),
+            Message::User { content } => out.push_str(&format!("\n## User\n\n{content}\n")),
+            Message::Assistant(a) => {
+                out.push_str("\n## Assistant\n");
+                if let Some(r) = a.reasoning.as_ref().filter(|r| !r.text.is_empty()) {
+                    out.push_str(&format!("\n> {}\n", r.text.replace('\n', "\n> ")));
+                }
+                if !a.content.is_empty() {
+                    out.push_str(&format!("\n{}\n", a.content));
+                }
+                for c in &a.tool_calls {
+                    out.push_str(&format!("\n- tool call `{}` `{}`: `{}`\n", c.id, c.name, c.arguments));
+                }
+            }
+            Message::Tool(r) => {
+                let label = if r.is_error { "error" } else { "result" };
+                out.push_str(&format!(
+                    "\n### Tool {label} for `{}` ({})\n\n```\n{}\n```\n",
+                    r.call_id, r.name, r.content
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Runs `lucid sessions …`.
+pub async fn run(store: &StoreArgs, action: SessionsAction) -> anyhow::Result<i32> {
+    let store = open_store(store).await?;
+    let mut out = std::io::stdout().lock();
+    match action {
+        SessionsAction::List { limit, offset } => {
+            let list = store.list(limit, offset).await?;
+            if list.is_empty() {
+                eprintln!("no stored sessions");
+            }
+            for s in list {
+                writeln!(
+                    out,
+                    "{:<24} {:>5} msgs  {}  {}",
+                    s.id,
+                    s.message_count,
+                    time(s.updated_at),
+                    s.title.unwrap_or_default()
+                )?;
+            }
+        }
+        SessionsAction::Show { id } => write!(out, "{}", markdown(&load(&*store, &id).await?))?,
+        SessionsAction::Export { id, format } => {
+            let s = load(&*store, &id).await?;
+            match format {
+                ExportFormat::Markdown => write!(out, "{}", markdown(&s))?,
+                ExportFormat::Json => {
+                    let v = serde_json::json!({"session": s.info, "messages": s.messages});
+                    writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+                }
+            }
+        }
+        SessionsAction::Delete { id } => {
+            if !store.delete(&id).await? {
+                return Err(ConfigError(format!("no session `{id}`")).into());
+            }
+            eprintln!("deleted session `{id}`");
+        }
+    }
+    Ok(0)
+}
+
+async fn load(store: &dyn SessionStore, id: &str) -> anyhow::Result<StoredSession> {
+    store
+        .load(id)
+        .await
+        .with_context(|| format!("loading session `{id}`"))?
+        .ok_or_else(|| ConfigError(format!("no session `{id}`; `lucid sessions list` shows the stored ones")).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(time(0), "1970-01-01 00:00 UTC");
+        assert_eq!(time(1_763_780_400_000), "2025-11-22 03:00 UTC");
+        assert_eq!(time(951_782_400_000), "2000-02-29 00:00 UTC");
+    }
+}

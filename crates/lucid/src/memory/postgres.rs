@@ -1,0 +1,314 @@
+//! Sessions in PostgreSQL, for many processes sharing them (the `postgres` feature).
+//!
+//! The same schema and guarantees as the SQLite store: one transaction per turn, a
+//! versioned schema migrated on connect (under an advisory lock, so concurrent processes
+//! migrate once), and turn locks in a table taken with `SELECT … FOR UPDATE`.
+
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde_json::Value;
+use tokio_postgres::NoTls;
+
+use super::{
+    SessionInfo, SessionStore, StoredSession, TurnLock, busy, decode_message, encode_message, lock_is_stale,
+    lock_owner, now_ms, title_of,
+};
+use crate::error::{Error, Result};
+use crate::message::Message;
+
+const MIGRATIONS: &[&str] = &[
+    // v1: sessions, their messages, turn locks.
+    "CREATE TABLE lucid_sessions (
+        id TEXT PRIMARY KEY,
+        title TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        message_count BIGINT NOT NULL DEFAULT 0,
+        metadata JSONB NOT NULL DEFAULT '{}'
+     );
+     CREATE INDEX lucid_sessions_by_update ON lucid_sessions(updated_at DESC);
+     CREATE TABLE lucid_messages (
+        session_id TEXT NOT NULL REFERENCES lucid_sessions(id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+     );
+     CREATE TABLE lucid_session_locks (
+        session_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+     );",
+];
+
+/// An arbitrary constant naming the advisory lock that serializes migrations.
+const MIGRATION_LOCK: i64 = 0x6c75_6369_6400_0001;
+
+fn db_err(e: impl std::fmt::Display) -> Error {
+    Error::Store { store: "postgres", message: e.to_string() }
+}
+
+fn missing(id: &str) -> Error {
+    Error::Store { store: "postgres", message: format!("no session `{id}`") }
+}
+
+/// Sessions in a PostgreSQL database, shared by every process that connects to it.
+///
+/// ```no_run
+/// # async fn demo() -> lucid::Result<()> {
+/// let store = lucid::memory::PostgresStore::connect("postgres://lucid@127.0.0.1/lucid").await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct PostgresStore {
+    pool: Pool,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresStore").field("pool", &self.pool.status()).finish()
+    }
+}
+
+impl PostgresStore {
+    /// Connects (a pool of up to 16 connections) and migrates the schema.
+    pub async fn connect(url: &str) -> Result<Self> {
+        let config: tokio_postgres::Config =
+            url.parse().map_err(|e| Error::Config(format!("invalid Postgres URL: {e}")))?;
+        let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool = Pool::builder(manager).max_size(16).build().map_err(db_err)?;
+        let store = PostgresStore { pool };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// The connection pool (for the vector index, which shares it).
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object> {
+        self.pool.get().await.map_err(db_err)
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_err)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(db_err)?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS lucid_schema (version INTEGER NOT NULL)").await.map_err(db_err)?;
+        let version: i32 = match tx.query_opt("SELECT version FROM lucid_schema", &[]).await.map_err(db_err)? {
+            Some(row) => row.get(0),
+            None => {
+                tx.execute("INSERT INTO lucid_schema (version) VALUES (0)", &[]).await.map_err(db_err)?;
+                0
+            }
+        };
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.batch_execute(sql).await.map_err(db_err)?;
+            tx.execute("UPDATE lucid_schema SET version = $1", &[&(i as i32 + 1)]).await.map_err(db_err)?;
+            tracing::info!(version = i + 1, "migrated the Postgres session schema");
+        }
+        tx.commit().await.map_err(db_err)
+    }
+}
+
+fn info(row: &tokio_postgres::Row) -> SessionInfo {
+    SessionInfo {
+        id: row.get(0),
+        title: row.get(1),
+        created_at: row.get(2),
+        updated_at: row.get(3),
+        message_count: row.get::<_, i64>(4) as usize,
+        metadata: serde_json::from_str(row.get::<_, &str>(5)).unwrap_or(Value::Null),
+    }
+}
+
+const INFO_COLUMNS: &str = "id, title, created_at, updated_at, message_count, metadata::text";
+
+async fn write_messages(
+    tx: &deadpool_postgres::Transaction<'_>,
+    id: &str,
+    first: i64,
+    messages: &[Message],
+) -> Result<()> {
+    let stmt = tx
+        .prepare_cached("INSERT INTO lucid_messages (session_id, seq, body) VALUES ($1, $2, $3)")
+        .await
+        .map_err(db_err)?;
+    for (i, m) in messages.iter().enumerate() {
+        tx.execute(&stmt, &[&id, &(first + i as i64), &encode_message(m)?]).await.map_err(db_err)?;
+    }
+    Ok(())
+}
+
+impl SessionStore for PostgresStore {
+    fn kind(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn create<'a>(&'a self, id: &'a str, metadata: Value) -> BoxFuture<'a, Result<SessionInfo>> {
+        async move {
+            let client = self.client().await?;
+            let now = now_ms();
+            client
+                .execute(
+                    "INSERT INTO lucid_sessions (id, created_at, updated_at, metadata) VALUES ($1, $2, $2, $3::text::jsonb)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[&id, &now, &metadata.to_string()],
+                )
+                .await
+                .map_err(db_err)?;
+            let row = client
+                .query_opt(&format!("SELECT {INFO_COLUMNS} FROM lucid_sessions WHERE id = $1"), &[&id])
+                .await
+                .map_err(db_err)?
+                .ok_or_else(|| missing(id))?;
+            Ok(info(&row))
+        }
+        .boxed()
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>> {
+        async move {
+            let mut client = self.client().await?;
+            let tx = client.build_transaction().read_only(true).start().await.map_err(db_err)?;
+            let Some(row) = tx
+                .query_opt(&format!("SELECT {INFO_COLUMNS} FROM lucid_sessions WHERE id = $1"), &[&id])
+                .await
+                .map_err(db_err)?
+            else {
+                return Ok(None);
+            };
+            let rows = tx
+                .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
+                .await
+                .map_err(db_err)?;
+            let messages = rows.iter().map(|r| decode_message("postgres", r.get(0))).collect::<Result<Vec<_>>>()?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(Some(StoredSession { info: info(&row), messages }))
+        }
+        .boxed()
+    }
+
+    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>> {
+        async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await.map_err(db_err)?;
+            let count: i64 = tx
+                .query_opt("SELECT message_count FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
+                .await
+                .map_err(db_err)?
+                .ok_or_else(|| missing(id))?
+                .get(0);
+            write_messages(&tx, id, count, messages).await?;
+            tx.execute(
+                "UPDATE lucid_sessions SET message_count = message_count + $2, updated_at = GREATEST(updated_at, $3),
+                 title = COALESCE(title, $4) WHERE id = $1",
+                &[&id, &(messages.len() as i64), &now_ms(), &title_of(messages)],
+            )
+            .await
+            .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)
+        }
+        .boxed()
+    }
+
+    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>> {
+        async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await.map_err(db_err)?;
+            tx.query_opt("SELECT 1 FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
+                .await
+                .map_err(db_err)?
+                .ok_or_else(|| missing(id))?;
+            tx.execute("DELETE FROM lucid_messages WHERE session_id = $1", &[&id]).await.map_err(db_err)?;
+            write_messages(&tx, id, 0, messages).await?;
+            tx.execute(
+                "UPDATE lucid_sessions SET message_count = $2, updated_at = GREATEST(updated_at, $3) WHERE id = $1",
+                &[&id, &(messages.len() as i64), &now_ms()],
+            )
+            .await
+            .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)
+        }
+        .boxed()
+    }
+
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await.map_err(db_err)?;
+            tx.execute("DELETE FROM lucid_session_locks WHERE session_id = $1", &[&id]).await.map_err(db_err)?;
+            let n = tx.execute("DELETE FROM lucid_sessions WHERE id = $1", &[&id]).await.map_err(db_err)?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(n > 0)
+        }
+        .boxed()
+    }
+
+    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, Result<Vec<SessionInfo>>> {
+        async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {INFO_COLUMNS} FROM lucid_sessions ORDER BY updated_at DESC, id LIMIT $1 OFFSET $2"
+                    ),
+                    &[&(limit as i64), &(offset as i64)],
+                )
+                .await
+                .map_err(db_err)?;
+            Ok(rows.iter().map(info).collect())
+        }
+        .boxed()
+    }
+
+    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>> {
+        async move {
+            let owner = lock_owner();
+            let now = now_ms();
+            let mut client = self.client().await?;
+            let tx = client.transaction().await.map_err(db_err)?;
+            // Serializes lockers of this session even when no lock row exists yet.
+            tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&id]).await.map_err(db_err)?;
+            let held = tx
+                .query_opt("SELECT owner, expires_at FROM lucid_session_locks WHERE session_id = $1", &[&id])
+                .await
+                .map_err(db_err)?;
+            if let Some(row) = held {
+                let (holder, expires_at): (String, i64) = (row.get(0), row.get(1));
+                if !lock_is_stale(&holder, expires_at, now) {
+                    return Err(busy(id, &holder));
+                }
+                tracing::warn!(session = %id, previous = %holder, "taking over a stale turn lock");
+            }
+            tx.execute(
+                "INSERT INTO lucid_session_locks (session_id, owner, expires_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at",
+                &[&id, &owner, &(now + lease.as_millis() as i64)],
+            )
+            .await
+            .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(TurnLock { session_id: id.to_string(), owner })
+        }
+        .boxed()
+    }
+
+    fn unlock<'a>(&'a self, lock: &'a TurnLock) -> BoxFuture<'a, Result<()>> {
+        async move {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "DELETE FROM lucid_session_locks WHERE session_id = $1 AND owner = $2",
+                    &[&lock.session_id, &lock.owner],
+                )
+                .await
+                .map_err(db_err)?;
+            Ok(())
+        }
+        .boxed()
+    }
+}
