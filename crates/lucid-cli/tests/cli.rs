@@ -239,3 +239,110 @@ fn gemini_key_falls_back_to_google_api_key() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("GEMINI_API_KEY or GOOGLE_API_KEY"), "{}", text(&out.stderr));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_persist_and_the_sessions_command_shows_them() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("Noted."))).await;
+    let dir = std::env::temp_dir().join(format!("lucid-cli-sessions-{}", std::process::id()));
+    let db = dir.join("s.db").display().to_string();
+    for prompt in ["Remember: my cat is Tom.", "What is my cat's name?"] {
+        let out = run(vec![
+            "run".into(),
+            "--base-url".into(),
+            server.url(),
+            "-m".into(),
+            "m".into(),
+            "--session".into(),
+            "pets".into(),
+            "--store".into(),
+            db.clone(),
+            prompt.into(),
+        ])
+        .await;
+        assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    }
+    let second = server.requests()[1].json();
+    assert_eq!(second["messages"][0]["content"], "Remember: my cat is Tom.", "the second run continues the first");
+    let list = lucid(&["sessions", "--store", &db, "list"]);
+    assert!(text(&list.stdout).contains("pets") && text(&list.stdout).contains("4 msgs"), "{}", text(&list.stdout));
+    let md = lucid(&["sessions", "--store", &db, "export", "pets", "--format", "markdown"]);
+    assert!(text(&md.stdout).starts_with("# Remember: my cat is Tom."), "{}", text(&md.stdout));
+    let js = lucid(&["sessions", "--store", &db, "export", "pets", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&js.stdout).unwrap();
+    assert_eq!(v["messages"].as_array().unwrap().len(), 4);
+    assert_eq!(lucid(&["sessions", "--store", &db, "delete", "pets"]).status.code(), Some(0));
+    let gone = lucid(&["sessions", "--store", &db, "show", "pets"]);
+    assert_eq!(gone.status.code(), Some(2));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// SIGKILL in the middle of turns, many times over: every reload is a valid history made of
+/// whole turns, and no completed turn is lost.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let last_is_tool = body["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+        let reply = if last_is_tool {
+            Reply::sse(&lucid_mock::text_stream(&["The", " answer", " is", " 2."]))
+        } else {
+            Reply::sse(&lucid_mock::tool_call_stream(&[("c1", "calculator", r#"{"expression":"1+1"}"#)]))
+        };
+        reply.with_delay(std::time::Duration::from_millis(2))
+    })
+    .await;
+    let dir = std::env::temp_dir().join(format!("lucid-cli-kill-{}", std::process::id()));
+    let db = dir.join("k.db").display().to_string();
+    let mut completed = 0;
+    let mut seed = 0x9e37_79b9_u32;
+    for i in 0..30 {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        let wait_ms = u64::from(seed % 160);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lucid"))
+            .args(["run", "--base-url", &server.url(), "-m", "m", "--session", "k", "--store", &db, "--stream"])
+            .arg(format!("turn {i}"))
+            .env_clear()
+            .env("HOME", std::env::temp_dir())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(wait_ms)).await;
+        let finished = child.try_wait().unwrap().is_some_and(|s| s.success());
+        if finished {
+            completed += 1;
+        } else {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+    }
+    let store = lucid::memory::SqliteStore::open(dir.join("k.db")).unwrap();
+    use lucid::memory::SessionStore;
+    let stored = store.load("k").await.unwrap().map(|s| s.messages).unwrap_or_default();
+    assert!(lucid::history::validate(&stored).is_ok(), "{:?}", lucid::history::validate(&stored));
+    assert_eq!(stored.len() % 4, 0, "only whole turns are stored");
+    assert!(stored.len() / 4 >= completed, "{} turns stored, {completed} completed", stored.len() / 4);
+    // The killed processes' locks do not block the next turn.
+    let out = run(vec![
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--session".into(),
+        "k".into(),
+        "--store".into(),
+        db.clone(),
+        "--stream".into(),
+        "last".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let after = store.load("k").await.unwrap().unwrap().messages;
+    assert!(lucid::history::validate(&after).is_ok());
+    assert_eq!(after.len(), stored.len() + 4, "the last, uninterrupted turn is stored whole after the others");
+    eprintln!("{completed} of 30 runs completed before the kill; {} turns stored", stored.len() / 4);
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -5,11 +5,13 @@
 //! placed right after it in call order; a call that never got a result (a crash, a timeout,
 //! a cancellation, an iteration limit) gets an explicit "interrupted" error result; tool
 //! results that answer nothing are dropped, and so are assistant messages with neither text
-//! nor calls. It never reorders turns and never cuts one in the middle.
+//! nor calls; a call id used twice (some servers number calls per answer) is renamed with
+//! its result. It never reorders turns and never cuts one in the middle.
 
 use std::collections::HashSet;
 
 use crate::message::{Message, ToolResult};
+use crate::model::stream::mint_call_id;
 
 /// The text of the result added for a call that never got one.
 pub const INTERRUPTED: &str = "The tool call was interrupted before it returned a result.";
@@ -27,6 +29,9 @@ pub struct RepairReport {
     pub empty_messages_dropped: usize,
     /// Messages before the first user message (after the system prompt) dropped.
     pub leading_messages_dropped: usize,
+    /// Tool calls whose id was empty or already used earlier, given a fresh id (their
+    /// results follow the rename). Anthropic rejects a request with two equal ids.
+    pub duplicate_ids_renamed: usize,
 }
 
 impl RepairReport {
@@ -65,44 +70,49 @@ pub fn repair(messages: &mut Vec<Message>) -> RepairReport {
     }
     let input = std::mem::take(messages);
     let mut out: Vec<Message> = Vec::with_capacity(input.len() + 2);
+    let mut seen: HashSet<String> = HashSet::new();
     let mut iter = input.into_iter().peekable();
     while let Some(m) = iter.next() {
         match m {
             Message::Assistant(a) if a.is_empty() => report.empty_messages_dropped += 1,
-            Message::Assistant(a) if !a.tool_calls.is_empty() => {
+            Message::Assistant(mut a) if !a.tool_calls.is_empty() => {
                 let mut results: Vec<ToolResult> = Vec::new();
                 while let Some(Message::Tool(_)) = iter.peek() {
                     if let Some(Message::Tool(r)) = iter.next() {
                         results.push(r);
                     }
                 }
-                let calls: Vec<(String, String)> =
-                    a.tool_calls.iter().map(|c| (c.id.clone(), c.name.clone())).collect();
-                let wanted: HashSet<&str> = calls.iter().map(|(id, _)| id.as_str()).collect();
-                out.push(Message::Assistant(a.clone()));
-                let mut answered: HashSet<String> = HashSet::new();
-                for (id, name) in &calls {
-                    if answered.contains(id) {
-                        continue;
+                let mut answers = Vec::with_capacity(a.tool_calls.len());
+                for call in &mut a.tool_calls {
+                    let answer = results.iter().position(|r| r.call_id == call.id).map(|p| results.remove(p));
+                    if call.id.is_empty() || !seen.insert(call.id.clone()) {
+                        call.id = mint_call_id();
+                        seen.insert(call.id.clone());
+                        report.duplicate_ids_renamed += 1;
                     }
-                    match results.iter().position(|r| &r.call_id == id) {
-                        Some(pos) => {
-                            out.push(Message::Tool(results.remove(pos)));
+                    answers.push(match answer {
+                        Some(mut r) => {
+                            r.call_id.clone_from(&call.id);
+                            Message::Tool(r)
                         }
                         None => {
                             report.interrupted_results_added += 1;
-                            out.push(Message::tool_result(id.clone(), name.clone(), INTERRUPTED, true));
+                            Message::tool_result(call.id.clone(), call.name.clone(), INTERRUPTED, true)
                         }
-                    }
-                    answered.insert(id.clone());
+                    });
                 }
-                for r in results {
-                    if wanted.contains(r.call_id.as_str()) {
+                let answered: HashSet<&str> = a.tool_calls.iter().map(|c| c.id.as_str()).collect();
+                for r in &results {
+                    if answered.contains(r.call_id.as_str())
+                        || answers.iter().any(|m| matches!(m, Message::Tool(t) if t.call_id == r.call_id))
+                    {
                         report.duplicate_results_dropped += 1;
                     } else {
                         report.orphaned_results_dropped += 1;
                     }
                 }
+                out.push(Message::Assistant(a));
+                out.extend(answers);
             }
             Message::Tool(_) => report.orphaned_results_dropped += 1,
             other => out.push(other),

@@ -134,7 +134,8 @@ proptest! {
                 Op::User => c.push(Message::user("question with some words in it")),
                 Op::Text => c.push(Message::assistant("an answer")),
                 Op::Calls { n, answered, shuffle } => {
-                    let calls: Vec<ToolCall> = (0..n).map(|_| { next_id += 1; ToolCall::new(format!("c{next_id}"), "t", json!({"x": 1})) }).collect();
+                    // Ids repeat across turns (and within one) as some servers number calls per answer.
+                    let calls: Vec<ToolCall> = (0..n).map(|_| { next_id += 1; ToolCall::new(format!("c{}", next_id % 5), "t", json!({"x": 1})) }).collect();
                     let mut results: Vec<Message> = calls.iter().zip(&answered)
                         .filter(|(_, a)| **a)
                         .map(|(call, _)| Message::tool_result(&call.id, "t", "output ".repeat(20), false))
