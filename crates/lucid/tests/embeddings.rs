@@ -127,3 +127,18 @@ async fn sqlite_vector_index_passes_the_suite_and_sees_other_handles() {
     assert_eq!(hits[0].record.id, "9", "rows another process added are found");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn pgvector_index_passes_the_suite() {
+    let Ok(url) = std::env::var("LUCID_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts a Postgres with pgvector and sets it)");
+        return;
+    };
+    let store = lucid::memory::PostgresStore::connect(&url).await.unwrap();
+    let dim = 3;
+    let index = lucid::memory::PgVectorIndex::new(store.pool().clone(), dim).await.unwrap();
+    // The table is shared by every run against this server: start from a clean slate.
+    index.delete(&MemoryFilter::default()).await.unwrap();
+    index_suite(Arc::new(index)).await;
+}

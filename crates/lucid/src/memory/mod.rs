@@ -20,6 +20,8 @@ mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod vector;
+#[cfg(feature = "postgres")]
+mod vector_pg;
 #[cfg(feature = "sqlite")]
 mod vector_sqlite;
 
@@ -41,6 +43,8 @@ pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 pub use vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
+#[cfg(feature = "postgres")]
+pub use vector_pg::PgVectorIndex;
 #[cfg(feature = "sqlite")]
 pub use vector_sqlite::SqliteVectorIndex;
 
