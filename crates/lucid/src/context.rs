@@ -42,6 +42,8 @@ pub const ELIDED_OUTPUT: &str = "[output removed to fit the context window]";
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Context {
     messages: Vec<Message>,
+    has_system: bool,
+    has_recall: bool,
 }
 
 impl Context {
@@ -54,7 +56,8 @@ impl Context {
 
     /// Rebuilds a context from stored messages, repairing them.
     pub fn from_messages(messages: Vec<Message>) -> (Self, RepairReport) {
-        let mut c = Context { messages };
+        let has_system = matches!(messages.first(), Some(Message::System { .. }));
+        let mut c = Context { messages, has_system, has_recall: false };
         let report = c.repair();
         (c, report)
     }
@@ -62,21 +65,51 @@ impl Context {
     /// The system prompt, if any.
     pub fn system(&self) -> Option<&str> {
         match self.messages.first() {
-            Some(Message::System { content }) => Some(content),
+            Some(Message::System { content }) if self.has_system => Some(content),
             _ => None,
         }
     }
 
     /// Replaces (or removes) the system prompt.
     pub fn set_system(&mut self, system: Option<String>) {
-        let has = matches!(self.messages.first(), Some(Message::System { .. }));
-        match (system, has) {
+        match (system, self.has_system) {
             (Some(s), true) => self.messages[0] = Message::system(s),
-            (Some(s), false) => self.messages.insert(0, Message::system(s)),
+            (Some(s), false) => {
+                self.messages.insert(0, Message::system(s));
+                self.has_system = true;
+            }
             (None, true) => {
                 self.messages.remove(0);
+                self.has_system = false;
             }
             (None, false) => {}
+        }
+    }
+
+    /// Sets (or removes) the recalled-memory message pinned right after the system
+    /// prompt: context a [`crate::memory::ConversationMemory`] found relevant to the current
+    /// turn. It is sent with requests but is not part of the history.
+    pub fn set_recall(&mut self, recall: Option<String>) {
+        let at = usize::from(self.has_system);
+        match (recall, self.has_recall) {
+            (Some(r), true) => self.messages[at] = Message::system(r),
+            (Some(r), false) => {
+                self.messages.insert(at, Message::system(r));
+                self.has_recall = true;
+            }
+            (None, true) => {
+                self.messages.remove(at);
+                self.has_recall = false;
+            }
+            (None, false) => {}
+        }
+    }
+
+    /// The recalled-memory message, if any.
+    pub fn recall(&self) -> Option<&str> {
+        match self.messages.get(usize::from(self.has_system)) {
+            Some(Message::System { content }) if self.has_recall => Some(content),
+            _ => None,
         }
     }
 
@@ -91,7 +124,7 @@ impl Context {
     }
 
     fn history_start(&self) -> usize {
-        usize::from(self.system().is_some())
+        usize::from(self.has_system) + usize::from(self.has_recall)
     }
 
     /// Appends a message (a user message starts a new turn). A system message replaces
@@ -118,10 +151,17 @@ impl Context {
         self.messages.iter().enumerate().filter(|(_, m)| matches!(m, Message::User { .. })).map(|(i, _)| i).collect()
     }
 
-    /// Drops everything but the system prompt.
+    /// Drops everything but the system prompt (and the recalled memory).
     pub fn clear(&mut self) {
         let start = self.history_start();
         self.messages.truncate(start);
+    }
+
+    /// Removes the history's first `n` messages (after the pinned ones).
+    pub fn drain_front(&mut self, n: usize) -> Vec<Message> {
+        let start = self.history_start();
+        let end = (start + n).min(self.messages.len());
+        self.messages.drain(start..end).collect()
     }
 
     /// Removes the last turn and returns its messages (an "undo").

@@ -118,7 +118,7 @@ pub fn repair(messages: &mut Vec<Message>) -> RepairReport {
             other => out.push(other),
         }
     }
-    let start = usize::from(matches!(out.first(), Some(Message::System { .. })));
+    let start = out.iter().take_while(|m| matches!(m, Message::System { .. })).count();
     let first_user =
         out[start..].iter().position(|m| matches!(m, Message::User { .. })).map_or(out.len(), |p| p + start);
     if first_user > start {

@@ -18,7 +18,7 @@ pub use session::Session;
 
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};
-use crate::memory::SessionStore;
+use crate::memory::{ConversationMemory, SessionStore};
 use crate::model::{ChatModel, ChatOptions};
 use crate::tool::{Tool, ToolRegistry, ToolSet};
 
@@ -33,6 +33,7 @@ pub(crate) struct AgentConfig {
     pub limits: ContextLimits,
     pub store: Option<Arc<dyn SessionStore>>,
     pub turn_lease: Duration,
+    pub memory: Option<ConversationMemory>,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -87,6 +88,7 @@ impl Agent {
                 limits: ContextLimits::default(),
                 store: None,
                 turn_lease: Duration::from_secs(15 * 60),
+                memory: None,
             },
         }
     }
@@ -224,6 +226,13 @@ impl AgentBuilder {
     /// minutes; a lock whose process died on this host is taken over at once).
     pub fn turn_lease(mut self, lease: Duration) -> Self {
         self.config.turn_lease = lease;
+        self
+    }
+
+    /// Long-term memory: old turns summarised out of the window and recalled when
+    /// relevant (see [`ConversationMemory`]).
+    pub fn memory(mut self, memory: ConversationMemory) -> Self {
+        self.config.memory = Some(memory);
         self
     }
 

@@ -12,7 +12,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
 use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, ToolCallRecord};
-use crate::context::Context;
+use crate::context::{Context, ContextLimits};
 use crate::error::{Error, Result};
 use crate::message::{FinishReason, Message, ToolCall, Usage};
 use crate::model::{ChatRequest, ChatResponse, StreamEvent};
@@ -52,14 +52,24 @@ pub struct Session {
     usage: Usage,
     /// The id under which the agent's store keeps this session.
     id: Option<String>,
-    /// The history was edited (cleared, undone…): the next save replaces it whole.
+    /// The history was edited (cleared, undone, compressed): the next save replaces it whole.
     edited: bool,
+    /// Provider-reported prompt tokens over Lucid's estimate, smoothed over calls.
+    calibration: f64,
 }
 
 impl Session {
     pub(crate) fn new(agent: Agent) -> Self {
         let context = Context::new(agent.config.system.clone());
-        Session { agent, context, canceller: Canceller::default(), usage: Usage::default(), id: None, edited: false }
+        Session {
+            agent,
+            context,
+            canceller: Canceller::default(),
+            usage: Usage::default(),
+            id: None,
+            edited: false,
+            calibration: 1.0,
+        }
     }
 
     pub(crate) fn stored(agent: Agent, id: String, messages: Vec<Message>) -> Self {
@@ -155,6 +165,12 @@ impl Session {
         self.edited = true;
     }
 
+    /// How the provider's reported prompt tokens compare with Lucid's estimate (1.0 until a
+    /// call reports usage); token budgets are applied to estimates scaled by it.
+    pub fn token_calibration(&self) -> f64 {
+        self.calibration
+    }
+
     /// Usage summed over every run of this session.
     pub fn usage(&self) -> Usage {
         self.usage
@@ -183,7 +199,15 @@ impl Session {
             }
         };
         self.context.repair();
-        self.context.push(Message::user(prompt));
+        self.context.push(Message::user(prompt.clone()));
+        if let Some(memory) = &config.memory {
+            match memory.prepare(&*config.model, &mut self.context, self.id.as_deref(), &prompt, self.calibration).await
+            {
+                Ok(p) if p.compressed_messages > 0 => self.edited = true,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
+            }
+        }
         let mut run = RunState::default();
         let outcome = self.iterate(&config, &token, stream, &emit, &mut run).await;
         self.context.repair();
@@ -219,8 +243,14 @@ impl Session {
             if token.is_cancelled() || (run.iterations > 0 && self.canceller.after_turn_requested()) {
                 return Ok(StopReason::Cancelled);
             }
-            self.context.trim(&config.limits);
+            let limits = ContextLimits {
+                max_tokens: config.limits.max_tokens.map(|t| (t as f64 / self.calibration) as usize),
+                ..config.limits
+            };
+            self.context.trim(&limits);
             self.context.repair();
+            let measure = config.memory.is_some() || config.limits.max_tokens.is_some();
+            let estimated = if measure { crate::tokens::estimate_messages(self.context.messages()) } else { 0 };
             run.iterations += 1;
             emit(AgentEvent::Iteration(run.iterations));
             run.content.clear();
@@ -233,6 +263,10 @@ impl Session {
             };
             if let Some(u) = response.usage {
                 run.usage += u;
+                if estimated > 0 && u.input_tokens > 0 {
+                    let ratio = (u.input_tokens as f64 / estimated as f64).clamp(0.25, 4.0);
+                    self.calibration = 0.5 * self.calibration + 0.5 * ratio;
+                }
             }
             run.finish_reason = response.finish_reason;
             let truncated: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();

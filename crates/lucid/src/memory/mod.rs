@@ -11,6 +11,7 @@
 //! trimming and repair as always (see [`crate::context`]); the store never holds a
 //! half-written turn.
 
+mod conversation;
 mod embed;
 mod in_memory;
 #[cfg(feature = "local-embeddings")]
@@ -34,6 +35,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::message::Message;
 
+pub use conversation::{ConversationMemory, MemoryConfig, Prepared, RECALL_HEADER};
 pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
 pub use in_memory::InMemoryStore;
 #[cfg(feature = "local-embeddings")]
