@@ -8,7 +8,7 @@
 
 use crate::history::{RepairReport, repair};
 use crate::message::Message;
-use crate::tokens::{estimate_message, estimate_messages};
+use crate::tokens::{Heuristic, TokenCounter, count_message, count_messages};
 
 /// How much history to keep.
 ///
@@ -190,12 +190,22 @@ impl Context {
 
     /// Estimated tokens of everything a request would send.
     pub fn estimated_tokens(&self) -> usize {
-        estimate_messages(&self.messages)
+        count_messages(&Heuristic, &self.messages)
+    }
+
+    /// Tokens of everything a request would send, counted with `counter`.
+    pub fn count_tokens(&self, counter: &dyn TokenCounter) -> usize {
+        count_messages(counter, &self.messages)
     }
 
     /// Applies the limits; returns how many whole turns were dropped. The newest turn is
     /// always kept, even when it alone exceeds a limit.
     pub fn trim(&mut self, limits: &ContextLimits) -> usize {
+        self.trim_with(limits, &Heuristic)
+    }
+
+    /// [`Context::trim`], counting tokens with `counter`.
+    pub fn trim_with(&mut self, limits: &ContextLimits, counter: &dyn TokenCounter) -> usize {
         let mut dropped = 0;
         if let Some(max) = limits.max_messages {
             while self.len() > max && self.drop_oldest_turn() {
@@ -203,10 +213,10 @@ impl Context {
             }
         }
         if let Some(budget) = limits.max_tokens {
-            if self.estimated_tokens() > budget {
-                self.elide_old_tool_outputs(budget);
+            if self.count_tokens(counter) > budget {
+                self.elide_old_tool_outputs(budget, counter);
             }
-            while self.estimated_tokens() > budget && self.drop_oldest_turn() {
+            while self.count_tokens(counter) > budget && self.drop_oldest_turn() {
                 dropped += 1;
             }
         }
@@ -224,21 +234,21 @@ impl Context {
     }
 
     /// Shortens tool outputs of earlier turns, oldest first, until the budget is met.
-    fn elide_old_tool_outputs(&mut self, budget: usize) {
+    fn elide_old_tool_outputs(&mut self, budget: usize, counter: &dyn TokenCounter) {
         let Some(&last_turn) = self.turn_starts().last() else {
             return;
         };
-        let mut total = self.estimated_tokens();
+        let mut total = self.count_tokens(counter);
         for i in 0..last_turn {
             if total <= budget {
                 break;
             }
-            let before = estimate_message(&self.messages[i]);
+            let before = count_message(counter, &self.messages[i]);
             if let Message::Tool(r) = &mut self.messages[i]
                 && r.content != ELIDED_OUTPUT
             {
                 r.content = ELIDED_OUTPUT.to_string();
-                total = total + estimate_message(&self.messages[i]) - before.min(total);
+                total = total + count_message(counter, &self.messages[i]) - before.min(total);
             }
         }
     }

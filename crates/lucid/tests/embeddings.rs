@@ -104,7 +104,7 @@ async fn index_suite(index: Arc<dyn VectorIndex>) {
         ])
         .await
         .unwrap();
-    let all = index.search(&unit(0.05), 3, &MemoryFilter::default()).await.unwrap();
+    let all = index.search(&unit(0.02), 3, &MemoryFilter::default()).await.unwrap();
     let ids: Vec<&str> = all.iter().map(|h| h.record.id.as_str()).collect();
     assert_eq!(ids, ["1", "4", "2"]);
     assert!(all[0].score > 0.99);

@@ -20,6 +20,7 @@ use crate::context::ContextLimits;
 use crate::error::{Error, Result};
 use crate::memory::{ConversationMemory, SessionStore};
 use crate::model::{ChatModel, ChatOptions};
+use crate::tokens::TokenCounter;
 use crate::tool::{Tool, ToolRegistry, ToolSet};
 
 pub(crate) struct AgentConfig {
@@ -34,6 +35,7 @@ pub(crate) struct AgentConfig {
     pub store: Option<Arc<dyn SessionStore>>,
     pub turn_lease: Duration,
     pub memory: Option<ConversationMemory>,
+    pub counter: Arc<dyn TokenCounter>,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -78,7 +80,6 @@ impl Agent {
     pub fn builder(model: Arc<dyn ChatModel>) -> AgentBuilder {
         AgentBuilder {
             config: AgentConfig {
-                model,
                 system: None,
                 tools: ToolRegistry::new(),
                 options: ChatOptions::default(),
@@ -89,6 +90,8 @@ impl Agent {
                 store: None,
                 turn_lease: Duration::from_secs(15 * 60),
                 memory: None,
+                counter: crate::tokens::counter_for_model(model.model_name()),
+                model,
             },
         }
     }
@@ -233,6 +236,13 @@ impl AgentBuilder {
     /// relevant (see [`ConversationMemory`]).
     pub fn memory(mut self, memory: ConversationMemory) -> Self {
         self.config.memory = Some(memory);
+        self
+    }
+
+    /// How tokens are counted for budgets (default: the model's tiktoken encoding with the
+    /// `tiktoken` feature, else the heuristic of [`crate::tokens`]).
+    pub fn token_counter(mut self, counter: Arc<dyn TokenCounter>) -> Self {
+        self.config.counter = counter;
         self
     }
 

@@ -201,8 +201,16 @@ impl Session {
         self.context.repair();
         self.context.push(Message::user(prompt.clone()));
         if let Some(memory) = &config.memory {
-            match memory.prepare(&*config.model, &mut self.context, self.id.as_deref(), &prompt, self.calibration).await
-            {
+            let counter = &*config.counter;
+            let prepared = memory.prepare(
+                &*config.model,
+                &mut self.context,
+                self.id.as_deref(),
+                &prompt,
+                counter,
+                self.calibration,
+            );
+            match prepared.await {
                 Ok(p) if p.compressed_messages > 0 => self.edited = true,
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
@@ -247,10 +255,10 @@ impl Session {
                 max_tokens: config.limits.max_tokens.map(|t| (t as f64 / self.calibration) as usize),
                 ..config.limits
             };
-            self.context.trim(&limits);
+            self.context.trim_with(&limits, &*config.counter);
             self.context.repair();
             let measure = config.memory.is_some() || config.limits.max_tokens.is_some();
-            let estimated = if measure { crate::tokens::estimate_messages(self.context.messages()) } else { 0 };
+            let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
             run.iterations += 1;
             emit(AgentEvent::Iteration(run.iterations));
             run.content.clear();

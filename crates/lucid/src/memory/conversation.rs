@@ -18,7 +18,7 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::message::Message;
 use crate::model::{ChatModel, ChatOptions, ChatRequest};
-use crate::tokens::estimate_messages;
+use crate::tokens::{TokenCounter, count_messages};
 
 /// The numbers of [`ConversationMemory`]; every one can be changed.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,16 +126,16 @@ impl ConversationMemory {
     /// How many leading history messages (whole turns, never the newest) must leave the
     /// window so what remains fits it. `calibration` scales the token estimate (the
     /// provider's reported usage over the estimate, see [`crate::tokens`]).
-    fn overflow(&self, context: &Context, calibration: f64) -> usize {
+    fn overflow(&self, context: &Context, counter: &dyn TokenCounter, calibration: f64) -> usize {
         let history = context.history();
         let start = context.messages().len() - history.len();
         let turns: Vec<usize> = context.turn_starts().into_iter().map(|i| i - start).collect();
         let budget = (self.config.max_context_tokens as f64 * self.config.compress_at) as usize;
-        let pinned = estimate_messages(&context.messages()[..start]);
+        let pinned = count_messages(counter, &context.messages()[..start]);
         let fits = |from: usize| {
             let rest = &history[from..];
             rest.len() <= self.config.window_messages
-                && ((pinned + estimate_messages(rest)) as f64 * calibration) as usize <= budget
+                && ((pinned + count_messages(counter, rest)) as f64 * calibration) as usize <= budget
         };
         if fits(0) {
             return 0;
@@ -153,18 +153,20 @@ impl ConversationMemory {
     }
 
     /// Before a turn (the user message already pushed): compresses the oldest turns out of
-    /// the window if needed, then recalls summaries relevant to `user_text`.
+    /// the window if needed, then recalls summaries relevant to `user_text`. Tokens are
+    /// counted with `counter`, scaled by `calibration`.
     pub async fn prepare(
         &self,
         model: &dyn ChatModel,
         context: &mut Context,
         session_id: Option<&str>,
         user_text: &str,
+        counter: &dyn TokenCounter,
         calibration: f64,
     ) -> Result<Prepared> {
         let mut done = Prepared::default();
         context.set_recall(None);
-        let cut = self.overflow(context, calibration);
+        let cut = self.overflow(context, counter, calibration);
         if cut > 0 {
             let old: Vec<Message> = context.history()[..cut].to_vec();
             let summary = self.summarize(model, &old).await?;
