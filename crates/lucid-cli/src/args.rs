@@ -131,6 +131,11 @@ pub struct RunArgs {
     /// Print one JSON object: content, tool_calls, iterations, usage, stop_reason.
     #[arg(long)]
     pub json: bool,
+    /// The answer must be JSON matching this JSON Schema file; the validated JSON is
+    /// printed (the schema goes to the provider in its native form; an invalid answer is
+    /// sent back for correction twice before exit code 1).
+    #[arg(long, value_name = "FILE.json", conflicts_with = "stream")]
+    pub schema: Option<std::path::PathBuf>,
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,

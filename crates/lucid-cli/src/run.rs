@@ -88,6 +88,18 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
         }
     });
     tracing::info!(provider = %cfg.provider, model = %cfg.model, base_url = %cfg.base_url, "running");
+    if let Some(path) = &args.schema {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading the schema {}", path.display()))?;
+        let schema: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| ConfigError(format!("the schema {} is not JSON: {e}", path.display())))?;
+        let name = path
+            .file_stem()
+            .map_or("answer".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+        let format = lucid::model::ResponseFormat::JsonSchema { name, schema, strict: false };
+        let value = session.extract_json(prompt, format, 2).await?;
+        println!("{value}");
+        return Ok(0);
+    }
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let result = if args.stream {
         let mut stdout = std::io::stdout().lock();

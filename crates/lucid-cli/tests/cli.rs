@@ -346,3 +346,36 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
     eprintln!("{completed} of 30 runs completed before the kill; {} turns stored", stored.len() / 4);
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_schema_prints_validated_json_after_a_correction() {
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("{\"name\": \"Tokyo\"}")),
+        Reply::json(200, &text_completion("{\"name\": \"Tokyo\", \"population\": 37400000}")),
+    ])
+    .await;
+    let dir = std::env::temp_dir().join(format!("lucid-cli-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("city.json");
+    std::fs::write(
+        &schema,
+        r#"{"type": "object", "properties": {"name": {"type": "string"}, "population": {"type": "integer"}}, "required": ["name", "population"]}"#,
+    )
+    .unwrap();
+    let out = run(vec![
+        "run".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--schema".into(),
+        schema.display().to_string(),
+        "Largest city in Japan?".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v, json!({"name": "Tokyo", "population": 37400000}));
+    assert_eq!(server.requests()[0].json()["response_format"]["json_schema"]["name"], "city");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -53,6 +53,16 @@ pub enum Error {
     /// The run was cancelled before it finished.
     #[error("the run was cancelled")]
     Cancelled,
+    /// A structured answer still did not match its schema after the corrective retries.
+    #[error("the answer did not match the schema after {attempts} attempts: {message}")]
+    Extraction {
+        /// Answers tried.
+        attempts: usize,
+        /// The last problem found.
+        message: String,
+        /// The last answer, as received.
+        answer: String,
+    },
     /// A session store failed (the database said no, a stored message is unreadable…).
     #[error("the {store} session store failed: {message}")]
     Store {

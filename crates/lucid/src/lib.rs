@@ -57,6 +57,7 @@ pub mod history;
 pub mod memory;
 pub mod message;
 pub mod model;
+pub mod structured;
 pub mod tokens;
 pub mod tool;
 

@@ -15,8 +15,10 @@ use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, 
 use crate::context::{Context, ContextLimits};
 use crate::error::{Error, Result};
 use crate::message::{FinishReason, Message, ToolCall, Usage};
-use crate::model::{ChatRequest, ChatResponse, StreamEvent};
+use crate::model::{ChatOptions, ChatRequest, ChatResponse, ResponseFormat, StreamEvent};
 use crate::tool::{ToolContext, ToolOutcome};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 
 /// Result text for calls left unexecuted because the iteration limit was reached.
 const NOT_RUN_LIMIT: &str = "Not executed: the agent reached its iteration limit.";
@@ -123,7 +125,73 @@ impl Session {
     /// On `Err` (a provider or network failure that retries could not fix) the user
     /// message and every completed step stay in the history, which remains valid.
     pub async fn run(&mut self, prompt: impl Into<String>) -> Result<AgentResult> {
-        self.drive(prompt.into(), false, None).await
+        self.drive(prompt.into(), false, None, None).await
+    }
+
+    /// Runs one turn whose answer must be JSON matching `T`'s schema, and returns it
+    /// parsed. The schema goes to the provider in its native form (OpenAI
+    /// `response_format: json_schema`, strict when the schema allows; Anthropic a forced
+    /// tool; Gemini `responseSchema`). An answer that does not parse or validate is sent
+    /// back with the problem, up to 2 more times, before [`Error::Extraction`].
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct City { name: String, country: String, population: u64 }
+    /// let city: City = agent.session().extract("The largest city in Japan?").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn extract<T: DeserializeOwned + JsonSchema>(&mut self, prompt: impl Into<String>) -> Result<T> {
+        self.extract_with_retries(prompt, 2).await
+    }
+
+    /// [`Session::extract`] with a chosen number of corrective retries.
+    pub async fn extract_with_retries<T: DeserializeOwned + JsonSchema>(
+        &mut self,
+        prompt: impl Into<String>,
+        retries: usize,
+    ) -> Result<T> {
+        let value = self.extract_json(prompt, crate::structured::response_format::<T>(), retries).await?;
+        serde_json::from_value(value.clone()).map_err(|e| Error::Extraction {
+            attempts: retries + 1,
+            message: e.to_string(),
+            answer: value.to_string(),
+        })
+    }
+
+    /// Runs one turn whose answer must match a JSON Schema known only at run time (e.g.
+    /// read from a file), with up to `retries` corrective retries; returns the validated
+    /// JSON value. `format` is a [`ResponseFormat::JsonSchema`] (a `JsonObject` accepts any
+    /// object).
+    pub async fn extract_json(
+        &mut self,
+        prompt: impl Into<String>,
+        format: ResponseFormat,
+        retries: usize,
+    ) -> Result<Value> {
+        let schema = match &format {
+            ResponseFormat::JsonSchema { schema, .. } => schema.clone(),
+            _ => serde_json::json!({"type": "object"}),
+        };
+        let options = ChatOptions { response_format: Some(format), ..self.agent.config.options.clone() };
+        let mut prompt = prompt.into();
+        let mut attempt = 0;
+        loop {
+            let r = self.drive(prompt, false, None, Some(&options)).await?;
+            match crate::structured::parse::<Value>(&r.content, &schema) {
+                Ok(v) => return Ok(v),
+                Err(problem) if attempt < retries => {
+                    attempt += 1;
+                    tracing::debug!(attempt, %problem, "structured answer rejected; asking again");
+                    prompt = format!(
+                        "Your answer did not match the required JSON schema: {problem}. Answer again with only the JSON value."
+                    );
+                }
+                Err(problem) => {
+                    return Err(Error::Extraction { attempts: attempt + 1, message: problem, answer: r.content });
+                }
+            }
+        }
     }
 
     /// Runs one user turn, streaming the answer and the tool calls as events. The last
@@ -131,7 +199,7 @@ impl Session {
     pub fn run_stream(&mut self, prompt: impl Into<String>) -> impl Stream<Item = AgentEvent> + Send + '_ {
         let (tx, rx) = unbounded_channel();
         let prompt = prompt.into();
-        let fut = Box::pin(async move { self.drive(prompt, true, Some(&tx)).await });
+        let fut = Box::pin(async move { self.drive(prompt, true, Some(&tx), None).await });
         DriveStream { fut: Some(fut), rx, last: None }
     }
 
@@ -186,6 +254,7 @@ impl Session {
         prompt: String,
         stream: bool,
         tx: Option<&UnboundedSender<AgentEvent>>,
+        options: Option<&ChatOptions>,
     ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
         let lock = match (&config.store, &self.id) {
@@ -216,7 +285,7 @@ impl Session {
                 Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
             }
         }
-        let mut run = RunState::default();
+        let mut run = RunState { options: options.cloned(), ..RunState::default() };
         let outcome = self.iterate(&config, &token, stream, &emit, &mut run).await;
         self.context.repair();
         self.canceller.end();
@@ -262,7 +331,8 @@ impl Session {
             run.iterations += 1;
             emit(AgentEvent::Iteration(run.iterations));
             run.content.clear();
-            let request = ChatRequest::new(self.context.messages(), config.tools.specs(), &config.options);
+            let options = run.options.as_ref().unwrap_or(&config.options);
+            let request = ChatRequest::new(self.context.messages(), config.tools.specs(), options);
             let call = call_model(config, request, stream, emit, &mut run.content);
             let response = tokio::select! {
                 biased;
@@ -278,7 +348,11 @@ impl Session {
             }
             run.finish_reason = response.finish_reason;
             let truncated: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
-            let ChatResponse { message, .. } = response;
+            let ChatResponse { mut message, .. } = response;
+            if let Some(answer) = structured_answer(run.options.as_ref(), &message) {
+                // Anthropic answers a schema through a forced tool: its input is the answer.
+                message = crate::message::AssistantMessage { content: answer, tool_calls: Vec::new(), ..message };
+            }
             run.content.clone_from(&message.content);
             if message.tool_calls.is_empty() {
                 if !message.is_empty() {
@@ -376,6 +450,19 @@ struct RunState {
     iterations: usize,
     usage: Usage,
     finish_reason: Option<FinishReason>,
+    /// Options for this run only (structured output).
+    options: Option<ChatOptions>,
+}
+
+/// The JSON answer of a structured run delivered as a call to the schema's tool.
+fn structured_answer(options: Option<&ChatOptions>, message: &crate::message::AssistantMessage) -> Option<String> {
+    let Some(ResponseFormat::JsonSchema { name, .. }) = options.and_then(|o| o.response_format.as_ref()) else {
+        return None;
+    };
+    match message.tool_calls.as_slice() {
+        [call] if &call.name == name => Some(call.arguments.clone()),
+        _ => None,
+    }
 }
 
 fn record(c: &ToolCall, outcome: Option<&ToolOutcome>, elapsed: Option<std::time::Duration>) -> ToolCallRecord {

@@ -18,7 +18,7 @@ use crate::model::client::{Codec, HttpModel};
 use crate::model::http::{StreamDecoder, insert_secret};
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, normalize_finish};
-use crate::model::{ChatRequest, ChatResponse, StreamEvent, ToolChoice};
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
 
 /// The API version sent in `anthropic-version`.
 pub const API_VERSION: &str = "2023-06-01";
@@ -102,6 +102,24 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
         if c["type"] != "none" {
             c["disable_parallel_tool_use"] = json!(true);
         }
+    }
+    // Anthropic has no response-format field: a schema becomes a forced tool whose input
+    // is the answer (the agent loop reads it back as the answer text).
+    let format_tool = match &o.response_format {
+        Some(ResponseFormat::JsonSchema { name, schema, .. }) => Some((name.as_str(), schema.clone())),
+        Some(ResponseFormat::JsonObject) => Some(("json_answer", json!({"type": "object"}))),
+        _ => None,
+    };
+    if let Some((name, schema)) = format_tool {
+        let tool =
+            json!({"name": name, "description": "Give the final answer as this tool's input.", "input_schema": schema});
+        match body.get_mut("tools").and_then(Value::as_array_mut) {
+            Some(tools) => tools.push(tool),
+            None => {
+                body.insert("tools".into(), json!([tool]));
+            }
+        }
+        choice = Some(json!({"type": "tool", "name": name}));
     }
     if let Some(c) = choice {
         body.insert("tool_choice".into(), c);

@@ -1,0 +1,84 @@
+//! Structured output: a Rust type's JSON Schema in, a parsed and validated value out.
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::model::ResponseFormat;
+use crate::tool::validate::validate;
+
+/// The response format asking for `T`: its JSON Schema, named after the type, strict when
+/// the schema meets OpenAI's strict-mode rules (every object closed, every property
+/// required).
+///
+/// ```
+/// #[derive(schemars::JsonSchema, serde::Deserialize)]
+/// struct Point { x: i64, y: i64 }
+/// match lucid::structured::response_format::<Point>() {
+///     lucid::model::ResponseFormat::JsonSchema { name, strict, .. } => assert_eq!((name.as_str(), strict), ("Point", false)),
+///     _ => unreachable!(),
+/// }
+/// ```
+pub fn response_format<T: JsonSchema>() -> ResponseFormat {
+    let mut schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>().to_value();
+    if let Value::Object(m) = &mut schema {
+        m.remove("$schema");
+        m.remove("title");
+    }
+    let name: String = T::schema_name()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .take(64)
+        .collect();
+    let strict = is_strict(&schema);
+    ResponseFormat::JsonSchema { name, schema, strict }
+}
+
+/// Whether every object in the schema is closed and requires all its properties.
+fn is_strict(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::Object(props)) = m.get("properties") {
+                let closed = m.get("additionalProperties") == Some(&Value::Bool(false));
+                let required: Vec<&str> = m
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                if !closed || props.keys().any(|k| !required.contains(&k.as_str())) {
+                    return false;
+                }
+            }
+            m.values().all(is_strict)
+        }
+        Value::Array(a) => a.iter().all(is_strict),
+        _ => true,
+    }
+}
+
+/// Parses an answer as `T`: JSON (a Markdown code fence around it is accepted), checked
+/// against `schema`. The error says what is wrong, for the model to fix.
+///
+/// ```
+/// #[derive(schemars::JsonSchema, serde::Deserialize, Debug, PartialEq)]
+/// struct Point { x: i64, y: i64 }
+/// let f = lucid::structured::response_format::<Point>();
+/// let lucid::model::ResponseFormat::JsonSchema { schema, .. } = f else { unreachable!() };
+/// assert_eq!(lucid::structured::parse::<Point>("```json\n{\"x\": 1, \"y\": 2}\n```", &schema), Ok(Point { x: 1, y: 2 }));
+/// assert!(lucid::structured::parse::<Point>("{\"x\": 1}", &schema).unwrap_err().contains("missing required property `y`"));
+/// ```
+pub fn parse<T: DeserializeOwned>(answer: &str, schema: &Value) -> Result<T, String> {
+    let text = answer.trim();
+    let text = text
+        .strip_prefix("```json")
+        .or_else(|| text.strip_prefix("```"))
+        .and_then(|t| t.trim_end().strip_suffix("```"))
+        .unwrap_or(text)
+        .trim();
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("the answer is not valid JSON ({e})"))?;
+    let problems = validate(schema, &value);
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}

@@ -1,0 +1,76 @@
+//! Structured output: typed answers in each provider's native form, with corrective retries.
+
+use std::sync::Arc;
+
+use lucid::model::{Anthropic, OpenAiCompatible};
+use lucid::prelude::*;
+use lucid_mock::{MockServer, Reply, text_completion};
+use serde_json::json;
+
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Weather {
+    /// the city asked about
+    city: String,
+    temp_c: i64,
+    conditions: Option<String>,
+}
+
+#[tokio::test]
+async fn extraction_succeeds_after_one_invalid_answer() {
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("Sure! {\"city\": \"Paris\", \"temp_c\": \"warm\"}")),
+        Reply::json(200, &text_completion("```json\n{\"city\": \"Paris\", \"temp_c\": 18}\n```")),
+    ])
+    .await;
+    let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap())).build();
+    let mut s = agent.session();
+    let w: Weather = s.extract("Weather in Paris?").await.unwrap();
+    assert_eq!(w, Weather { city: "Paris".into(), temp_c: 18, conditions: None });
+    let reqs = server.requests();
+    let format = &reqs[0].json()["response_format"];
+    assert_eq!(format["type"], "json_schema");
+    assert_eq!(format["json_schema"]["name"], "Weather");
+    assert_eq!(format["json_schema"]["strict"], false, "an optional field rules strict mode out");
+    assert_eq!(format["json_schema"]["schema"]["properties"]["city"]["description"], "the city asked about");
+    let retry = reqs[1].json();
+    let feedback = retry["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(feedback.contains("did not match the required JSON schema: the answer is not valid JSON"), "{feedback}");
+    assert!(lucid::history::validate(s.messages()).is_ok());
+}
+
+#[tokio::test]
+async fn extraction_gives_up_with_a_typed_error() {
+    let bad = || Reply::json(200, &text_completion("{\"city\": \"Paris\"}"));
+    let server = MockServer::sequence(vec![bad(), bad()]).await;
+    let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap())).build();
+    let err = agent.session().extract_with_retries::<Weather>("Weather?", 1).await.unwrap_err();
+    match err {
+        lucid::Error::Extraction { attempts, message, answer } => {
+            assert_eq!(attempts, 2);
+            assert!(message.contains("missing required property `temp_c`"), "{message}");
+            assert_eq!(answer, "{\"city\": \"Paris\"}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn anthropic_answers_through_a_forced_tool() {
+    let server = MockServer::sequence(vec![Reply::json(
+        200,
+        &json!({"id": "m", "type": "message", "role": "assistant", "model": "c",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "Weather", "input": {"city": "Oslo", "temp_c": -3, "conditions": "snow"}}],
+                "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 10}}),
+    )])
+    .await;
+    let base = server.url().trim_end_matches("/v1").to_string();
+    let model = Anthropic::new("k", "claude-test").unwrap().with_base_url(&base).unwrap();
+    let mut s = Agent::builder(Arc::new(model)).build().session();
+    let w: Weather = s.extract("Weather in Oslo?").await.unwrap();
+    assert_eq!(w.conditions.as_deref(), Some("snow"));
+    let body = server.requests()[0].json();
+    assert_eq!(body["tool_choice"], json!({"type": "tool", "name": "Weather"}));
+    assert_eq!(body["tools"][0]["name"], "Weather");
+    assert!(lucid::history::validate(s.messages()).is_ok(), "the answer is stored as text, not a dangling tool call");
+    assert!(matches!(s.messages().last(), Some(Message::Assistant(a)) if a.tool_calls.is_empty()));
+}
