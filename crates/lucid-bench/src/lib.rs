@@ -218,8 +218,16 @@ where
 
 /// Logging on stderr only, as the contract requires.
 pub fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("LUCID_LOG").unwrap_or_else(|_| "warn".into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter: tracing_subscriber::filter::Targets = std::env::var("LUCID_LOG")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| "warn".parse().unwrap_or_default());
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(filter)
+        .init();
 }
 
 #[cfg(test)]

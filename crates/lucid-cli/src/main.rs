@@ -9,7 +9,9 @@ mod run;
 mod sessions;
 
 use clap::Parser;
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 use args::{Cli, Command};
 use config::ConfigError;
@@ -76,6 +78,13 @@ fn init_logging(verbose: u8) {
         2 => "debug",
         _ => "trace",
     };
-    let filter = EnvFilter::try_from_env("LUCID_LOG").unwrap_or_else(|_| EnvFilter::new(default));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    // `LUCID_LOG` takes a level or per-target levels (`debug`, `lucid=debug,reqwest=warn`).
+    let filter = std::env::var("LUCID_LOG")
+        .ok()
+        .and_then(|s| s.parse::<Targets>().ok())
+        .unwrap_or_else(|| default.parse().unwrap_or_default());
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_target(false))
+        .with(filter)
+        .init();
 }
