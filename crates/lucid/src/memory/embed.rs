@@ -69,6 +69,34 @@ impl Endpoint {
     }
 }
 
+impl Endpoint {
+    /// Embeds `texts` in batches: `body` builds a request for a batch, `vectors` picks the
+    /// batch's vectors out of the answer, in input order.
+    async fn embed_all(
+        &self,
+        texts: &[String],
+        decode_error: ErrorDecoder,
+        body: impl Fn(&[String]) -> Value,
+        vectors: impl Fn(&Value) -> Vec<Value>,
+    ) -> Result<Vec<Vec<f32>>> {
+        let mut out = Vec::with_capacity(texts.len());
+        for chunk in texts.chunks(self.batch) {
+            let answer = self.post(&body(chunk), decode_error).await?;
+            let got = vectors(&answer);
+            if got.len() != chunk.len() {
+                return Err(decode_err(
+                    &self.provider,
+                    format!("asked for {} embeddings, got {}", chunk.len(), got.len()),
+                ));
+            }
+            for v in &got {
+                out.push(floats(&self.provider, v)?);
+            }
+        }
+        Ok(out)
+    }
+}
+
 fn floats(provider: &str, v: &Value) -> Result<Vec<f32>> {
     let mut out: Vec<f32> = v
         .as_array()
@@ -142,29 +170,19 @@ impl Embedder for OpenAiEmbedder {
     }
 
     fn embed<'a>(&'a self, texts: &'a [String]) -> BoxFuture<'a, Result<Vec<Vec<f32>>>> {
-        async move {
-            let mut out = Vec::with_capacity(texts.len());
-            for chunk in texts.chunks(self.endpoint.batch) {
-                let mut body = json!({"model": self.endpoint.model, "input": chunk, "encoding_format": "float"});
-                if let Some(d) = self.dimensions {
-                    body["dimensions"] = json!(d);
-                }
-                let v = self.endpoint.post(&body, openai::decode_error).await?;
-                let mut data: Vec<&Value> = v["data"].as_array().map(|d| d.iter().collect()).unwrap_or_default();
-                data.sort_by_key(|d| d["index"].as_u64().unwrap_or(0));
-                if data.len() != chunk.len() {
-                    return Err(decode_err(
-                        &self.endpoint.provider,
-                        format!("asked for {} embeddings, got {}", chunk.len(), data.len()),
-                    ));
-                }
-                for d in data {
-                    out.push(floats(&self.endpoint.provider, &d["embedding"])?);
-                }
+        let body = |chunk: &[String]| {
+            let mut body = json!({"model": self.endpoint.model, "input": chunk, "encoding_format": "float"});
+            if let Some(d) = self.dimensions {
+                body["dimensions"] = json!(d);
             }
-            Ok(out)
-        }
-        .boxed()
+            body
+        };
+        let vectors = |v: &Value| {
+            let mut data: Vec<&Value> = v["data"].as_array().map(|d| d.iter().collect()).unwrap_or_default();
+            data.sort_by_key(|d| d["index"].as_u64().unwrap_or(0));
+            data.into_iter().map(|d| d["embedding"].clone()).collect()
+        };
+        self.endpoint.embed_all(texts, openai::decode_error, body, vectors).boxed()
     }
 }
 
@@ -233,36 +251,25 @@ impl Embedder for GeminiEmbedder {
     }
 
     fn embed<'a>(&'a self, texts: &'a [String]) -> BoxFuture<'a, Result<Vec<Vec<f32>>>> {
-        async move {
-            let mut out = Vec::with_capacity(texts.len());
-            for chunk in texts.chunks(self.endpoint.batch) {
-                let requests: Vec<Value> = chunk
-                    .iter()
-                    .map(|t| {
-                        let mut r = json!({"model": format!("models/{}", self.endpoint.model), "content": {"parts": [{"text": t}]}});
-                        if let Some(tt) = &self.task_type {
-                            r["taskType"] = json!(tt);
-                        }
-                        if let Some(d) = self.dimensions {
-                            r["outputDimensionality"] = json!(d);
-                        }
-                        r
-                    })
-                    .collect();
-                let v = self.endpoint.post(&json!({"requests": requests}), gemini::decode_error).await?;
-                let embeddings = v["embeddings"].as_array().map(Vec::as_slice).unwrap_or_default();
-                if embeddings.len() != chunk.len() {
-                    return Err(decode_err(
-                        "gemini",
-                        format!("asked for {} embeddings, got {}", chunk.len(), embeddings.len()),
-                    ));
-                }
-                for e in embeddings {
-                    out.push(floats("gemini", &e["values"])?);
-                }
-            }
-            Ok(out)
-        }
-        .boxed()
+        let body = |chunk: &[String]| {
+            let requests: Vec<Value> = chunk
+                .iter()
+                .map(|t| {
+                    let mut r = json!({"model": format!("models/{}", self.endpoint.model), "content": {"parts": [{"text": t}]}});
+                    if let Some(tt) = &self.task_type {
+                        r["taskType"] = json!(tt);
+                    }
+                    if let Some(d) = self.dimensions {
+                        r["outputDimensionality"] = json!(d);
+                    }
+                    r
+                })
+                .collect();
+            json!({"requests": requests})
+        };
+        let vectors = |v: &Value| {
+            v["embeddings"].as_array().map(|e| e.iter().map(|x| x["values"].clone()).collect()).unwrap_or_default()
+        };
+        self.endpoint.embed_all(texts, gemini::decode_error, body, vectors).boxed()
     }
 }
