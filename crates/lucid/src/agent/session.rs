@@ -268,8 +268,10 @@ impl Session {
             }
         };
         self.context.repair();
-        self.context.push(Message::user(prompt.clone()));
-        if let Some(memory) = &config.memory {
+        // Memory needs the text after the context took it; copy it only then.
+        let query = config.memory.as_ref().map(|_| prompt.clone());
+        self.context.push(Message::user(prompt));
+        if let (Some(memory), Some(prompt)) = (&config.memory, query) {
             let counter = &*config.counter;
             let prepared = memory.prepare(
                 &*config.model,
