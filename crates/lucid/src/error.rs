@@ -63,6 +63,20 @@ pub enum Error {
         /// The last answer, as received.
         answer: String,
     },
+    /// The model needs the user's answers to these questions before it can answer (it
+    /// called `ask_user` with nobody to ask, or answered with `needs_interview: true`).
+    #[error("the model needs more information: {}", questions.join(" / "))]
+    NeedsInput {
+        /// The questions, in the model's words.
+        questions: Vec<String>,
+    },
+    /// The planner could not make a runnable plan, or a step failed with no re-plans left.
+    #[error("planning failed: {0}")]
+    Plan(String),
+    /// A team run went past a bound: delegation deeper than allowed, or more model
+    /// calls than its budget.
+    #[error("{0}")]
+    TeamLimit(String),
     /// A session store failed (the database said no, a stored message is unreadable…).
     #[error("the {store} session store failed: {message}")]
     Store {

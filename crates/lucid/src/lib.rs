@@ -57,9 +57,12 @@ pub mod history;
 pub mod memory;
 pub mod message;
 pub mod model;
+pub mod planner;
 pub mod structured;
+pub mod team;
 pub mod tokens;
 pub mod tool;
+pub mod workflow;
 
 pub use agent::{Agent, AgentBuilder, AgentEvent, AgentResult, Canceller, Session, StopReason, ToolCallRecord};
 pub use error::{Error, ProviderError, ProviderErrorKind, Result};

@@ -68,17 +68,55 @@ fn is_strict(v: &Value) -> bool {
 /// assert!(lucid::structured::parse::<Point>("{\"x\": 1}", &schema).unwrap_err().contains("missing required property `y`"));
 /// ```
 pub fn parse<T: DeserializeOwned>(answer: &str, schema: &Value) -> Result<T, String> {
-    let text = answer.trim();
-    let text = text
-        .strip_prefix("```json")
-        .or_else(|| text.strip_prefix("```"))
-        .and_then(|t| t.trim_end().strip_suffix("```"))
-        .unwrap_or(text)
-        .trim();
+    let text = unfence(answer);
     let value: Value = serde_json::from_str(text).map_err(|e| format!("the answer is not valid JSON ({e})"))?;
     let problems = validate(schema, &value);
     if !problems.is_empty() {
         return Err(problems.join("; "));
     }
     serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+/// The answer's text without a Markdown code fence around it.
+fn unfence(answer: &str) -> &str {
+    let text = answer.trim();
+    text.strip_prefix("```json")
+        .or_else(|| text.strip_prefix("```"))
+        .and_then(|t| t.trim_end().strip_suffix("```"))
+        .unwrap_or(text)
+        .trim()
+}
+
+/// The JSON protocol's way for a model to say it cannot answer yet:
+/// `{"needs_interview": true, "questions": ["…", "…"]}`. Agents with tools use the
+/// `ask_user` tool ([`crate::tool::AskUser`]) for the same purpose; this shape serves
+/// prompts that ask for a JSON answer and allow this one instead.
+///
+/// ```
+/// use lucid::structured::Interview;
+/// let i = Interview::detect(r#"{"needs_interview": true, "questions": ["For whom?"]}"#).unwrap();
+/// assert_eq!(i.questions, ["For whom?"]);
+/// assert!(Interview::detect(r#"{"needs_interview": false, "questions": []}"#).is_none());
+/// assert!(Interview::detect("Paris").is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, JsonSchema)]
+pub struct Interview {
+    /// True when the model needs answers before it can do the task.
+    pub needs_interview: bool,
+    /// What to ask the user.
+    #[serde(default)]
+    pub questions: Vec<String>,
+}
+
+impl Interview {
+    /// The interview an answer asks for, if it is one (`needs_interview: true` with at
+    /// least one question; a Markdown code fence around it is accepted).
+    pub fn detect(answer: &str) -> Option<Interview> {
+        let text = unfence(answer);
+        if !text.starts_with('{') {
+            return None;
+        }
+        let i: Interview = serde_json::from_str(text).ok()?;
+        (i.needs_interview && !i.questions.is_empty()).then_some(i)
+    }
 }

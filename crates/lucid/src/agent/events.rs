@@ -18,6 +18,9 @@ pub enum StopReason {
     MaxIterations,
     /// The run was cancelled.
     Cancelled,
+    /// The agent asked the user questions nobody could answer during the run (see
+    /// [`AgentResult::questions`]); the next user message should carry the answers.
+    NeedsInput,
 }
 
 impl StopReason {
@@ -27,6 +30,7 @@ impl StopReason {
             StopReason::Completed => "completed",
             StopReason::MaxIterations => "max_iterations",
             StopReason::Cancelled => "cancelled",
+            StopReason::NeedsInput => "needs_input",
         }
     }
 }
@@ -73,6 +77,10 @@ pub struct AgentResult {
     /// Why the last model call ended (e.g. `content_filter` when a safety filter stopped
     /// the answer, `length` when it hit the token limit); `None` if no call completed.
     pub finish_reason: Option<FinishReason>,
+    /// The questions the agent asked the user with `ask_user` when nobody could answer
+    /// during the run ([`StopReason::NeedsInput`]); empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<String>,
 }
 
 /// What [`Session::run_stream`](crate::Session::run_stream) yields.

@@ -23,6 +23,7 @@ use crate::model::{ChatModel, ChatOptions};
 use crate::tokens::TokenCounter;
 use crate::tool::{Tool, ToolRegistry, ToolSet};
 
+#[derive(Clone)]
 pub(crate) struct AgentConfig {
     pub model: Arc<dyn ChatModel>,
     pub system: Option<String>,
@@ -144,6 +145,24 @@ impl Agent {
     /// The system prompt.
     pub fn system(&self) -> Option<&str> {
         self.config.system.as_deref()
+    }
+
+    /// The most model calls one run may make.
+    pub fn max_iterations(&self) -> usize {
+        self.config.max_iterations
+    }
+
+    /// A builder starting from this agent's configuration, to make a variant of it (other
+    /// tools, another prompt…); this agent is unchanged.
+    ///
+    /// ```
+    /// # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+    /// let base = lucid::Agent::builder(model).system("Be brief.").build();
+    /// let strict = base.to_builder().max_iterations(2).build();
+    /// assert_eq!((strict.system(), strict.max_iterations()), (Some("Be brief."), 2));
+    /// ```
+    pub fn to_builder(&self) -> AgentBuilder {
+        AgentBuilder { config: (*self.config).clone() }
     }
 }
 

@@ -125,7 +125,20 @@ impl Session {
     /// On `Err` (a provider or network failure that retries could not fix) the user
     /// message and every completed step stay in the history, which remains valid.
     pub async fn run(&mut self, prompt: impl Into<String>) -> Result<AgentResult> {
-        self.drive(prompt.into(), false, None, None).await
+        self.drive(Some(prompt.into()), false, None, None).await
+    }
+
+    /// Runs the loop on the history as it stands, without a new user message: after a
+    /// hand-off from another agent, or after editing the history by hand.
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: lucid::Agent, earlier: Vec<lucid::Message>) -> lucid::Result<()> {
+    /// let mut session = lucid::Session::with_messages(agent, earlier);
+    /// let result = session.resume().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn resume(&mut self) -> Result<AgentResult> {
+        self.drive(None, false, None, None).await
     }
 
     /// Runs one turn whose answer must be JSON matching `T`'s schema, and returns it
@@ -177,9 +190,15 @@ impl Session {
         let mut prompt = prompt.into();
         let mut attempt = 0;
         loop {
-            let r = self.drive(prompt, false, None, Some(&options)).await?;
+            let r = self.drive(Some(prompt), false, None, Some(&options)).await?;
+            if r.stop_reason == StopReason::NeedsInput {
+                return Err(Error::NeedsInput { questions: r.questions });
+            }
             match crate::structured::parse::<Value>(&r.content, &schema) {
                 Ok(v) => return Ok(v),
+                Err(_) if let Some(i) = crate::structured::Interview::detect(&r.content) => {
+                    return Err(Error::NeedsInput { questions: i.questions });
+                }
                 Err(problem) if attempt < retries => {
                     attempt += 1;
                     tracing::debug!(attempt, %problem, "structured answer rejected; asking again");
@@ -199,7 +218,7 @@ impl Session {
     pub fn run_stream(&mut self, prompt: impl Into<String>) -> impl Stream<Item = AgentEvent> + Send + '_ {
         let (tx, rx) = unbounded_channel();
         let prompt = prompt.into();
-        let fut = Box::pin(async move { self.drive(prompt, true, Some(&tx), None).await });
+        let fut = Box::pin(async move { self.drive(Some(prompt), true, Some(&tx), None).await });
         DriveStream { fut: Some(fut), rx, last: None }
     }
 
@@ -251,7 +270,7 @@ impl Session {
 
     async fn drive(
         &mut self,
-        prompt: String,
+        prompt: Option<String>,
         stream: bool,
         tx: Option<&UnboundedSender<AgentEvent>>,
         options: Option<&ChatOptions>,
@@ -269,8 +288,10 @@ impl Session {
         };
         self.context.repair();
         // Memory needs the text after the context took it; copy it only then.
-        let query = config.memory.as_ref().map(|_| prompt.clone());
-        self.context.push(Message::user(prompt));
+        let query = config.memory.as_ref().and(prompt.clone());
+        if let Some(prompt) = prompt {
+            self.context.push(Message::user(prompt));
+        }
         if let (Some(memory), Some(prompt)) = (&config.memory, query) {
             let counter = &*config.counter;
             let prepared = memory.prepare(
@@ -307,6 +328,7 @@ impl Session {
             usage: run.usage,
             stop_reason,
             finish_reason: run.finish_reason,
+            questions: run.questions,
         })
     }
 
@@ -374,6 +396,9 @@ impl Session {
             if self.execute_tools(config, token, emit, &calls, &truncated, run).await {
                 return Ok(StopReason::Cancelled);
             }
+            if !run.questions.is_empty() {
+                return Ok(StopReason::NeedsInput);
+            }
         }
     }
 
@@ -404,7 +429,7 @@ impl Session {
             async move {
                 let started = Instant::now();
                 let outcome = if cut {
-                    ToolOutcome { content: NOT_RUN_TRUNCATED.to_string(), is_error: true }
+                    ToolOutcome::error(NOT_RUN_TRUNCATED.to_string())
                 } else {
                     tools.execute(c, ctx, config.tool_timeout).await
                 };
@@ -430,6 +455,7 @@ impl Session {
                         duration: elapsed,
                     });
                     run.records.push(record(c, Some(&outcome), Some(elapsed)));
+                    run.questions.extend(outcome.questions);
                     self.context.push(Message::tool_result(&c.id, &c.name, outcome.content, outcome.is_error));
                 }
                 Some(None) => return false,
@@ -454,6 +480,8 @@ struct RunState {
     finish_reason: Option<FinishReason>,
     /// Options for this run only (structured output).
     options: Option<ChatOptions>,
+    /// Questions for the user from `ask_user` calls nobody could answer.
+    questions: Vec<String>,
 }
 
 /// The JSON answer of a structured run delivered as a call to the schema's tool.

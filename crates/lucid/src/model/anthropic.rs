@@ -103,8 +103,10 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
             c["disable_parallel_tool_use"] = json!(true);
         }
     }
-    // Anthropic has no response-format field: a schema becomes a forced tool whose input
-    // is the answer (the agent loop reads it back as the answer text).
+    // Anthropic has no response-format field: a schema becomes a tool whose input is the
+    // answer (the agent loop reads it back as the answer text). Alone it is forced; beside
+    // the agent's own tools the model must call one of them (`any`), so it can still use
+    // its tools before answering through the schema's.
     let format_tool = match &o.response_format {
         Some(ResponseFormat::JsonSchema { name, schema, .. }) => Some((name.as_str(), schema.clone())),
         Some(ResponseFormat::JsonObject) => Some(("json_answer", json!({"type": "object"}))),
@@ -119,7 +121,14 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
                 body.insert("tools".into(), json!([tool]));
             }
         }
-        choice = Some(json!({"type": "tool", "name": name}));
+        let no_parallel = o.parallel_tool_calls == Some(false);
+        choice = Some(if req.tools.is_empty() {
+            json!({"type": "tool", "name": name})
+        } else if no_parallel {
+            json!({"type": "any", "disable_parallel_tool_use": true})
+        } else {
+            json!({"type": "any"})
+        });
     }
     if let Some(c) = choice {
         body.insert("tool_choice".into(), c);

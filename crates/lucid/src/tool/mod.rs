@@ -53,6 +53,7 @@
 //! each become a tool result marked `is_error` that the model reads and can recover from
 //! (see [`ToolRegistry::execute`]).
 
+mod ask;
 #[cfg(feature = "builtin-tools")]
 pub mod builtin;
 mod registry;
@@ -66,7 +67,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+pub use ask::{AskUser, Interviewer};
 pub use registry::{ToolOutcome, ToolRegistry};
+pub(crate) use registry::run as run_tool;
 
 /// A tool the model can call.
 ///
@@ -105,29 +108,48 @@ pub struct ToolContext {
 #[error("{message}")]
 pub struct ToolError {
     message: String,
+    questions: Vec<String>,
 }
 
 impl ToolError {
     /// An error with this message.
     pub fn new(message: impl Into<String>) -> Self {
-        ToolError { message: message.into() }
+        ToolError { message: message.into(), questions: Vec::new() }
+    }
+
+    /// The tool cannot go on without the user's answers to these questions, and nobody
+    /// can ask them now: the run stops with [`StopReason::NeedsInput`](crate::StopReason)
+    /// and the questions in [`AgentResult::questions`](crate::AgentResult). The user's
+    /// next message (their answers) continues the conversation.
+    ///
+    /// ```
+    /// let e = lucid::ToolError::needs_input(vec!["Which city?".into()]);
+    /// assert_eq!(e.questions(), ["Which city?"]);
+    /// ```
+    pub fn needs_input(questions: Vec<String>) -> Self {
+        ToolError { message: "the user must answer first".into(), questions }
     }
 
     /// The message.
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The questions for the user, when the tool needs input ([`ToolError::needs_input`]).
+    pub fn questions(&self) -> &[String] {
+        &self.questions
+    }
 }
 
 impl From<String> for ToolError {
     fn from(message: String) -> Self {
-        ToolError { message }
+        ToolError::new(message)
     }
 }
 
 impl From<&str> for ToolError {
     fn from(message: &str) -> Self {
-        ToolError { message: message.to_string() }
+        ToolError::new(message)
     }
 }
 

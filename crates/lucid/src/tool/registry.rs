@@ -18,13 +18,26 @@ pub struct ToolOutcome {
     pub content: String,
     /// True when the call failed.
     pub is_error: bool,
+    /// Questions the user must answer before the run can go on (see
+    /// [`ToolError::needs_input`](super::ToolError::needs_input)); empty otherwise.
+    pub questions: Vec<String>,
 }
 
 impl ToolOutcome {
-    fn error(content: String) -> Self {
-        ToolOutcome { content, is_error: true }
+    /// A successful outcome.
+    pub fn ok(content: String) -> Self {
+        ToolOutcome { content, is_error: false, questions: Vec::new() }
+    }
+
+    /// A failed outcome.
+    pub fn error(content: String) -> Self {
+        ToolOutcome { content, is_error: true, questions: Vec::new() }
     }
 }
+
+/// What the model reads for a call that stopped the run to ask the user.
+const WAITING_FOR_USER: &str =
+    "The questions were shown to the user. Their answers will arrive as the next user message.";
 
 /// Tools by name, with their specs ready to send.
 ///
@@ -132,40 +145,57 @@ impl ToolRegistry {
                 ));
             }
         };
-        let problems = validate(tool.spec().parameters(), &args);
-        if !problems.is_empty() {
-            return ToolOutcome::error(format!(
-                "Invalid arguments for `{}`: {}. Call it again with arguments matching its schema.",
-                call.name,
-                problems.join("; ")
-            ));
-        }
-        let run = AssertUnwindSafe(tool.invoke(args, ctx)).catch_unwind();
-        let finished = match timeout {
-            Some(limit) => match tokio::time::timeout(limit, run).await {
-                Ok(r) => r,
-                Err(_) => {
-                    return ToolOutcome::error(format!(
-                        "The tool `{}` did not finish within {:.1} s and was stopped.",
-                        call.name,
-                        limit.as_secs_f64()
-                    ));
-                }
-            },
-            None => run.await,
-        };
-        match finished {
-            Ok(Ok(content)) => ToolOutcome { content, is_error: false },
-            Ok(Err(e)) => ToolOutcome::error(format!("Error: {e}")),
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "no message".into());
-                tracing::error!(tool = %call.name, panic = %what, "a tool panicked");
-                ToolOutcome::error(format!("The tool `{}` crashed: {what}", call.name))
+        run(tool, args, ctx, timeout).await
+    }
+}
+
+/// Validates `args` against the tool's schema and runs it, turning every failure (invalid
+/// arguments, `Err`, panic, timeout) into an error outcome.
+pub(crate) async fn run(
+    tool: &Arc<dyn Tool>,
+    args: serde_json::Value,
+    ctx: ToolContext,
+    timeout: Option<Duration>,
+) -> ToolOutcome {
+    let name = tool.spec().name();
+    let problems = validate(tool.spec().parameters(), &args);
+    if !problems.is_empty() {
+        return ToolOutcome::error(format!(
+            "Invalid arguments for `{}`: {}. Call it again with arguments matching its schema.",
+            name,
+            problems.join("; ")
+        ));
+    }
+    let run = AssertUnwindSafe(tool.invoke(args, ctx)).catch_unwind();
+    let finished = match timeout {
+        Some(limit) => match tokio::time::timeout(limit, run).await {
+            Ok(r) => r,
+            Err(_) => {
+                return ToolOutcome::error(format!(
+                    "The tool `{}` did not finish within {:.1} s and was stopped.",
+                    name,
+                    limit.as_secs_f64()
+                ));
             }
+        },
+        None => run.await,
+    };
+    match finished {
+        Ok(Ok(content)) => ToolOutcome::ok(content),
+        Ok(Err(e)) if !e.questions().is_empty() => ToolOutcome {
+            content: WAITING_FOR_USER.to_string(),
+            is_error: false,
+            questions: e.questions().to_vec(),
+        },
+        Ok(Err(e)) => ToolOutcome::error(format!("Error: {e}")),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".into());
+            tracing::error!(tool = %name, panic = %what, "a tool panicked");
+            ToolOutcome::error(format!("The tool `{}` crashed: {what}", name))
         }
     }
 }
