@@ -71,6 +71,17 @@ pub enum Reply {
         /// Drop the connection after the chunks instead of ending the body cleanly.
         cut: bool,
     },
+    /// Holds the reply until as many requests wait at `gate` as it was made for (proof that
+    /// they were in flight at the same time); answers 504 if the others do not come within
+    /// `timeout`.
+    Gate {
+        /// Where the requests meet.
+        gate: Arc<tokio::sync::Barrier>,
+        /// How long to wait for the others.
+        timeout: Duration,
+        /// The reply once they are all there.
+        reply: Box<Reply>,
+    },
 }
 
 impl Reply {
@@ -101,6 +112,11 @@ impl Reply {
             *delay = d;
         }
         self
+    }
+
+    /// Holds this reply until every request sharing `gate` has arrived (see [`Reply::Gate`]).
+    pub fn behind(self, gate: &Arc<tokio::sync::Barrier>, timeout: Duration) -> Reply {
+        Reply::Gate { gate: Arc::clone(gate), timeout, reply: Box::new(self) }
     }
 
     /// Keeps only the first `n` SSE chunks, then drops the connection.
@@ -249,9 +265,15 @@ async fn serve(req: Request<Incoming>, handler: &Handler, log: Option<&Mutex<Vec
         req.headers().iter().map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string())).collect();
     let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
     let recorded = RecordedRequest { path, headers, body };
-    let reply = handler(&recorded);
+    let mut reply = handler(&recorded);
     if let Some(mut l) = log.and_then(|log| log.lock().ok()) {
         l.push(recorded);
+    }
+    while let Reply::Gate { gate, timeout, reply: inner } = reply {
+        reply = match tokio::time::timeout(timeout, gate.wait()).await {
+            Ok(_) => *inner,
+            Err(_) => Reply::json(504, &json!({"error": {"message": "the other gated requests never arrived", "type": "gate_timeout"}})),
+        };
     }
     match reply {
         Reply::Body { status, headers, content_type, body } => {
@@ -275,6 +297,7 @@ async fn serve(req: Request<Incoming>, handler: &Handler, log: Option<&Mutex<Vec
                 .body(BodyExt::boxed(StreamBody::new(frames.chain(tail))))
                 .unwrap_or_else(|_| Response::new(empty()))
         }
+        Reply::Gate { .. } => unreachable!("gates are opened above"),
     }
 }
 
