@@ -23,12 +23,38 @@ pub enum Command {
     Run(RunArgs),
     /// List the known providers, their key variables and default base URLs.
     Providers,
+    /// Run a workflow file (TOML or YAML).
+    Workflow {
+        #[command(subcommand)]
+        action: WorkflowAction,
+    },
     /// List, show, delete or export stored sessions.
     Sessions {
         #[command(flatten)]
         store: StoreArgs,
         #[command(subcommand)]
         action: SessionsAction,
+    },
+}
+
+/// `lucid workflow …`.
+#[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once per process")]
+pub enum WorkflowAction {
+    /// Run FILE's steps on the given inputs; progress goes to standard error, the last
+    /// step's output to standard output.
+    Run {
+        /// The workflow: a `.toml`, `.yaml` or `.yml` file.
+        file: PathBuf,
+        /// An input, `NAME=VALUE` (VALUE is read as JSON when it is JSON, else as text).
+        #[arg(long = "input", short = 'i', value_name = "NAME=VALUE")]
+        inputs: Vec<String>,
+        /// Print one JSON object: every step's output, timings and usage.
+        #[arg(long)]
+        json: bool,
+        /// The model for agents that name none.
+        #[command(flatten)]
+        model: ModelArgs,
     },
 }
 
@@ -119,8 +145,10 @@ pub struct RunArgs {
     /// System prompt.
     #[arg(long, short = 's')]
     pub system: Option<String>,
-    /// Comma-separated built-in tools to enable, or `none`.
-    #[arg(long, default_value = "calculator,current_time")]
+    /// Comma-separated built-in tools to enable, or `none`. `ask_user` lets the model ask
+    /// clarifying questions: `lucid run` cannot answer them, so it prints them and exits
+    /// with code 4.
+    #[arg(long, default_value = "calculator,current_time,ask_user")]
     pub tools: String,
     /// Most model calls for this task.
     #[arg(long, default_value_t = 10)]
@@ -136,6 +164,12 @@ pub struct RunArgs {
     /// sent back for correction twice before exit code 1).
     #[arg(long, value_name = "FILE.json", conflicts_with = "stream")]
     pub schema: Option<std::path::PathBuf>,
+    /// Plan first: the model splits the task into steps with dependencies, the steps run
+    /// with the tools (independent ones at once), a failed step is planned again, and the
+    /// answer is written from all the results. The plan and each step's progress go to
+    /// standard error.
+    #[arg(long, conflicts_with_all = ["schema", "stream", "session"])]
+    pub plan: bool,
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,

@@ -1,12 +1,14 @@
 //! The `lucid` command.
 //!
-//! Exit codes: 0 done, 1 provider or network error, 2 bad usage or configuration,
-//! 3 `--max-iterations` reached, 130 interrupted.
+//! Exit codes: 0 done, 1 provider or network error (or a failed workflow step), 2 bad
+//! usage or configuration, 3 `--max-iterations` reached, 4 the model asked questions
+//! nobody could answer, 130 interrupted.
 
 mod args;
 mod config;
 mod run;
 mod sessions;
+mod workflow;
 
 use clap::Parser;
 use tracing_subscriber::filter::Targets;
@@ -42,6 +44,7 @@ async fn dispatch(command: Command) -> anyhow::Result<i32> {
             run::run(args, cfg).await
         }
         Command::Sessions { store, action } => sessions::run(&store, action).await,
+        Command::Workflow { action } => workflow::run(action).await,
         Command::Providers => {
             println!("{:<11} {:<32} {:<52} notes", "provider", "key variable", "default base URL");
             for p in lucid::model::Preset::all() {
@@ -64,6 +67,14 @@ fn report(e: &anyhow::Error) -> i32 {
         return match le {
             lucid::Error::Config(_) => 2,
             lucid::Error::Cancelled => 130,
+            lucid::Error::NeedsInput { .. } => 4,
+            _ => 1,
+        };
+    }
+    if let Some(we) = e.downcast_ref::<lucid::workflow::WorkflowError>() {
+        eprintln!("lucid: {we}");
+        return match we {
+            lucid::workflow::WorkflowError::Invalid(_) | lucid::workflow::WorkflowError::MissingInput(_) => 2,
             _ => 1,
         };
     }

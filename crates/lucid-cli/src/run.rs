@@ -47,7 +47,7 @@ fn prompt(args: &RunArgs) -> anyhow::Result<String> {
     Ok(s)
 }
 
-fn tools(list: &str) -> anyhow::Result<Vec<Arc<dyn lucid::Tool>>> {
+pub fn tools(list: &str) -> anyhow::Result<Vec<Arc<dyn lucid::Tool>>> {
     if list.trim() == "none" || list.trim().is_empty() {
         return Ok(vec![]);
     }
@@ -96,9 +96,17 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
             .file_stem()
             .map_or("answer".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
         let format = lucid::model::ResponseFormat::JsonSchema { name, schema, strict: false };
-        let value = session.extract_json(prompt, format, 2).await?;
-        println!("{value}");
-        return Ok(0);
+        return match session.extract_json(prompt, format, 2).await {
+            Ok(value) => {
+                println!("{value}");
+                Ok(0)
+            }
+            Err(lucid::Error::NeedsInput { questions }) => Ok(print_questions(&questions)),
+            Err(e) => Err(e.into()),
+        };
+    }
+    if args.plan {
+        return plan(session.agent(), &prompt, args.json).await;
     }
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let result = if args.stream {
@@ -130,6 +138,15 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
     } else {
         session.run(prompt).await?
     };
+    if result.stop_reason == StopReason::NeedsInput {
+        if args.json {
+            print_result(&args, &result)?;
+        }
+        return Ok(print_questions(&result.questions));
+    }
+    if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
+        return Ok(print_questions(&interview.questions));
+    }
     print_result(&args, &result)?;
     match result.finish_reason {
         Some(FinishReason::ContentFilter) => eprintln!("lucid: the provider's content filter stopped the answer"),
@@ -148,7 +165,56 @@ pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
             3
         }
         StopReason::Cancelled => 130,
+        StopReason::NeedsInput => 4,
     })
+}
+
+/// Prints the model's questions (nobody can answer them here) and returns exit code 4.
+pub fn print_questions(questions: &[String]) -> i32 {
+    println!("The model needs more information:");
+    for (i, q) in questions.iter().enumerate() {
+        println!("  {}. {q}", i + 1);
+    }
+    eprintln!("lucid: answer the questions and run again (with --session, the answers continue the conversation)");
+    4
+}
+
+/// `lucid run --plan`: the plan and each step on standard error, the answer on standard output.
+async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
+    use lucid::planner::{PlanEvent, Planner};
+    let quiet = json;
+    let run = Planner::new(agent, agent)
+        .run_with_events(task, move |event| {
+            if quiet {
+                return;
+            }
+            match event {
+                PlanEvent::Planned { revision, plan } => {
+                    eprintln!("{}:", if revision == 0 { "plan".to_string() } else { format!("plan, revision {revision}") });
+                    for s in &plan.steps {
+                        let after =
+                            if s.depends_on.is_empty() { String::new() } else { format!(" (after {})", s.depends_on.join(", ")) };
+                        eprintln!("  {}. {}{after}", s.id, s.task);
+                    }
+                }
+                PlanEvent::StepStarted { id, .. } => eprintln!("[{id}] started"),
+                PlanEvent::StepFinished { id, success, result, duration } => eprintln!(
+                    "[{id}] {} in {:.1} s: {}",
+                    if success { "done" } else { "FAILED" },
+                    duration.as_secs_f64(),
+                    truncate(&result, 160)
+                ),
+                PlanEvent::Replanning { failed, .. } => eprintln!("re-planning after `{failed}` failed"),
+                PlanEvent::Synthesizing => eprintln!("writing the answer"),
+            }
+        })
+        .await?;
+    if json {
+        println!("{}", serde_json::to_string(&run)?);
+    } else {
+        println!("{}", run.answer);
+    }
+    Ok(0)
 }
 
 fn truncate(s: &str, n: usize) -> String {

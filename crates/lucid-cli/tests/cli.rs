@@ -57,7 +57,7 @@ async fn run_json_executes_the_calculator_and_prints_one_object() {
         .iter()
         .map(|t| t["function"]["name"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(tools, ["calculator", "current_time"]);
+    assert_eq!(tools, ["calculator", "current_time", "ask_user"]);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -378,4 +378,113 @@ async fn run_schema_prints_validated_json_after_a_correction() {
     assert_eq!(v, json!({"name": "Tokyo", "population": 37400000}));
     assert_eq!(server.requests()[0].json()["response_format"]["json_schema"]["name"], "city");
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn questions_nobody_can_answer_exit_4_and_are_printed() {
+    let server = MockServer::sequence(vec![Reply::json(
+        200,
+        &tool_call_completion(&[("q1", "ask_user", r#"{"questions": ["Which city?", "For how many nights?"]}"#)]),
+    )])
+    .await;
+    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "Book a hotel".into()])
+        .await;
+    assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "The model needs more information:\n  1. Which city?\n  2. For how many nights?\n");
+    assert_eq!(server.requests().len(), 1);
+
+    // The JSON protocol's shape in a plain answer means the same.
+    let server = MockServer::sequence(vec![Reply::json(
+        200,
+        &text_completion(r#"{"needs_interview": true, "questions": ["Which city?"]}"#),
+    )])
+    .await;
+    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "Book".into()]).await;
+    assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("1. Which city?"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn workflow_run_executes_a_file_with_inputs() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let prompt = body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+        Reply::json(200, &text_completion(&format!("<{prompt}>")))
+    })
+    .await;
+    let dir = std::env::temp_dir().join(format!("lucid-cli-wf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("flow.yaml");
+    std::fs::write(
+        &file,
+        "name: demo
+inputs:
+  topic: {}
+  n: { default: 2 }
+steps:
+  - name: title
+    prompt: 'Title for {{ input.topic }}'
+  - name: math
+    tool: calculator
+    args: { expression: '{{ input.n }} * 21' }
+  - name: final
+    value: done
+",
+    )
+    .unwrap();
+    let f = file.to_string_lossy().to_string();
+    let out = run(vec![
+        "workflow".into(),
+        "run".into(),
+        f.clone(),
+        "--input".into(),
+        "topic=owls".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "--json".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outputs"]["title"], "<Title for owls>");
+    assert_eq!(v["outputs"]["math"], 42);
+    assert_eq!(v["output"], "done");
+
+    let out = run(vec!["workflow".into(), "run".into(), f, "--base-url".into(), server.url(), "-m".into(), "m".into()]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), "lucid: the workflow needs the input `topic` (give it with --input topic=VALUE)\n");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_plan_shows_the_plan_and_each_step_then_answers() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let prompt = body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+        let reply = if prompt.starts_with("Make a plan") {
+            json!({"steps": [{"id": "s1", "task": "Compute 6*7", "depends_on": []}]}).to_string()
+        } else if prompt.starts_with("Every step is done") {
+            "The answer is 42.".to_string()
+        } else {
+            json!({"success": true, "result": "42"}).to_string()
+        };
+        Reply::json(200, &text_completion(&reply))
+    })
+    .await;
+    let out = run(vec![
+        "run".into(),
+        "--plan".into(),
+        "--base-url".into(),
+        server.url(),
+        "-m".into(),
+        "m".into(),
+        "What is 6*7?".into(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "The answer is 42.\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("plan:\n  s1. Compute 6*7\n"), "{err}");
+    assert!(err.contains("[s1] started") && err.contains("[s1] done in"), "{err}");
 }

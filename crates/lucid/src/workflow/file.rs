@@ -231,6 +231,20 @@ impl WorkflowFile {
         }
     }
 
+    /// Whether some agent (declared without `model`, or a prompt step naming no agent)
+    /// needs the caller's default model.
+    pub fn needs_default_model(&self) -> bool {
+        fn prompt_without_agent(steps: &[StepSpec]) -> bool {
+            steps.iter().any(|s| {
+                (s.prompt.is_some() && s.agent.is_none())
+                    || [&s.sequence, &s.parallel].into_iter().flatten().any(|c| prompt_without_agent(c))
+                    || s.branch.as_ref().is_some_and(|b| prompt_without_agent(&b.then) || prompt_without_agent(&b.otherwise))
+                    || s.repeat.as_ref().is_some_and(|l| prompt_without_agent(&l.steps))
+            })
+        }
+        self.agents.values().any(|a| a.model.is_none()) || prompt_without_agent(&self.steps)
+    }
+
     /// Resolves agents (their models through `models`, their tools and tool steps'
     /// tools by name from `tools`) and builds the workflow.
     pub fn build(&self, models: ModelResolver<'_>, tools: &ToolRegistry) -> Result<Workflow, WorkflowError> {

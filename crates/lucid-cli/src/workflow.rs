@@ -1,0 +1,76 @@
+//! `lucid workflow run FILE --input k=v`.
+
+use std::sync::Arc;
+
+use lucid::model::ChatModel;
+use lucid::tool::ToolRegistry;
+use lucid::workflow::{WorkflowEvent, WorkflowFile};
+use serde_json::{Map, Value};
+
+use crate::args::WorkflowAction;
+use crate::config::{self, ConfigError};
+use crate::run::build_model;
+
+/// Runs the action and returns the exit code.
+pub async fn run(action: WorkflowAction) -> anyhow::Result<i32> {
+    let WorkflowAction::Run { file, inputs, json, model } = action;
+    let spec = WorkflowFile::from_path(&file)?;
+    let input = parse_inputs(&inputs)?;
+    // Agents without a `model` use the command line's; it is resolved only if one needs it.
+    let default = if spec.needs_default_model() { Some(build_model(&config::resolve(&model).await?)?) } else { None };
+    let models = move |named: Option<&str>| -> lucid::Result<Arc<dyn ChatModel>> {
+        match (named, &default) {
+            (Some(spec), _) => lucid::model::from_env(spec),
+            (None, Some(m)) => Ok(Arc::clone(m)),
+            (None, None) => Err(lucid::Error::Config("no default model".into())),
+        }
+    };
+    let mut tools = ToolRegistry::new();
+    for t in crate::run::tools(&lucid::tool::builtin::NAMES.join(","))? {
+        tools.add_arc(t);
+    }
+    let flow = spec.build(&models, &tools)?;
+    let run = flow
+        .run_with_events(Value::Object(input), move |e| {
+            if json {
+                return;
+            }
+            match e {
+                WorkflowEvent::StepStarted { step, attempt } if attempt > 1 => eprintln!("[{step}] attempt {attempt}"),
+                WorkflowEvent::StepStarted { step, .. } => eprintln!("[{step}] started"),
+                WorkflowEvent::StepFinished { step, duration, .. } => {
+                    eprintln!("[{step}] done in {:.1} ms", duration.as_secs_f64() * 1000.0)
+                }
+                WorkflowEvent::StepFailed { step, error, will_retry, .. } => {
+                    eprintln!("[{step}] failed{}: {error}", if will_retry { ", retrying" } else { "" })
+                }
+                WorkflowEvent::BranchTaken { step, then } => {
+                    eprintln!("[{step}] took the {} branch", if then { "then" } else { "else" })
+                }
+                WorkflowEvent::LoopIteration { step, iteration } => eprintln!("[{step}] iteration {iteration}"),
+            }
+        })
+        .await?;
+    if json {
+        println!("{}", serde_json::to_string(&run)?);
+    } else {
+        match &run.output {
+            Value::String(s) => println!("{s}"),
+            other => println!("{}", serde_json::to_string_pretty(other)?),
+        }
+    }
+    Ok(0)
+}
+
+/// `NAME=VALUE` pairs; a VALUE that is JSON is taken as JSON (`n=3` is a number).
+fn parse_inputs(pairs: &[String]) -> Result<Map<String, Value>, ConfigError> {
+    let mut map = Map::new();
+    for pair in pairs {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| ConfigError(format!("--input takes NAME=VALUE, got `{pair}`")))?;
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
+        map.insert(name.trim().to_string(), value);
+    }
+    Ok(map)
+}
