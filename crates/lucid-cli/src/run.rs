@@ -190,10 +190,16 @@ async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
             }
             match event {
                 PlanEvent::Planned { revision, plan } => {
-                    eprintln!("{}:", if revision == 0 { "plan".to_string() } else { format!("plan, revision {revision}") });
+                    eprintln!(
+                        "{}:",
+                        if revision == 0 { "plan".to_string() } else { format!("plan, revision {revision}") }
+                    );
                     for s in &plan.steps {
-                        let after =
-                            if s.depends_on.is_empty() { String::new() } else { format!(" (after {})", s.depends_on.join(", ")) };
+                        let after = if s.depends_on.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (after {})", s.depends_on.join(", "))
+                        };
                         eprintln!("  {}. {}{after}", s.id, s.task);
                     }
                 }

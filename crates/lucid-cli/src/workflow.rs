@@ -66,9 +66,8 @@ pub async fn run(action: WorkflowAction) -> anyhow::Result<i32> {
 fn parse_inputs(pairs: &[String]) -> Result<Map<String, Value>, ConfigError> {
     let mut map = Map::new();
     for pair in pairs {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| ConfigError(format!("--input takes NAME=VALUE, got `{pair}`")))?;
+        let (name, value) =
+            pair.split_once('=').ok_or_else(|| ConfigError(format!("--input takes NAME=VALUE, got `{pair}`")))?;
         let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
         map.insert(name.trim().to_string(), value);
     }

@@ -387,8 +387,9 @@ async fn questions_nobody_can_answer_exit_4_and_are_printed() {
         &tool_call_completion(&[("q1", "ask_user", r#"{"questions": ["Which city?", "For how many nights?"]}"#)]),
     )])
     .await;
-    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "Book a hotel".into()])
-        .await;
+    let out =
+        run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "Book a hotel".into()])
+            .await;
     assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "The model needs more information:\n  1. Which city?\n  2. For how many nights?\n");
     assert_eq!(server.requests().len(), 1);
@@ -452,7 +453,8 @@ steps:
     assert_eq!(v["outputs"]["math"], 42);
     assert_eq!(v["output"], "done");
 
-    let out = run(vec!["workflow".into(), "run".into(), f, "--base-url".into(), server.url(), "-m".into(), "m".into()]).await;
+    let out =
+        run(vec!["workflow".into(), "run".into(), f, "--base-url".into(), server.url(), "-m".into(), "m".into()]).await;
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(text(&out.stderr), "lucid: the workflow needs the input `topic` (give it with --input topic=VALUE)\n");
 }

@@ -272,7 +272,10 @@ async fn serve(req: Request<Incoming>, handler: &Handler, log: Option<&Mutex<Vec
     while let Reply::Gate { gate, timeout, reply: inner } = reply {
         reply = match tokio::time::timeout(timeout, gate.wait()).await {
             Ok(_) => *inner,
-            Err(_) => Reply::json(504, &json!({"error": {"message": "the other gated requests never arrived", "type": "gate_timeout"}})),
+            Err(_) => Reply::json(
+                504,
+                &json!({"error": {"message": "the other gated requests never arrived", "type": "gate_timeout"}}),
+            ),
         };
     }
     match reply {

@@ -321,7 +321,8 @@ impl Planner {
 }
 
 fn step_prompt(task: &str, step: &PlanStep, done: &BTreeMap<String, StepOutcome>) -> String {
-    let mut p = format!("You are doing one step of a larger task.\n\nThe larger task: {task}\n\nYour step: {}\n", step.task);
+    let mut p =
+        format!("You are doing one step of a larger task.\n\nThe larger task: {task}\n\nYour step: {}\n", step.task);
     if !step.depends_on.is_empty() {
         p.push_str("\nResults of the steps it builds on:\n");
         p.push_str(&results_text(step.depends_on.iter().filter_map(|d| done.get(d))));
@@ -346,7 +347,11 @@ fn results_text<'a>(steps: impl Iterator<Item = &'a StepOutcome>) -> String {
 
 /// Checks a plan: steps present and few enough, ids unique and new, dependencies known,
 /// no cycle.
-pub fn validate_plan(plan: &Plan, done: &BTreeMap<String, StepOutcome>, max_steps: usize) -> std::result::Result<(), String> {
+pub fn validate_plan(
+    plan: &Plan,
+    done: &BTreeMap<String, StepOutcome>,
+    max_steps: usize,
+) -> std::result::Result<(), String> {
     if plan.steps.is_empty() {
         return Err("it has no steps".into());
     }
@@ -376,8 +381,11 @@ pub fn validate_plan(plan: &Plan, done: &BTreeMap<String, StepOutcome>, max_step
         }
     }
     // Kahn's algorithm: whatever cannot be ordered is on a cycle.
-    let mut indegree: HashMap<&str, usize> =
-        plan.steps.iter().map(|s| (s.id.as_str(), s.depends_on.iter().filter(|d| ids.contains_key(d.as_str())).count())).collect();
+    let mut indegree: HashMap<&str, usize> = plan
+        .steps
+        .iter()
+        .map(|s| (s.id.as_str(), s.depends_on.iter().filter(|d| ids.contains_key(d.as_str())).count()))
+        .collect();
     let mut ready: Vec<&str> = indegree.iter().filter(|(_, n)| **n == 0).map(|(id, _)| *id).collect();
     let mut ordered = 0;
     while let Some(id) = ready.pop() {

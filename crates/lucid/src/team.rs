@@ -221,8 +221,12 @@ impl Team {
     /// Adds a member. `name` is also its tool name for delegation (letters, digits, `_`,
     /// `-`); `description` tells the others (and the router) what it is for.
     pub fn member(mut self, name: impl Into<String>, agent: &Agent, description: impl Into<String>) -> Self {
-        let member =
-            Member { agent: agent.clone(), description: description.into(), delegates: Vec::new(), handoffs: Vec::new() };
+        let member = Member {
+            agent: agent.clone(),
+            description: description.into(),
+            delegates: Vec::new(),
+            handoffs: Vec::new(),
+        };
         self.edit().members.insert(name.into(), member);
         self
     }
@@ -311,7 +315,8 @@ impl Team {
     ) -> Result<TeamRun> {
         self.validate()?;
         let shared = Shared::new(self.clone(), Arc::new(on_event));
-        let start = Start { member: name.to_string(), task: prompt.to_string(), depth: 0, parent: None, via: Via::Start };
+        let start =
+            Start { member: name.to_string(), task: prompt.to_string(), depth: 0, parent: None, via: Via::Start };
         let outcome = run_member(Arc::clone(&shared), start, CancellationToken::new()).await;
         shared.finish(outcome)
     }
@@ -348,7 +353,9 @@ impl Team {
             }),
             strict: true,
         };
-        let ask = format!("Choose the team member best suited to answer this request.\n\nMembers:\n{listing}\nRequest:\n{prompt}");
+        let ask = format!(
+            "Choose the team member best suited to answer this request.\n\nMembers:\n{listing}\nRequest:\n{prompt}"
+        );
         // The router's calls are counted once made; the budget must allow one at least.
         shared.reserve(1)?;
         shared.refund(1);
@@ -375,7 +382,8 @@ impl Team {
             duration: started.elapsed(),
         });
         (shared.on_event)(TeamEvent::Routed { agent: agent.clone(), reason });
-        let start = Start { member: agent, task: prompt.to_string(), depth: 0, parent: Some("router".into()), via: Via::Route };
+        let start =
+            Start { member: agent, task: prompt.to_string(), depth: 0, parent: Some("router".into()), via: Via::Route };
         let outcome = run_member(Arc::clone(&shared), start, CancellationToken::new()).await;
         shared.finish(outcome)
     }
@@ -469,7 +477,11 @@ struct Start {
 }
 
 /// Runs one member (and whoever it hands off to); returns who answered and the answer.
-fn run_member(shared: Arc<Shared>, start: Start, cancel: CancellationToken) -> BoxFuture<'static, Result<(String, String)>> {
+fn run_member(
+    shared: Arc<Shared>,
+    start: Start,
+    cancel: CancellationToken,
+) -> BoxFuture<'static, Result<(String, String)>> {
     async move {
         let Start { mut member, task, depth, mut parent, mut via } = start;
         let mut history: Option<Vec<Message>> = None;
@@ -485,7 +497,8 @@ fn run_member(shared: Arc<Shared>, start: Start, cancel: CancellationToken) -> B
                 task: task.clone(),
             });
             let started = Instant::now();
-            let result = run_stoppable(&mut session, &shared.stop, &cancel, (via != Via::Handoff).then(|| task.clone())).await;
+            let result =
+                run_stoppable(&mut session, &shared.stop, &cancel, (via != Via::Handoff).then(|| task.clone())).await;
             // A failed run keeps its whole reservation: how many calls it made is unknown.
             let used = result.as_ref().map_or(reserved, |r| r.iterations);
             shared.refund(reserved.saturating_sub(used));
@@ -516,11 +529,14 @@ fn run_member(shared: Arc<Shared>, start: Start, cancel: CancellationToken) -> B
             let target = handoff.target.lock().unwrap_or_else(|p| p.into_inner()).take();
             let Some(to) = target else { return Ok((member, r.content)) };
             (shared.on_event)(TeamEvent::HandedOff { from: member.clone(), to: to.clone() });
-            history = Some(session.messages().iter().filter(|m| !matches!(m, Message::System { .. })).cloned().collect());
+            history =
+                Some(session.messages().iter().filter(|m| !matches!(m, Message::System { .. })).cloned().collect());
             parent = Some(std::mem::replace(&mut member, to));
             via = Via::Handoff;
         }
-        Err(shared.fail(Error::TeamLimit(format!("more than {MAX_HANDOFFS} hand-offs in a row; the members keep passing the conversation around"))))
+        Err(shared.fail(Error::TeamLimit(format!(
+            "more than {MAX_HANDOFFS} hand-offs in a row; the members keep passing the conversation around"
+        ))))
     }
     .boxed()
 }
@@ -534,10 +550,8 @@ fn prepare(
     history: Option<Vec<Message>>,
 ) -> Result<(Session, usize)> {
     let inner = &shared.team.inner;
-    let member = inner
-        .members
-        .get(name)
-        .ok_or_else(|| Error::Config(format!("`{name}` is not a member of the team")))?;
+    let member =
+        inner.members.get(name).ok_or_else(|| Error::Config(format!("`{name}` is not a member of the team")))?;
     let reserved = shared.reserve(member.agent.max_iterations())?;
     let mut builder = member.agent.to_builder().max_iterations(reserved);
     for d in &member.delegates {

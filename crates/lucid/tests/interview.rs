@@ -58,10 +58,13 @@ async fn an_interviewer_answers_within_the_run() {
     let r = agent(&server, AskUser::new(Arc::new(Scripted))).session().run("Book me a hotel").await.unwrap();
     assert_eq!(r.stop_reason, StopReason::Completed);
     let output: serde_json::Value = serde_json::from_str(r.tool_calls[0].output.as_deref().unwrap()).unwrap();
-    assert_eq!(output, json!([
-        {"question": "Which city?", "answer": "answer to Which city?"},
-        {"question": "Which dates?", "answer": "answer to Which dates?"}
-    ]));
+    assert_eq!(
+        output,
+        json!([
+            {"question": "Which city?", "answer": "answer to Which city?"},
+            {"question": "Which dates?", "answer": "answer to Which dates?"}
+        ])
+    );
 }
 
 #[tokio::test]

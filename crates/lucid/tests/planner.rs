@@ -56,7 +56,9 @@ async fn a_failed_step_is_replanned_and_the_answer_uses_every_result() {
         let step = prompt.lines().find_map(|l| l.strip_prefix("Your step: ")).unwrap_or_default().to_string();
         match step.as_str() {
             "Find the area of France" => report(true, "551,695 km²").behind(&gate, Duration::from_secs(10)),
-            "Find the area of Spain" => report(false, "the encyclopedia was unreachable").behind(&gate, Duration::from_secs(10)),
+            "Find the area of Spain" => {
+                report(false, "the encyclopedia was unreachable").behind(&gate, Duration::from_secs(10))
+            }
             "Look up Spain's area in the atlas" => report(true, "505,990 km²"),
             "Compare the two areas" => {
                 assert!(prompt.contains("551,695") && prompt.contains("505,990"), "results feed later steps: {prompt}");
@@ -81,10 +83,12 @@ async fn a_failed_step_is_replanned_and_the_answer_uses_every_result() {
     assert!(ran.contains(&("fr", true)) && ran.contains(&("es", false)));
     assert_eq!(&ran[2..], [("es2", true), ("cmp2", true)], "cmp never ran: it needed the failed step");
     let events = events.lock().unwrap();
-    assert!(events.contains(&PlanEvent::Replanning {
-        failed: "es".into(),
-        reason: "the encyclopedia was unreachable".into()
-    }));
+    assert!(
+        events.contains(&PlanEvent::Replanning {
+            failed: "es".into(),
+            reason: "the encyclopedia was unreachable".into()
+        })
+    );
     assert!(matches!(events.last(), Some(PlanEvent::Synthesizing)));
     // Plan, 2 + 2 steps, re-plan, answer: 7 calls of 20 prompt tokens.
     assert_eq!(run.usage.input_tokens, 7 * 20);

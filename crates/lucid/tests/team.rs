@@ -3,9 +3,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use lucid::Agent;
 use lucid::model::OpenAiCompatible;
 use lucid::team::{Team, TeamEvent, Via};
-use lucid::Agent;
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
 
@@ -158,7 +158,8 @@ async fn a_hand_off_passes_the_conversation_to_the_next_member() {
         .handoffs("triage", ["billing"]);
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    let run = team.run_with_events("triage", "I was charged twice", move |e| sink.lock().unwrap().push(e)).await.unwrap();
+    let run =
+        team.run_with_events("triage", "I was charged twice", move |e| sink.lock().unwrap().push(e)).await.unwrap();
     assert_eq!(run.content, "Refunded the second charge.");
     assert_eq!(run.final_agent, "billing");
     assert_eq!(run.runs[1].via, Via::Handoff);
@@ -187,9 +188,14 @@ async fn the_router_picks_a_member_by_a_classification_call() {
     let run = team.route_with_events("My phone will not start", move |e| sink.lock().unwrap().push(e)).await.unwrap();
     assert_eq!(run.final_agent, "tech");
     assert_eq!(run.content, "Hold the power button for 10 seconds.");
-    assert!(events.lock().unwrap().contains(&TeamEvent::Routed { agent: "tech".into(), reason: "a device problem".into() }));
+    assert!(
+        events.lock().unwrap().contains(&TeamEvent::Routed { agent: "tech".into(), reason: "a device problem".into() })
+    );
     let routing = server.requests()[0].json();
-    assert_eq!(routing["response_format"]["json_schema"]["schema"]["properties"]["agent"]["enum"], json!(["billing", "tech"]));
+    assert_eq!(
+        routing["response_format"]["json_schema"]["schema"]["properties"]["agent"]["enum"],
+        json!(["billing", "tech"])
+    );
     assert_eq!(run.usage_by_agent.keys().collect::<Vec<_>>(), ["router", "tech"]);
 }
 
@@ -197,7 +203,10 @@ async fn the_router_picks_a_member_by_a_classification_call() {
 async fn unknown_members_and_clashing_tool_names_are_refused() {
     let server = MockServer::sequence(vec![]).await;
     let team = Team::new().member("a", &member(&server, "a"), "A.").delegates("a", ["ghost"]);
-    assert_eq!(team.run("a", "x").await.unwrap_err().to_string(), "team member `a` refers to `ghost`, which is not a member");
+    assert_eq!(
+        team.run("a", "x").await.unwrap_err().to_string(),
+        "team member `a` refers to `ghost`, which is not a member"
+    );
     let with_tool = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap()))
         .tool(lucid::tool::builtin::calculator)
         .build();

@@ -33,11 +33,7 @@ fn text(s: &str) -> Reply {
 async fn a_sequence_feeds_each_agent_prompt_from_earlier_outputs() {
     let server = MockServer::start(|req| {
         let prompt = last_user(req);
-        if prompt.starts_with("Outline") {
-            text("1. nests 2. diet")
-        } else {
-            text(&format!("DRAFT from <{prompt}>"))
-        }
+        if prompt.starts_with("Outline") { text("1. nests 2. diet") } else { text(&format!("DRAFT from <{prompt}>")) }
     })
     .await;
     let writer = agent(&server);
@@ -107,14 +103,12 @@ async fn a_branch_follows_the_condition_on_a_model_answer() {
     .await;
     let classifier = agent(&server);
     let flow = |prompt: &str| {
-        Workflow::new("triage")
-            .step(Step::agent("class", &classifier, prompt.to_string()))
-            .step(Step::branch(
-                "route",
-                Condition::contains("class", "billing"),
-                vec![Step::value("team", json!("billing"))],
-                vec![Step::value("team", json!("support"))],
-            ))
+        Workflow::new("triage").step(Step::agent("class", &classifier, prompt.to_string())).step(Step::branch(
+            "route",
+            Condition::contains("class", "billing"),
+            vec![Step::value("team", json!("billing"))],
+            vec![Step::value("team", json!("support"))],
+        ))
     };
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
@@ -146,14 +140,16 @@ async fn a_loop_repeats_until_its_condition_and_stops_at_its_bound() {
             Step::agent("review", &writer, "Review {{ text }}"),
         ]
     };
-    let flow = Workflow::new("refine").step(Step::repeat("refine", body(), Condition::contains("review", "approved"), 5));
+    let flow =
+        Workflow::new("refine").step(Step::repeat("refine", body(), Condition::contains("review", "approved"), 5));
     let run = flow.run(json!({})).await.unwrap();
     assert_eq!(reviews.load(Ordering::SeqCst), 3, "the loop ended at the first approval");
     assert_eq!(run.outputs["text"], json!("draft v3"));
     assert_eq!(run.output, json!("APPROVED"));
 
     reviews.store(0, Ordering::SeqCst);
-    let bounded = Workflow::new("refine").step(Step::repeat("refine", body(), Condition::contains("review", "approved"), 2));
+    let bounded =
+        Workflow::new("refine").step(Step::repeat("refine", body(), Condition::contains("review", "approved"), 2));
     let run = bounded.run(json!({})).await.unwrap();
     assert_eq!(reviews.load(Ordering::SeqCst), 2, "the bound stopped it");
     assert_eq!(run.output, json!("needs work"), "the last iteration's output stands");
@@ -165,23 +161,20 @@ async fn a_failing_step_is_retried_then_succeeds() {
     let t = Arc::clone(&tries);
     let flaky = Step::func("fetch", move |input| {
         let n = t.fetch_add(1, Ordering::SeqCst);
-        async move {
-            if n == 0 {
-                Err("upstream said 503".to_string())
-            } else {
-                Ok(json!({"attempt": input.attempt}))
-            }
-        }
+        async move { if n == 0 { Err("upstream said 503".to_string()) } else { Ok(json!({"attempt": input.attempt})) } }
     })
     .retries(2)
     .retry_delay(Duration::from_millis(1));
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    let run = Workflow::new("w").step(flaky).run_with_events(json!({}), move |e| sink.lock().unwrap().push(e)).await.unwrap();
+    let run =
+        Workflow::new("w").step(flaky).run_with_events(json!({}), move |e| sink.lock().unwrap().push(e)).await.unwrap();
     assert_eq!(run.output, json!({"attempt": 2}));
     assert_eq!(run.steps[0].attempts, 2);
     let events = events.lock().unwrap();
-    assert!(matches!(&events[1], WorkflowEvent::StepFailed { attempt: 1, will_retry: true, error, .. } if error.contains("upstream said 503")));
+    assert!(
+        matches!(&events[1], WorkflowEvent::StepFailed { attempt: 1, will_retry: true, error, .. } if error.contains("upstream said 503"))
+    );
     assert!(matches!(&events[3], WorkflowEvent::StepFinished { attempt: 2, .. }));
 
     let always = Step::func("fetch", |_| async { Err::<Value, _>("down".to_string()) }).retries(1);
@@ -243,8 +236,12 @@ async fn tool_steps_take_templated_arguments_and_agent_steps_can_be_structured()
 #[tokio::test]
 async fn inputs_names_and_templates_are_checked_with_clear_errors() {
     let flow = Workflow::new("w").input("topic").step(Step::value("a", json!(1)));
-    assert_eq!(flow.run(json!({})).await.unwrap_err().to_string(), "the workflow needs the input `topic` (give it with --input topic=VALUE)");
-    let dup = Workflow::new("w").step(Step::value("a", json!(1))).step(Step::parallel("p", vec![Step::value("a", json!(2))]));
+    assert_eq!(
+        flow.run(json!({})).await.unwrap_err().to_string(),
+        "the workflow needs the input `topic` (give it with --input topic=VALUE)"
+    );
+    let dup =
+        Workflow::new("w").step(Step::value("a", json!(1))).step(Step::parallel("p", vec![Step::value("a", json!(2))]));
     assert_eq!(dup.run(json!({})).await.unwrap_err().to_string(), "invalid workflow: two steps are named `a`");
     let sides = Workflow::new("w").step(Step::branch(
         "b",

@@ -68,8 +68,8 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use ask::{AskUser, Interviewer};
-pub use registry::{ToolOutcome, ToolRegistry};
 pub(crate) use registry::run as run_tool;
+pub use registry::{ToolOutcome, ToolRegistry};
 
 /// A tool the model can call.
 ///

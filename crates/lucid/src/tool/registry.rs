@@ -182,11 +182,9 @@ pub(crate) async fn run(
     };
     match finished {
         Ok(Ok(content)) => ToolOutcome::ok(content),
-        Ok(Err(e)) if !e.questions().is_empty() => ToolOutcome {
-            content: WAITING_FOR_USER.to_string(),
-            is_error: false,
-            questions: e.questions().to_vec(),
-        },
+        Ok(Err(e)) if !e.questions().is_empty() => {
+            ToolOutcome { content: WAITING_FOR_USER.to_string(), is_error: false, questions: e.questions().to_vec() }
+        }
         Ok(Err(e)) => ToolOutcome::error(format!("Error: {e}")),
         Err(panic) => {
             let what = panic

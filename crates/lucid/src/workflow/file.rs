@@ -238,7 +238,9 @@ impl WorkflowFile {
             steps.iter().any(|s| {
                 (s.prompt.is_some() && s.agent.is_none())
                     || [&s.sequence, &s.parallel].into_iter().flatten().any(|c| prompt_without_agent(c))
-                    || s.branch.as_ref().is_some_and(|b| prompt_without_agent(&b.then) || prompt_without_agent(&b.otherwise))
+                    || s.branch
+                        .as_ref()
+                        .is_some_and(|b| prompt_without_agent(&b.then) || prompt_without_agent(&b.otherwise))
                     || s.repeat.as_ref().is_some_and(|l| prompt_without_agent(&l.steps))
             })
         }
@@ -250,8 +252,8 @@ impl WorkflowFile {
     pub fn build(&self, models: ModelResolver<'_>, tools: &ToolRegistry) -> Result<Workflow, WorkflowError> {
         let mut agents = BTreeMap::new();
         for (name, spec) in &self.agents {
-            let model = models(spec.model.as_deref())
-                .map_err(|e| WorkflowError::Invalid(format!("agent `{name}`: {e}")))?;
+            let model =
+                models(spec.model.as_deref()).map_err(|e| WorkflowError::Invalid(format!("agent `{name}`: {e}")))?;
             let mut b = Agent::builder(model);
             if let Some(s) = &spec.system {
                 b = b.system(s);
@@ -329,7 +331,11 @@ impl Resolve<'_> {
             };
             let mut step = Step::agent(name, &agent, prompt);
             if let Some(schema) = &spec.output_schema {
-                let format = ResponseFormat::JsonSchema { name: format!("{name}_output"), schema: schema.clone(), strict: false };
+                let format = ResponseFormat::JsonSchema {
+                    name: format!("{name}_output"),
+                    schema: schema.clone(),
+                    strict: false,
+                };
                 step = step.output_format(format);
             }
             step

@@ -334,7 +334,11 @@ impl Runner<'_> {
     }
 
     /// Runs steps in order over a scope that grows with their outputs.
-    async fn run_sequence(&self, steps: &[Step], mut scope: Arc<Map<String, Value>>) -> Result<(Delta, Value), WorkflowError> {
+    async fn run_sequence(
+        &self,
+        steps: &[Step],
+        mut scope: Arc<Map<String, Value>>,
+    ) -> Result<(Delta, Value), WorkflowError> {
         let mut delta = Delta::new();
         let mut last = Value::Null;
         for step in steps {
@@ -378,8 +382,12 @@ impl Runner<'_> {
                             attempt,
                             duration: t.elapsed(),
                         });
-                        let record =
-                            StepRecord { step: step.name.clone(), attempts: attempt, duration: started.elapsed(), usage };
+                        let record = StepRecord {
+                            step: step.name.clone(),
+                            attempts: attempt,
+                            duration: started.elapsed(),
+                            usage,
+                        };
                         self.records.lock().unwrap_or_else(|e| e.into_inner()).push(record);
                         delta.push((step.name.clone(), output));
                         return Ok(delta);
@@ -438,7 +446,9 @@ impl Runner<'_> {
                 let prompt = render(prompt, scope).map_err(|m| fail(m, None))?;
                 let mut session = agent.session();
                 let out = match format {
-                    Some(f) => session.extract_json(prompt, f.clone(), 2).await.map_err(|e| fail(e.to_string(), Some(e)))?,
+                    Some(f) => {
+                        session.extract_json(prompt, f.clone(), 2).await.map_err(|e| fail(e.to_string(), Some(e)))?
+                    }
                     None => {
                         let r = session.run(prompt).await.map_err(|e| fail(e.to_string(), Some(e)))?;
                         match r.stop_reason {
@@ -448,7 +458,10 @@ impl Runner<'_> {
                                 return Err(fail(e.to_string(), Some(e)));
                             }
                             other => {
-                                return Err(fail(format!("the agent stopped before answering ({})", other.as_str()), None));
+                                return Err(fail(
+                                    format!("the agent stopped before answering ({})", other.as_str()),
+                                    None,
+                                ));
                             }
                         }
                     }
