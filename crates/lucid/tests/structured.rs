@@ -74,3 +74,34 @@ async fn anthropic_answers_through_a_forced_tool() {
     assert!(lucid::history::validate(s.messages()).is_ok(), "the answer is stored as text, not a dangling tool call");
     assert!(matches!(s.messages().last(), Some(Message::Assistant(a)) if a.tool_calls.is_empty()));
 }
+
+#[tokio::test]
+async fn anthropic_with_other_tools_may_use_them_before_answering_through_the_schema() {
+    let reply = |content: serde_json::Value, stop: &str| {
+        Reply::json(
+            200,
+            &json!({"id": "m", "type": "message", "role": "assistant", "model": "c", "content": content,
+                    "stop_reason": stop, "usage": {"input_tokens": 10, "output_tokens": 10}}),
+        )
+    };
+    let server = MockServer::sequence(vec![
+        reply(
+            json!([{"type": "tool_use", "id": "toolu_1", "name": "calculator", "input": {"expression": "20 - 23"}}]),
+            "tool_use",
+        ),
+        reply(
+            json!([{"type": "tool_use", "id": "toolu_2", "name": "Weather", "input": {"city": "Oslo", "temp_c": -3}}]),
+            "tool_use",
+        ),
+    ])
+    .await;
+    let base = server.url().trim_end_matches("/v1").to_string();
+    let model = Anthropic::new("k", "claude-test").unwrap().with_base_url(&base).unwrap();
+    let agent = Agent::builder(Arc::new(model)).tool(lucid::tool::builtin::calculator).build();
+    let w: Weather = agent.session().extract("Weather in Oslo, 23 degrees colder than 20?").await.unwrap();
+    assert_eq!(w.temp_c, -3);
+    let first = server.requests()[0].json();
+    assert_eq!(first["tool_choice"], json!({"type": "any"}), "forcing the schema's tool would rule the calculator out");
+    let names: Vec<&str> = first["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["calculator", "Weather"]);
+}

@@ -171,7 +171,7 @@ async fn a_failing_step_is_retried_then_succeeds() {
         Workflow::new("w").step(flaky).run_with_events(json!({}), move |e| sink.lock().unwrap().push(e)).await.unwrap();
     assert_eq!(run.output, json!({"attempt": 2}));
     assert_eq!(run.steps[0].attempts, 2);
-    let events = events.lock().unwrap();
+    let events = events.lock().unwrap().clone();
     assert!(
         matches!(&events[1], WorkflowEvent::StepFailed { attempt: 1, will_retry: true, error, .. } if error.contains("upstream said 503"))
     );
