@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::memory::{ConversationMemory, SessionStore};
 use crate::model::{ChatModel, ChatOptions};
 use crate::tokens::TokenCounter;
+use crate::tool::permission::PermissionPolicy;
 use crate::tool::{Tool, ToolRegistry, ToolSet};
 
 #[derive(Clone)]
@@ -37,6 +38,7 @@ pub(crate) struct AgentConfig {
     pub turn_lease: Duration,
     pub memory: Option<ConversationMemory>,
     pub counter: Arc<dyn TokenCounter>,
+    pub permissions: PermissionPolicy,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -92,6 +94,7 @@ impl Agent {
                 turn_lease: Duration::from_secs(15 * 60),
                 memory: None,
                 counter: crate::tokens::counter_for_model(model.model_name()),
+                permissions: PermissionPolicy::allow_all(),
                 model,
             },
         }
@@ -145,6 +148,11 @@ impl Agent {
     /// The system prompt.
     pub fn system(&self) -> Option<&str> {
         self.config.system.as_deref()
+    }
+
+    /// The permission policy.
+    pub fn permissions(&self) -> &PermissionPolicy {
+        &self.config.permissions
     }
 
     /// The most model calls one run may make.
@@ -262,6 +270,22 @@ impl AgentBuilder {
     /// `tiktoken` feature, else the heuristic of [`crate::tokens`]).
     pub fn token_counter(mut self, counter: Arc<dyn TokenCounter>) -> Self {
         self.config.counter = counter;
+        self
+    }
+
+    /// Which tools may run, which ask first and which never run (default: all allowed).
+    /// A call the policy stops becomes a tool result saying so.
+    ///
+    /// ```
+    /// # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    /// let agent = lucid::Agent::builder(model)
+    ///     .permissions(PermissionPolicy::recommended().set("calculator", Permission::Deny))
+    ///     .build();
+    /// assert_eq!(agent.permissions().permission("calculator"), Permission::Deny);
+    /// ```
+    pub fn permissions(mut self, policy: PermissionPolicy) -> Self {
+        self.config.permissions = policy;
         self
     }
 

@@ -430,6 +430,8 @@ impl Session {
                 let started = Instant::now();
                 let outcome = if cut {
                     ToolOutcome::error(NOT_RUN_TRUNCATED.to_string())
+                } else if let Err(refused) = config.permissions.check(c).await {
+                    ToolOutcome::error(refused)
                 } else {
                     tools.execute(c, ctx, config.tool_timeout).await
                 };

@@ -56,6 +56,7 @@
 mod ask;
 #[cfg(feature = "builtin-tools")]
 pub mod builtin;
+pub mod permission;
 mod registry;
 pub mod validate;
 

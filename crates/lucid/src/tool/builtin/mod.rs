@@ -1,12 +1,21 @@
-//! Built-in tools: [`calculator`](struct@calculator) and [`current_time`](struct@current_time).
+//! Built-in tools: [`calculator`](struct@calculator), [`current_time`](struct@current_time),
+//! the file tools of a [`Workspace`] (`read_file`, `list_dir`, `search_files`,
+//! `write_file`, `edit_file`, confined to its root) and [`Shell`] (a timeout and an output
+//! cap; off unless added).
 //!
-//! Both are ordinary `#[tool]` functions; `lucid run` enables them by default.
+//! Pair the writing tools with a permission policy
+//! ([`PermissionPolicy::recommended`](crate::tool::permission::PermissionPolicy::recommended)
+//! asks before `write_file`, `edit_file` and `shell`).
 
 mod arithmetic;
 mod clock;
+mod files;
+mod shell;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
+pub use files::Workspace;
+pub use shell::Shell;
 
 use std::sync::Arc;
 

@@ -1,0 +1,319 @@
+//! File tools confined to a workspace root: `read_file`, `list_dir`, `search_files`,
+//! `write_file`, `edit_file`.
+//!
+//! Every path is relative to the root. Absolute paths, `..` components and symbolic links
+//! that lead outside the root are refused with a tool error the model can read.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::tool::ToolError;
+use lucid_macros::tools;
+
+/// The most bytes `read_file` returns at once.
+const READ_CAP: usize = 256 * 1024;
+/// The most matches `search_files` reports.
+const MATCH_CAP: usize = 200;
+/// The most entries `list_dir` reports.
+const LIST_CAP: usize = 1000;
+/// Files larger than this are skipped by `search_files`.
+const SEARCH_FILE_CAP: u64 = 2 * 1024 * 1024;
+/// Directories `search_files` does not enter.
+const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", ".venv", "__pycache__"];
+
+/// A workspace root and the file tools working inside it.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use lucid::tool::{Tool, ToolSet};
+/// let dir = std::env::temp_dir().join(format!("lucid-doc-ws-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let ws = std::sync::Arc::new(lucid::tool::builtin::Workspace::new(&dir).unwrap());
+/// let tools = ws.clone().tools();
+/// let names: Vec<&str> = tools.iter().map(|t| t.spec().name()).collect();
+/// assert_eq!(names, ["read_file", "list_dir", "search_files", "write_file", "edit_file"]);
+/// assert!(ws.resolve("../etc/passwd").unwrap_err().message().contains("outside the workspace"));
+/// # });
+/// ```
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    root: PathBuf,
+}
+
+impl Workspace {
+    /// A workspace rooted at `root` (which must exist).
+    pub fn new(root: impl AsRef<Path>) -> std::io::Result<Self> {
+        Ok(Workspace { root: std::fs::canonicalize(root)? })
+    }
+
+    /// The root, canonical.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The real path of `relative` inside the root, or a tool error saying why not.
+    /// A path that does not exist yet is checked through its nearest existing ancestor.
+    pub fn resolve(&self, relative: &str) -> Result<PathBuf, ToolError> {
+        let rel = Path::new(relative.trim());
+        if rel.is_absolute() || relative.trim_start().starts_with('~') {
+            return Err(ToolError::new(format!(
+                "`{relative}` is absolute; give a path relative to the workspace root"
+            )));
+        }
+        for c in rel.components() {
+            match c {
+                Component::Normal(_) | Component::CurDir => {}
+                _ => {
+                    return Err(ToolError::new(format!(
+                        "`{relative}` points outside the workspace (`..` is not allowed); give a path inside it"
+                    )));
+                }
+            }
+        }
+        let joined = self.root.join(rel);
+        // Follow symbolic links of the longest existing prefix; the rest cannot be a link.
+        let mut existing = joined.as_path();
+        let mut rest = Vec::new();
+        while !existing.exists() {
+            match (existing.parent(), existing.file_name()) {
+                (Some(p), Some(name)) => {
+                    rest.push(name.to_owned());
+                    existing = p;
+                }
+                _ => break,
+            }
+        }
+        let mut real =
+            std::fs::canonicalize(existing).map_err(|e| ToolError::new(format!("cannot resolve `{relative}`: {e}")))?;
+        if !real.starts_with(&self.root) {
+            return Err(ToolError::new(format!(
+                "`{relative}` leads outside the workspace through a symbolic link; it is refused"
+            )));
+        }
+        for name in rest.into_iter().rev() {
+            real.push(name);
+        }
+        Ok(real)
+    }
+
+    fn display(&self, path: &Path) -> String {
+        let rel = path.strip_prefix(&self.root).unwrap_or(path);
+        let s = rel.to_string_lossy().into_owned();
+        if s.is_empty() { ".".into() } else { s }
+    }
+}
+
+fn io_error(what: &str, path: &str, e: std::io::Error) -> ToolError {
+    ToolError::new(format!("cannot {what} `{path}`: {e}"))
+}
+
+#[tools]
+impl Workspace {
+    /// Reads a text file of the workspace. Long files come in pieces: give `offset` (a
+    /// 1-based line number) and `limit` (lines) to read further.
+    #[tool]
+    async fn read_file(
+        &self,
+        /// path relative to the workspace root
+        path: String,
+        /// first line to read (1-based; default 1)
+        offset: Option<usize>,
+        /// how many lines (default: as many as fit in 256 KiB)
+        limit: Option<usize>,
+    ) -> Result<String, ToolError> {
+        let real = self.resolve(&path)?;
+        let bytes = tokio::fs::read(&real).await.map_err(|e| io_error("read", &path, e))?;
+        let text = String::from_utf8(bytes).map_err(|_| ToolError::new(format!("`{path}` is not a text file")))?;
+        let start = offset.unwrap_or(1).max(1);
+        let mut out = String::new();
+        let mut shown = 0;
+        let total = text.lines().count();
+        for line in text.lines().skip(start - 1) {
+            if limit.is_some_and(|l| shown >= l) || out.len() + line.len() > READ_CAP {
+                break;
+            }
+            out.push_str(line);
+            out.push('\n');
+            shown += 1;
+        }
+        let end = start - 1 + shown;
+        if end < total {
+            out.push_str(&format!("[lines {start}-{end} of {total}; read on with offset={}]\n", end + 1));
+        }
+        Ok(out)
+    }
+
+    /// Lists a directory of the workspace: one entry per line, directories ending in `/`.
+    #[tool]
+    async fn list_dir(
+        &self,
+        /// directory relative to the workspace root (default: the root)
+        path: Option<String>,
+    ) -> Result<String, ToolError> {
+        let path = path.unwrap_or_else(|| ".".into());
+        let real = self.resolve(&path)?;
+        let mut entries = tokio::fs::read_dir(&real).await.map_err(|e| io_error("list", &path, e))?;
+        let mut names = Vec::new();
+        while let Some(e) = entries.next_entry().await.map_err(|e| io_error("list", &path, e))? {
+            let dir = e.file_type().await.map(|t| t.is_dir()).unwrap_or(false);
+            names.push(format!("{}{}", e.file_name().to_string_lossy(), if dir { "/" } else { "" }));
+        }
+        names.sort();
+        let more = names.len().saturating_sub(LIST_CAP);
+        names.truncate(LIST_CAP);
+        let mut out = names.join("\n");
+        if more > 0 {
+            out.push_str(&format!("\n[{more} more entries not shown]"));
+        }
+        if out.is_empty() {
+            out.push_str("(empty directory)");
+        }
+        Ok(out)
+    }
+
+    /// Searches the text files under a directory for a pattern (plain text, matched
+    /// without regard to case); prints `path:line: text` for each match.
+    #[tool]
+    async fn search_files(
+        &self,
+        /// the text to look for
+        pattern: String,
+        /// directory to search, relative to the workspace root (default: the root)
+        path: Option<String>,
+        /// only files whose name matches this glob, e.g. `*.rs` (`*` and `?`)
+        glob: Option<String>,
+    ) -> Result<String, ToolError> {
+        if pattern.is_empty() {
+            return Err(ToolError::new("the pattern is empty"));
+        }
+        let path = path.unwrap_or_else(|| ".".into());
+        let start = self.resolve(&path)?;
+        let ws = self.clone();
+        let needle = pattern.to_lowercase();
+        tokio::task::spawn_blocking(move || ws.search(&start, &needle, glob.as_deref()))
+            .await
+            .map_err(|e| ToolError::new(format!("the search failed: {e}")))
+    }
+
+    /// Writes a text file of the workspace, replacing it if it exists (parent directories
+    /// are created).
+    #[tool]
+    async fn write_file(
+        &self,
+        /// path relative to the workspace root
+        path: String,
+        /// the whole new content
+        content: String,
+    ) -> Result<String, ToolError> {
+        let real = self.resolve(&path)?;
+        if let Some(parent) = real.parent() {
+            tokio::fs::create_dir_all(parent).await.map_err(|e| io_error("create the folder of", &path, e))?;
+        }
+        tokio::fs::write(&real, content.as_bytes()).await.map_err(|e| io_error("write", &path, e))?;
+        Ok(format!("wrote {} bytes to {}", content.len(), self.display(&real)))
+    }
+
+    /// Replaces one exact piece of text in a file of the workspace. `old` must occur
+    /// exactly once (include enough surrounding text to make it unique).
+    #[tool]
+    async fn edit_file(
+        &self,
+        /// path relative to the workspace root
+        path: String,
+        /// the exact text to replace
+        old: String,
+        /// the text to put in its place
+        new: String,
+    ) -> Result<String, ToolError> {
+        let real = self.resolve(&path)?;
+        let text = tokio::fs::read_to_string(&real).await.map_err(|e| io_error("read", &path, e))?;
+        match text.matches(old.as_str()).count() {
+            0 => Err(ToolError::new(format!("the text to replace was not found in `{path}`"))),
+            1 => {
+                let updated = text.replacen(old.as_str(), &new, 1);
+                tokio::fs::write(&real, updated.as_bytes()).await.map_err(|e| io_error("write", &path, e))?;
+                Ok(format!("edited {}", self.display(&real)))
+            }
+            n => Err(ToolError::new(format!(
+                "the text to replace occurs {n} times in `{path}`; include more context so it occurs once"
+            ))),
+        }
+    }
+}
+
+impl Workspace {
+    fn search(&self, start: &Path, needle: &str, glob: Option<&str>) -> String {
+        let mut out = Vec::new();
+        let mut stack = vec![start.to_path_buf()];
+        let mut truncated = false;
+        'walk: while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let mut entries: Vec<_> = entries.flatten().collect();
+            entries.sort_by_key(|e| e.file_name());
+            for e in entries {
+                let name = e.file_name().to_string_lossy().into_owned();
+                // `file_type` does not follow links: a link is neither entered nor read.
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
+                    if !SKIPPED_DIRS.contains(&name.as_str()) {
+                        stack.push(e.path());
+                    }
+                    continue;
+                }
+                if !kind.is_file()
+                    || glob.is_some_and(|g| !glob_match(g, &name))
+                    || e.metadata().map(|m| m.len() > SEARCH_FILE_CAP).unwrap_or(true)
+                {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(e.path()) else { continue };
+                for (i, line) in text.lines().enumerate() {
+                    if line.to_lowercase().contains(needle) {
+                        if out.len() == MATCH_CAP {
+                            truncated = true;
+                            break 'walk;
+                        }
+                        let shown: String = line.trim().chars().take(200).collect();
+                        out.push(format!("{}:{}: {shown}", self.display(&e.path()), i + 1));
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            return "no matches".into();
+        }
+        let mut s = out.join("\n");
+        if truncated {
+            s.push_str(&format!("\n[stopped at {MATCH_CAP} matches; narrow the pattern or the path]"));
+        }
+        s
+    }
+}
+
+/// `*` (any run) and `?` (one character) matching of a whole name.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    fn go(p: &[char], n: &[char]) -> bool {
+        match (p.first(), n.first()) {
+            (None, None) => true,
+            (Some('*'), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
+            (Some('?'), Some(_)) => go(&p[1..], &n[1..]),
+            (Some(a), Some(b)) if a == b => go(&p[1..], &n[1..]),
+            _ => false,
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    go(&p, &n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs_match_whole_names() {
+        assert!(glob_match("*.rs", "main.rs"));
+        assert!(!glob_match("*.rs", "main.rsx"));
+        assert!(glob_match("a?c*", "abc.txt"));
+        assert!(!glob_match("a?c", "ac"));
+    }
+}

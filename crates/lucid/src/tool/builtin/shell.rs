@@ -1,0 +1,161 @@
+//! `shell`: runs a command with `sh -c` in the workspace root, with a timeout and a cap on
+//! the output the model reads. Off unless an application adds it, and under the default
+//! permission policy it asks first.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::io::AsyncReadExt;
+
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
+
+/// The `shell` tool.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use lucid::Tool;
+/// let shell = lucid::tool::builtin::Shell::new(std::env::temp_dir())
+///     .timeout(std::time::Duration::from_secs(5))
+///     .output_cap(1000);
+/// let out = shell.invoke(serde_json::json!({"command": "echo hi"}), Default::default()).await.unwrap();
+/// assert_eq!(out, "exit code 0\nhi\n");
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct Shell {
+    spec: ToolSpec,
+    root: PathBuf,
+    timeout: Duration,
+    cap: usize,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct ShellArgs {
+    /// The command line, run by `sh -c` in the workspace root.
+    command: String,
+}
+
+impl Shell {
+    /// A shell running in `root`, with a 60 s timeout and 16 KiB of output.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        let spec = ToolSpec::for_args::<ShellArgs>(
+            "shell",
+            "Runs a shell command in the workspace root and returns its exit code and output \
+             (stdout and stderr together, cut when long). Prefer the file tools for reading and editing files.",
+        );
+        Shell { spec, root: root.into(), timeout: Duration::from_secs(60), cap: 16 * 1024 }
+    }
+
+    /// How long a command may run before it is killed.
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
+    }
+
+    /// How many bytes of output the model reads at most (the rest is dropped and counted).
+    pub fn output_cap(mut self, bytes: usize) -> Self {
+        self.cap = bytes.max(1);
+        self
+    }
+
+    async fn run(&self, command: &str, ctx: &ToolContext) -> Result<String, ToolError> {
+        let mut child = tokio::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(&self.root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            // Its own process group, so a timeout kills what the command started too.
+            .process_group(0)
+            .spawn()
+            .map_err(|e| ToolError::new(format!("could not start the shell: {e}")))?;
+        let pid = child.id();
+        let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+        let cap = self.cap;
+        let work = async {
+            let ((out, out_dropped), (err, err_dropped)) = tokio::join!(drain(stdout, cap), drain(stderr, cap));
+            (out, err, out_dropped + err_dropped, child.wait().await)
+        };
+        let finished = tokio::select! {
+            r = tokio::time::timeout(self.timeout, work) => r.ok(),
+            _ = ctx.cancel.cancelled() => {
+                kill_group(pid);
+                return Err(ToolError::new("the command was cancelled"));
+            }
+        };
+        let Some((out, err, mut dropped, status)) = finished else {
+            kill_group(pid);
+            return Err(ToolError::new(format!(
+                "the command did not finish within {:.1} s and was killed",
+                self.timeout.as_secs_f64()
+            )));
+        };
+        let code = match status {
+            Ok(s) => s.code().map_or_else(|| "killed by a signal".to_string(), |c| format!("exit code {c}")),
+            Err(e) => format!("unknown exit status ({e})"),
+        };
+        let mut body = out;
+        if !err.is_empty() {
+            body.extend_from_slice(b"[stderr]\n");
+            body.extend_from_slice(&err);
+        }
+        if body.len() > cap {
+            dropped += body.len() - cap;
+            body.truncate(cap);
+        }
+        let mut text = format!("{code}\n{}", String::from_utf8_lossy(&body));
+        if dropped > 0 {
+            text.push_str(&format!("\n[output cut: {dropped} more bytes not shown]"));
+        }
+        Ok(text)
+    }
+}
+
+/// Reads a pipe to its end, keeping the first `cap` bytes and counting the rest.
+async fn drain(pipe: Option<impl tokio::io::AsyncRead + Unpin>, cap: usize) -> (Vec<u8>, usize) {
+    let Some(mut pipe) = pipe else { return (Vec::new(), 0) };
+    let mut kept = Vec::new();
+    let mut dropped = 0;
+    let mut chunk = [0u8; 8192];
+    while let Ok(n) = pipe.read(&mut chunk).await {
+        if n == 0 {
+            break;
+        }
+        let room = cap.saturating_sub(kept.len()).min(n);
+        kept.extend_from_slice(&chunk[..room]);
+        dropped += n - room;
+    }
+    (kept, dropped)
+}
+
+/// Kills the command's whole process group.
+fn kill_group(pid: Option<u32>) {
+    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+        // SAFETY: kill(2) with a negative pid signals that process group; it touches no
+        // memory of ours. The group is the one the command was started in.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+impl Tool for Shell {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let ShellArgs { command } = parse_args(args)?;
+            self.run(&command, &ctx).await
+        }
+        .boxed()
+    }
+}

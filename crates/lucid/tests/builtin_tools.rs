@@ -1,0 +1,161 @@
+//! The workspace file tools, the shell tool and the permission policy.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use lucid::model::OpenAiCompatible;
+use lucid::tool::builtin::{Shell, Workspace};
+use lucid::tool::permission::{Approval, Approver, Permission, PermissionPolicy};
+use lucid::tool::{Tool, ToolSet};
+use lucid::{Agent, ToolCall};
+use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
+use serde_json::json;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lucid-tools-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn tools(root: &std::path::Path) -> Vec<Arc<dyn Tool>> {
+    Arc::new(Workspace::new(root).unwrap()).tools()
+}
+
+async fn call(tools: &[Arc<dyn Tool>], name: &str, args: serde_json::Value) -> Result<String, String> {
+    let t = tools.iter().find(|t| t.spec().name() == name).unwrap();
+    t.invoke(args, Default::default()).await.map_err(|e| e.message().to_string())
+}
+
+#[tokio::test]
+async fn paths_that_escape_the_workspace_are_refused() {
+    let root = temp_dir("escape");
+    let outside = temp_dir("outside");
+    std::fs::write(outside.join("secret.txt"), "top secret").unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("file-link")).unwrap();
+    std::fs::create_dir_all(root.join("a/b")).unwrap();
+    let t = tools(&root);
+    for (tool, args, expected) in [
+        ("read_file", json!({"path": "../outside/secret.txt"}), "points outside the workspace"),
+        ("read_file", json!({"path": "a/b/../../../x"}), "points outside the workspace"),
+        ("read_file", json!({"path": outside.join("secret.txt").to_string_lossy()}), "is absolute"),
+        ("read_file", json!({"path": "~/x"}), "is absolute"),
+        ("read_file", json!({"path": "link/secret.txt"}), "through a symbolic link"),
+        ("read_file", json!({"path": "file-link"}), "through a symbolic link"),
+        ("list_dir", json!({"path": "link"}), "through a symbolic link"),
+        ("write_file", json!({"path": "link/new.txt", "content": "x"}), "through a symbolic link"),
+        ("write_file", json!({"path": "../new.txt", "content": "x"}), "points outside"),
+        ("edit_file", json!({"path": "link/secret.txt", "old": "top", "new": "no"}), "through a symbolic link"),
+        ("search_files", json!({"pattern": "secret", "path": "link"}), "through a symbolic link"),
+    ] {
+        let err = call(&t, tool, args.clone()).await.unwrap_err();
+        assert!(err.contains(expected), "{tool} {args}: {err}");
+    }
+    assert!(!outside.join("new.txt").exists());
+    assert_eq!(std::fs::read_to_string(outside.join("secret.txt")).unwrap(), "top secret");
+    // A search from the root does not follow the links either.
+    assert_eq!(call(&t, "search_files", json!({"pattern": "top secret"})).await.unwrap(), "no matches");
+}
+
+#[tokio::test]
+async fn the_file_tools_read_list_search_write_and_edit() {
+    let root = temp_dir("ops");
+    let t = tools(&root);
+    assert_eq!(
+        call(&t, "write_file", json!({"path": "src/main.rs", "content": "fn main() {\n    println!(\"hi\");\n}\n"}))
+            .await,
+        Ok("wrote 34 bytes to src/main.rs".into())
+    );
+    std::fs::write(root.join("notes.txt"), (1..=10).map(|i| format!("line {i}\n")).collect::<String>()).unwrap();
+    assert_eq!(call(&t, "list_dir", json!({})).await.unwrap(), "notes.txt\nsrc/");
+    assert_eq!(
+        call(&t, "read_file", json!({"path": "notes.txt", "offset": 3, "limit": 2})).await.unwrap(),
+        "line 3\nline 4\n[lines 3-4 of 10; read on with offset=5]\n"
+    );
+    assert_eq!(
+        call(&t, "search_files", json!({"pattern": "PRINTLN", "glob": "*.rs"})).await.unwrap(),
+        "src/main.rs:2: println!(\"hi\");"
+    );
+    assert_eq!(
+        call(&t, "edit_file", json!({"path": "src/main.rs", "old": "\"hi\"", "new": "\"hello\""})).await,
+        Ok("edited src/main.rs".into())
+    );
+    assert!(std::fs::read_to_string(root.join("src/main.rs")).unwrap().contains("\"hello\""));
+    let twice = call(&t, "edit_file", json!({"path": "notes.txt", "old": "line", "new": "row"})).await.unwrap_err();
+    assert!(twice.contains("occurs 10 times"), "{twice}");
+    let missing = call(&t, "read_file", json!({"path": "nope.txt"})).await.unwrap_err();
+    assert!(missing.starts_with("cannot read `nope.txt`"), "{missing}");
+}
+
+#[tokio::test]
+async fn the_shell_has_a_timeout_and_an_output_cap() {
+    let root = temp_dir("shell");
+    let shell = Shell::new(&root).timeout(Duration::from_millis(300)).output_cap(1000);
+    let out = shell
+        .invoke(json!({"command": "head -c 5000 /dev/zero | tr '\\0' x; echo oops >&2; exit 3"}), Default::default())
+        .await
+        .unwrap();
+    assert!(out.starts_with("exit code 3\nxxxx"), "{out}");
+    assert!(out.ends_with("[output cut: 4014 more bytes not shown]"), "{out}");
+    let started = std::time::Instant::now();
+    let err = shell.invoke(json!({"command": "sleep 30 & sleep 30; echo done"}), Default::default()).await.unwrap_err();
+    assert_eq!(err.message(), "the command did not finish within 0.3 s and was killed");
+    assert!(started.elapsed() < Duration::from_secs(20), "the background child holding the pipe was killed too");
+    let pwd = shell.invoke(json!({"command": "pwd"}), Default::default()).await.unwrap();
+    assert_eq!(pwd.trim_end().lines().last().unwrap(), std::fs::canonicalize(&root).unwrap().to_string_lossy());
+}
+
+struct Counting {
+    asked: AtomicUsize,
+    answer: Approval,
+}
+
+impl Approver for Counting {
+    fn approve<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Approval> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        async move { self.answer }.boxed()
+    }
+}
+
+async fn run_with(policy: PermissionPolicy, calls: usize) -> (lucid::AgentResult, usize) {
+    let mut replies: Vec<Reply> = (0..calls)
+        .map(|i| {
+            Reply::json(200, &tool_call_completion(&[(&format!("c{i}"), "calculator", r#"{"expression": "1+1"}"#)]))
+        })
+        .collect();
+    replies.push(Reply::json(200, &text_completion("done")));
+    let server = MockServer::sequence(replies).await;
+    let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap()))
+        .tool(lucid::tool::builtin::calculator)
+        .permissions(policy)
+        .build();
+    let r = agent.session().run("go").await.unwrap();
+    (r, server.requests().len())
+}
+
+#[tokio::test]
+async fn the_permission_policy_allows_asks_and_denies() {
+    let (r, _) = run_with(PermissionPolicy::allow_all().set("calculator", Permission::Deny), 1).await;
+    assert!(r.tool_calls[0].is_error);
+    assert!(r.tool_calls[0].output.as_deref().unwrap().contains("not allowed here (permission policy: deny)"));
+
+    let (r, _) = run_with(PermissionPolicy::allow_all().set("calculator", Permission::Ask), 1).await;
+    assert!(r.tool_calls[0].output.as_deref().unwrap().contains("nobody can give it here"));
+
+    let no = Arc::new(Counting { asked: AtomicUsize::new(0), answer: Approval::No });
+    let (r, _) =
+        run_with(PermissionPolicy::recommended().set("calculator", Permission::Ask).approver(no.clone()), 1).await;
+    assert!(r.tool_calls[0].output.as_deref().unwrap().contains("The user declined"));
+    assert_eq!(no.asked.load(Ordering::SeqCst), 1);
+
+    let always = Arc::new(Counting { asked: AtomicUsize::new(0), answer: Approval::Always });
+    let policy = PermissionPolicy::allow_all().set("calculator", Permission::Ask).approver(always.clone());
+    let (r, _) = run_with(policy, 2).await;
+    assert_eq!(r.tool_calls.iter().map(|c| c.output.as_deref().unwrap()).collect::<Vec<_>>(), ["2", "2"]);
+    assert_eq!(always.asked.load(Ordering::SeqCst), 1, "`always` is remembered");
+}
