@@ -11,6 +11,12 @@ pub struct Cli {
     /// More logging on stderr (-v: info, -vv: debug with HTTP bodies, -vvv: trace).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// Configuration file (default: `$XDG_CONFIG_HOME/lucid/config.toml`, if it exists).
+    #[arg(long, global = true, value_name = "FILE", env = "LUCID_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// A profile of the configuration file, laid over its top level.
+    #[arg(long, global = true, value_name = "NAME", env = "LUCID_PROFILE")]
+    pub profile: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -21,6 +27,20 @@ pub struct Cli {
 pub enum Command {
     /// Run one task: send PROMPT, let the agent call tools, print the answer.
     Run(RunArgs),
+    /// Talk with the agent in the terminal: streamed answers, tool calls shown as they
+    /// happen, slash commands (`/help`), sessions kept across runs.
+    Chat(ChatArgs),
+    /// Show the resolved configuration, or write a starter file.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+    /// Print a shell completion script (`lucid completions bash > ~/.local/share/bash-completion/completions/lucid`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// List the known providers, their key variables and default base URLs.
     Providers,
     /// Run a workflow file (TOML or YAML).
@@ -35,6 +55,46 @@ pub enum Command {
         #[command(subcommand)]
         action: SessionsAction,
     },
+}
+
+/// `lucid config …`.
+#[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once per process")]
+pub enum ConfigAction {
+    /// Print the resolved configuration (flags, file, environment), keys masked.
+    Show {
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Write a commented starter file (to `--config FILE`, or the default location).
+    Init {
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// `lucid chat`.
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// System prompt.
+    #[arg(long, short = 's')]
+    pub system: Option<String>,
+    /// Comma-separated tools, or `none`. Default: calculator, current_time, ask_user and
+    /// the file tools (read_file, list_dir, search_files, write_file, edit_file) inside
+    /// the current directory; add `shell` to let the agent run commands.
+    #[arg(long)]
+    pub tools: Option<String>,
+    /// Most model calls per turn (default 10).
+    #[arg(long)]
+    pub max_iterations: Option<usize>,
+    /// Continue (or start) the stored conversation NAME.
+    #[arg(long)]
+    pub session: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// `lucid workflow …`.
@@ -145,14 +205,16 @@ pub struct RunArgs {
     /// System prompt.
     #[arg(long, short = 's')]
     pub system: Option<String>,
-    /// Comma-separated built-in tools to enable, or `none`. `ask_user` lets the model ask
-    /// clarifying questions: `lucid run` cannot answer them, so it prints them and exits
-    /// with code 4.
-    #[arg(long, default_value = "calculator,current_time,ask_user")]
-    pub tools: String,
-    /// Most model calls for this task.
-    #[arg(long, default_value_t = 10)]
-    pub max_iterations: usize,
+    /// Comma-separated tools to enable, or `none` (default: calculator, current_time,
+    /// ask_user). `ask_user` lets the model ask clarifying questions: `lucid run` cannot
+    /// answer them, so it prints them and exits with code 4. The file tools (read_file,
+    /// list_dir, search_files, write_file, edit_file) work inside the current directory;
+    /// `shell` runs commands. Tools the policy marks `ask` are refused here (nobody to ask).
+    #[arg(long)]
+    pub tools: Option<String>,
+    /// Most model calls for this task (default 10).
+    #[arg(long)]
+    pub max_iterations: Option<usize>,
     /// Print the answer as it is generated.
     #[arg(long)]
     pub stream: bool,

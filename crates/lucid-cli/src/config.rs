@@ -1,5 +1,7 @@
-//! Resolves flags and environment into one [`ModelConfig`]: the only place that reads the
-//! environment. Everything downstream takes the resolved values.
+//! Resolves flags, the configuration file and the environment into one [`ModelConfig`]
+//! and one [`AgentSettings`]: the only place that reads the environment (flags first, then
+//! the file's profile, then its top level, then the built-in defaults). Everything
+//! downstream takes the resolved values.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -7,6 +9,7 @@ use std::time::Duration;
 use lucid::model::Preset;
 
 use crate::args::ModelArgs;
+use crate::settings::Settings;
 
 /// A fully resolved model choice.
 #[derive(Debug, Clone)]
@@ -37,8 +40,31 @@ fn env(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.trim().is_empty())
 }
 
-/// Resolves the model flags. Probing local servers is the only I/O.
-pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
+/// Where each setting of the resolved model came from, for `lucid config show`.
+#[derive(Debug, Clone, Default)]
+pub struct KeySource(pub Option<String>);
+
+/// Resolves the model flags over the file's settings. Probing local servers is the only I/O.
+pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
+    Ok(resolve_with_source(args, file).await?.0)
+}
+
+/// [`resolve`], also saying which environment variable the key came from.
+pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
+    let merged = ModelArgs { provider: args.provider.clone().or_else(|| file.provider.clone()), ..args.clone() };
+    let args = &merged;
+    let provider_name = args.provider.clone();
+    let section = provider_name.as_deref().and_then(|p| file.providers.get(p)).cloned().unwrap_or_default();
+    // The top-level model and base URL belong to the top-level provider.
+    let same_provider = file.provider.is_none() || file.provider == provider_name;
+    let base_url_setting = args
+        .base_url
+        .clone()
+        .or(section.base_url.clone())
+        .or_else(|| if same_provider { file.base_url.clone() } else { None });
+    let model_setting =
+        args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model.clone());
+    let args = &ModelArgs { base_url: base_url_setting, model: model_setting, ..args.clone() };
     let preset = match args.provider.as_deref() {
         Some(name) => Some(Preset::find(name).ok_or_else(|| {
             ConfigError(format!(
@@ -53,16 +79,29 @@ pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
         Some(p) => (p.name.to_string(), args.base_url.clone().unwrap_or_else(|| p.base_url.to_string()), p.key_vars),
         None => ("openai".to_string(), args.base_url.clone().unwrap_or_default(), &[][..]),
     };
+    let custom_var: Vec<&str> = section.key_env.as_deref().into_iter().collect();
+    let key_vars: &[&str] = if custom_var.is_empty() { key_vars } else { &custom_var };
+    let mut source = KeySource(None);
     let api_key = match (&args.api_key, key_vars) {
-        (Some(k), _) => Some(k.clone()),
-        (None, []) if preset.is_none() => env("OPENAI_API_KEY"),
+        (Some(k), _) => {
+            source.0 = Some("--api-key".into());
+            Some(k.clone())
+        }
+        (None, []) if preset.is_none() => {
+            source.0 = env("OPENAI_API_KEY").map(|_| "OPENAI_API_KEY".to_string());
+            env("OPENAI_API_KEY")
+        }
         (None, []) => None,
-        (None, vars) => Some(vars.iter().find_map(|v| env(v)).ok_or_else(|| {
-            ConfigError(format!(
-                "no API key for {provider}: set the environment variable {} (or pass --api-key)",
-                vars.join(" or ")
-            ))
-        })?),
+        (None, vars) => {
+            let found = vars.iter().find_map(|v| env(v).map(|k| (v.to_string(), k))).ok_or_else(|| {
+                ConfigError(format!(
+                    "no API key for {provider}: set the environment variable {} (or pass --api-key)",
+                    vars.join(" or ")
+                ))
+            })?;
+            source.0 = Some(found.0);
+            Some(found.1)
+        }
     };
     let model = match &args.model {
         Some(m) => m.clone(),
@@ -77,7 +116,7 @@ pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
             "no model given for {provider}: pass --model NAME (the name the server serves)"
         )));
     }
-    Ok(ModelConfig {
+    let cfg = ModelConfig {
         provider,
         preset,
         model,
@@ -86,7 +125,71 @@ pub async fn resolve(args: &ModelArgs) -> Result<ModelConfig, ConfigError> {
         transcript: args.transcript.clone(),
         max_retries: args.max_retries,
         timeout: Duration::from_secs(args.timeout.max(1)),
-    })
+    };
+    Ok((cfg, source))
+}
+
+/// What an agent of `lucid run` or `lucid chat` gets, resolved.
+#[derive(Debug, Clone)]
+pub struct AgentSettings {
+    pub system: Option<String>,
+    pub tools: Vec<String>,
+    pub max_iterations: usize,
+    pub store: Option<String>,
+    pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
+    pub shell_timeout: Duration,
+}
+
+/// The tools `lucid run` enables when neither a flag nor the file says.
+pub const DEFAULT_RUN_TOOLS: &[&str] = &["calculator", "current_time", "ask_user"];
+/// The tools `lucid chat` enables when neither a flag nor the file says.
+pub const DEFAULT_CHAT_TOOLS: &[&str] =
+    &["calculator", "current_time", "ask_user", "read_file", "list_dir", "search_files", "write_file", "edit_file"];
+
+/// Resolves the agent flags over the file (`store_flag` already includes `LUCID_STORE`).
+pub fn agent_settings(
+    system: Option<&str>,
+    tools: Option<&str>,
+    max_iterations: Option<usize>,
+    store_flag: Option<&str>,
+    file: &Settings,
+    default_tools: &[&str],
+) -> AgentSettings {
+    let tools = match tools {
+        Some(list) if list.trim() == "none" => Vec::new(),
+        Some(list) => list.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        None => file.tools.clone().unwrap_or_else(|| default_tools.iter().map(|t| t.to_string()).collect()),
+    };
+    let mut permissions: std::collections::BTreeMap<_, _> = lucid::tool::permission::WRITING_TOOLS
+        .iter()
+        .map(|t| (t.to_string(), lucid::tool::permission::Permission::Ask))
+        .collect();
+    permissions.extend(file.permissions.clone());
+    AgentSettings {
+        system: system.map(str::to_string).or_else(|| file.system.clone()),
+        tools,
+        max_iterations: max_iterations.or(file.max_iterations).unwrap_or(10),
+        store: store_flag.map(str::to_string).or_else(|| file.store.as_deref().map(expand_home)),
+        permissions,
+        shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
+    }
+}
+
+/// `~/x` with the home folder spelled out.
+fn expand_home(path: &str) -> String {
+    match (path.strip_prefix("~/"), env("HOME")) {
+        (Some(rest), Some(home)) => format!("{home}/{rest}"),
+        _ => path.to_string(),
+    }
+}
+
+/// Loads the configuration file the global flags name (or the default one).
+pub fn load_file(
+    explicit: Option<&std::path::Path>,
+    profile: Option<&str>,
+) -> Result<crate::settings::FileConfig, ConfigError> {
+    let default = crate::settings::default_path(env("XDG_CONFIG_HOME").as_deref(), env("HOME").as_deref());
+    crate::settings::load(explicit, default, profile)
 }
 
 /// The first provider whose key is set, else a local server that answers.

@@ -5,9 +5,13 @@
 //! nobody could answer, 130 interrupted.
 
 mod args;
+mod chat;
 mod config;
+mod config_show;
 mod run;
 mod sessions;
+mod settings;
+mod tools;
 mod workflow;
 
 use clap::Parser;
@@ -29,7 +33,7 @@ fn main() {
         }
     };
     let code = runtime.block_on(async {
-        match dispatch(cli.command).await {
+        match dispatch(cli).await {
             Ok(code) => code,
             Err(e) => report(&e),
         }
@@ -37,14 +41,52 @@ fn main() {
     std::process::exit(code);
 }
 
-async fn dispatch(command: Command) -> anyhow::Result<i32> {
-    match command {
-        Command::Run(args) => {
-            let cfg = config::resolve(&args.model).await?;
-            run::run(args, cfg).await
+async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
+    // Completions and `config init` must work even when the file is broken.
+    match cli.command {
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "lucid", &mut std::io::stdout());
+            return Ok(0);
         }
-        Command::Sessions { store, action } => sessions::run(&store, action).await,
-        Command::Workflow { action } => workflow::run(action).await,
+        Command::Config { action: args::ConfigAction::Init { force } } => {
+            return config_show::init(cli.config.as_deref(), force);
+        }
+        _ => {}
+    }
+    let file = config::load_file(cli.config.as_deref(), cli.profile.as_deref())?;
+    match cli.command {
+        Command::Run(args) => {
+            let cfg = config::resolve(&args.model, &file.settings).await?;
+            let settings = config::agent_settings(
+                args.system.as_deref(),
+                args.tools.as_deref(),
+                args.max_iterations,
+                args.store.store.as_deref(),
+                &file.settings,
+                config::DEFAULT_RUN_TOOLS,
+            );
+            run::run(args, cfg, settings).await
+        }
+        Command::Chat(args) => {
+            let cfg = config::resolve(&args.model, &file.settings).await?;
+            let settings = config::agent_settings(
+                args.system.as_deref(),
+                args.tools.as_deref(),
+                args.max_iterations,
+                args.store.store.as_deref(),
+                &file.settings,
+                config::DEFAULT_CHAT_TOOLS,
+            );
+            chat::run(args, cfg, settings, file).await
+        }
+        Command::Sessions { store, action } => {
+            let spec = store.store.or_else(|| file.settings.store.clone());
+            sessions::run(spec.as_deref(), action).await
+        }
+        Command::Workflow { action } => workflow::run(action, &file.settings).await,
+        Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
+        Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),
         Command::Providers => {
             println!("{:<11} {:<32} {:<52} notes", "provider", "key variable", "default base URL");
             for p in lucid::model::Preset::all() {

@@ -12,7 +12,7 @@ use lucid::{Agent, AgentEvent, AgentResult, FinishReason, StopReason};
 use serde_json::json;
 
 use crate::args::RunArgs;
-use crate::config::{ConfigError, ModelConfig};
+use crate::config::{AgentSettings, ConfigError, ModelConfig};
 
 /// Builds the model a resolved configuration describes.
 pub fn build_model(cfg: &ModelConfig) -> anyhow::Result<Arc<dyn ChatModel>> {
@@ -47,37 +47,26 @@ fn prompt(args: &RunArgs) -> anyhow::Result<String> {
     Ok(s)
 }
 
-pub fn tools(list: &str) -> anyhow::Result<Vec<Arc<dyn lucid::Tool>>> {
-    if list.trim() == "none" || list.trim().is_empty() {
-        return Ok(vec![]);
-    }
-    list.split(',')
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .map(|name| {
-            lucid::tool::builtin::by_name(name).ok_or_else(|| {
-                ConfigError(format!(
-                    "unknown tool `{name}`; built-in tools: {}",
-                    lucid::tool::builtin::NAMES.join(", ")
-                ))
-                .into()
-            })
-        })
-        .collect()
-}
-
 /// Runs the task and returns the process exit code.
-pub async fn run(args: RunArgs, cfg: ModelConfig) -> anyhow::Result<i32> {
+pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> anyhow::Result<i32> {
     let prompt = prompt(&args)?;
-    let mut builder = Agent::builder(build_model(&cfg)?).max_iterations(args.max_iterations);
-    if let Some(s) = &args.system {
+    let mut builder = Agent::builder(build_model(&cfg)?)
+        .max_iterations(settings.max_iterations)
+        .permissions(crate::tools::policy(&settings, None));
+    if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
     }
-    for t in tools(&args.tools)? {
+    for t in crate::tools::build(&settings, None)? {
         builder = builder.tool_arc(t);
     }
     let mut session = match &args.session {
-        Some(id) => builder.store(crate::sessions::open_store(&args.store).await?).build().session_with_id(id).await?,
+        Some(id) => {
+            builder
+                .store(crate::sessions::open_store(settings.store.as_deref()).await?)
+                .build()
+                .session_with_id(id)
+                .await?
+        }
         None => builder.build().session(),
     };
     let canceller = session.canceller();

@@ -8,12 +8,13 @@ use anyhow::Context as _;
 use lucid::Message;
 use lucid::memory::{SessionStore, SqliteStore, StoredSession};
 
-use crate::args::{ExportFormat, SessionsAction, StoreArgs};
+use crate::args::{ExportFormat, SessionsAction};
 use crate::config::ConfigError;
 
-/// Opens the store the flags (or `LUCID_STORE`) name, or the default SQLite file.
-pub async fn open_store(args: &StoreArgs) -> anyhow::Result<Arc<dyn SessionStore>> {
-    let spec = args.store.clone().unwrap_or_default();
+/// Opens the store named by the flag, `LUCID_STORE` or the configuration file, or the
+/// default SQLite file.
+pub async fn open_store(spec: Option<&str>) -> anyhow::Result<Arc<dyn SessionStore>> {
+    let spec = spec.unwrap_or_default().to_string();
     if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
         return open_postgres(&spec).await;
     }
@@ -94,7 +95,7 @@ pub fn markdown(s: &StoredSession) -> String {
 }
 
 /// Runs `lucid sessions …`.
-pub async fn run(store: &StoreArgs, action: SessionsAction) -> anyhow::Result<i32> {
+pub async fn run(store: Option<&str>, action: SessionsAction) -> anyhow::Result<i32> {
     let store = open_store(store).await?;
     let mut out = std::io::stdout().lock();
     match action {

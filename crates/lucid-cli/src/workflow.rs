@@ -12,12 +12,14 @@ use crate::config::{self, ConfigError};
 use crate::run::build_model;
 
 /// Runs the action and returns the exit code.
-pub async fn run(action: WorkflowAction) -> anyhow::Result<i32> {
-    let WorkflowAction::Run { file, inputs, json, model } = action;
-    let spec = WorkflowFile::from_path(&file)?;
+pub async fn run(action: WorkflowAction, file: &crate::settings::Settings) -> anyhow::Result<i32> {
+    let WorkflowAction::Run { file: path, inputs, json, model } = action;
+    let settings = file;
+    let spec = WorkflowFile::from_path(&path)?;
     let input = parse_inputs(&inputs)?;
     // Agents without a `model` use the command line's; it is resolved only if one needs it.
-    let default = if spec.needs_default_model() { Some(build_model(&config::resolve(&model).await?)?) } else { None };
+    let default =
+        if spec.needs_default_model() { Some(build_model(&config::resolve(&model, settings).await?)?) } else { None };
     let models = move |named: Option<&str>| -> lucid::Result<Arc<dyn ChatModel>> {
         match (named, &default) {
             (Some(spec), _) => lucid::model::from_env(spec),
@@ -26,8 +28,10 @@ pub async fn run(action: WorkflowAction) -> anyhow::Result<i32> {
         }
     };
     let mut tools = ToolRegistry::new();
-    for t in crate::run::tools(&lucid::tool::builtin::NAMES.join(","))? {
-        tools.add_arc(t);
+    for name in lucid::tool::builtin::NAMES {
+        if let Some(t) = lucid::tool::builtin::by_name(name) {
+            tools.add_arc(t);
+        }
     }
     let flow = spec.build(&models, &tools)?;
     let run = flow

@@ -1,0 +1,221 @@
+//! Slash commands of `lucid chat`.
+
+use lucid::Message;
+
+use super::Chat;
+use crate::args::ModelArgs;
+
+/// Every command with its one-line help; completion uses the names.
+pub const COMMANDS: &[(&str, &str)] = &[
+    ("/help", "this list"),
+    ("/history", "the conversation as the model sees it, tool calls included"),
+    ("/clear", "forget the conversation (the system prompt stays)"),
+    ("/tools", "the tools; `/tools schemas` or `/tools NAME` for their argument schemas"),
+    ("/model", "show the model, or switch: /model PROVIDER:MODEL or /model MODEL"),
+    ("/system", "show the system prompt, or replace it: /system TEXT"),
+    ("/session", "show this session's name, or switch to (or start) another: /session NAME"),
+    ("/sessions", "the stored sessions"),
+    ("/save", "write the conversation to a file: /save [FILE.md|FILE.json]"),
+    ("/usage", "tokens used by this session"),
+    ("/retry", "send the last message again (its answer is dropped)"),
+    ("/undo", "drop the last turn"),
+    ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
+    ("/reasoning", "show or hide the model's reasoning"),
+    ("/exit", "leave (Ctrl-D works too)"),
+];
+
+/// What the chat does after a command.
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Leave.
+    Exit,
+    /// Send this as the next user message.
+    Send(String),
+}
+
+/// Runs one slash command.
+pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
+    let (name, rest) = line.split_once(' ').map_or((line, ""), |(n, r)| (n, r.trim()));
+    let style = chat.style;
+    match name {
+        "/help" => {
+            for (n, help) in COMMANDS {
+                println!("  {:<12} {}", style.cyan(n), help);
+            }
+            println!("  {}", style.dim("End a line with \\ to go on to the next; Ctrl-C stops an answer."));
+        }
+        "/exit" | "/quit" => return Ok(Flow::Exit),
+        "/history" => print!("{}", render(chat.session.messages(), true)),
+        "/clear" => {
+            chat.session.clear();
+            chat.session.save().await?;
+            println!("{}", style.dim("(conversation cleared)"));
+        }
+        "/undo" => {
+            let dropped = chat.session.context_mut().pop_turn();
+            chat.session.save().await?;
+            if dropped.is_empty() {
+                println!("{}", style.dim("(nothing to undo)"));
+            } else {
+                println!("{}", style.dim(&format!("(dropped the last turn: {} messages)", dropped.len())));
+            }
+        }
+        "/retry" => {
+            let last = chat.session.context().history().iter().rev().find_map(|m| match m {
+                Message::User { content } => Some(content.clone()),
+                _ => None,
+            });
+            let Some(text) = last else {
+                println!("{}", style.dim("(nothing to retry)"));
+                return Ok(Flow::Continue);
+            };
+            chat.session.context_mut().pop_turn();
+            return Ok(Flow::Send(text));
+        }
+        "/tools" => {
+            let specs = chat.session.agent().tools().specs().to_vec();
+            if specs.is_empty() {
+                println!("(no tools)");
+            }
+            for s in specs {
+                let permission = chat.session.agent().permissions().permission(s.name());
+                println!(
+                    "  {} [{}] {}",
+                    style.cyan(s.name()),
+                    format!("{permission:?}").to_lowercase(),
+                    s.description()
+                );
+                if rest == "schemas" || rest == s.name() {
+                    println!("{}", serde_json::to_string_pretty(s.parameters())?);
+                }
+            }
+        }
+        "/model" if rest.is_empty() => println!("{} {} at {}", chat.cfg.provider, chat.cfg.model, chat.cfg.base_url),
+        "/model" => {
+            let args = match rest.split_once(':') {
+                Some((provider, model)) => {
+                    ModelArgs { provider: Some(provider.into()), model: Some(model.into()), ..model_args(chat) }
+                }
+                None => ModelArgs {
+                    provider: Some(chat.cfg.provider.clone()),
+                    base_url: Some(chat.cfg.base_url.clone()),
+                    api_key: chat.cfg.api_key.clone(),
+                    model: Some(rest.into()),
+                    ..model_args(chat)
+                },
+            };
+            chat.cfg = crate::config::resolve(&args, &chat.file.settings).await?;
+            chat.rebuild().await?;
+            println!("{}", style.dim(&format!("(now {} {})", chat.cfg.provider, chat.cfg.model)));
+        }
+        "/system" if rest.is_empty() => println!("{}", chat.session.context().system().unwrap_or("(no system prompt)")),
+        "/system" => {
+            chat.session.context_mut().set_system(Some(rest.to_string()));
+            chat.session.save().await?;
+            println!("{}", style.dim("(system prompt replaced)"));
+        }
+        "/session" if rest.is_empty() => println!("{}", chat.session.id().unwrap_or("-")),
+        "/session" => {
+            chat.session.save().await?;
+            let agent = chat.session.agent().clone();
+            chat.session = agent.session_with_id(rest).await?;
+            let n = chat.session.context().history().len();
+            println!("{}", style.dim(&format!("(session {rest}: {n} messages)")));
+        }
+        "/sessions" => {
+            for s in chat.store.list(30, 0).await? {
+                let mark = if Some(s.id.as_str()) == chat.session.id() { "*" } else { " " };
+                println!("{mark} {:<28} {:>4} messages  {}", s.id, s.message_count, s.title.unwrap_or_default());
+            }
+        }
+        "/save" => {
+            let id = chat.session.id().unwrap_or("chat").to_string();
+            let path = if rest.is_empty() { format!("{id}.md") } else { rest.to_string() };
+            let text = if path.ends_with(".json") {
+                serde_json::to_string_pretty(chat.session.messages())?
+            } else {
+                format!("# {id}\n\n{}", render(chat.session.messages(), false))
+            };
+            std::fs::write(&path, text)?;
+            println!("{}", style.dim(&format!("(saved to {path})")));
+        }
+        "/usage" => {
+            let u = chat.session.usage();
+            println!(
+                "this run of the session: {} in ({} cached), {} out ({} reasoning)",
+                u.input_tokens, u.cached_input_tokens, u.output_tokens, u.reasoning_tokens
+            );
+        }
+        "/transcript" => {
+            match rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim())) {
+                ("on", file) => {
+                    let path = if file.is_empty() { "lucid-transcript.jsonl" } else { file };
+                    chat.cfg.transcript = Some(path.into());
+                    println!("{}", style.dim(&format!("(recording HTTP exchanges to {path})")));
+                }
+                ("off", _) => {
+                    chat.cfg.transcript = None;
+                    println!("{}", style.dim("(transcript off)"));
+                }
+                _ => anyhow::bail!("use /transcript on [FILE] or /transcript off"),
+            }
+            chat.rebuild().await?;
+        }
+        "/reasoning" => {
+            chat.show_reasoning = !chat.show_reasoning;
+            println!("{}", style.dim(if chat.show_reasoning { "(reasoning shown)" } else { "(reasoning hidden)" }));
+        }
+        other => anyhow::bail!("unknown command {other}; /help lists them"),
+    }
+    Ok(Flow::Continue)
+}
+
+/// The flags that do not choose the model, kept from the start.
+fn model_args(chat: &Chat) -> ModelArgs {
+    ModelArgs {
+        transcript: chat.cfg.transcript.clone(),
+        max_retries: chat.cfg.max_retries,
+        timeout: chat.cfg.timeout.as_secs(),
+        ..ModelArgs::default()
+    }
+}
+
+/// The conversation as text: what each side said, tool calls and results included.
+pub fn render(messages: &[Message], terminal: bool) -> String {
+    let mut out = String::new();
+    for m in messages {
+        match m {
+            Message::System { content } => out.push_str(&format!("[system] {content}\n")),
+            Message::User { content } => out.push_str(&format!("[user] {content}\n")),
+            Message::Assistant(a) => {
+                if let Some(r) = &a.reasoning
+                    && !r.text.is_empty()
+                {
+                    out.push_str(&format!(
+                        "[reasoning] {}\n",
+                        if terminal { super::truncate(&r.text, 200) } else { r.text.clone() }
+                    ));
+                }
+                if !a.content.is_empty() {
+                    out.push_str(&format!("[assistant] {}\n", a.content));
+                }
+                for c in &a.tool_calls {
+                    out.push_str(&format!("[tool call {}] {} {}\n", c.id, c.name, c.arguments));
+                }
+            }
+            Message::Tool(r) => {
+                let body = if terminal { super::truncate(&r.content, 300) } else { r.content.clone() };
+                let mark = if r.is_error { " error" } else { "" };
+                out.push_str(&format!("[tool result {}{mark}] {body}\n", r.call_id));
+            }
+        }
+        if !terminal {
+            out.push('\n');
+        }
+    }
+    if out.is_empty() {
+        out.push_str("(empty conversation)\n");
+    }
+    out
+}

@@ -1,0 +1,396 @@
+//! `lucid chat`: the interactive agent.
+//!
+//! One task owns the screen. The agent's turn streams events to it; tools that need the
+//! person at the keyboard (a permission to ask, `ask_user` questions) send it a request
+//! instead of writing to the terminal themselves, so prompts never interleave with the
+//! streamed answer. The line editor runs on its own thread (see `terminal`).
+
+mod commands;
+mod terminal;
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::future::BoxFuture;
+use futures::{FutureExt, StreamExt};
+use lucid::memory::SessionStore;
+use lucid::tool::Interviewer;
+use lucid::tool::permission::{Approval, Approver};
+use lucid::{Agent, AgentEvent, AgentResult, Session, StopReason, ToolCall};
+use tokio::signal::unix::{Signal, SignalKind, signal};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::oneshot;
+
+use crate::args::ChatArgs;
+use crate::config::{AgentSettings, ModelConfig};
+use crate::settings::FileConfig;
+use terminal::{Input, Reader, Spinner, Style, truncate};
+
+/// Something a running turn needs from the person at the keyboard.
+enum UiRequest {
+    Approve { call: ToolCall, reply: oneshot::Sender<Approval> },
+    Ask { questions: Vec<String>, reply: oneshot::Sender<Option<Vec<String>>> },
+}
+
+/// Asks permissions through the screen task.
+struct UiApprover(UnboundedSender<UiRequest>);
+
+impl Approver for UiApprover {
+    fn approve<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Approval> {
+        async move {
+            let (reply, rx) = oneshot::channel();
+            if self.0.send(UiRequest::Approve { call: call.clone(), reply }).is_err() {
+                return Approval::No;
+            }
+            rx.await.unwrap_or(Approval::No)
+        }
+        .boxed()
+    }
+}
+
+/// Asks `ask_user` questions through the screen task.
+struct UiInterviewer(UnboundedSender<UiRequest>);
+
+impl Interviewer for UiInterviewer {
+    fn ask<'a>(&'a self, questions: &'a [String]) -> BoxFuture<'a, Option<Vec<String>>> {
+        async move {
+            let (reply, rx) = oneshot::channel();
+            self.0.send(UiRequest::Ask { questions: questions.to_vec(), reply }).ok()?;
+            rx.await.ok().flatten()
+        }
+        .boxed()
+    }
+}
+
+/// The chat's state.
+pub struct Chat {
+    cfg: ModelConfig,
+    settings: AgentSettings,
+    file: FileConfig,
+    store: Arc<dyn SessionStore>,
+    session: Session,
+    style: Style,
+    reader: Reader,
+    ui_tx: UnboundedSender<UiRequest>,
+    ui_rx: UnboundedReceiver<UiRequest>,
+    sigint: Signal,
+    show_reasoning: bool,
+}
+
+/// Runs the chat until `/exit`, Ctrl-D or a second Ctrl-C; returns the exit code.
+pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file: FileConfig) -> anyhow::Result<i32> {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let style = Style::detect(no_color);
+    let store = crate::sessions::open_store(settings.store.as_deref()).await?;
+    let history = lucid::memory::SqliteStore::default_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
+    let reader = Reader::start(history)?;
+    let (ui_tx, ui_rx) = unbounded_channel();
+    let id = args.session.clone().unwrap_or_else(|| {
+        let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        format!("chat-{secs}")
+    });
+    let agent = build_agent(&cfg, &settings, &store, &ui_tx)?;
+    let session = agent.session_with_id(&id).await?;
+    let mut chat = Chat {
+        cfg,
+        settings,
+        file,
+        store,
+        session,
+        style,
+        reader,
+        ui_tx,
+        ui_rx,
+        sigint: signal(SignalKind::interrupt())?,
+        show_reasoning: true,
+    };
+    chat.banner();
+    chat.repl().await
+}
+
+/// The agent the resolved settings describe, asking through the screen task.
+fn build_agent(
+    cfg: &ModelConfig,
+    settings: &AgentSettings,
+    store: &Arc<dyn SessionStore>,
+    ui: &UnboundedSender<UiRequest>,
+) -> anyhow::Result<Agent> {
+    let interviewer: Arc<dyn Interviewer> = Arc::new(UiInterviewer(ui.clone()));
+    let approver: Arc<dyn Approver> = Arc::new(UiApprover(ui.clone()));
+    let mut b = Agent::builder(crate::run::build_model(cfg)?)
+        .max_iterations(settings.max_iterations)
+        .permissions(crate::tools::policy(settings, Some(approver)))
+        .store(Arc::clone(store));
+    if let Some(s) = &settings.system {
+        b = b.system(s.clone());
+    }
+    for t in crate::tools::build(settings, Some(interviewer))? {
+        b = b.tool_arc(t);
+    }
+    Ok(b.build())
+}
+
+impl Chat {
+    fn banner(&self) {
+        let resumed = self.session.context().history().len();
+        let what = if resumed > 0 { format!("resumed, {resumed} messages") } else { "new".into() };
+        println!(
+            "{}",
+            self.style.dim(&format!(
+                "lucid chat · {} {} · session {} ({what}) · /help for commands, Ctrl-D to leave",
+                self.cfg.provider,
+                self.cfg.model,
+                self.session.id().unwrap_or("-")
+            ))
+        );
+    }
+
+    async fn repl(&mut self) -> anyhow::Result<i32> {
+        let mut armed = false;
+        loop {
+            match self.reader.read("> ", true).await {
+                Input::Line(line) if line.trim().is_empty() => continue,
+                Input::Line(line) => {
+                    armed = false;
+                    let prompt = if line.trim_start().starts_with('/') {
+                        match commands::run(self, line.trim()).await {
+                            Ok(commands::Flow::Continue) => continue,
+                            Ok(commands::Flow::Exit) => break,
+                            Ok(commands::Flow::Send(p)) => p,
+                            Err(e) => {
+                                println!("{}", self.style.red(&format!("error: {e:#}")));
+                                continue;
+                            }
+                        }
+                    } else {
+                        line
+                    };
+                    self.turn(prompt).await;
+                }
+                Input::Interrupted if armed => break,
+                Input::Interrupted => {
+                    println!("{}", self.style.dim("(Ctrl-C again or Ctrl-D to leave)"));
+                    armed = true;
+                }
+                Input::Eof => break,
+            }
+        }
+        Ok(0)
+    }
+
+    /// Rebuilds the agent after a change of model, tools or transcript, keeping the session.
+    async fn rebuild(&mut self) -> anyhow::Result<()> {
+        self.session.save().await?;
+        let id = self.session.id().unwrap_or("chat").to_string();
+        let agent = build_agent(&self.cfg, &self.settings, &self.store, &self.ui_tx)?;
+        self.session = agent.session_with_id(&id).await?;
+        Ok(())
+    }
+
+    /// One turn: stream the answer, show tool calls, answer the turn's questions, footer.
+    async fn turn(&mut self, prompt: String) {
+        let style = self.style;
+        let show_reasoning = self.show_reasoning;
+        let model = self.cfg.model.clone();
+        // A Ctrl-C typed at the prompt earlier must not cancel this turn.
+        while self.sigint.recv().now_or_never().is_some() {}
+        let canceller = self.session.canceller();
+        let started = Instant::now();
+        let mut spinner = Spinner::start(style);
+        let mut screen = Screen { style, pending: Vec::new(), at_line_start: true, in_reasoning: false };
+        let mut outcome: Option<Result<AgentResult, lucid::Error>> = None;
+        {
+            let sigint = &mut self.sigint;
+            let ui_rx = &mut self.ui_rx;
+            let reader = &self.reader;
+            let events = self.session.run_stream(prompt);
+            futures::pin_mut!(events);
+            loop {
+                tokio::select! {
+                    ev = events.next() => {
+                        spinner.stop().await;
+                        let Some(mut ev) = ev else { break };
+                        loop {
+                            match ev {
+                                AgentEvent::Iteration(n) if n > 1 => {
+                                    screen.end_line();
+                                    spinner = Spinner::start(style);
+                                }
+                                AgentEvent::Completed(r) => outcome = Some(Ok(r)),
+                                AgentEvent::Error(e) => outcome = Some(Err(e)),
+                                other => screen.show(other, show_reasoning),
+                            }
+                            // Calls of one answer arrive together: gather them into one group.
+                            match events.next().now_or_never() {
+                                Some(Some(next)) => {
+                                    spinner.stop().await;
+                                    ev = next;
+                                }
+                                _ => break,
+                            }
+                        }
+                        screen.flush_calls();
+                    }
+                    Some(req) = ui_rx.recv() => {
+                        spinner.stop().await;
+                        screen.flush_calls();
+                        screen.end_line();
+                        answer(req, reader, style).await;
+                    }
+                    _ = sigint.recv() => {
+                        canceller.cancel_now();
+                    }
+                }
+            }
+        }
+        screen.end_line();
+        match outcome {
+            Some(Ok(r)) => {
+                match r.stop_reason {
+                    StopReason::Cancelled => println!("{}", style.dim("(interrupted; the conversation is kept)")),
+                    StopReason::MaxIterations => println!(
+                        "{}",
+                        style.red(&format!("(stopped after {} model calls; say \"go on\" to continue)", r.iterations))
+                    ),
+                    StopReason::NeedsInput => {
+                        println!("{}", style.dim("(the agent needs answers: reply with them)"));
+                        for q in &r.questions {
+                            println!("  ? {q}");
+                        }
+                    }
+                    StopReason::Completed => {}
+                }
+                let total = self.session.usage();
+                println!(
+                    "{}",
+                    style.dim(&format!(
+                        "── {} in · {} out │ session {} in · {} out │ {} │ {:.1}s",
+                        r.usage.input_tokens,
+                        r.usage.output_tokens,
+                        total.input_tokens,
+                        total.output_tokens,
+                        model,
+                        started.elapsed().as_secs_f64()
+                    ))
+                );
+            }
+            Some(Err(e)) => println!("{}", style.red(&format!("error: {e}"))),
+            None => println!("{}", style.red("error: the turn ended without a result")),
+        }
+    }
+}
+
+/// Answers a request from a running turn at the keyboard.
+async fn answer(req: UiRequest, reader: &Reader, style: Style) {
+    match req {
+        UiRequest::Approve { call, reply } => {
+            println!("{} {} {}", style.bold("?"), style.cyan(&call.name), truncate(&call.arguments, 300));
+            let approval = loop {
+                match reader.read("allow? [y]es / [n]o / [a]lways: ", false).await {
+                    Input::Line(l) => match l.trim().to_lowercase().as_str() {
+                        "y" | "yes" => break Approval::Yes,
+                        "n" | "no" | "" => break Approval::No,
+                        "a" | "always" => break Approval::Always,
+                        _ => continue,
+                    },
+                    Input::Interrupted | Input::Eof => break Approval::No,
+                }
+            };
+            let _ = reply.send(approval);
+        }
+        UiRequest::Ask { questions, reply } => {
+            println!("{}", style.bold("The agent asks:"));
+            let mut answers = Vec::new();
+            for q in &questions {
+                println!("  {} {q}", style.cyan("?"));
+                match reader.read("  answer> ", false).await {
+                    Input::Line(l) => answers.push(l),
+                    Input::Interrupted | Input::Eof => {
+                        let _ = reply.send(None);
+                        return;
+                    }
+                }
+            }
+            let _ = reply.send(Some(answers));
+        }
+    }
+}
+
+/// What the turn printed so far.
+struct Screen {
+    style: Style,
+    /// Calls started but not shown yet: `(name, arguments)`.
+    pending: Vec<(String, String)>,
+    at_line_start: bool,
+    in_reasoning: bool,
+}
+
+impl Screen {
+    fn out(&mut self, s: &str) {
+        let mut o = std::io::stdout().lock();
+        let _ = o.write_all(s.as_bytes());
+        let _ = o.flush();
+        if !s.is_empty() {
+            self.at_line_start = s.ends_with('\n');
+        }
+    }
+
+    fn end_line(&mut self) {
+        if !self.at_line_start {
+            self.out("\n");
+        }
+    }
+
+    fn show(&mut self, ev: AgentEvent, show_reasoning: bool) {
+        match ev {
+            AgentEvent::ReasoningDelta(t) if show_reasoning => {
+                self.in_reasoning = true;
+                let s = self.style.dim(&t);
+                self.out(&s);
+            }
+            AgentEvent::TextDelta(t) => {
+                if self.in_reasoning {
+                    self.in_reasoning = false;
+                    self.end_line();
+                }
+                self.flush_calls();
+                self.out(&t);
+            }
+            AgentEvent::ToolCallStarted { name, arguments, .. } => self.pending.push((name, arguments)),
+            AgentEvent::ToolCallFinished { name, output, is_error, duration, .. } => {
+                self.flush_calls();
+                let ms = duration.as_secs_f64() * 1000.0;
+                let line = if is_error {
+                    format!("  {} {name} failed · {ms:.1} ms · {}\n", self.style.red("✗"), truncate(&output, 200))
+                } else {
+                    format!(
+                        "  {} {name} · {ms:.1} ms · {}\n",
+                        self.style.green("✓"),
+                        self.style.dim(&truncate(&output, 200))
+                    )
+                };
+                self.out(&line);
+            }
+            _ => {}
+        }
+    }
+
+    /// Shows the calls gathered so far: one line, or a group for parallel calls.
+    fn flush_calls(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        self.end_line();
+        let calls = std::mem::take(&mut self.pending);
+        let mut s = String::new();
+        if calls.len() > 1 {
+            s.push_str(&self.style.dim(&format!("⚙ {} tool calls at once:\n", calls.len())));
+        }
+        for (name, args) in calls {
+            let args = serde_json::from_str::<serde_json::Value>(&args).map(|v| v.to_string()).unwrap_or(args);
+            s.push_str(&format!("⚙ {} {}\n", self.style.cyan(&name), truncate(&args, 160)));
+        }
+        self.out(&s);
+    }
+}

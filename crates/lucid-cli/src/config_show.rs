@@ -1,0 +1,82 @@
+//! `lucid config show` and `lucid config init`.
+
+use std::path::Path;
+
+use crate::args::ModelArgs;
+use crate::config::{self, ConfigError};
+use crate::settings::{FileConfig, STARTER};
+
+/// A key shown without giving it away: its first three and last four characters.
+pub fn mask(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    if chars.len() <= 10 {
+        return "****".into();
+    }
+    format!("{}…{}", chars[..3].iter().collect::<String>(), chars[chars.len() - 4..].iter().collect::<String>())
+}
+
+/// Prints the resolved configuration; keys masked.
+pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
+    let s = &file.settings;
+    println!(
+        "config_file = {}",
+        file.path.as_ref().map_or("(none)".into(), |p| format!("{:?}", p.display().to_string()))
+    );
+    println!("profile = {}", file.profile.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
+    match config::resolve_with_source(model, s).await {
+        Ok((cfg, source)) => {
+            println!("provider = {:?}", cfg.provider);
+            println!("model = {:?}", cfg.model);
+            println!("base_url = {:?}", cfg.base_url);
+            match (&cfg.api_key, &source.0) {
+                (Some(k), Some(from)) => println!("api_key = {:?}  # from {from}", mask(k)),
+                (Some(k), None) => println!("api_key = {:?}", mask(k)),
+                (None, _) => println!("api_key = (none)"),
+            }
+        }
+        Err(ConfigError(e)) => println!("# model: not resolved: {}", e.lines().next().unwrap_or_default()),
+    }
+    let agent = config::agent_settings(None, None, None, None, s, config::DEFAULT_CHAT_TOOLS);
+    println!("system = {}", agent.system.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
+    println!("tools = {:?}", agent.tools);
+    println!("max_iterations = {}", agent.max_iterations);
+    println!("store = {}", agent.store.as_deref().map_or("(default SQLite file)".into(), |p| format!("{p:?}")));
+    println!("shell_timeout_secs = {}", agent.shell_timeout.as_secs());
+    println!("[permissions]");
+    for (tool, p) in &agent.permissions {
+        println!("{tool} = {:?}", format!("{p:?}").to_lowercase());
+    }
+    if !s.profiles.is_empty() {
+        println!("# profiles: {}", s.profiles.keys().cloned().collect::<Vec<_>>().join(", "));
+    }
+    Ok(0)
+}
+
+/// Writes the starter file; refuses to replace one unless `force`.
+pub fn init(explicit: Option<&Path>, force: bool) -> anyhow::Result<i32> {
+    let home = std::env::var("HOME").ok();
+    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
+    let path = match explicit {
+        Some(p) => p.to_path_buf(),
+        None => crate::settings::default_path(xdg.as_deref(), home.as_deref())
+            .ok_or_else(|| ConfigError("no home folder: pass --config FILE".into()))?,
+    };
+    if path.exists() && !force {
+        return Err(ConfigError(format!("{} exists; pass --force to replace it", path.display())).into());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&path, STARTER)?;
+    println!("wrote {}", path.display());
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_are_masked() {
+        assert_eq!(super::mask("sk-proj-abcdefghijklmnop"), "sk-…mnop");
+        assert_eq!(super::mask("short"), "****");
+    }
+}

@@ -1,0 +1,204 @@
+//! The configuration file: `$XDG_CONFIG_HOME/lucid/config.toml` (or `--config PATH`),
+//! with named profiles (`--profile NAME`). It never holds keys: it names the environment
+//! variable a key comes from.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lucid::tool::permission::Permission;
+use serde::Deserialize;
+
+use crate::config::ConfigError;
+
+/// Settings from the file (the top level, or a profile laid over it).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Default provider.
+    pub provider: Option<String>,
+    /// Default model.
+    pub model: Option<String>,
+    /// Base URL for the provider.
+    pub base_url: Option<String>,
+    /// System prompt.
+    pub system: Option<String>,
+    /// Enabled tools.
+    pub tools: Option<Vec<String>>,
+    /// Session store (SQLite path or postgres:// URL).
+    pub store: Option<String>,
+    /// Most model calls per turn.
+    pub max_iterations: Option<usize>,
+    /// Seconds the shell tool may run a command.
+    pub shell_timeout_secs: Option<u64>,
+    /// Per-tool permissions.
+    #[serde(default)]
+    pub permissions: BTreeMap<String, Permission>,
+    /// Per-provider base URL, key variable and model.
+    #[serde(default)]
+    pub providers: BTreeMap<String, ProviderSection>,
+    /// Named profiles, laid over the top level.
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Settings>,
+    /// Reserved for MCP servers (not used yet; accepted so files can carry it).
+    #[serde(default)]
+    pub mcp: Option<toml::Table>,
+}
+
+/// `[providers.NAME]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderSection {
+    /// Base URL for this provider.
+    pub base_url: Option<String>,
+    /// The environment variable holding its key.
+    pub key_env: Option<String>,
+    /// Its default model.
+    pub model: Option<String>,
+}
+
+/// The loaded file: where it was, which profile, and the merged settings.
+#[derive(Debug, Clone, Default)]
+pub struct FileConfig {
+    /// The file read, if one was.
+    pub path: Option<PathBuf>,
+    /// The profile applied.
+    pub profile: Option<String>,
+    /// The top level with the profile laid over it.
+    pub settings: Settings,
+}
+
+/// The default location: `$XDG_CONFIG_HOME/lucid/config.toml` or `~/.config/lucid/config.toml`.
+pub fn default_path(xdg_config_home: Option<&str>, home: Option<&str>) -> Option<PathBuf> {
+    match (xdg_config_home.filter(|s| !s.is_empty()), home.filter(|s| !s.is_empty())) {
+        (Some(x), _) => Some(Path::new(x).join("lucid/config.toml")),
+        (None, Some(h)) => Some(Path::new(h).join(".config/lucid/config.toml")),
+        _ => None,
+    }
+}
+
+/// Reads the file (`explicit` must exist; the default location may be absent) and applies
+/// the profile.
+pub fn load(
+    explicit: Option<&Path>,
+    default: Option<PathBuf>,
+    profile: Option<&str>,
+) -> Result<FileConfig, ConfigError> {
+    let path = match explicit {
+        Some(p) => Some(p.to_path_buf()),
+        None => default.filter(|p| p.exists()),
+    };
+    let mut settings = match &path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| ConfigError(format!("cannot read the configuration file {}: {e}", p.display())))?;
+            toml::from_str::<Settings>(&text).map_err(|e| ConfigError(format!("{}: {e}", p.display())))?
+        }
+        None => Settings::default(),
+    };
+    if let Some(name) = profile {
+        let Some(p) = settings.profiles.get(name).cloned() else {
+            let known: Vec<&str> = settings.profiles.keys().map(String::as_str).collect();
+            return Err(ConfigError(format!(
+                "no profile `{name}` in {} (profiles: {})",
+                path.as_ref().map_or("the configuration (no file found)".into(), |p| p.display().to_string()),
+                if known.is_empty() { "none".into() } else { known.join(", ") }
+            )));
+        };
+        settings = overlay(settings, p);
+    }
+    Ok(FileConfig { path, profile: profile.map(str::to_string), settings })
+}
+
+/// `top` with every setting `profile` has replacing it (maps merged key by key).
+fn overlay(mut top: Settings, profile: Settings) -> Settings {
+    macro_rules! take {
+        ($($f:ident),*) => { $( if profile.$f.is_some() { top.$f = profile.$f; } )* };
+    }
+    take!(provider, model, base_url, system, tools, store, max_iterations, shell_timeout_secs, mcp);
+    top.permissions.extend(profile.permissions);
+    top.providers.extend(profile.providers);
+    top
+}
+
+/// The commented starter file `lucid config init` writes.
+pub const STARTER: &str = r#"# Lucid configuration. Command-line flags override this file; this file overrides the
+# built-in defaults. API keys are never written here: each provider reads its key from an
+# environment variable (see `lucid providers`, or set `key_env` below).
+
+# provider = "openai"            # openai, anthropic, gemini, zhipu, qwen, deepseek, ollama, ...
+# model = "gpt-4o-mini"
+# system = "You are a careful assistant."
+# max_iterations = 10
+
+# Tools the agent may use. File tools work inside the current directory only.
+# tools = ["calculator", "current_time", "ask_user", "read_file", "list_dir", "search_files",
+#          "write_file", "edit_file"]    # add "shell" to let it run commands
+
+# allow: run; ask: show the call and ask y/n/always; deny: never.
+[permissions]
+write_file = "ask"
+edit_file = "ask"
+shell = "ask"
+
+# Where sessions are kept (a SQLite file, or a postgres:// URL with a Postgres build).
+# store = "~/.local/share/lucid/lucid.db"
+
+# Per-provider settings.
+# [providers.openai]
+# base_url = "https://api.openai.com/v1"
+# key_env = "OPENAI_API_KEY"
+# model = "gpt-4o-mini"
+
+# Profiles: `lucid chat --profile fast` lays one over the settings above.
+# [profiles.fast]
+# provider = "groq"
+# model = "llama-3.1-8b-instant"
+#
+# [profiles.local]
+# provider = "ollama"
+# model = "llama3.2"
+
+# MCP servers: reserved for a later version.
+# [mcp]
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_starter_file_parses_and_profiles_overlay_the_top_level() {
+        let s: Settings = toml::from_str(STARTER).unwrap();
+        assert_eq!(s.permissions["shell"], Permission::Ask);
+        let text = r#"
+            provider = "openai"
+            model = "gpt-4o-mini"
+            [permissions]
+            shell = "deny"
+            [profiles.fast]
+            provider = "groq"
+            [profiles.fast.permissions]
+            write_file = "allow"
+        "#;
+        let dir = std::env::temp_dir().join(format!("lucid-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config.toml");
+        std::fs::write(&path, text).unwrap();
+        let f = load(Some(&path), None, Some("fast")).unwrap();
+        assert_eq!(f.settings.provider.as_deref(), Some("groq"));
+        assert_eq!(f.settings.model.as_deref(), Some("gpt-4o-mini"), "kept from the top level");
+        assert_eq!(f.settings.permissions["shell"], Permission::Deny);
+        assert_eq!(f.settings.permissions["write_file"], Permission::Allow);
+        let err = load(Some(&path), None, Some("slow")).unwrap_err();
+        assert!(err.0.contains("no profile `slow`") && err.0.contains("profiles: fast"), "{}", err.0);
+        std::fs::write(&path, "modle = \"x\"").unwrap();
+        assert!(load(Some(&path), None, None).unwrap_err().0.contains("unknown field `modle`"));
+    }
+
+    #[test]
+    fn the_default_path_follows_xdg() {
+        assert_eq!(default_path(Some("/x"), Some("/h")), Some(PathBuf::from("/x/lucid/config.toml")));
+        assert_eq!(default_path(None, Some("/h")), Some(PathBuf::from("/h/.config/lucid/config.toml")));
+        assert_eq!(default_path(None, None), None);
+    }
+}

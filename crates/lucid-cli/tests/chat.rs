@@ -1,0 +1,124 @@
+//! `lucid chat` as a person uses it: the real binary in a pseudo-terminal, against a local
+//! scripted server.
+
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::{ControlCode, Session};
+use lucid_mock::{MockServer, RecordedRequest, Reply, text_stream, tool_call_stream};
+use serde_json::Value;
+
+/// Replies by what the conversation says last; always streamed (the chat streams).
+fn script(req: &RecordedRequest) -> Reply {
+    let body = req.json();
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let last = messages.last().cloned().unwrap_or(Value::Null);
+    if last["role"] == "tool" {
+        let content = last["content"].as_str().unwrap_or_default();
+        return Reply::sse(&text_stream(&["Tool said: ", content]));
+    }
+    let said = last["content"].as_str().unwrap_or_default();
+    if said.contains("2+3") {
+        Reply::sse(&tool_call_stream(&[("call_a", "calculator", r#"{"expression":"2+3"}"#)]))
+    } else if said.contains("file") {
+        Reply::sse(&tool_call_stream(&[("call_w", "write_file", r#"{"path":"x.txt","content":"hi"}"#)]))
+    } else if said.contains("long") {
+        let pieces: Vec<String> = (0..40).map(|i| format!("word{i} ")).collect();
+        let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        Reply::sse(&text_stream(&refs)).with_delay(Duration::from_millis(100))
+    } else {
+        Reply::sse(&text_stream(&["Hello", " there."]))
+    }
+}
+
+fn spawn(url: &str, dir: &std::path::Path) -> Session {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.args(["chat", "--base-url", url, "-m", "m", "--session", "work", "--tools", "calculator,write_file"])
+        .arg("--store")
+        .arg(dir.join("sessions.db"))
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1");
+    let mut s = Session::spawn(cmd).expect("spawn lucid chat");
+    s.set_expect_timeout(Some(Duration::from_secs(20)));
+    s
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
+    let server = MockServer::start(script).await;
+    let url = server.url();
+    let dir = std::env::temp_dir().join(format!("lucid-chat-pty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut p = spawn(&url, &d);
+        p.expect("session work (new)").unwrap();
+        p.expect("> ").unwrap();
+
+        // A question answered through a tool call, streamed, with a footer.
+        p.send_line("What is 2+3?").unwrap();
+        p.expect("⚙ calculator {\"expression\":\"2+3\"}").unwrap();
+        p.expect("✓ calculator").unwrap();
+        p.expect("Tool said: 5").unwrap();
+        p.expect("── ").unwrap();
+        p.expect("out │ m │").unwrap();
+
+        // The history as the model sees it.
+        p.send_line("/history").unwrap();
+        p.expect("[user] What is 2+3?").unwrap();
+        p.expect("[tool call call_a] calculator").unwrap();
+        p.expect("[tool result call_a] 5").unwrap();
+
+        // A call the policy asks about, answered "n".
+        p.send_line("please write a file").unwrap();
+        p.expect("? write_file").unwrap();
+        p.expect("allow? [y]es / [n]o / [a]lways: ").unwrap();
+        p.send_line("n").unwrap();
+        p.expect("✗ write_file failed").unwrap();
+        p.expect("Tool said: The user declined").unwrap();
+        assert!(!d.join("x.txt").exists(), "the declined call did not run");
+
+        // Undo drops that turn.
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 4 messages)").unwrap();
+
+        // Ctrl-C in the middle of a streamed answer stops it; the chat goes on.
+        p.send_line("tell me something long").unwrap();
+        p.expect("word3 ").unwrap();
+        p.send(ControlCode::EndOfText).unwrap();
+        p.expect("(interrupted; the conversation is kept)").unwrap();
+        p.expect("> ").unwrap();
+        p.send_line("hi").unwrap();
+        p.expect("Hello there.").unwrap();
+
+        // Tab completion of slash commands.
+        p.send("/his\t").unwrap();
+        p.send_line("").unwrap();
+        p.expect("[user] hi").unwrap();
+
+        p.send_line("/exit").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+
+        // The session is still there in a second run.
+        let mut p = spawn(&url, &d);
+        p.expect("session work (resumed, ").unwrap();
+        p.send_line("/history").unwrap();
+        p.expect("[user] What is 2+3?").unwrap();
+        p.expect("[user] tell me something long").unwrap();
+        p.send_line("/clear").unwrap();
+        p.expect("(conversation cleared)").unwrap();
+        p.send_line("/history").unwrap();
+        p.expect("(empty conversation)").unwrap();
+        p.expect("> ").unwrap();
+        p.send(ControlCode::EndOfTransmission).unwrap();
+        p.expect(expectrl::Eof).unwrap();
+    })
+    .await
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
