@@ -490,3 +490,72 @@ async fn run_plan_shows_the_plan_and_each_step_then_answers() {
     assert!(err.contains("plan:\n  s1. Compute 6*7\n"), "{err}");
     assert!(err.contains("[s1] started") && err.contains("[s1] done in"), "{err}");
 }
+
+#[test]
+fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_masked_keys() {
+    let dir = std::env::temp_dir().join(format!("lucid-cli-config-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("config.toml");
+    let f = file.to_string_lossy().to_string();
+    let out = lucid(&["config", "init", "--config", &f]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&file).unwrap().contains("[permissions]"));
+    let again = lucid(&["config", "init", "--config", &f]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("exists; pass --force"));
+
+    std::fs::write(
+        &file,
+        "provider = \"openai\"\nmodel = \"gpt-4o-mini\"\nsystem = \"Be brief.\"\n\
+         [permissions]\nshell = \"deny\"\n\
+         [providers.deepseek]\nkey_env = \"MY_DS_KEY\"\n\
+         [profiles.ds]\nprovider = \"deepseek\"\nmodel = \"deepseek-chat\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
+        .args(["config", "show", "--config", &f, "--profile", "ds"])
+        .env_clear()
+        .env("HOME", &dir)
+        .env("MY_DS_KEY", "sk-deepseek-secret-1234")
+        .output()
+        .unwrap();
+    let shown = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(shown.contains("provider = \"deepseek\""), "{shown}");
+    assert!(shown.contains("model = \"deepseek-chat\""), "{shown}");
+    assert!(shown.contains("api_key = \"sk-…1234\"  # from MY_DS_KEY"), "{shown}");
+    assert!(!shown.contains("secret"), "the key is masked");
+    assert!(shown.contains("system = \"Be brief.\""), "{shown}");
+    assert!(shown.contains("shell = \"deny\"") && shown.contains("write_file = \"ask\""), "{shown}");
+    // Flags override the file.
+    let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
+        .args(["config", "show", "--config", &f, "--provider", "ollama", "--model", "llama3.2"])
+        .env_clear()
+        .env("HOME", &dir)
+        .output()
+        .unwrap();
+    let shown = text(&out.stdout);
+    assert!(shown.contains("provider = \"ollama\"") && shown.contains("model = \"llama3.2\""), "{shown}");
+    let bad = lucid(&["config", "show", "--config", &f, "--profile", "nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("no profile `nope`"), "{}", text(&bad.stderr));
+}
+
+#[test]
+fn completions_and_every_help_come_from_one_definition() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = lucid(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0));
+        let script = text(&out.stdout);
+        for sub in ["chat", "run", "workflow", "sessions", "config", "completions"] {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+    }
+    for sub in ["chat", "run", "workflow", "sessions", "config", "completions", "providers"] {
+        let out = lucid(&[sub, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{sub} --help");
+        assert!(text(&out.stdout).contains("Usage: lucid"), "{sub}");
+    }
+    assert!(text(&lucid(&["chat", "--help"]).stdout).contains("--session"));
+}
