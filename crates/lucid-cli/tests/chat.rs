@@ -22,6 +22,8 @@ fn script(req: &RecordedRequest) -> Reply {
         Reply::sse(&tool_call_stream(&[("call_a", "calculator", r#"{"expression":"2+3"}"#)]))
     } else if said.contains("file") {
         Reply::sse(&tool_call_stream(&[("call_w", "write_file", r#"{"path":"x.txt","content":"hi"}"#)]))
+    } else if said.contains("hotel") {
+        Reply::sse(&tool_call_stream(&[("call_q", "ask_user", r#"{"questions":["Which city?"]}"#)]))
     } else if said.contains("long") {
         let pieces: Vec<String> = (0..40).map(|i| format!("word{i} ")).collect();
         let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
@@ -33,7 +35,7 @@ fn script(req: &RecordedRequest) -> Reply {
 
 fn spawn(url: &str, dir: &std::path::Path) -> Session {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
-    cmd.args(["chat", "--base-url", url, "-m", "m", "--session", "work", "--tools", "calculator,write_file"])
+    cmd.args(["chat", "--base-url", url, "-m", "m", "--session", "work", "--tools", "calculator,write_file,ask_user"])
         .arg("--store")
         .arg(dir.join("sessions.db"))
         .current_dir(dir)
@@ -83,6 +85,16 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("Tool said: The user declined").unwrap();
         assert!(!d.join("x.txt").exists(), "the declined call did not run");
 
+        // The agent's questions are asked at the prompt and the answers go back to it.
+        p.send_line("book a hotel").unwrap();
+        p.expect("The agent asks:").unwrap();
+        p.expect("? Which city?").unwrap();
+        p.expect("answer> ").unwrap();
+        p.send_line("Lisbon").unwrap();
+        p.expect(r#"Tool said: [{"answer":"Lisbon","question":"Which city?"}]"#).unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 4 messages)").unwrap();
+
         // Undo drops that turn.
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 4 messages)").unwrap();
@@ -94,6 +106,16 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("(interrupted; the conversation is kept)").unwrap();
         p.expect("> ").unwrap();
         p.send_line("hi").unwrap();
+        p.expect("Hello there.").unwrap();
+
+        // Multi-line input: a trailing backslash, and a bracketed paste.
+        p.send_line("first line \\").unwrap();
+        p.expect("… ").unwrap();
+        p.send_line("second line").unwrap();
+        p.expect("Hello there.").unwrap();
+        p.expect("> ").unwrap();
+        p.send("\x1b[200~pasted one\npasted two\x1b[201~").unwrap();
+        p.send_line("").unwrap();
         p.expect("Hello there.").unwrap();
 
         // Tab completion of slash commands.
@@ -120,5 +142,12 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
     })
     .await
     .unwrap();
+    let said: Vec<String> = server
+        .requests()
+        .iter()
+        .filter_map(|r| r.json()["messages"].as_array()?.last()?["content"].as_str().map(str::to_string))
+        .collect();
+    assert!(said.contains(&"first line \nsecond line".to_string()), "{said:?}");
+    assert!(said.contains(&"pasted one\npasted two".to_string()), "{said:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
