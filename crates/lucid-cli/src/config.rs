@@ -40,7 +40,8 @@ fn env(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.trim().is_empty())
 }
 
-/// Where each setting of the resolved model came from, for `lucid config show`.
+/// Where the resolved API key came from (a flag or an environment variable's name), for
+/// `lucid config show`.
 #[derive(Debug, Clone, Default)]
 pub struct KeySource(pub Option<String>);
 

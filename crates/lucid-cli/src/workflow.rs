@@ -12,16 +12,16 @@ use crate::config::{self, ConfigError};
 use crate::run::build_model;
 
 /// Runs the action and returns the exit code.
-pub async fn run(action: WorkflowAction, file: &crate::settings::Settings) -> anyhow::Result<i32> {
-    let WorkflowAction::Run { file: path, inputs, json, model } = action;
-    let settings = file;
-    let spec = WorkflowFile::from_path(&path)?;
+pub async fn run(action: WorkflowAction, settings: &crate::settings::Settings) -> anyhow::Result<i32> {
+    let WorkflowAction::Run { file, inputs, json, model } = action;
+    let spec = WorkflowFile::from_path(&file)?;
     let input = parse_inputs(&inputs)?;
     // Agents without a `model` use the command line's; it is resolved only if one needs it.
     let default =
         if spec.needs_default_model() { Some(build_model(&config::resolve(&model, settings).await?)?) } else { None };
     let models = move |named: Option<&str>| -> lucid::Result<Arc<dyn ChatModel>> {
         match (named, &default) {
+            // `provider:model` named in the file: the library's own resolution from the environment.
             (Some(spec), _) => lucid::model::from_env(spec),
             (None, Some(m)) => Ok(Arc::clone(m)),
             (None, None) => Err(lucid::Error::Config("no default model".into())),
