@@ -22,6 +22,11 @@ fn script(req: &RecordedRequest) -> Reply {
         Reply::sse(&tool_call_stream(&[("call_a", "calculator", r#"{"expression":"2+3"}"#)]))
     } else if said.contains("file") {
         Reply::sse(&tool_call_stream(&[("call_w", "write_file", r#"{"path":"x.txt","content":"hi"}"#)]))
+    } else if said.contains("both") {
+        Reply::sse(&tool_call_stream(&[
+            ("call_1", "calculator", r#"{"expression":"6*7"}"#),
+            ("call_2", "calculator", r#"{"expression":"1+1"}"#),
+        ]))
     } else if said.contains("hotel") {
         Reply::sse(&tool_call_stream(&[("call_q", "ask_user", r#"{"questions":["Which city?"]}"#)]))
     } else if said.contains("long") {
@@ -69,6 +74,16 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("Tool said: 5").unwrap();
         p.expect("── ").unwrap();
         p.expect("out │ m │").unwrap();
+
+        // Calls of one answer are shown as a group.
+        p.send_line("compute both").unwrap();
+        p.expect("⚙ 2 tool calls at once:").unwrap();
+        p.expect("⚙ calculator {\"expression\":\"6*7\"}").unwrap();
+        p.expect("⚙ calculator {\"expression\":\"1+1\"}").unwrap();
+        p.expect("✓ calculator").unwrap();
+        p.expect("Tool said: 2").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 5 messages)").unwrap();
 
         // The history as the model sees it.
         p.send_line("/history").unwrap();
