@@ -3,12 +3,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use lucid::model::OpenAiCompatible;
-use lucid::tool::builtin::{Shell, Workspace};
+use lucid::tool::builtin::Workspace;
 use lucid::tool::permission::{Approval, Approver, Permission, PermissionPolicy};
 use lucid::tool::{Tool, ToolSet};
 use lucid::{Agent, ToolCall};
@@ -92,10 +91,11 @@ async fn the_file_tools_read_list_search_write_and_edit() {
     assert!(missing.starts_with("cannot read `nope.txt`"), "{missing}");
 }
 
+#[cfg(feature = "shell")]
 #[tokio::test]
 async fn the_shell_has_a_timeout_and_an_output_cap() {
     let root = temp_dir("shell");
-    let shell = Shell::new(&root).timeout(Duration::from_millis(300)).output_cap(1000);
+    let shell = lucid::tool::builtin::Shell::new(&root).timeout(std::time::Duration::from_millis(300)).output_cap(1000);
     let out = shell
         .invoke(json!({"command": "head -c 5000 /dev/zero | tr '\\0' x; echo oops >&2; exit 3"}), Default::default())
         .await
@@ -105,7 +105,10 @@ async fn the_shell_has_a_timeout_and_an_output_cap() {
     let started = std::time::Instant::now();
     let err = shell.invoke(json!({"command": "sleep 30 & sleep 30; echo done"}), Default::default()).await.unwrap_err();
     assert_eq!(err.message(), "the command did not finish within 0.3 s and was killed");
-    assert!(started.elapsed() < Duration::from_secs(20), "the background child holding the pipe was killed too");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "the background child holding the pipe was killed too"
+    );
     let pwd = shell.invoke(json!({"command": "pwd"}), Default::default()).await.unwrap();
     assert_eq!(pwd.trim_end().lines().last().unwrap(), std::fs::canonicalize(&root).unwrap().to_string_lossy());
 }

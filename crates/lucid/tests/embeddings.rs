@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use lucid::memory::{
-    Embedder, GeminiEmbedder, MemoryFilter, MemoryRecord, OpenAiEmbedder, SqliteVectorIndex, VectorIndex, dot,
+    Embedder, GeminiEmbedder, MemoryFilter, MemoryRecord, OpenAiEmbedder, SqliteVectorIndex, VectorIndex,
 };
 use lucid_mock::{MockServer, Reply};
 use serde_json::json;
@@ -38,6 +38,7 @@ async fn the_local_model_embeds_meaning() {
     let v = e.embed(&texts).await.unwrap();
     assert_eq!(v.len(), 3);
     assert_eq!(v[0].len(), 384);
+    use lucid::memory::dot;
     assert!((dot(&v[0], &v[0]) - 1.0).abs() < 1e-4, "unit length");
     let related = dot(&v[0], &v[1]);
     let unrelated = dot(&v[0], &v[2]);

@@ -1,7 +1,7 @@
 //! Built-in tools: [`calculator`](struct@calculator), [`current_time`](struct@current_time),
 //! the file tools of a [`Workspace`] (`read_file`, `list_dir`, `search_files`,
-//! `write_file`, `edit_file`, confined to its root) and [`Shell`] (a timeout and an output
-//! cap; off unless added).
+//! `write_file`, `edit_file`, confined to its root) and `Shell` (feature `shell`; a timeout
+//! and an output cap; off unless added).
 //!
 //! Pair the writing tools with a permission policy
 //! ([`PermissionPolicy::recommended`](crate::tool::permission::PermissionPolicy::recommended)
@@ -10,11 +10,13 @@
 mod arithmetic;
 mod clock;
 mod files;
+#[cfg(feature = "shell")]
 mod shell;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
 pub use files::Workspace;
+#[cfg(feature = "shell")]
 pub use shell::Shell;
 
 use std::sync::Arc;
