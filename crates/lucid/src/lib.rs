@@ -52,6 +52,7 @@ extern crate self as lucid;
 
 pub mod agent;
 pub mod context;
+mod duration_ms;
 pub mod error;
 pub mod history;
 pub mod memory;

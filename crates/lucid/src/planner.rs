@@ -84,12 +84,8 @@ pub struct StepOutcome {
     /// The executor's model usage for this step.
     pub usage: Usage,
     /// How long it took.
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
     pub duration: Duration,
-}
-
-fn millis<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
 /// The outcome of a planned run.
@@ -132,7 +128,7 @@ pub enum PlanEvent {
         /// Its result, or why it failed.
         result: String,
         /// How long it took.
-        #[serde(rename = "duration_ms", serialize_with = "millis")]
+        #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
         duration: Duration,
     },
     /// A step failed; the rest is being planned again.

@@ -134,12 +134,8 @@ pub struct AgentRun {
     /// Its model usage (its delegates' not included).
     pub usage: Usage,
     /// How long it ran (its delegates' time included).
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
     pub duration: Duration,
-}
-
-fn millis<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
 /// The outcome of a team run.
@@ -187,7 +183,7 @@ pub enum TeamEvent {
         /// Its usage.
         usage: Usage,
         /// How long it ran.
-        #[serde(rename = "duration_ms", serialize_with = "millis")]
+        #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
         duration: Duration,
     },
     /// A member handed the conversation to another.

@@ -50,15 +50,8 @@ pub struct ToolCallRecord {
     /// Whether the call failed.
     pub is_error: bool,
     /// How long the call took; `None` when it did not run.
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::optional_millis")]
     pub duration: Option<Duration>,
-}
-
-fn millis<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-    match d {
-        Some(d) => s.serialize_f64(d.as_secs_f64() * 1000.0),
-        None => s.serialize_none(),
-    }
 }
 
 /// The outcome of one run.

@@ -277,8 +277,7 @@ impl WorkflowFile {
                 None => flow.input(name),
             };
         }
-        let mut default_agent = None;
-        let mut ctx = Resolve { agents: &agents, tools, models, default_agent: &mut default_agent };
+        let mut ctx = Resolve { agents: &agents, tools, models, default_agent: None };
         for spec in &self.steps {
             flow = flow.step(ctx.step(spec)?);
         }
@@ -296,8 +295,9 @@ struct Resolve<'a> {
     agents: &'a BTreeMap<String, Agent>,
     tools: &'a ToolRegistry,
     models: ModelResolver<'a>,
-    /// An agent with the default model and no prompt, for agent steps naming no agent.
-    default_agent: &'a mut Option<Agent>,
+    /// An agent with the default model and no prompt, for agent steps naming no agent;
+    /// made when the first one needs it.
+    default_agent: Option<Agent>,
 }
 
 impl Resolve<'_> {
@@ -373,9 +373,7 @@ impl Resolve<'_> {
             return Ok(a.clone());
         }
         let model = (self.models)(None).map_err(|e| WorkflowError::Invalid(format!("default model: {e}")))?;
-        let agent = Agent::builder(model).build();
-        *self.default_agent = Some(agent.clone());
-        Ok(agent)
+        Ok(self.default_agent.insert(Agent::builder(model).build()).clone())
     }
 }
 

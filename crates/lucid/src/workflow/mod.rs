@@ -126,7 +126,7 @@ pub enum WorkflowEvent {
         /// Which attempt succeeded.
         attempt: usize,
         /// How long that attempt took.
-        #[serde(rename = "duration_ms", serialize_with = "millis")]
+        #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
         duration: Duration,
     },
     /// An attempt failed.
@@ -140,7 +140,7 @@ pub enum WorkflowEvent {
         /// Whether another attempt follows.
         will_retry: bool,
         /// How long the attempt took.
-        #[serde(rename = "duration_ms", serialize_with = "millis")]
+        #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
         duration: Duration,
     },
     /// A branch step chose its side.
@@ -159,10 +159,6 @@ pub enum WorkflowEvent {
     },
 }
 
-fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
-}
-
 /// One finished step of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepRecord {
@@ -171,7 +167,7 @@ pub struct StepRecord {
     /// Attempts it took.
     pub attempts: usize,
     /// From the first attempt's start to the end.
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
     pub duration: Duration,
     /// Model usage of agent steps (zero for others; a group's is its own, not its children's).
     pub usage: Usage,
@@ -189,7 +185,7 @@ pub struct WorkflowRun {
     /// Model usage summed over every agent step.
     pub usage: Usage,
     /// The whole run.
-    #[serde(rename = "duration_ms", serialize_with = "millis")]
+    #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
     pub duration: Duration,
 }
 
