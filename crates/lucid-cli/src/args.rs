@@ -79,18 +79,28 @@ pub enum ConfigAction {
 pub struct ChatArgs {
     #[command(flatten)]
     pub model: ModelArgs,
+    #[command(flatten)]
+    pub agent: AgentArgs,
+}
+
+/// What the agent of `lucid run` and `lucid chat` gets: prompt, tools, limits, session.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AgentArgs {
     /// System prompt.
     #[arg(long, short = 's')]
     pub system: Option<String>,
-    /// Comma-separated tools, or `none`. Default: calculator, current_time, ask_user and
-    /// the file tools (read_file, list_dir, search_files, write_file, edit_file) inside
-    /// the current directory; add `shell` to let the agent run commands.
+    /// Comma-separated tools, or `none`: calculator, current_time, ask_user, read_file,
+    /// list_dir, search_files, write_file, edit_file (the file tools work inside the
+    /// current directory) and shell. Default for `run`: calculator, current_time,
+    /// ask_user; for `chat`: those and the five file tools. `lucid run` cannot answer
+    /// `ask_user` (it prints the questions and exits with code 4) nor a policy's `ask`
+    /// (the call is refused).
     #[arg(long)]
     pub tools: Option<String>,
     /// Most model calls per turn (default 10).
     #[arg(long)]
     pub max_iterations: Option<usize>,
-    /// Continue (or start) the stored conversation NAME.
+    /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,
     #[command(flatten)]
@@ -202,19 +212,8 @@ pub struct ModelArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub model: ModelArgs,
-    /// System prompt.
-    #[arg(long, short = 's')]
-    pub system: Option<String>,
-    /// Comma-separated tools to enable, or `none` (default: calculator, current_time,
-    /// ask_user). `ask_user` lets the model ask clarifying questions: `lucid run` cannot
-    /// answer them, so it prints them and exits with code 4. The file tools (read_file,
-    /// list_dir, search_files, write_file, edit_file) work inside the current directory;
-    /// `shell` runs commands. Tools the policy marks `ask` are refused here (nobody to ask).
-    #[arg(long)]
-    pub tools: Option<String>,
-    /// Most model calls for this task (default 10).
-    #[arg(long)]
-    pub max_iterations: Option<usize>,
+    #[command(flatten)]
+    pub agent: AgentArgs,
     /// Print the answer as it is generated.
     #[arg(long)]
     pub stream: bool,
@@ -232,11 +231,6 @@ pub struct RunArgs {
     /// standard error.
     #[arg(long, conflicts_with_all = ["schema", "stream", "session"])]
     pub plan: bool,
-    /// Continue (or start) the stored conversation NAME; each turn is saved.
-    #[arg(long)]
-    pub session: Option<String>,
-    #[command(flatten)]
-    pub store: StoreArgs,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

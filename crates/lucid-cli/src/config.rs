@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use lucid::model::Preset;
 
-use crate::args::ModelArgs;
+use crate::args::{AgentArgs, ModelArgs};
 use crate::settings::Settings;
 
 /// A fully resolved model choice.
@@ -147,16 +147,10 @@ pub const DEFAULT_RUN_TOOLS: &[&str] = &["calculator", "current_time", "ask_user
 pub const DEFAULT_CHAT_TOOLS: &[&str] =
     &["calculator", "current_time", "ask_user", "read_file", "list_dir", "search_files", "write_file", "edit_file"];
 
-/// Resolves the agent flags over the file (`store_flag` already includes `LUCID_STORE`).
-pub fn agent_settings(
-    system: Option<&str>,
-    tools: Option<&str>,
-    max_iterations: Option<usize>,
-    store_flag: Option<&str>,
-    file: &Settings,
-    default_tools: &[&str],
-) -> AgentSettings {
-    let tools = match tools {
+/// Resolves the agent flags over the file (the `--store` flag already includes
+/// `LUCID_STORE`).
+pub fn agent_settings(args: &AgentArgs, file: &Settings, default_tools: &[&str]) -> AgentSettings {
+    let tools = match args.tools.as_deref() {
         Some(list) if list.trim() == "none" => Vec::new(),
         Some(list) => list.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
         None => file.tools.clone().unwrap_or_else(|| default_tools.iter().map(|t| t.to_string()).collect()),
@@ -167,10 +161,10 @@ pub fn agent_settings(
         .collect();
     permissions.extend(file.permissions.clone());
     AgentSettings {
-        system: system.map(str::to_string).or_else(|| file.system.clone()),
+        system: args.system.clone().or_else(|| file.system.clone()),
         tools,
-        max_iterations: max_iterations.or(file.max_iterations).unwrap_or(10),
-        store: store_flag.map(str::to_string).or_else(|| file.store.as_deref().map(expand_home)),
+        max_iterations: args.max_iterations.or(file.max_iterations).unwrap_or(10),
+        store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
     }

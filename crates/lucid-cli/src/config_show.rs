@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::args::ModelArgs;
+use crate::args::{AgentArgs, ModelArgs};
 use crate::config::{self, ConfigError};
 use crate::settings::{FileConfig, STARTER};
 
@@ -36,7 +36,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         }
         Err(ConfigError(e)) => println!("# model: not resolved: {}", e.lines().next().unwrap_or_default()),
     }
-    let agent = config::agent_settings(None, None, None, None, s, config::DEFAULT_CHAT_TOOLS);
+    let agent = config::agent_settings(&AgentArgs::default(), s, config::DEFAULT_CHAT_TOOLS);
     println!("system = {}", agent.system.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
     println!("tools = {:?}", agent.tools);
     println!("max_iterations = {}", agent.max_iterations);

@@ -8,6 +8,7 @@ mod args;
 mod chat;
 mod config;
 mod config_show;
+mod display;
 mod run;
 mod sessions;
 mod settings;
@@ -58,26 +59,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Run(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(
-                args.system.as_deref(),
-                args.tools.as_deref(),
-                args.max_iterations,
-                args.store.store.as_deref(),
-                &file.settings,
-                config::DEFAULT_RUN_TOOLS,
-            );
+            let settings = config::agent_settings(&args.agent, &file.settings, config::DEFAULT_RUN_TOOLS);
             run::run(args, cfg, settings).await
         }
         Command::Chat(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(
-                args.system.as_deref(),
-                args.tools.as_deref(),
-                args.max_iterations,
-                args.store.store.as_deref(),
-                &file.settings,
-                config::DEFAULT_CHAT_TOOLS,
-            );
+            let settings = config::agent_settings(&args.agent, &file.settings, config::DEFAULT_CHAT_TOOLS);
             chat::run(args, cfg, settings, file).await
         }
         Command::Sessions { store, action } => {

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::args::RunArgs;
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
+use crate::display::truncate;
 
 /// Builds the model a resolved configuration describes.
 pub fn build_model(cfg: &ModelConfig) -> anyhow::Result<Arc<dyn ChatModel>> {
@@ -59,7 +60,7 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
     for t in crate::tools::build(&settings, None)? {
         builder = builder.tool_arc(t);
     }
-    let mut session = match &args.session {
+    let mut session = match &args.agent.session {
         Some(id) => {
             builder
                 .store(crate::sessions::open_store(settings.store.as_deref()).await?)
@@ -210,11 +211,6 @@ async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
         println!("{}", run.answer);
     }
     Ok(0)
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    let one_line = s.replace('\n', " ");
-    if one_line.chars().count() > n { format!("{}…", one_line.chars().take(n).collect::<String>()) } else { one_line }
 }
 
 fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {

@@ -66,7 +66,14 @@ pub fn markdown(s: &StoredSession) -> String {
         s.info.message_count,
         time(s.info.updated_at)
     ));
-    for m in &s.messages {
+    out.push_str(&markdown_messages(&s.messages));
+    out
+}
+
+/// Messages as Markdown sections: who said what, tool calls with their results.
+pub fn markdown_messages(messages: &[Message]) -> String {
+    let mut out = String::new();
+    for m in messages {
         match m {
             Message::System { content } => out.push_str(&format!("\n## System\n\n{content}\n")),
             Message::User { content } => out.push_str(&format!("\n## User\n\n{content}\n")),

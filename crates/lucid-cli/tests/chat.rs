@@ -75,6 +75,14 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("── ").unwrap();
         p.expect("out │ m │").unwrap();
 
+        // The conversation saved as Markdown (the format of `lucid sessions export`).
+        p.send_line("/save conv.md").unwrap();
+        p.expect("(saved to conv.md)").unwrap();
+        let saved = std::fs::read_to_string(d.join("conv.md")).unwrap();
+        assert!(saved.starts_with("# work\n"), "{saved}");
+        assert!(saved.contains("\n## User\n\nWhat is 2+3?\n"), "{saved}");
+        assert!(saved.contains("- tool call `call_a` `calculator`"), "{saved}");
+
         // Calls of one answer are shown as a group.
         p.send_line("compute both").unwrap();
         p.expect("⚙ 2 tool calls at once:").unwrap();

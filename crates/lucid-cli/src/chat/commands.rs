@@ -4,6 +4,7 @@ use lucid::Message;
 
 use super::Chat;
 use crate::args::ModelArgs;
+use crate::display::truncate;
 
 /// Every command with its one-line help; completion uses the names.
 pub const COMMANDS: &[(&str, &str)] = &[
@@ -46,7 +47,7 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             println!("  {}", style.dim("End a line with \\ to go on to the next; Ctrl-C stops an answer."));
         }
         "/exit" | "/quit" => return Ok(Flow::Exit),
-        "/history" => print!("{}", render(chat.session.messages(), true)),
+        "/history" => print!("{}", render(chat.session.messages())),
         "/clear" => {
             chat.session.clear();
             chat.session.save().await?;
@@ -135,7 +136,7 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             let text = if path.ends_with(".json") {
                 serde_json::to_string_pretty(chat.session.messages())?
             } else {
-                format!("# {id}\n\n{}", render(chat.session.messages(), false))
+                format!("# {id}\n{}", crate::sessions::markdown_messages(chat.session.messages()))
             };
             std::fs::write(&path, text)?;
             println!("{}", style.dim(&format!("(saved to {path})")));
@@ -181,8 +182,9 @@ fn model_args(chat: &Chat) -> ModelArgs {
     }
 }
 
-/// The conversation as text: what each side said, tool calls and results included.
-pub fn render(messages: &[Message], terminal: bool) -> String {
+/// The conversation as the model sees it, one line per part (long ones cut), tool calls
+/// and results included.
+fn render(messages: &[Message]) -> String {
     let mut out = String::new();
     for m in messages {
         match m {
@@ -192,10 +194,7 @@ pub fn render(messages: &[Message], terminal: bool) -> String {
                 if let Some(r) = &a.reasoning
                     && !r.text.is_empty()
                 {
-                    out.push_str(&format!(
-                        "[reasoning] {}\n",
-                        if terminal { super::truncate(&r.text, 200) } else { r.text.clone() }
-                    ));
+                    out.push_str(&format!("[reasoning] {}\n", truncate(&r.text, 200)));
                 }
                 if !a.content.is_empty() {
                     out.push_str(&format!("[assistant] {}\n", a.content));
@@ -205,13 +204,9 @@ pub fn render(messages: &[Message], terminal: bool) -> String {
                 }
             }
             Message::Tool(r) => {
-                let body = if terminal { super::truncate(&r.content, 300) } else { r.content.clone() };
                 let mark = if r.is_error { " error" } else { "" };
-                out.push_str(&format!("[tool result {}{mark}] {body}\n", r.call_id));
+                out.push_str(&format!("[tool result {}{mark}] {}\n", r.call_id, truncate(&r.content, 300)));
             }
-        }
-        if !terminal {
-            out.push('\n');
         }
     }
     if out.is_empty() {

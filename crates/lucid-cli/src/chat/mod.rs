@@ -24,8 +24,9 @@ use tokio::sync::oneshot;
 
 use crate::args::ChatArgs;
 use crate::config::{AgentSettings, ModelConfig};
+use crate::display::truncate;
 use crate::settings::FileConfig;
-use terminal::{Input, Reader, Spinner, Style, truncate};
+use terminal::{Input, Reader, Spinner, Style};
 
 /// Something a running turn needs from the person at the keyboard.
 enum UiRequest {
@@ -86,7 +87,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
     let history = lucid::memory::SqliteStore::default_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
     let reader = Reader::start(history)?;
     let (ui_tx, ui_rx) = unbounded_channel();
-    let id = args.session.clone().unwrap_or_else(|| {
+    let id = args.agent.session.clone().unwrap_or_else(|| {
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         format!("chat-{secs}")
     });

@@ -223,9 +223,3 @@ impl Spinner {
         }
     }
 }
-
-/// One line, cut to `n` characters.
-pub fn truncate(s: &str, n: usize) -> String {
-    let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > n { format!("{}…", one_line.chars().take(n).collect::<String>()) } else { one_line }
-}
