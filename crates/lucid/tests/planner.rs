@@ -1,24 +1,17 @@
 //! The planner against a scripted model server: concurrent steps, a failure, a re-plan.
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::last_user;
 use lucid::Agent;
 use lucid::model::OpenAiCompatible;
 use lucid::planner::{PlanEvent, Planner};
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion};
+use lucid_mock::{MockServer, Reply, text_completion};
 use serde_json::json;
-
-fn last_user(req: &RecordedRequest) -> String {
-    let body = req.json();
-    body["messages"]
-        .as_array()
-        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
-}
 
 fn answer(v: serde_json::Value) -> Reply {
     Reply::json(200, &text_completion(&v.to_string()))

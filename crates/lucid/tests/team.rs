@@ -97,9 +97,8 @@ async fn a_supervisor_delegates_to_two_members_at_once_and_every_run_is_reported
     assert_eq!(lead_tools[0]["function"]["parameters"]["required"], json!(["task"]));
 }
 
-#[tokio::test]
-async fn runaway_delegation_stops_at_the_depth_limit_with_a_clear_error() {
-    // `a` and `b` keep delegating to each other.
+/// Members `a` and `b` that keep delegating to each other.
+async fn ping_pong() -> (MockServer, Team) {
     let server = MockServer::start(|req| {
         let to = if system(req) == "a" { "b" } else { "a" };
         Reply::json(200, &tool_call_completion(&[("c1", to, r#"{"task": "go on"}"#)]))
@@ -109,8 +108,14 @@ async fn runaway_delegation_stops_at_the_depth_limit_with_a_clear_error() {
         .member("a", &member(&server, "a"), "A.")
         .member("b", &member(&server, "b"), "B.")
         .delegates("a", ["b"])
-        .delegates("b", ["a"])
-        .max_depth(2);
+        .delegates("b", ["a"]);
+    (server, team)
+}
+
+#[tokio::test]
+async fn runaway_delegation_stops_at_the_depth_limit_with_a_clear_error() {
+    let (server, team) = ping_pong().await;
+    let team = team.max_depth(2);
     let err = team.run("a", "start").await.unwrap_err();
     assert!(matches!(err, lucid::Error::TeamLimit(_)), "{err:?}");
     assert_eq!(
@@ -122,18 +127,8 @@ async fn runaway_delegation_stops_at_the_depth_limit_with_a_clear_error() {
 
 #[tokio::test]
 async fn the_team_budget_of_model_calls_is_enforced() {
-    let server = MockServer::start(|req| {
-        let to = if system(req) == "a" { "b" } else { "a" };
-        Reply::json(200, &tool_call_completion(&[("c1", to, r#"{"task": "go on"}"#)]))
-    })
-    .await;
-    let team = Team::new()
-        .member("a", &member(&server, "a"), "A.")
-        .member("b", &member(&server, "b"), "B.")
-        .delegates("a", ["b"])
-        .delegates("b", ["a"])
-        .max_depth(10)
-        .max_model_calls(12);
+    let (server, team) = ping_pong().await;
+    let team = team.max_depth(10).max_model_calls(12);
     let err = team.run("a", "start").await.unwrap_err();
     assert!(err.to_string().contains("budget of 12 model calls is spent"), "{err}");
     assert!(server.requests().len() <= 12);

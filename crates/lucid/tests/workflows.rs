@@ -1,25 +1,17 @@
 //! Workflows: every shape, against a local scripted model server where a model answers.
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::last_user;
 use lucid::Agent;
 use lucid::model::OpenAiCompatible;
 use lucid::workflow::{Condition, Step, Workflow, WorkflowError, WorkflowEvent};
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion};
+use lucid_mock::{MockServer, Reply, text_completion};
 use serde_json::{Value, json};
-
-/// The last user message of a request.
-fn last_user(req: &RecordedRequest) -> String {
-    let body = req.json();
-    body["messages"]
-        .as_array()
-        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
-}
 
 fn agent(server: &MockServer) -> Agent {
     Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap())).build()

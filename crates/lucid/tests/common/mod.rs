@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use lucid::model::ChatResponse;
 use lucid::{ProviderError, Usage};
+use lucid_mock::RecordedRequest;
 
 /// The recorded provider traffic folder, or `None` (with the reason printed) when
 /// `LUCID_PROVIDER_FIXTURES` is unset.
@@ -245,4 +246,15 @@ pub fn check_cases(root: &Path, dirs: &[PathBuf], d: &Decoders<'_>) -> usize {
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
     eprintln!("{} recorded cases decoded as expected", cases.len());
     cases.len()
+}
+
+/// The last user message of a request a scripted server received.
+pub fn last_user(req: &RecordedRequest) -> String {
+    let body = req.json();
+    body["messages"]
+        .as_array()
+        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
 }
