@@ -24,6 +24,13 @@ async fn run(args: Vec<String>) -> Output {
     tokio::task::spawn_blocking(move || lucid(&args.iter().map(String::as_str).collect::<Vec<_>>())).await.unwrap()
 }
 
+/// `lucid run --base-url SERVER -m m` with these further arguments.
+async fn run_on(server: &MockServer, rest: &[&str]) -> Output {
+    let mut args = vec!["run".to_string(), "--base-url".into(), server.url(), "-m".into(), "m".into()];
+    args.extend(rest.iter().map(|a| a.to_string()));
+    run(args).await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn run_json_executes_the_calculator_and_prints_one_object() {
     let server = MockServer::sequence(vec![
@@ -31,16 +38,7 @@ async fn run_json_executes_the_calculator_and_prints_one_object() {
         Reply::json(200, &text_completion("It is 20.")),
     ])
     .await;
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "--model".into(),
-        "m".into(),
-        "--json".into(),
-        "What is (2+3)*4?".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--json", "What is (2+3)*4?"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["content"], "It is 20.");
@@ -63,16 +61,7 @@ async fn run_json_executes_the_calculator_and_prints_one_object() {
 #[tokio::test(flavor = "multi_thread")]
 async fn run_stream_prints_the_answer_as_it_comes() {
     let server = MockServer::sequence(vec![Reply::sse(&text_stream(&["Hello", ", ", "world."]))]).await;
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "--stream".into(),
-        "hi".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--stream", "hi"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "Hello, world.\n");
 }
@@ -81,18 +70,7 @@ async fn run_stream_prints_the_answer_as_it_comes() {
 async fn max_iterations_exits_3_and_still_prints_json() {
     let call = || Reply::json(200, &tool_call_completion(&[("c", "calculator", r#"{"expression":"1+1"}"#)]));
     let server = MockServer::sequence(vec![call(), call()]).await;
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "--json".into(),
-        "--max-iterations".into(),
-        "2".into(),
-        "loop".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--json", "--max-iterations", "2", "loop"]).await;
     assert_eq!(out.status.code(), Some(3));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stop_reason"], "max_iterations");
@@ -106,17 +84,7 @@ async fn provider_errors_exit_1_with_the_providers_message() {
         &json!({"error": {"message": "Incorrect API key provided: sk-bad.", "type": "invalid_request_error", "code": "invalid_api_key"}}),
     )])
     .await;
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "--api-key".into(),
-        "sk-bad".into(),
-        "hi".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--api-key", "sk-bad", "hi"]).await;
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr).trim(),
@@ -130,19 +98,7 @@ async fn the_transcript_records_every_exchange_without_the_key() {
     let dir = std::env::temp_dir().join(format!("lucid-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "--api-key".into(),
-        "sk-secret-123".into(),
-        "--transcript".into(),
-        path.display().to_string(),
-        "hi".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--api-key", "sk-secret-123", "--transcript", &path.display().to_string(), "hi"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let log = std::fs::read_to_string(&path).unwrap();
     assert!(!log.contains("sk-secret-123"));
@@ -246,19 +202,7 @@ async fn sessions_persist_and_the_sessions_command_shows_them() {
     let dir = std::env::temp_dir().join(format!("lucid-cli-sessions-{}", std::process::id()));
     let db = dir.join("s.db").display().to_string();
     for prompt in ["Remember: my cat is Tom.", "What is my cat's name?"] {
-        let out = run(vec![
-            "run".into(),
-            "--base-url".into(),
-            server.url(),
-            "-m".into(),
-            "m".into(),
-            "--session".into(),
-            "pets".into(),
-            "--store".into(),
-            db.clone(),
-            prompt.into(),
-        ])
-        .await;
+        let out = run_on(&server, &["--session", "pets", "--store", &db, prompt]).await;
         assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     }
     let second = server.requests()[1].json();
@@ -325,20 +269,7 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
     assert_eq!(stored.len() % 4, 0, "only whole turns are stored");
     assert!(stored.len() / 4 >= completed, "{} turns stored, {completed} completed", stored.len() / 4);
     // The killed processes' locks do not block the next turn.
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "--session".into(),
-        "k".into(),
-        "--store".into(),
-        db.clone(),
-        "--stream".into(),
-        "last".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--session", "k", "--store", &db, "--stream", "last"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let after = store.load("k").await.unwrap().unwrap().messages;
     assert!(lucid::history::validate(&after).is_ok());
@@ -362,17 +293,7 @@ async fn run_schema_prints_validated_json_after_a_correction() {
         r#"{"type": "object", "properties": {"name": {"type": "string"}, "population": {"type": "integer"}}, "required": ["name", "population"]}"#,
     )
     .unwrap();
-    let out = run(vec![
-        "run".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "--schema".into(),
-        schema.display().to_string(),
-        "Largest city in Japan?".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--schema", &schema.display().to_string(), "Largest city in Japan?"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v, json!({"name": "Tokyo", "population": 37400000}));
@@ -387,9 +308,7 @@ async fn questions_nobody_can_answer_exit_4_and_are_printed() {
         &tool_call_completion(&[("q1", "ask_user", r#"{"questions": ["Which city?", "For how many nights?"]}"#)]),
     )])
     .await;
-    let out =
-        run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "Book a hotel".into()])
-            .await;
+    let out = run_on(&server, &["Book a hotel"]).await;
     assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "The model needs more information:\n  1. Which city?\n  2. For how many nights?\n");
     assert_eq!(server.requests().len(), 1);
@@ -400,7 +319,7 @@ async fn questions_nobody_can_answer_exit_4_and_are_printed() {
         &text_completion(r#"{"needs_interview": true, "questions": ["Which city?"]}"#),
     )])
     .await;
-    let out = run(vec!["run".into(), "--base-url".into(), server.url(), "-m".into(), "m".into(), "Book".into()]).await;
+    let out = run_on(&server, &["Book"]).await;
     assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stdout).contains("1. Which city?"));
 }
@@ -474,16 +393,7 @@ async fn run_plan_shows_the_plan_and_each_step_then_answers() {
         Reply::json(200, &text_completion(&reply))
     })
     .await;
-    let out = run(vec![
-        "run".into(),
-        "--plan".into(),
-        "--base-url".into(),
-        server.url(),
-        "-m".into(),
-        "m".into(),
-        "What is 6*7?".into(),
-    ])
-    .await;
+    let out = run_on(&server, &["--plan", "What is 6*7?"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "The answer is 42.\n");
     let err = text(&out.stderr);
