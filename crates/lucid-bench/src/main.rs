@@ -1,7 +1,6 @@
 //! `lucid-bench`: the standard agent task through Lucid's public `Agent` API, N times,
 //! printing one JSON line (see `shared/BENCH.md`).
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -27,7 +26,7 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let model = OpenAiCompatible::new(&args.base_url, Some("sk-mock".into()), "gpt-4o-mini")?;
-        let agent = Agent::builder(Arc::new(model)).system(SYSTEM).tool(add).max_iterations(4).build();
+        let agent = Agent::builder(model).system(SYSTEM).tool(add).max_iterations(4).build();
         let mode = args.mode;
         let version = concat!("lucid ", env!("CARGO_PKG_VERSION"));
         bench("lucid", version, &args, process_start, move || {

@@ -100,10 +100,11 @@ fn report(e: &anyhow::Error) -> i32 {
             _ => 1,
         };
     }
-    if let Some(we) = e.downcast_ref::<lucid::workflow::WorkflowError>() {
+    if let Some(we) = e.downcast_ref::<lucid::orchestrate::workflow::WorkflowError>() {
         eprintln!("lucid: {we}");
         return match we {
-            lucid::workflow::WorkflowError::Invalid(_) | lucid::workflow::WorkflowError::MissingInput(_) => 2,
+            lucid::orchestrate::workflow::WorkflowError::Invalid(_)
+            | lucid::orchestrate::workflow::WorkflowError::MissingInput(_) => 2,
             _ => 1,
         };
     }

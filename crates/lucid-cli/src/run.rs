@@ -24,7 +24,7 @@ pub fn build_model(cfg: &ModelConfig) -> anyhow::Result<Arc<dyn ChatModel>> {
     }
     let transport = transport.build()?;
     Ok(match cfg.preset {
-        Some(p) => lucid::model::build(p, &cfg.model, cfg.api_key.clone(), Some(&cfg.base_url), Some(transport))?,
+        Some(p) => lucid::model::build(p, cfg.api_key.clone(), &cfg.model, Some(&cfg.base_url), Some(transport))?,
         None => {
             Arc::new(OpenAiCompatible::new(&cfg.base_url, cfg.api_key.clone(), &cfg.model)?.with_transport(transport))
         }
@@ -86,7 +86,7 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
             .file_stem()
             .map_or("answer".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
         let format = lucid::model::ResponseFormat::JsonSchema { name, schema, strict: false };
-        return match session.extract_json(prompt, format, 2).await {
+        return match session.extract_json(prompt, format).await {
             Ok(value) => {
                 println!("{value}");
                 Ok(0)
@@ -171,7 +171,7 @@ pub fn print_questions(questions: &[String]) -> i32 {
 
 /// `lucid run --plan`: the plan and each step on standard error, the answer on standard output.
 async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
-    use lucid::planner::{PlanEvent, Planner};
+    use lucid::orchestrate::planner::{PlanEvent, Planner};
     let quiet = json;
     let run = Planner::new(agent, agent)
         .run_with_events(task, move |event| {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use lucid::Message;
-use lucid::memory::{SessionStore, SqliteStore, StoredSession};
+use lucid::store::{SessionStore, SqliteStore, StoredSession};
 
 use crate::args::{ExportFormat, SessionsAction};
 use crate::config::ConfigError;
@@ -29,7 +29,7 @@ pub async fn open_store(spec: Option<&str>) -> anyhow::Result<Arc<dyn SessionSto
 
 #[cfg(feature = "postgres")]
 async fn open_postgres(url: &str) -> anyhow::Result<Arc<dyn SessionStore>> {
-    Ok(Arc::new(lucid::memory::PostgresStore::connect(url).await?))
+    Ok(Arc::new(lucid::store::PostgresStore::connect(url).await?))
 }
 
 #[cfg(not(feature = "postgres"))]

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use lucid::model::ChatModel;
+use lucid::orchestrate::workflow::{WorkflowEvent, WorkflowFile};
 use lucid::tool::ToolRegistry;
-use lucid::workflow::{WorkflowEvent, WorkflowFile};
 use serde_json::{Map, Value};
 
 use crate::args::WorkflowAction;

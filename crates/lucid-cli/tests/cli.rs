@@ -262,8 +262,8 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
             child.wait().unwrap();
         }
     }
-    let store = lucid::memory::SqliteStore::open(dir.join("k.db")).unwrap();
-    use lucid::memory::SessionStore;
+    let store = lucid::store::SqliteStore::open(dir.join("k.db")).unwrap();
+    use lucid::store::SessionStore;
     let stored = store.load("k").await.unwrap().map(|s| s.messages).unwrap_or_default();
     assert!(lucid::history::validate(&stored).is_ok(), "{:?}", lucid::history::validate(&stored));
     assert_eq!(stored.len() % 4, 0, "only whole turns are stored");

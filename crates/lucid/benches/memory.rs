@@ -6,8 +6,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lucid::memory::{MemoryFilter, MemoryRecord, SessionStore, SqliteStore, SqliteVectorIndex, VectorIndex, normalize};
+use lucid::memory::{MemoryFilter, MemoryRecord, SqliteVectorIndex, VectorIndex, normalize};
 use lucid::message::AssistantMessage;
+use lucid::store::{SessionStore, SqliteStore};
 use lucid::{Message, ToolCall};
 use serde_json::json;
 

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lucid::workflow::{Condition, Step, Workflow};
+use lucid::orchestrate::workflow::{Condition, Step, Workflow};
 use serde_json::json;
 
 const N: usize = 20;

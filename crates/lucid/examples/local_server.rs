@@ -3,7 +3,6 @@
 //!
 //! `cargo run -p lucid --example local_server -- http://127.0.0.1:8080/v1 my-model`
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use lucid::model::OpenAiCompatible;
@@ -19,7 +18,7 @@ async fn main() -> lucid::Result<()> {
     let model = OpenAiCompatible::new(&base_url, None, &model_name)?
         .with_quirks(Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE })
         .with_http(RetryPolicy::default(), Duration::from_secs(120), Some("transcript.jsonl".into()))?;
-    let agent = Agent::builder(Arc::new(model)).tool(lucid::tool::builtin::calculator).max_iterations(5).build();
+    let agent = Agent::builder(model).tool(lucid::tool::builtin::calculator).max_iterations(5).build();
     let mut session = agent.session();
     let cancel = session.canceller();
     tokio::spawn(async move {

@@ -4,7 +4,7 @@
 //! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example planner`.
 
 use lucid::Agent;
-use lucid::planner::{PlanEvent, Planner};
+use lucid::orchestrate::planner::{PlanEvent, Planner};
 
 #[tokio::main]
 async fn main() -> lucid::Result<()> {

@@ -4,7 +4,7 @@
 //! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example team`.
 
 use lucid::Agent;
-use lucid::team::{Team, TeamEvent};
+use lucid::orchestrate::team::{Team, TeamEvent};
 
 #[tokio::main]
 async fn main() -> lucid::Result<()> {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use lucid::Agent;
-use lucid::workflow::{Condition, Step, Workflow, WorkflowEvent};
+use lucid::orchestrate::workflow::{Condition, Step, Workflow, WorkflowEvent};
 use serde_json::json;
 
 #[tokio::main]

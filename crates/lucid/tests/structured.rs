@@ -43,7 +43,7 @@ async fn extraction_gives_up_with_a_typed_error() {
     let bad = || Reply::json(200, &text_completion("{\"city\": \"Paris\"}"));
     let server = MockServer::sequence(vec![bad(), bad()]).await;
     let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap())).build();
-    let err = agent.session().extract_with_retries::<Weather>("Weather?", 1).await.unwrap_err();
+    let err = agent.session().extract::<Weather>("Weather?").retries(1).await.unwrap_err();
     match err {
         lucid::Error::Extraction { attempts, message, answer } => {
             assert_eq!(attempts, 2);

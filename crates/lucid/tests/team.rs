@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use lucid::Agent;
 use lucid::model::OpenAiCompatible;
-use lucid::team::{Team, TeamEvent, Via};
+use lucid::orchestrate::team::{Team, TeamEvent, Via};
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::last_user;
 use lucid::Agent;
 use lucid::model::OpenAiCompatible;
-use lucid::workflow::{Condition, Step, Workflow, WorkflowError, WorkflowEvent};
+use lucid::orchestrate::workflow::{Condition, Step, Workflow, WorkflowError, WorkflowEvent};
 use lucid_mock::{MockServer, Reply, text_completion};
 use serde_json::{Value, json};
 
@@ -252,8 +252,8 @@ async fn inputs_names_and_templates_are_checked_with_clear_errors() {
 #[cfg(feature = "workflow-files")]
 mod files {
     use super::*;
+    use lucid::orchestrate::workflow::WorkflowFile;
     use lucid::tool::ToolRegistry;
-    use lucid::workflow::WorkflowFile;
 
     const TOML: &str = r#"
 name = "brief"

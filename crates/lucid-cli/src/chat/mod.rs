@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use futures::future::BoxFuture;
 use futures::{FutureExt, StreamExt};
-use lucid::memory::SessionStore;
+use lucid::store::SessionStore;
 use lucid::tool::Interviewer;
 use lucid::tool::permission::{Approval, Approver};
 use lucid::{Agent, AgentEvent, AgentResult, Session, StopReason, ToolCall};
@@ -84,7 +84,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let style = Style::detect(no_color);
     let store = crate::sessions::open_store(settings.store.as_deref()).await?;
-    let history = lucid::memory::SqliteStore::default_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
+    let history = lucid::store::SqliteStore::default_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
     let reader = Reader::start(history)?;
     let (ui_tx, ui_rx) = unbounded_channel();
     let id = args.agent.session.clone().unwrap_or_else(|| {

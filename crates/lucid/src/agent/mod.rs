@@ -14,12 +14,13 @@ use std::time::Duration;
 
 pub use cancel::Canceller;
 pub use events::{AgentEvent, AgentResult, StopReason, ToolCallRecord};
-pub use session::Session;
+pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};
-use crate::memory::{ConversationMemory, SessionStore};
-use crate::model::{ChatModel, ChatOptions};
+use crate::memory::ConversationMemory;
+use crate::model::{ChatModel, ChatOptions, IntoChatModel};
+use crate::store::SessionStore;
 use crate::tokens::TokenCounter;
 use crate::tool::permission::PermissionPolicy;
 use crate::tool::{Tool, ToolRegistry, ToolSet};
@@ -79,8 +80,10 @@ impl std::fmt::Debug for Agent {
 }
 
 impl Agent {
-    /// Starts configuring an agent around a model.
-    pub fn builder(model: Arc<dyn ChatModel>) -> AgentBuilder {
+    /// Starts configuring an agent around a model: a client by value
+    /// (`Agent::builder(OpenAiCompatible::new(..)?)`) or one shared as an `Arc`.
+    pub fn builder(model: impl IntoChatModel) -> AgentBuilder {
+        let model = model.into_chat_model();
         AgentBuilder {
             config: AgentConfig {
                 system: None,
@@ -100,6 +103,20 @@ impl Agent {
         }
     }
 
+    /// Runs one task in a fresh session and returns its result: the one-shot use, when no
+    /// conversation follows. The same as `agent.session().run(prompt)`.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> lucid::Result<()> {
+    /// let agent = lucid::Agent::builder(lucid::model::from_env("openai:gpt-4o-mini")?).build();
+    /// let result = agent.run("Name three prime numbers.").await?;
+    /// println!("{}", result.content);
+    /// # Ok(()) }
+    /// ```
+    pub async fn run(&self, prompt: impl Into<String>) -> Result<AgentResult> {
+        self.session().run(prompt).await
+    }
+
     /// A new conversation with this agent's system prompt, kept only in memory.
     pub fn session(&self) -> Session {
         Session::new(self.clone())
@@ -111,7 +128,7 @@ impl Agent {
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// use std::sync::Arc;
-    /// use lucid::memory::InMemoryStore;
+    /// use lucid::store::InMemoryStore;
     /// # let model = Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
     /// let agent = lucid::Agent::builder(model).store(Arc::new(InMemoryStore::new(100))).build();
     /// let session = agent.session_with_id("support-42").await.unwrap();

@@ -1,11 +1,13 @@
 //! A conversation with an agent, and the one agent loop.
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
 use std::time::Instant;
 
+use futures::future::BoxFuture;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -145,49 +147,48 @@ impl Session {
     /// parsed. The schema goes to the provider in its native form (OpenAI
     /// `response_format: json_schema`, strict when the schema allows; Anthropic a forced
     /// tool; Gemini `responseSchema`). An answer that does not parse or validate is sent
-    /// back with the problem, up to 2 more times, before [`Error::Extraction`].
+    /// back with the problem, up to 2 more times (`.retries(n)` sets how many), before
+    /// [`Error::Extraction`].
     ///
     /// ```no_run
     /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct City { name: String, country: String, population: u64 }
     /// let city: City = agent.session().extract("The largest city in Japan?").await?;
+    /// let strict: City = agent.session().extract("The largest city in Peru?").retries(0).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn extract<T: DeserializeOwned + JsonSchema>(&mut self, prompt: impl Into<String>) -> Result<T> {
-        self.extract_with_retries(prompt, 2).await
-    }
-
-    /// [`Session::extract`] with a chosen number of corrective retries.
-    pub async fn extract_with_retries<T: DeserializeOwned + JsonSchema>(
-        &mut self,
-        prompt: impl Into<String>,
-        retries: usize,
-    ) -> Result<T> {
-        let value = self.extract_json(prompt, crate::structured::response_format::<T>(), retries).await?;
-        serde_json::from_value(value.clone()).map_err(|e| Error::Extraction {
-            attempts: retries + 1,
-            message: e.to_string(),
-            answer: value.to_string(),
-        })
+    pub fn extract<T: DeserializeOwned + JsonSchema>(&mut self, prompt: impl Into<String>) -> Extraction<'_, T> {
+        Extraction::new(self, prompt.into(), crate::structured::response_format::<T>())
     }
 
     /// Runs one turn whose answer must match a JSON Schema known only at run time (e.g.
-    /// read from a file), with up to `retries` corrective retries; returns the validated
-    /// JSON value. `format` is a [`ResponseFormat::JsonSchema`] (a `JsonObject` accepts any
-    /// object).
-    pub async fn extract_json(
-        &mut self,
-        prompt: impl Into<String>,
-        format: ResponseFormat,
-        retries: usize,
-    ) -> Result<Value> {
+    /// read from a file) and returns the validated JSON value; corrective retries as for
+    /// [`Session::extract`]. `format` is a [`ResponseFormat::JsonSchema`] (a `JsonObject`
+    /// accepts any object).
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+    /// use lucid::model::ResponseFormat;
+    /// let format = ResponseFormat::JsonSchema {
+    ///     name: "answer".into(),
+    ///     schema: serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
+    ///     strict: false,
+    /// };
+    /// let value = agent.session().extract_json("How many moons has Mars?", format).retries(1).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn extract_json(&mut self, prompt: impl Into<String>, format: ResponseFormat) -> Extraction<'_, Value> {
+        Extraction::new(self, prompt.into(), format)
+    }
+
+    async fn extract_value(&mut self, prompt: String, format: ResponseFormat, retries: usize) -> Result<Value> {
         let schema = match &format {
             ResponseFormat::JsonSchema { schema, .. } => schema.clone(),
             _ => serde_json::json!({"type": "object"}),
         };
         let options = ChatOptions { response_format: Some(format), ..self.agent.config.options.clone() };
-        let mut prompt = prompt.into();
+        let mut prompt = prompt;
         let mut attempt = 0;
         loop {
             let r = self.drive(Some(prompt), false, None, Some(&options)).await?;
@@ -574,5 +575,49 @@ impl Stream for DriveStream<'_> {
                 }
             }
         }
+    }
+}
+
+/// The corrective retries of an extraction unless `.retries(n)` says otherwise.
+pub const DEFAULT_EXTRACTION_RETRIES: usize = 2;
+
+/// A structured-output turn being set up by [`Session::extract`] or
+/// [`Session::extract_json`]; `.await` runs it.
+#[must_use = "an extraction does nothing until it is awaited"]
+pub struct Extraction<'s, T> {
+    session: &'s mut Session,
+    prompt: String,
+    format: ResponseFormat,
+    retries: usize,
+    parsed: PhantomData<fn() -> T>,
+}
+
+impl<'s, T> Extraction<'s, T> {
+    fn new(session: &'s mut Session, prompt: String, format: ResponseFormat) -> Self {
+        Extraction { session, prompt, format, retries: DEFAULT_EXTRACTION_RETRIES, parsed: PhantomData }
+    }
+
+    /// How many times an answer that does not parse or validate is sent back with the
+    /// problem before [`Error::Extraction`] (default [`DEFAULT_EXTRACTION_RETRIES`]).
+    pub fn retries(mut self, retries: usize) -> Self {
+        self.retries = retries;
+        self
+    }
+}
+
+impl<'s, T: DeserializeOwned + 's> IntoFuture for Extraction<'s, T> {
+    type Output = Result<T>;
+    type IntoFuture = BoxFuture<'s, Result<T>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let Extraction { session, prompt, format, retries, .. } = self;
+        Box::pin(async move {
+            let value = session.extract_value(prompt, format, retries).await?;
+            serde_json::from_value(value.clone()).map_err(|e| Error::Extraction {
+                attempts: retries + 1,
+                message: e.to_string(),
+                answer: value.to_string(),
+            })
+        })
     }
 }

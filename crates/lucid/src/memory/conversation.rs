@@ -12,12 +12,12 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::embed::Embedder;
-use super::now_ms;
 use super::vector::{MemoryFilter, MemoryRecord, VectorIndex};
 use crate::context::Context;
 use crate::error::Result;
 use crate::message::Message;
 use crate::model::{ChatModel, ChatOptions, ChatRequest};
+use crate::store::now_ms;
 use crate::tokens::{TokenCounter, count_messages};
 
 /// The numbers of [`ConversationMemory`]; every one can be changed.

@@ -17,6 +17,39 @@ use crate::model::http::{ErrorDecoder, HttpRequest, HttpTransport, bearer_header
 use crate::model::{Preset, gemini, openai};
 
 /// Turns texts into vectors.
+///
+/// Implement it to use any other embedding service or model; vectors should be
+/// [`normalize`]d when the index compares them by dot product (both built-in indexes do).
+///
+/// ```
+/// use futures::future::{BoxFuture, FutureExt};
+/// use lucid::memory::{Embedder, normalize};
+///
+/// /// Letter counts: a toy embedder, handy in tests because it needs no model.
+/// struct Letters;
+///
+/// impl Embedder for Letters {
+///     fn model_name(&self) -> &str {
+///         "letters-26"
+///     }
+///     fn embed<'a>(&'a self, texts: &'a [String]) -> BoxFuture<'a, lucid::Result<Vec<Vec<f32>>>> {
+///         let vectors = texts.iter().map(|t| {
+///             let mut v = vec![0.0; 26];
+///             for c in t.to_ascii_lowercase().bytes().filter(u8::is_ascii_lowercase) {
+///                 v[(c - b'a') as usize] += 1.0;
+///             }
+///             normalize(&mut v);
+///             v
+///         });
+///         async move { Ok(vectors.collect()) }.boxed()
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let v = Letters.embed(&["abc".to_string()]).await.unwrap();
+/// assert_eq!(v[0].len(), 26);
+/// # });
+/// ```
 pub trait Embedder: Send + Sync + 'static {
     /// The model's name, as recorded with each stored vector.
     fn model_name(&self) -> &str;

@@ -33,7 +33,8 @@ fn literal(v: &[f32]) -> String {
 ///
 /// ```no_run
 /// # async fn demo() -> lucid::Result<()> {
-/// use lucid::memory::{PgVectorIndex, PostgresStore};
+/// use lucid::memory::PgVectorIndex;
+/// use lucid::store::PostgresStore;
 /// let store = PostgresStore::connect("postgres://lucid@127.0.0.1/lucid").await?;
 /// let index = PgVectorIndex::new(store.pool().clone(), 384).await?;
 /// # Ok(()) }

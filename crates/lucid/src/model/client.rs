@@ -15,6 +15,46 @@ use crate::model::retry::RetryPolicy;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
 
 /// A provider's wire format: pure translation, no I/O.
+///
+/// A new provider is one codec; [`HttpModel`] joins it to the shared transport (timeouts,
+/// retries, transcript). A codec can also reuse another, e.g. for a gateway that speaks
+/// Chat Completions but names the deployment in the path:
+///
+/// ```
+/// use lucid::model::openai::{OpenAiCodec, OpenAiStreamDecoder};
+/// use lucid::model::{ChatRequest, ChatResponse, Codec, HttpModel, Preset};
+/// use lucid::{ProviderError, Result};
+///
+/// #[derive(Debug, Clone, Copy)]
+/// struct Deployments(OpenAiCodec);
+///
+/// impl Codec for Deployments {
+///     type Stream = OpenAiStreamDecoder;
+///     fn url(&self, base_url: &str, model: &str, _stream: bool) -> String {
+///         format!("{base_url}/deployments/{model}/chat/completions")
+///     }
+///     fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> serde_json::Value {
+///         self.0.encode(request, model, stream)
+///     }
+///     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {
+///         self.0.decode(provider, body)
+///     }
+///     fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
+///         OpenAiCodec::decode_error(provider, status, body)
+///     }
+///     fn stream_decoder(&self, provider: &str) -> OpenAiStreamDecoder {
+///         self.0.stream_decoder(provider)
+///     }
+/// }
+///
+/// let quirks = Preset::find("openai").unwrap().quirks;
+/// let headers = lucid::model::http::bearer_headers(Some("sk-…"), &[])?;
+/// let model = HttpModel::with_codec("gateway", "https://llm.example.com/v1", "gpt-4o", headers,
+///                                   Deployments(OpenAiCodec { quirks }))?;
+/// assert_eq!(model.endpoint(false), "https://llm.example.com/v1/deployments/gpt-4o/chat/completions");
+/// let agent = lucid::Agent::builder(model).build();
+/// # Ok::<(), lucid::Error>(())
+/// ```
 pub trait Codec: Send + Sync + 'static {
     /// The streaming decoder.
     type Stream: StreamDecoder;

@@ -13,6 +13,7 @@ pub mod presets;
 pub mod retry;
 pub mod sse;
 pub mod stream;
+pub mod transcript;
 
 use std::time::Duration;
 
@@ -58,6 +59,42 @@ pub trait ChatModel: Send + Sync + 'static {
     /// One streaming call. Errors before the first byte of the answer (a 4xx, a refused
     /// connection) come from the future; errors after it come through the stream.
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>>;
+}
+
+/// Anything [`Agent::builder`](crate::Agent::builder) (and the other places that take a
+/// model) accepts: a client by value, or one already shared as an `Arc`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use lucid::model::{ChatModel, IntoChatModel, OpenAiCompatible};
+/// let client = OpenAiCompatible::new("http://127.0.0.1:8080/v1", None, "local")?;
+/// let shared: Arc<dyn ChatModel> = client.clone().into_chat_model();
+/// let agent = lucid::Agent::builder(client).build();                 // by value
+/// let other = lucid::Agent::builder(Arc::clone(&shared)).build();     // shared
+/// assert_eq!(agent.model().model_name(), other.model().model_name());
+/// # Ok::<(), lucid::Error>(())
+/// ```
+pub trait IntoChatModel {
+    /// The model, shared.
+    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel>;
+}
+
+impl<M: ChatModel> IntoChatModel for M {
+    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel> {
+        std::sync::Arc::new(self)
+    }
+}
+
+impl<M: ChatModel> IntoChatModel for std::sync::Arc<M> {
+    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel> {
+        self
+    }
+}
+
+impl IntoChatModel for std::sync::Arc<dyn ChatModel> {
+    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel> {
+        self
+    }
 }
 
 /// What one model call sends: borrowed, so a request costs no copy of the history.
@@ -220,21 +257,23 @@ pub fn from_env(spec: &str) -> Result<std::sync::Arc<dyn ChatModel>> {
         })?),
     };
     let model = if model.is_empty() { preset.default_model } else { model };
-    build(preset, model, key, None, None)
+    build(preset, key, model, None, None)
 }
 
 /// Builds the client a preset describes: at its default base URL unless `base_url` is
-/// given, with the default transport unless `transport` is given.
+/// given, with the default transport unless `transport` is given. The key comes before
+/// the model, as in every client constructor (`Anthropic::new(key, model)`,
+/// `OpenAiCompatible::new(base_url, key, model)`).
 ///
 /// ```
 /// use lucid::model::{build, ChatModel, Preset};
-/// let m = build(Preset::find("anthropic").unwrap(), "claude-sonnet-4-5", Some("key".into()), None, None).unwrap();
+/// let m = build(Preset::find("anthropic").unwrap(), Some("key".into()), "claude-sonnet-4-5", None, None).unwrap();
 /// assert_eq!((m.provider(), m.model_name()), ("anthropic", "claude-sonnet-4-5"));
 /// ```
 pub fn build(
     preset: &Preset,
-    model: &str,
     api_key: Option<String>,
+    model: &str,
     base_url: Option<&str>,
     transport: Option<http::HttpTransport>,
 ) -> Result<std::sync::Arc<dyn ChatModel>> {

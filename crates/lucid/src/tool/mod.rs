@@ -75,7 +75,47 @@ pub use registry::{ToolOutcome, ToolRegistry};
 /// A tool the model can call.
 ///
 /// Most tools come from `#[tool]`; implement it by hand for tools whose schema is only
-/// known at run time (e.g. tools served by another process).
+/// known at run time (e.g. tools served by another process):
+///
+/// ```
+/// use futures::future::{BoxFuture, FutureExt};
+/// use lucid::prelude::*;
+/// use serde_json::{Value, json};
+///
+/// /// Looks a word up in a glossary loaded at start-up.
+/// struct Glossary {
+///     spec: ToolSpec,
+///     entries: std::collections::HashMap<String, String>,
+/// }
+///
+/// impl Glossary {
+///     fn new(entries: std::collections::HashMap<String, String>) -> Result<Self, lucid::tool::InvalidToolName> {
+///         let words: Vec<&String> = entries.keys().collect();
+///         let spec = ToolSpec::new("define", "Defines a term of this project's glossary.", json!({
+///             "type": "object",
+///             "properties": {"term": {"type": "string", "enum": words}},
+///             "required": ["term"],
+///         }))?;
+///         Ok(Glossary { spec, entries })
+///     }
+/// }
+///
+/// impl Tool for Glossary {
+///     fn spec(&self) -> &ToolSpec {
+///         &self.spec
+///     }
+///     fn invoke<'a>(&'a self, args: Value, _ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+///         // The arguments were validated against the schema: `term` is one of the words.
+///         let term = args["term"].as_str().unwrap_or_default();
+///         let found = self.entries.get(term).cloned().ok_or_else(|| ToolError::new(format!("no entry for {term}")));
+///         async move { found }.boxed()
+///     }
+/// }
+///
+/// let glossary = Glossary::new([("turn".to_string(), "A user message and all it caused.".to_string())].into())?;
+/// assert_eq!(glossary.spec().name(), "define");
+/// # Ok::<(), lucid::tool::InvalidToolName>(())
+/// ```
 pub trait Tool: Send + Sync + 'static {
     /// Name, description and argument schema.
     fn spec(&self) -> &ToolSpec;

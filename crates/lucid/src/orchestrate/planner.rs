@@ -13,7 +13,7 @@
 //!
 //! ```no_run
 //! # async fn demo() -> lucid::Result<()> {
-//! use lucid::planner::{PlanEvent, Planner};
+//! use lucid::orchestrate::planner::{PlanEvent, Planner};
 //! let model = lucid::model::from_env("openai:gpt-4o-mini")?;
 //! let planner = lucid::Agent::builder(model.clone()).system("You plan research tasks.").build();
 //! let worker = lucid::Agent::builder(model).tool(lucid::tool::builtin::calculator).build();
@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::agent::{Agent, Session};
 use crate::error::{Error, Result};
 use crate::message::Usage;
+use crate::orchestrate::OnEvent;
 
 /// A plan: steps with the ids of the steps they need first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -183,7 +184,7 @@ impl Planner {
     }
 
     /// Plans and runs `task`, handing every [`PlanEvent`] to `on_event`.
-    pub async fn run_with_events(&self, task: &str, on_event: impl Fn(PlanEvent) + Send + Sync) -> Result<PlanRun> {
+    pub async fn run_with_events(&self, task: &str, on_event: impl OnEvent<PlanEvent>) -> Result<PlanRun> {
         let mut planning = self.planner.session();
         let mut plans = Vec::new();
         let mut outcomes: Vec<StepOutcome> = Vec::new();

@@ -8,7 +8,8 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::{SessionInfo, SessionStore, StoredSession, TurnLock, busy, lock_owner, now_ms, title_of};
+use super::lock::{self, busy};
+use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
 use crate::message::Message;
 
@@ -33,7 +34,7 @@ struct Inner {
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// use lucid::memory::{InMemoryStore, SessionStore};
+/// use lucid::store::{InMemoryStore, SessionStore};
 /// use lucid::Message;
 /// let store = InMemoryStore::new(2);
 /// for id in ["a", "b", "c"] {
@@ -237,7 +238,7 @@ impl SessionStore for InMemoryStore {
 
     fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>> {
         async move {
-            let owner = lock_owner();
+            let owner = lock::owner();
             {
                 let mut inner = self.guard();
                 if let Some(holder) = inner.locks.get(id) {

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-//! use lucid::workflow::{Condition, Step, Workflow};
+//! use lucid::orchestrate::workflow::{Condition, Step, Workflow};
 //! use serde_json::json;
 //!
 //! let flow = Workflow::new("numbers")
@@ -60,6 +60,7 @@ pub use template::{Condition, ScopeTest, lookup, render};
 use crate::StopReason;
 use crate::error::Error;
 use crate::message::Usage;
+use crate::orchestrate::OnEvent;
 use crate::tool::ToolContext;
 use step::Action;
 
@@ -283,7 +284,7 @@ impl Workflow {
     pub async fn run_with_events(
         &self,
         input: Value,
-        on_event: impl Fn(WorkflowEvent) + Send + Sync,
+        on_event: impl OnEvent<WorkflowEvent>,
     ) -> Result<WorkflowRun, WorkflowError> {
         self.validate()?;
         let started = Instant::now();
@@ -443,7 +444,7 @@ impl Runner<'_> {
                 let mut session = agent.session();
                 let out = match format {
                     Some(f) => {
-                        session.extract_json(prompt, f.clone(), 2).await.map_err(|e| fail(e.to_string(), Some(e)))?
+                        session.extract_json(prompt, f.clone()).await.map_err(|e| fail(e.to_string(), Some(e)))?
                     }
                     None => {
                         let r = session.run(prompt).await.map_err(|e| fail(e.to_string(), Some(e)))?;

@@ -12,10 +12,9 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio_postgres::NoTls;
 
-use super::{
-    SessionInfo, SessionStore, StoredSession, TurnLock, busy, decode_message, encode_message, lock_is_stale,
-    lock_owner, now_ms, title_of,
-};
+use super::encoding::{decode_message, encode_message};
+use super::lock::{self, busy};
+use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
 use crate::message::Message;
 
@@ -58,7 +57,7 @@ fn missing(id: &str) -> Error {
 ///
 /// ```no_run
 /// # async fn demo() -> lucid::Result<()> {
-/// let store = lucid::memory::PostgresStore::connect("postgres://lucid@127.0.0.1/lucid").await?;
+/// let store = lucid::store::PostgresStore::connect("postgres://lucid@127.0.0.1/lucid").await?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
@@ -267,7 +266,7 @@ impl SessionStore for PostgresStore {
 
     fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>> {
         async move {
-            let owner = lock_owner();
+            let owner = lock::owner();
             let now = now_ms();
             let mut client = self.client().await?;
             let tx = client.transaction().await.map_err(db_err)?;
@@ -279,7 +278,7 @@ impl SessionStore for PostgresStore {
                 .map_err(db_err)?;
             if let Some(row) = held {
                 let (holder, expires_at): (String, i64) = (row.get(0), row.get(1));
-                if !lock_is_stale(&holder, expires_at, now) {
+                if !lock::is_stale(&holder, expires_at, now) {
                     return Err(busy(id, &holder));
                 }
                 tracing::warn!(session = %id, previous = %holder, "taking over a stale turn lock");

@@ -19,7 +19,7 @@
 //!
 //! ```no_run
 //! # async fn demo() -> lucid::Result<()> {
-//! use lucid::team::Team;
+//! use lucid::orchestrate::team::Team;
 //! let model = lucid::model::from_env("openai:gpt-4o-mini")?;
 //! let agent = |system: &str| lucid::Agent::builder(model.clone()).system(system).build();
 //! let team = Team::new()
@@ -36,22 +36,25 @@
 //! # Ok(()) }
 //! ```
 
+mod run;
+mod tools;
+
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::FutureExt;
-use futures::future::BoxFuture;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{Agent, AgentResult, Canceller, Session, StopReason, ToolCallRecord};
+use run::{Shared, Start, run_member};
+
+use crate::agent::{Agent, StopReason, ToolCallRecord};
 use crate::error::{Error, Result};
 use crate::message::{Message, Usage};
 use crate::model::ResponseFormat;
-use crate::tool::{Tool, ToolContext, ToolError, ToolSpec};
+use crate::orchestrate::OnEvent;
+use crate::tool::ToolSpec;
 
 /// How many hand-offs one member run may chain before the team stops it.
 const MAX_HANDOFFS: usize = 8;
@@ -307,7 +310,7 @@ impl Team {
         &self,
         name: &str,
         prompt: &str,
-        on_event: impl Fn(TeamEvent) + Send + Sync + 'static,
+        on_event: impl OnEvent<TeamEvent>,
     ) -> Result<TeamRun> {
         self.validate()?;
         let shared = Shared::new(self.clone(), Arc::new(on_event));
@@ -323,11 +326,7 @@ impl Team {
     }
 
     /// [`Team::route`] with events.
-    pub async fn route_with_events(
-        &self,
-        prompt: &str,
-        on_event: impl Fn(TeamEvent) + Send + Sync + 'static,
-    ) -> Result<TeamRun> {
+    pub async fn route_with_events(&self, prompt: &str, on_event: impl OnEvent<TeamEvent>) -> Result<TeamRun> {
         self.validate()?;
         let router = self.inner.router.clone().ok_or_else(|| Error::Config("this team has no router".into()))?;
         let shared = Shared::new(self.clone(), Arc::new(on_event));
@@ -357,10 +356,10 @@ impl Team {
         shared.refund(1);
         let started = Instant::now();
         let mut session = router.session();
-        let choice = session.extract_json(ask, format, 2).await;
+        let choice = session.extract_json(ask, format).await;
         let usage = session.usage();
         let calls = session.messages().iter().filter(|m| matches!(m, Message::Assistant(_))).count();
-        shared.calls.fetch_add(calls, Ordering::SeqCst);
+        shared.spend(calls);
         let choice = choice?;
         let agent = choice["agent"].as_str().unwrap_or_default().to_string();
         let reason = choice["reason"].as_str().unwrap_or_default().to_string();
@@ -382,309 +381,5 @@ impl Team {
             Start { member: agent, task: prompt.to_string(), depth: 0, parent: Some("router".into()), via: Via::Route };
         let outcome = run_member(Arc::clone(&shared), start, CancellationToken::new()).await;
         shared.finish(outcome)
-    }
-}
-
-/// What one team run shares between its member runs.
-struct Shared {
-    team: Team,
-    on_event: Arc<dyn Fn(TeamEvent) + Send + Sync>,
-    /// Model calls reserved by running members or made by finished ones.
-    calls: AtomicUsize,
-    runs: Mutex<Vec<AgentRun>>,
-    /// A limit that stopped the run; it is what the run returns.
-    fatal: Mutex<Option<Error>>,
-    /// Cancelled when a limit is hit: every member run stops.
-    stop: CancellationToken,
-}
-
-impl Shared {
-    fn new(team: Team, on_event: Arc<dyn Fn(TeamEvent) + Send + Sync>) -> Arc<Self> {
-        Arc::new(Shared {
-            team,
-            on_event,
-            calls: AtomicUsize::new(0),
-            runs: Mutex::new(Vec::new()),
-            fatal: Mutex::new(None),
-            stop: CancellationToken::new(),
-        })
-    }
-
-    /// Takes up to `want` model calls from the budget; none left stops the team.
-    fn reserve(&self, want: usize) -> Result<usize> {
-        let limit = self.team.inner.max_model_calls;
-        let mut got = 0;
-        let _ = self.calls.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
-            got = want.min(limit.saturating_sub(used));
-            Some(used + got)
-        });
-        if got == 0 {
-            return Err(self.fail(Error::TeamLimit(format!(
-                "the team's budget of {limit} model calls is spent; raise it with Team::max_model_calls"
-            ))));
-        }
-        Ok(got)
-    }
-
-    fn refund(&self, n: usize) {
-        self.calls.fetch_sub(n, Ordering::SeqCst);
-    }
-
-    /// Records a limit error (the first one wins), stops every member, returns a copy.
-    fn fail(&self, e: Error) -> Error {
-        let message = e.to_string();
-        let mut fatal = self.fatal.lock().unwrap_or_else(|p| p.into_inner());
-        if fatal.is_none() {
-            *fatal = Some(e);
-        }
-        self.stop.cancel();
-        Error::TeamLimit(message)
-    }
-
-    fn record(&self, run: AgentRun) {
-        self.runs.lock().unwrap_or_else(|p| p.into_inner()).push(run);
-    }
-
-    fn finish(&self, outcome: Result<(String, String)>) -> Result<TeamRun> {
-        if let Some(e) = self.fatal.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            return Err(e);
-        }
-        let (final_agent, content) = outcome?;
-        let runs = std::mem::take(&mut *self.runs.lock().unwrap_or_else(|p| p.into_inner()));
-        let mut usage_by_agent: BTreeMap<String, Usage> = BTreeMap::new();
-        let mut usage = Usage::default();
-        let mut model_calls = 0;
-        for r in &runs {
-            *usage_by_agent.entry(r.agent.clone()).or_default() += r.usage;
-            usage += r.usage;
-            model_calls += r.iterations;
-        }
-        Ok(TeamRun { content, final_agent, runs, usage_by_agent, usage, model_calls })
-    }
-}
-
-/// Who runs, on what, and how they came to.
-struct Start {
-    member: String,
-    task: String,
-    depth: usize,
-    parent: Option<String>,
-    via: Via,
-}
-
-/// Runs one member (and whoever it hands off to); returns who answered and the answer.
-fn run_member(
-    shared: Arc<Shared>,
-    start: Start,
-    cancel: CancellationToken,
-) -> BoxFuture<'static, Result<(String, String)>> {
-    async move {
-        let Start { mut member, task, depth, mut parent, mut via } = start;
-        let mut history: Option<Vec<Message>> = None;
-        for _ in 0..=MAX_HANDOFFS {
-            let handoff = Arc::new(HandoffSlot::default());
-            let (mut session, reserved) = prepare(&shared, &member, depth, &handoff, history.take())?;
-            let _ = handoff.canceller.set(session.canceller());
-            (shared.on_event)(TeamEvent::AgentStarted {
-                agent: member.clone(),
-                parent: parent.clone(),
-                via,
-                depth,
-                task: task.clone(),
-            });
-            let started = Instant::now();
-            let result =
-                run_stoppable(&mut session, &shared.stop, &cancel, (via != Via::Handoff).then(|| task.clone())).await;
-            // A failed run keeps its whole reservation: how many calls it made is unknown.
-            let used = result.as_ref().map_or(reserved, |r| r.iterations);
-            shared.refund(reserved.saturating_sub(used));
-            let r = result?;
-            (shared.on_event)(TeamEvent::AgentFinished {
-                agent: member.clone(),
-                depth,
-                iterations: r.iterations,
-                usage: r.usage,
-                duration: started.elapsed(),
-            });
-            shared.record(AgentRun {
-                agent: member.clone(),
-                parent: parent.clone(),
-                via,
-                depth,
-                task: task.clone(),
-                content: r.content.clone(),
-                stop_reason: r.stop_reason,
-                iterations: r.iterations,
-                tool_calls: r.tool_calls,
-                usage: r.usage,
-                duration: started.elapsed(),
-            });
-            if shared.stop.is_cancelled() {
-                return Err(Error::Cancelled);
-            }
-            let target = handoff.target.lock().unwrap_or_else(|p| p.into_inner()).take();
-            let Some(to) = target else { return Ok((member, r.content)) };
-            (shared.on_event)(TeamEvent::HandedOff { from: member.clone(), to: to.clone() });
-            history =
-                Some(session.messages().iter().filter(|m| !matches!(m, Message::System { .. })).cloned().collect());
-            parent = Some(std::mem::replace(&mut member, to));
-            via = Via::Handoff;
-        }
-        Err(shared.fail(Error::TeamLimit(format!(
-            "more than {MAX_HANDOFFS} hand-offs in a row; the members keep passing the conversation around"
-        ))))
-    }
-    .boxed()
-}
-
-/// The member's agent with its delegation and hand-off tools, and the calls reserved.
-fn prepare(
-    shared: &Arc<Shared>,
-    name: &str,
-    depth: usize,
-    handoff: &Arc<HandoffSlot>,
-    history: Option<Vec<Message>>,
-) -> Result<(Session, usize)> {
-    let inner = &shared.team.inner;
-    let member =
-        inner.members.get(name).ok_or_else(|| Error::Config(format!("`{name}` is not a member of the team")))?;
-    let reserved = shared.reserve(member.agent.max_iterations())?;
-    let mut builder = member.agent.to_builder().max_iterations(reserved);
-    for d in &member.delegates {
-        let description = &inner.members[d].description;
-        builder = builder.tool(Delegate::new(Arc::clone(shared), name, d, description, depth + 1));
-    }
-    for h in &member.handoffs {
-        let description = &inner.members[h].description;
-        builder = builder.tool(Transfer::new(h, description, Arc::clone(handoff)));
-    }
-    let agent = builder.build();
-    let session = match history {
-        Some(messages) => Session::with_messages(agent, messages),
-        None => agent.session(),
-    };
-    Ok((session, reserved))
-}
-
-/// Runs (or resumes) the session, stopping it when the team stops or the caller cancels.
-async fn run_stoppable(
-    session: &mut Session,
-    stop: &CancellationToken,
-    cancel: &CancellationToken,
-    prompt: Option<String>,
-) -> Result<AgentResult> {
-    let canceller = session.canceller();
-    let run = async {
-        match prompt {
-            Some(p) => session.run(p).await,
-            None => session.resume().await,
-        }
-    };
-    tokio::pin!(run);
-    tokio::select! {
-        r = &mut run => r,
-        _ = stop.cancelled() => { canceller.cancel_now(); run.await }
-        _ = cancel.cancelled() => { canceller.cancel_now(); run.await }
-    }
-}
-
-/// Delegation: a member as a tool of another.
-struct Delegate {
-    spec: ToolSpec,
-    shared: Arc<Shared>,
-    from: String,
-    to: String,
-    depth: usize,
-}
-
-impl Delegate {
-    fn new(shared: Arc<Shared>, from: &str, to: &str, description: &str, depth: usize) -> Self {
-        let spec = ToolSpec::new(
-            to,
-            format!("Delegate a task to the team member `{to}`: {description} Give it a complete, self-contained task; it answers with its result."),
-            json!({
-                "type": "object",
-                "properties": {"task": {"type": "string", "description": "The task, with everything it needs to know."}},
-                "required": ["task"],
-                "additionalProperties": false
-            }),
-        )
-        .expect("member names are checked by Team::validate");
-        Delegate { spec, shared, from: from.to_string(), to: to.to_string(), depth }
-    }
-}
-
-impl Tool for Delegate {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, std::result::Result<String, ToolError>> {
-        async move {
-            let task = args["task"].as_str().unwrap_or_default().to_string();
-            let limit = self.shared.team.inner.max_depth;
-            if self.depth > limit {
-                let e = Error::TeamLimit(format!(
-                    "delegation from `{}` to `{}` would go {} levels deep; the limit is {limit} (raise it with Team::max_depth)",
-                    self.from, self.to, self.depth
-                ));
-                return Err(ToolError::new(self.shared.fail(e).to_string()));
-            }
-            let start = Start {
-                member: self.to.clone(),
-                task,
-                depth: self.depth,
-                parent: Some(self.from.clone()),
-                via: Via::Delegation,
-            };
-            match run_member(Arc::clone(&self.shared), start, ctx.cancel).await {
-                Ok((_, answer)) => Ok(answer),
-                Err(e) => Err(ToolError::new(format!("`{}` could not finish: {e}", self.to))),
-            }
-        }
-        .boxed()
-    }
-}
-
-/// Where a transfer tool leaves its target for the member run to pick up.
-#[derive(Default)]
-struct HandoffSlot {
-    target: Mutex<Option<String>>,
-    canceller: OnceLock<Canceller>,
-}
-
-/// Hand-off: `transfer_to_<name>`.
-struct Transfer {
-    spec: ToolSpec,
-    to: String,
-    slot: Arc<HandoffSlot>,
-}
-
-impl Transfer {
-    fn new(to: &str, description: &str, slot: Arc<HandoffSlot>) -> Self {
-        let spec = ToolSpec::new(
-            format!("transfer_to_{to}"),
-            format!("Hand this conversation over to `{to}` ({description}), who continues it from here."),
-            json!({"type": "object", "properties": {}, "additionalProperties": false}),
-        )
-        .expect("hand-off tool names are checked by Team::validate");
-        Transfer { spec, to: to.to_string(), slot }
-    }
-}
-
-impl Tool for Transfer {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    fn invoke<'a>(&'a self, _args: Value, _ctx: ToolContext) -> BoxFuture<'a, std::result::Result<String, ToolError>> {
-        async move {
-            *self.slot.target.lock().unwrap_or_else(|p| p.into_inner()) = Some(self.to.clone());
-            if let Some(c) = self.slot.canceller.get() {
-                c.cancel_after_turn();
-            }
-            Ok(format!("Transferred to `{}`, who continues the conversation.", self.to))
-        }
-        .boxed()
     }
 }

@@ -14,10 +14,9 @@ use futures::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 
-use super::{
-    SessionInfo, SessionStore, StoredSession, TurnLock, busy, decode_message, encode_message, lock_is_stale,
-    lock_owner, now_ms, title_of,
-};
+use super::encoding::{decode_message, encode_message};
+use super::lock::{self, busy};
+use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
 use crate::message::Message;
 
@@ -54,7 +53,7 @@ fn db_err(e: rusqlite::Error) -> Error {
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// use lucid::memory::{SessionStore, SqliteStore};
+/// use lucid::store::{SessionStore, SqliteStore};
 /// let dir = std::env::temp_dir().join(format!("lucid-doc-{}", std::process::id()));
 /// let store = SqliteStore::open(dir.join("lucid.db")).unwrap();
 /// store.create("work", serde_json::json!({"user": "ada"})).await.unwrap();
@@ -279,7 +278,7 @@ impl SessionStore for SqliteStore {
     fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>> {
         let id = id.to_string();
         self.run(move |conn| {
-            let owner = lock_owner();
+            let owner = lock::owner();
             let now = now_ms();
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
             let held: Option<(String, i64)> = tx
@@ -289,7 +288,7 @@ impl SessionStore for SqliteStore {
                 .optional()
                 .map_err(db_err)?;
             if let Some((holder, expires_at)) = held {
-                if !lock_is_stale(&holder, expires_at, now) {
+                if !lock::is_stale(&holder, expires_at, now) {
                     return Err(busy(&id, &holder));
                 }
                 tracing::warn!(session = %id, previous = %holder, "taking over a stale turn lock");

@@ -13,9 +13,9 @@ use serde_json::{Map, Value};
 /// ```
 /// let scope = serde_json::json!({"input": {"topic": "owls"}, "list": ["a", "b"]});
 /// let scope = scope.as_object().unwrap();
-/// assert_eq!(lucid::workflow::lookup(scope, "input.topic"), Some(&serde_json::json!("owls")));
-/// assert_eq!(lucid::workflow::lookup(scope, "list.1"), Some(&serde_json::json!("b")));
-/// assert_eq!(lucid::workflow::lookup(scope, "input.nope"), None);
+/// assert_eq!(lucid::orchestrate::workflow::lookup(scope, "input.topic"), Some(&serde_json::json!("owls")));
+/// assert_eq!(lucid::orchestrate::workflow::lookup(scope, "list.1"), Some(&serde_json::json!("b")));
+/// assert_eq!(lucid::orchestrate::workflow::lookup(scope, "input.nope"), None);
 /// ```
 pub fn lookup<'a>(scope: &'a Map<String, Value>, path: &str) -> Option<&'a Value> {
     let mut parts = path.split('.');
@@ -36,9 +36,9 @@ pub fn lookup<'a>(scope: &'a Map<String, Value>, path: &str) -> Option<&'a Value
 ///
 /// ```
 /// let scope = serde_json::json!({"input": {"topic": "owls"}, "outline": {"parts": 3}});
-/// let text = lucid::workflow::render("Write {{input.topic}} in {{ outline.parts }} parts", scope.as_object().unwrap());
+/// let text = lucid::orchestrate::workflow::render("Write {{input.topic}} in {{ outline.parts }} parts", scope.as_object().unwrap());
 /// assert_eq!(text.unwrap(), "Write owls in 3 parts");
-/// assert!(lucid::workflow::render("{{missing}}", scope.as_object().unwrap()).unwrap_err().contains("`missing`"));
+/// assert!(lucid::orchestrate::workflow::render("{{missing}}", scope.as_object().unwrap()).unwrap_err().contains("`missing`"));
 /// ```
 pub fn render(template: &str, scope: &Map<String, Value>) -> Result<String, String> {
     let mut out = String::with_capacity(template.len());
@@ -88,7 +88,7 @@ fn unknown(path: &str, scope: &Map<String, Value>) -> String {
 /// A test over the workflow's values, for branches and loops.
 ///
 /// ```
-/// use lucid::workflow::Condition;
+/// use lucid::orchestrate::workflow::Condition;
 /// let scope = serde_json::json!({"review": "LGTM, APPROVED", "score": {"value": 8}});
 /// let scope = scope.as_object().unwrap();
 /// assert!(Condition::contains("review", "APPROVED").test(scope));

@@ -1,0 +1,199 @@
+//! Where sessions live: the [`SessionStore`] trait and its stores.
+//!
+//! A [`SessionStore`] keeps each conversation (its messages, without the system prompt)
+//! under an id: [`InMemoryStore`] (LRU-bounded, optionally in front of another store),
+//! [`SqliteStore`] (the embedded default, feature `sqlite`: one file, WAL, one transaction
+//! per turn) and, behind the `postgres` feature, `PostgresStore` for many processes sharing
+//! sessions. A store also hands out turn locks ([`lock`]), so one session never runs two
+//! turns at once, even across processes.
+//!
+//! The helpers a store needs are public so a store written outside this crate can reuse
+//! them: [`lock`] (owners, staleness), [`encoding`] (messages as stored JSON), [`title_of`]
+//! and [`now_ms`]. With the `test-kit` feature, [`test_kit`] runs the conformance suite
+//! every store in this crate passes against any other store.
+//!
+//! This module holds no context policy: the context window a request sends is derived from
+//! the stored history by the same trimming and repair as always (see [`crate::context`]);
+//! the store never holds a half-written turn. Long-term recall lives in [`crate::memory`].
+//!
+//! A store of your own implements the trait's eight methods:
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use std::sync::Mutex;
+//! use std::time::Duration;
+//! use futures::future::{BoxFuture, FutureExt};
+//! use lucid::store::{SessionInfo, SessionStore, StoredSession, TurnLock, lock, now_ms};
+//! use lucid::{Message, Result};
+//!
+//! /// Sessions in a map, one process only.
+//! #[derive(Default)]
+//! struct MapStore(Mutex<HashMap<String, StoredSession>>);
+//!
+//! impl SessionStore for MapStore {
+//!     fn kind(&self) -> &'static str { "map" }
+//!     fn create<'a>(&'a self, id: &'a str, metadata: serde_json::Value) -> BoxFuture<'a, Result<SessionInfo>> {
+//!         let mut map = self.0.lock().unwrap();
+//!         let s = map.entry(id.to_string()).or_insert_with(|| StoredSession {
+//!             info: SessionInfo { id: id.into(), title: None, created_at: now_ms(), updated_at: now_ms(),
+//!                                 message_count: 0, metadata },
+//!             messages: Vec::new(),
+//!         });
+//!         let info = s.info.clone();
+//!         async move { Ok(info) }.boxed()
+//!     }
+//!     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>> {
+//!         let s = self.0.lock().unwrap().get(id).cloned();
+//!         async move { Ok(s) }.boxed()
+//!     }
+//!     fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>> {
+//!         if let Some(s) = self.0.lock().unwrap().get_mut(id) {
+//!             s.messages.extend_from_slice(messages);
+//!             s.info.message_count = s.messages.len();
+//!         }
+//!         async { Ok(()) }.boxed()
+//!     }
+//!     fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>> {
+//!         if let Some(s) = self.0.lock().unwrap().get_mut(id) {
+//!             s.messages = messages.to_vec();
+//!             s.info.message_count = s.messages.len();
+//!         }
+//!         async { Ok(()) }.boxed()
+//!     }
+//!     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+//!         let gone = self.0.lock().unwrap().remove(id).is_some();
+//!         async move { Ok(gone) }.boxed()
+//!     }
+//!     fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, Result<Vec<SessionInfo>>> {
+//!         let mut all: Vec<_> = self.0.lock().unwrap().values().map(|s| s.info.clone()).collect();
+//!         all.sort_by_key(|i| std::cmp::Reverse(i.updated_at));
+//!         async move { Ok(all.into_iter().skip(offset).take(limit).collect()) }.boxed()
+//!     }
+//!     fn lock<'a>(&'a self, id: &'a str, _lease: Duration) -> BoxFuture<'a, Result<TurnLock>> {
+//!         // One process: a real store records the owner and checks `lock::is_stale`.
+//!         async move { Ok(TurnLock { session_id: id.into(), owner: lock::owner() }) }.boxed()
+//!     }
+//!     fn unlock<'a>(&'a self, _lock: &'a TurnLock) -> BoxFuture<'a, Result<()>> {
+//!         async { Ok(()) }.boxed()
+//!     }
+//! }
+//!
+//! # async fn demo() -> lucid::Result<()> {
+//! # let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:1/v1", None, "m")?;
+//! let agent = lucid::Agent::builder(model).store(std::sync::Arc::new(MapStore::default())).build();
+//! let mut session = agent.session_with_id("support-42").await?;
+//! # Ok(()) }
+//! ```
+
+pub mod encoding;
+mod in_memory;
+pub mod lock;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+#[cfg(feature = "test-kit")]
+pub mod test_kit;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::message::Message;
+
+pub use in_memory::InMemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+
+/// What a store knows about a session without loading its messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    /// The session id.
+    pub id: String,
+    /// A title (the start of the first user message unless set otherwise).
+    pub title: Option<String>,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// Time of the last change, milliseconds since the Unix epoch.
+    pub updated_at: i64,
+    /// Messages stored.
+    pub message_count: usize,
+    /// Free-form metadata (user id, tags…).
+    pub metadata: Value,
+}
+
+/// A session with its messages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredSession {
+    /// What is known about it.
+    pub info: SessionInfo,
+    /// Its messages, oldest first, without the system prompt.
+    pub messages: Vec<Message>,
+}
+
+/// Proof that this process holds a session's turn lock; give it back with
+/// [`SessionStore::unlock`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnLock {
+    /// The session.
+    pub session_id: String,
+    /// Who holds it: `host:pid:nonce`.
+    pub owner: String,
+}
+
+/// Where sessions live.
+///
+/// Every method is one atomic operation: `append` writes a whole turn or nothing.
+pub trait SessionStore: Send + Sync + 'static {
+    /// A short name for errors (`memory`, `sqlite`, `postgres`).
+    fn kind(&self) -> &'static str;
+    /// Creates the session if it does not exist; returns its info either way.
+    fn create<'a>(&'a self, id: &'a str, metadata: Value) -> BoxFuture<'a, Result<SessionInfo>>;
+    /// The session and its messages, or `None`.
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>>;
+    /// Appends the messages of one turn atomically (the session must exist).
+    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>>;
+    /// Replaces every message (after compression) atomically.
+    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>>;
+    /// Deletes the session; false when it did not exist.
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
+    /// Sessions, most recently updated first.
+    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, Result<Vec<SessionInfo>>>;
+    /// Takes the session's turn lock, or fails with [`Error::SessionBusy`] when another
+    /// turn (in this process or another) holds it. A lock whose holder died or whose lease
+    /// expired is taken over.
+    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>>;
+    /// Releases a lock taken with [`SessionStore::lock`].
+    fn unlock<'a>(&'a self, lock: &'a TurnLock) -> BoxFuture<'a, Result<()>>;
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// A title from the first user message: its first line, at most 60 characters.
+///
+/// ```
+/// use lucid::Message;
+/// let t = lucid::store::title_of(&[Message::user("Plan a trip to Kyoto\nin April")]);
+/// assert_eq!(t.as_deref(), Some("Plan a trip to Kyoto"));
+/// ```
+pub fn title_of(messages: &[Message]) -> Option<String> {
+    messages.iter().find_map(|m| match m {
+        Message::User { content } => {
+            let line = content.lines().find(|l| !l.trim().is_empty())?.trim();
+            let mut t: String = line.chars().take(60).collect();
+            if line.chars().count() > 60 {
+                t.push('…');
+            }
+            Some(t)
+        }
+        _ => None,
+    })
+}
