@@ -7,9 +7,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::{Tool, ToolContext, ToolError, ToolSpec};
 use crate::message::ToolCall;
 
 /// What a policy says about a tool.
@@ -120,6 +123,33 @@ impl PermissionPolicy {
         p
     }
 
+    /// `tool`, checked against this policy before each call: for tools that run outside
+    /// an agent's loop (a workflow's tool steps) or inside agents that do not carry this
+    /// policy. A refused call fails with the text the loop would give the model. A tool the
+    /// policy allows outright comes back as it is.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use lucid::prelude::*;
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    ///
+    /// /// Deletes everything.
+    /// #[tool]
+    /// fn wipe() -> String { "wiped".into() }
+    ///
+    /// let policy = PermissionPolicy::allow_all().set("wipe", Permission::Ask);
+    /// let guarded = policy.guard(std::sync::Arc::new(wipe));
+    /// let refused = guarded.invoke(serde_json::json!({}), Default::default()).await.unwrap_err();
+    /// assert!(refused.message().contains("needs the user's approval"));
+    /// # });
+    /// ```
+    pub fn guard(&self, tool: Arc<dyn Tool>) -> Arc<dyn Tool> {
+        if self.permission(tool.spec().name()) == Permission::Allow {
+            return tool;
+        }
+        Arc::new(Guarded { tool, policy: self.clone() })
+    }
+
     /// `Ok` when the call may run, else the text the model reads instead of its output.
     pub(crate) async fn check(&self, call: &ToolCall) -> Result<(), String> {
         match self.permission(&call.name) {
@@ -149,5 +179,26 @@ impl PermissionPolicy {
                 }
             }
         }
+    }
+}
+
+/// A tool that asks its policy before each call ([`PermissionPolicy::guard`]).
+struct Guarded {
+    tool: Arc<dyn Tool>,
+    policy: PermissionPolicy,
+}
+
+impl Tool for Guarded {
+    fn spec(&self) -> &ToolSpec {
+        self.tool.spec()
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let call = ToolCall::new(ctx.call_id.clone(), self.tool.spec().name(), args.clone());
+            self.policy.check(&call).await.map_err(ToolError::new)?;
+            self.tool.invoke(args, ctx).await
+        }
+        .boxed()
     }
 }
