@@ -10,6 +10,7 @@ use lucid::model::Preset;
 
 use crate::args::{AgentArgs, ModelArgs};
 use crate::settings::Settings;
+use crate::tools::ToolDefaults;
 
 /// A fully resolved model choice.
 #[derive(Debug, Clone)]
@@ -141,23 +142,19 @@ pub struct AgentSettings {
     pub shell_timeout: Duration,
 }
 
-/// The tools `lucid run` enables when neither a flag nor the file says.
-pub const DEFAULT_RUN_TOOLS: &[&str] = &["calculator", "current_time", "ask_user"];
-/// The tools `lucid chat` enables when neither a flag nor the file says.
-pub const DEFAULT_CHAT_TOOLS: &[&str] =
-    &["calculator", "current_time", "ask_user", "read_file", "list_dir", "search_files", "write_file", "edit_file"];
-
 /// Resolves the agent flags over the file (the `--store` flag already includes
-/// `LUCID_STORE`).
-pub fn agent_settings(args: &AgentArgs, file: &Settings, default_tools: &[&str]) -> AgentSettings {
+/// `LUCID_STORE`). Without a tool list in either, the command's defaults apply; the
+/// built-in tools that write ask first unless the file says otherwise.
+pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults) -> AgentSettings {
     let tools = match args.tools.as_deref() {
         Some(list) if list.trim() == "none" => Vec::new(),
         Some(list) => list.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        None => file.tools.clone().unwrap_or_else(|| default_tools.iter().map(|t| t.to_string()).collect()),
+        None => file.tools.clone().unwrap_or_else(|| defaults.names().map(str::to_string).collect()),
     };
-    let mut permissions: std::collections::BTreeMap<_, _> = lucid::tool::permission::WRITING_TOOLS
+    let mut permissions: std::collections::BTreeMap<_, _> = lucid::tool::builtin::CATALOGUE
         .iter()
-        .map(|t| (t.to_string(), lucid::tool::permission::Permission::Ask))
+        .filter(|t| t.writes)
+        .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))
         .collect();
     permissions.extend(file.permissions.clone());
     AgentSettings {

@@ -3,13 +3,13 @@
 use std::sync::Arc;
 
 use lucid::model::ChatModel;
-use lucid::tool::ToolRegistry;
 use lucid::workflow::{WorkflowEvent, WorkflowFile};
 use serde_json::{Map, Value};
 
-use crate::args::WorkflowAction;
+use crate::args::{AgentArgs, WorkflowAction};
 use crate::config::{self, ConfigError};
 use crate::run::build_model;
+use crate::tools::ToolDefaults;
 
 /// Runs the action and returns the exit code.
 pub async fn run(action: WorkflowAction, settings: &crate::settings::Settings) -> anyhow::Result<i32> {
@@ -27,12 +27,9 @@ pub async fn run(action: WorkflowAction, settings: &crate::settings::Settings) -
             (None, None) => Err(lucid::Error::Config("no default model".into())),
         }
     };
-    let mut tools = ToolRegistry::new();
-    for name in lucid::tool::builtin::NAMES {
-        if let Some(t) = lucid::tool::builtin::by_name(name) {
-            tools.add_arc(t);
-        }
-    }
+    // The tool list of the settings is for `run` and `chat`; a workflow's agents name theirs.
+    let agent = config::agent_settings(&AgentArgs::default(), settings, ToolDefaults::Run);
+    let tools = crate::tools::workflow_registry(&agent)?;
     let flow = spec.build(&models, &tools)?;
     let run = flow
         .run_with_events(Value::Object(input), move |e| {

@@ -165,6 +165,10 @@ async fn the_permission_policy_allows_asks_and_denies() {
 
 #[tokio::test]
 async fn a_guarded_tool_asks_its_policy_outside_the_loop() {
+    for t in lucid::tool::builtin::CATALOGUE {
+        let expected = if t.writes { Permission::Ask } else { Permission::Allow };
+        assert_eq!(PermissionPolicy::recommended().permission(t.name), expected, "{}", t.name);
+    }
     let calc: Arc<dyn Tool> = Arc::new(lucid::tool::builtin::calculator);
     let allowed = PermissionPolicy::recommended().guard(calc.clone());
     assert!(Arc::ptr_eq(&allowed, &calc), "a tool the policy allows outright is not wrapped");

@@ -78,22 +78,20 @@ impl Default for PermissionPolicy {
     }
 }
 
-/// The tools that change things outside the conversation, asked about by default.
-pub const WRITING_TOOLS: &[&str] = &["write_file", "edit_file", "shell"];
-
 impl PermissionPolicy {
     /// Every tool may run (what an agent has unless told otherwise).
     pub fn allow_all() -> Self {
         PermissionPolicy { default: Permission::Allow, tools: HashMap::new(), approver: None, always: Arc::default() }
     }
 
-    /// Reading allowed; writing files and the shell ask first ([`WRITING_TOOLS`]).
+    /// Reading allowed; the built-in tools that write (files, the shell: those the
+    /// [catalogue](crate::tool::builtin::CATALOGUE) marks `writes`) ask first.
     pub fn recommended() -> Self {
-        let mut p = PermissionPolicy::allow_all();
-        for t in WRITING_TOOLS {
-            p.tools.insert((*t).to_string(), Permission::Ask);
-        }
-        p
+        #[cfg(feature = "builtin-tools")]
+        let writing = super::builtin::CATALOGUE.iter().filter(|t| t.writes).map(|t| t.name);
+        #[cfg(not(feature = "builtin-tools"))]
+        let writing = std::iter::empty::<&str>();
+        writing.fold(PermissionPolicy::allow_all(), |p, name| p.set(name, Permission::Ask))
     }
 
     /// Sets one tool's permission.
