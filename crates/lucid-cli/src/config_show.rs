@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use crate::args::{AgentArgs, ModelArgs};
+use crate::config::file::{FileConfig, default_path, starter};
 use crate::config::{self, ConfigError};
-use crate::settings::{FileConfig, starter};
 
 /// A key shown without giving it away: its first three and last four characters.
 pub fn mask(key: &str) -> String {
@@ -58,7 +58,7 @@ pub fn init(explicit: Option<&Path>, force: bool) -> anyhow::Result<i32> {
     let xdg = std::env::var("XDG_CONFIG_HOME").ok();
     let path = match explicit {
         Some(p) => p.to_path_buf(),
-        None => crate::settings::default_path(xdg.as_deref(), home.as_deref())
+        None => default_path(xdg.as_deref(), home.as_deref())
             .ok_or_else(|| ConfigError("no home folder: pass --config FILE".into()))?,
     };
     if path.exists() && !force {

@@ -11,7 +11,6 @@ mod config_show;
 mod display;
 mod run;
 mod sessions;
-mod settings;
 mod tools;
 mod workflow;
 

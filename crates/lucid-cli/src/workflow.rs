@@ -7,18 +7,18 @@ use lucid::workflow::{WorkflowEvent, WorkflowFile};
 use serde_json::{Map, Value};
 
 use crate::args::{AgentArgs, WorkflowAction};
+use crate::config::file::Settings;
 use crate::config::{self, ConfigError};
-use crate::run::build_model;
 use crate::tools::ToolDefaults;
 
 /// Runs the action and returns the exit code.
-pub async fn run(action: WorkflowAction, settings: &crate::settings::Settings) -> anyhow::Result<i32> {
+pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<i32> {
     let WorkflowAction::Run { file, inputs, json, model } = action;
     let spec = WorkflowFile::from_path(&file)?;
     let input = parse_inputs(&inputs)?;
     // Agents without a `model` use the command line's; it is resolved only if one needs it.
     let default =
-        if spec.needs_default_model() { Some(build_model(&config::resolve(&model, settings).await?)?) } else { None };
+        if spec.needs_default_model() { Some(config::resolve(&model, settings).await?.build()?) } else { None };
     let models = move |named: Option<&str>| -> lucid::Result<Arc<dyn ChatModel>> {
         match (named, &default) {
             // `provider:model` named in the file: the library's own resolution from the environment.

@@ -9,7 +9,7 @@ use lucid::tool::builtin::CATALOGUE;
 use lucid::tool::permission::Permission;
 use serde::Deserialize;
 
-use crate::config::ConfigError;
+use super::error::ConfigError;
 
 /// Settings from the file (the top level, or a profile laid over it).
 #[derive(Debug, Clone, Default, Deserialize)]
