@@ -117,7 +117,8 @@ pub enum WorkflowAction {
         /// Print one JSON object: every step's output, timings and usage.
         #[arg(long)]
         json: bool,
-        /// The model for agents that name none.
+        /// The model for agents that name none; its transcript, retries and timeout apply
+        /// to agents naming their own `provider:model` too.
         #[command(flatten)]
         model: ModelArgs,
     },

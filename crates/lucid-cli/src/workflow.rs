@@ -21,8 +21,10 @@ pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<
         if spec.needs_default_model() { Some(config::resolve(&model, settings).await?.build()?) } else { None };
     let models = move |named: Option<&str>| -> lucid::Result<Arc<dyn ChatModel>> {
         match (named, &default) {
-            // `provider:model` named in the file: the library's own resolution from the environment.
-            (Some(spec), _) => lucid::model::from_env(spec),
+            // `provider:model` named in the file: the same factory, as `--provider --model` would.
+            (Some(spec), _) => {
+                config::resolve_named(spec, &model, settings).map_err(|ConfigError(e)| lucid::Error::Config(e))?.build()
+            }
             (None, Some(m)) => Ok(Arc::clone(m)),
             (None, None) => Err(lucid::Error::Config("no default model".into())),
         }

@@ -482,6 +482,47 @@ steps:
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// An agent naming `model = "deepseek:…"` goes through the configuration like the
+/// default model: `[providers.deepseek]`'s base URL and key variable, `--transcript` and
+/// `--max-retries`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_workflow_agent_naming_its_model_gets_the_configured_provider_transcript_and_retries() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("named"))).await;
+    let dir = test_dir("wf-named");
+    let config = |url: &str| format!("[providers.deepseek]\nbase_url = \"{url}\"\nkey_env = \"TEST_DS_KEY\"\n");
+    std::fs::write(dir.join("config.toml"), config(&server.url())).unwrap();
+    std::fs::write(
+        dir.join("flow.toml"),
+        "name = \"named\"\n[agents.writer]\nmodel = \"deepseek:ds-test\"\n\
+         [[steps]]\nname = \"say\"\nagent = \"writer\"\nprompt = \"hi\"\n",
+    )
+    .unwrap();
+    let key = [("TEST_DS_KEY", "sk-ds-secret-42")];
+    let flow = ["workflow", "run", "flow.toml", "--config", "config.toml"];
+    let out = run_in(&dir, &[&flow[..], &["--transcript", "t.jsonl"]].concat(), &key).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "named\n");
+    let req = &server.requests()[0];
+    assert_eq!(req.path, "/v1/chat/completions");
+    assert_eq!(req.json()["model"], "ds-test");
+    assert_eq!(req.header("authorization"), Some("Bearer sk-ds-secret-42"));
+    let log = std::fs::read_to_string(dir.join("t.jsonl")).unwrap();
+    assert!(!log.contains("sk-ds-secret-42"));
+    let line: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!((line["provider"].as_str(), line["model"].as_str()), (Some("deepseek"), Some("ds-test")));
+    assert_eq!(line["request_headers"]["authorization"], "***");
+
+    // `--max-retries 0`: one attempt at an overloaded server, then the step fails.
+    let busy =
+        MockServer::start(|_| Reply::json(503, &json!({"error": {"message": "overloaded", "type": "server_error"}})))
+            .await;
+    std::fs::write(dir.join("config.toml"), config(&busy.url())).unwrap();
+    let out = run_in(&dir, &[&flow[..], &["--max-retries", "0"]].concat(), &key).await;
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    assert_eq!(busy.requests().len(), 1, "no retry");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn run_plan_shows_the_plan_and_each_step_then_answers() {
     let server = MockServer::start(|req| {

@@ -1,6 +1,7 @@
 //! The model factory: the model flags laid over the file and the environment become one
 //! [`ModelConfig`], and a `ModelConfig` builds the client. `lucid run`, `lucid chat` and
-//! `lucid workflow run` take their models from here.
+//! `lucid workflow run` (its agents naming their own `provider:model` too) all take their
+//! models from here, so providers, transcript and retry settings apply everywhere.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -75,6 +76,25 @@ pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(M
         },
     };
     wanted.finish(preset, base_url, model)
+}
+
+/// The model a workflow agent names, `provider:model` (or `provider` for its default
+/// model), resolved as `--provider provider --model model` would be over the same file,
+/// with the command line's transcript, retries and timeout (its base URL and key are for
+/// the default model). Without I/O: a local server is not asked which model it serves.
+pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
+    let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
+    let args = ModelArgs {
+        provider: Some(provider.to_string()),
+        model: Some(model.to_string()).filter(|m| !m.is_empty()),
+        base_url: None,
+        api_key: None,
+        ..args.clone()
+    };
+    let wanted = Wanted::new(&args, file);
+    let preset = find_preset(provider)?;
+    let model = wanted.model.clone().unwrap_or_else(|| preset.default_model.to_string());
+    Ok(wanted.finish(Some(preset), wanted.base_url_for(Some(preset)), model)?.0)
 }
 
 /// The model flags laid over the file: what was asked for, before presets and the
@@ -218,4 +238,46 @@ fn no_provider_message() -> ConfigError {
          `lucid providers` lists every provider.",
     );
     ConfigError(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> Settings {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_named_model_is_resolved_like_provider_and_model_flags_with_the_command_lines_transport() {
+        let args = ModelArgs {
+            base_url: Some("http://for-the-default-model/v1".into()),
+            api_key: Some("default-key".into()),
+            transcript: Some("t.jsonl".into()),
+            max_retries: 0,
+            timeout: 7,
+            ..ModelArgs::default()
+        };
+        let settings = file(
+            r#"
+            provider = "vllm"
+            base_url = "http://top-level/v1"
+            [providers.ollama]
+            base_url = "http://configured/v1"
+            model = "qwen3"
+            "#,
+        );
+        let cfg = resolve_named("ollama:llama3.2:3b", &args, &settings).unwrap();
+        assert_eq!((cfg.provider.as_str(), cfg.model.as_str()), ("ollama", "llama3.2:3b"));
+        assert_eq!(cfg.base_url, "http://configured/v1", "[providers.ollama], not the command line's");
+        assert_eq!(cfg.api_key, None, "the command line's key is the default model's");
+        assert_eq!(cfg.transcript, Some(PathBuf::from("t.jsonl")));
+        assert_eq!((cfg.max_retries, cfg.timeout), (0, Duration::from_secs(7)));
+        assert_eq!(resolve_named("ollama", &args, &settings).unwrap().model, "qwen3", "the section's model");
+        let top = resolve_named("vllm:m", &args, &settings).unwrap();
+        assert_eq!(top.base_url, "http://top-level/v1", "the top-level base URL belongs to the top-level provider");
+        let llamacpp = resolve_named("llamacpp:m", &args, &settings).unwrap();
+        assert_eq!(llamacpp.base_url, Preset::find("llamacpp").unwrap().base_url);
+        assert!(resolve_named("nope:m", &args, &settings).unwrap_err().0.contains("unknown provider `nope`"));
+    }
 }
