@@ -89,13 +89,8 @@ pub struct AgentArgs {
     /// System prompt.
     #[arg(long, short = 's')]
     pub system: Option<String>,
-    /// Comma-separated tools, or `none`: calculator, current_time, ask_user, read_file,
-    /// list_dir, search_files, write_file, edit_file (the file tools work inside the
-    /// current directory) and shell. Default for `run`: calculator, current_time,
-    /// ask_user; for `chat`: those and the five file tools. `lucid run` cannot answer
-    /// `ask_user` (it prints the questions and exits with code 4) nor a policy's `ask`
-    /// (the call is refused).
-    #[arg(long)]
+    // The help lists the library's catalogue of built-in tools.
+    #[arg(long, help = crate::tools::help(), long_help = crate::tools::long_help())]
     pub tools: Option<String>,
     /// Most model calls per turn (default 10).
     #[arg(long)]
@@ -122,7 +117,8 @@ pub enum WorkflowAction {
         /// Print one JSON object: every step's output, timings and usage.
         #[arg(long)]
         json: bool,
-        /// The model for agents that name none.
+        /// The model for agents that name none; its transcript, retries and timeout apply
+        /// to agents naming their own `provider:model` too.
         #[command(flatten)]
         model: ModelArgs,
     },

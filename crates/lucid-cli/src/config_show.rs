@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use crate::args::{AgentArgs, ModelArgs};
+use crate::config::file::{FileConfig, default_path, starter};
 use crate::config::{self, ConfigError};
-use crate::settings::{FileConfig, STARTER};
 
 /// A key shown without giving it away: its first three and last four characters.
 pub fn mask(key: &str) -> String {
@@ -36,7 +36,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         }
         Err(ConfigError(e)) => println!("# model: not resolved: {}", e.lines().next().unwrap_or_default()),
     }
-    let agent = config::agent_settings(&AgentArgs::default(), s, config::DEFAULT_CHAT_TOOLS);
+    let agent = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Chat);
     println!("system = {}", agent.system.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
     println!("tools = {:?}", agent.tools);
     println!("max_iterations = {}", agent.max_iterations);
@@ -58,7 +58,7 @@ pub fn init(explicit: Option<&Path>, force: bool) -> anyhow::Result<i32> {
     let xdg = std::env::var("XDG_CONFIG_HOME").ok();
     let path = match explicit {
         Some(p) => p.to_path_buf(),
-        None => crate::settings::default_path(xdg.as_deref(), home.as_deref())
+        None => default_path(xdg.as_deref(), home.as_deref())
             .ok_or_else(|| ConfigError("no home folder: pass --config FILE".into()))?,
     };
     if path.exists() && !force {
@@ -67,7 +67,7 @@ pub fn init(explicit: Option<&Path>, force: bool) -> anyhow::Result<i32> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(&path, STARTER)?;
+    std::fs::write(&path, starter())?;
     println!("wrote {}", path.display());
     Ok(0)
 }

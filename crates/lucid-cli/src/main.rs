@@ -11,7 +11,6 @@ mod config_show;
 mod display;
 mod run;
 mod sessions;
-mod settings;
 mod tools;
 mod workflow;
 
@@ -59,12 +58,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Run(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, config::DEFAULT_RUN_TOOLS);
+            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run);
             run::run(args, cfg, settings).await
         }
         Command::Chat(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, config::DEFAULT_CHAT_TOOLS);
+            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat);
             chat::run(args, cfg, settings, file).await
         }
         Command::Sessions { store, action } => {

@@ -1,35 +1,15 @@
 //! `lucid run`: one task, printed as text, streamed, or as one JSON object.
 
 use std::io::{IsTerminal, Write};
-use std::sync::Arc;
 
 use anyhow::Context as _;
 use futures::StreamExt;
-use lucid::model::http::HttpTransport;
-use lucid::model::retry::RetryPolicy;
-use lucid::model::{ChatModel, OpenAiCompatible};
 use lucid::{Agent, AgentEvent, AgentResult, FinishReason, StopReason};
 use serde_json::json;
 
 use crate::args::RunArgs;
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
 use crate::display::truncate;
-
-/// Builds the model a resolved configuration describes.
-pub fn build_model(cfg: &ModelConfig) -> anyhow::Result<Arc<dyn ChatModel>> {
-    let retry = RetryPolicy { max_retries: cfg.max_retries, ..RetryPolicy::default() };
-    let mut transport = HttpTransport::builder().retry(retry).request_timeout(cfg.timeout);
-    if let Some(path) = &cfg.transcript {
-        transport = transport.transcript(path);
-    }
-    let transport = transport.build()?;
-    Ok(match cfg.preset {
-        Some(p) => lucid::model::build(p, cfg.api_key.clone(), &cfg.model, Some(&cfg.base_url), Some(transport))?,
-        None => {
-            Arc::new(OpenAiCompatible::new(&cfg.base_url, cfg.api_key.clone(), &cfg.model)?.with_transport(transport))
-        }
-    })
-}
 
 /// Reads the prompt from the arguments, or from standard input for `-` or nothing.
 fn prompt(args: &RunArgs) -> anyhow::Result<String> {
@@ -51,7 +31,7 @@ fn prompt(args: &RunArgs) -> anyhow::Result<String> {
 /// Runs the task and returns the process exit code.
 pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> anyhow::Result<i32> {
     let prompt = prompt(&args)?;
-    let mut builder = Agent::builder(build_model(&cfg)?)
+    let mut builder = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
         .permissions(crate::tools::policy(&settings, None));
     if let Some(s) = &settings.system {

@@ -1,26 +1,67 @@
-//! The tools and permission policy of `lucid run` and `lucid chat`, from resolved settings.
+//! The tools and permission policy of `lucid run`, `lucid chat` and `lucid workflow run`,
+//! from resolved settings and the library's catalogue of built-in tools.
 
 use std::sync::Arc;
 
 use lucid::Tool;
-use lucid::tool::builtin::{Shell, Workspace};
+use lucid::tool::builtin::{self, CATALOGUE, Setup};
 use lucid::tool::permission::{Approver, PermissionPolicy};
-use lucid::tool::{AskUser, Interviewer, ToolSet};
+use lucid::tool::{Interviewer, ToolRegistry};
 
 use crate::config::{AgentSettings, ConfigError};
 
-/// Every tool name `--tools` accepts.
-pub const NAMES: &[&str] = &[
-    "calculator",
-    "current_time",
-    "ask_user",
-    "read_file",
-    "list_dir",
-    "search_files",
-    "write_file",
-    "edit_file",
-    "shell",
-];
+/// Which command's default tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolDefaults {
+    /// `lucid run`: nobody at the keyboard.
+    Run,
+    /// `lucid chat`.
+    Chat,
+}
+
+impl ToolDefaults {
+    /// The names of the tools on by default, in catalogue order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        CATALOGUE
+            .iter()
+            .filter(move |t| match self {
+                ToolDefaults::Run => t.default_in_run,
+                ToolDefaults::Chat => t.default_in_chat,
+            })
+            .map(|t| t.name)
+    }
+}
+
+/// The short help of `--tools` (`-h`), from the catalogue.
+pub fn help() -> String {
+    format!(
+        "Comma-separated tools, or `none`: {} (`--help` says what each does and which are on by default)",
+        joined(builtin::names())
+    )
+}
+
+/// The long help of `--tools` (`--help`), from the catalogue: one line per tool.
+pub fn long_help() -> String {
+    let width = builtin::names().map(str::len).max().unwrap_or(0);
+    let mut out = String::from("Comma-separated tools, or `none`:\n");
+    for t in CATALOGUE {
+        let asks = if t.writes { " (asks first)" } else { "" };
+        out.push_str(&format!("  {:<width$}  {}{asks}\n", t.name, t.summary));
+    }
+    let run: Vec<&str> = ToolDefaults::Run.names().collect();
+    out.push_str(&format!(
+        "The file tools and shell work inside the current directory. Default for `run`: {}; for `chat`: \
+         those and {}. `lucid run` cannot answer `ask_user` (it prints the questions and exits with code 4) \
+         nor a policy's `ask` (the call is refused).",
+        run.join(", "),
+        joined(ToolDefaults::Chat.names().filter(|n| !run.contains(n))),
+    ));
+    out
+}
+
+fn joined(names: impl Iterator<Item = &'static str>) -> String {
+    names.collect::<Vec<_>>().join(", ")
+}
 
 /// The tools named in the settings. File tools and the shell work in the current
 /// directory; `ask_user` is answered by `interviewer`, or stops the run without one.
@@ -28,36 +69,30 @@ pub fn build(
     settings: &AgentSettings,
     interviewer: Option<Arc<dyn Interviewer>>,
 ) -> anyhow::Result<Vec<Arc<dyn Tool>>> {
-    let mut out: Vec<Arc<dyn Tool>> = Vec::new();
-    let mut workspace: Option<Vec<Arc<dyn Tool>>> = None;
-    let cwd = std::env::current_dir()?;
+    let mut setup = Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout);
+    if let Some(i) = interviewer {
+        setup = setup.interviewer(i);
+    }
+    let mut out = Vec::with_capacity(settings.tools.len());
     for name in &settings.tools {
-        let tool: Arc<dyn Tool> = match name.as_str() {
-            "ask_user" => Arc::new(match &interviewer {
-                Some(i) => AskUser::new(Arc::clone(i)),
-                None => AskUser::deferred(),
-            }),
-            "shell" => Arc::new(Shell::new(&cwd).timeout(settings.shell_timeout)),
-            "read_file" | "list_dir" | "search_files" | "write_file" | "edit_file" => {
-                let tools = match &workspace {
-                    Some(t) => t.clone(),
-                    None => {
-                        let t = Arc::new(Workspace::new(&cwd)?).tools();
-                        workspace = Some(t.clone());
-                        t
-                    }
-                };
-                match tools.into_iter().find(|t| t.spec().name() == name) {
-                    Some(t) => t,
-                    None => anyhow::bail!("the workspace has no tool `{name}`"),
-                }
-            }
-            other => lucid::tool::builtin::by_name(other)
-                .ok_or_else(|| ConfigError(format!("unknown tool `{other}`; tools: {}", NAMES.join(", "))))?,
-        };
-        out.push(tool);
+        let entry = builtin::find(name)
+            .ok_or_else(|| ConfigError(format!("unknown tool `{name}`; tools: {}", joined(builtin::names()))))?;
+        out.push(entry.build(&setup)?);
     }
     Ok(out)
+}
+
+/// Every built-in tool, for the agents and tool steps of a workflow file: working in the
+/// current directory, `ask_user` deferred, each call checked against the settings'
+/// permission policy with nobody to ask (so `ask` refuses, as in `lucid run`).
+pub fn workflow_registry(settings: &AgentSettings) -> anyhow::Result<ToolRegistry> {
+    let setup = Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout);
+    let policy = policy(settings, None);
+    let mut registry = ToolRegistry::new();
+    for entry in CATALOGUE {
+        registry.add_arc(policy.guard(entry.build(&setup)?));
+    }
+    Ok(registry)
 }
 
 /// The permission policy of the settings; `ask` goes to `approver`, or is refused.
@@ -69,5 +104,41 @@ pub fn policy(settings: &AgentSettings, approver: Option<Arc<dyn Approver>>) -> 
     match approver {
         Some(a) => p.approver(a),
         None => p,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_and_the_defaults_come_from_the_catalogue() {
+        let (short, long) = (help(), long_help());
+        for t in CATALOGUE {
+            assert!(short.contains(t.name), "{} missing from: {short}", t.name);
+            assert!(
+                long.lines().any(|l| l.contains(t.name) && l.contains(t.summary)),
+                "{} missing from: {long}",
+                t.name
+            );
+        }
+        assert!(long.contains("\n  shell         runs a shell command (asks first)\n"), "{long}");
+        assert!(
+            long.contains("Default for `run`: calculator, current_time, ask_user; for `chat`: those and read_file,")
+        );
+        assert_eq!(ToolDefaults::Run.names().collect::<Vec<_>>(), ["calculator", "current_time", "ask_user"]);
+        assert_eq!(
+            ToolDefaults::Chat.names().collect::<Vec<_>>(),
+            [
+                "calculator",
+                "current_time",
+                "ask_user",
+                "read_file",
+                "list_dir",
+                "search_files",
+                "write_file",
+                "edit_file"
+            ]
+        );
     }
 }

@@ -4,35 +4,34 @@ use std::sync::Arc;
 
 use lucid::model::ChatModel;
 use lucid::orchestrate::workflow::{WorkflowEvent, WorkflowFile};
-use lucid::tool::ToolRegistry;
 use serde_json::{Map, Value};
 
-use crate::args::WorkflowAction;
+use crate::args::{AgentArgs, WorkflowAction};
+use crate::config::file::Settings;
 use crate::config::{self, ConfigError};
-use crate::run::build_model;
+use crate::tools::ToolDefaults;
 
 /// Runs the action and returns the exit code.
-pub async fn run(action: WorkflowAction, settings: &crate::settings::Settings) -> anyhow::Result<i32> {
+pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<i32> {
     let WorkflowAction::Run { file, inputs, json, model } = action;
     let spec = WorkflowFile::from_path(&file)?;
     let input = parse_inputs(&inputs)?;
     // Agents without a `model` use the command line's; it is resolved only if one needs it.
     let default =
-        if spec.needs_default_model() { Some(build_model(&config::resolve(&model, settings).await?)?) } else { None };
+        if spec.needs_default_model() { Some(config::resolve(&model, settings).await?.build()?) } else { None };
     let models = move |named: Option<&str>| -> lucid::Result<Arc<dyn ChatModel>> {
         match (named, &default) {
-            // `provider:model` named in the file: the library's own resolution from the environment.
-            (Some(spec), _) => lucid::model::from_env(spec),
+            // `provider:model` named in the file: the same factory, as `--provider --model` would.
+            (Some(spec), _) => {
+                config::resolve_named(spec, &model, settings).map_err(|ConfigError(e)| lucid::Error::Config(e))?.build()
+            }
             (None, Some(m)) => Ok(Arc::clone(m)),
             (None, None) => Err(lucid::Error::Config("no default model".into())),
         }
     };
-    let mut tools = ToolRegistry::new();
-    for name in lucid::tool::builtin::NAMES {
-        if let Some(t) = lucid::tool::builtin::by_name(name) {
-            tools.add_arc(t);
-        }
-    }
+    // The tool list of the settings is for `run` and `chat`; a workflow's agents name theirs.
+    let agent = config::agent_settings(&AgentArgs::default(), settings, ToolDefaults::Run);
+    let tools = crate::tools::workflow_registry(&agent)?;
     let flow = spec.build(&models, &tools)?;
     let run = flow
         .run_with_events(Value::Object(input), move |e| {

@@ -24,6 +24,27 @@ async fn run(args: Vec<String>) -> Output {
     tokio::task::spawn_blocking(move || lucid(&args.iter().map(String::as_str).collect::<Vec<_>>())).await.unwrap()
 }
 
+/// `lucid` run in the folder `dir` (HOME too, so no stray configuration file is read),
+/// with these environment variables besides PATH and HOME.
+async fn run_in(dir: &std::path::Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .envs(vars.iter().copied());
+    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
+}
+
+/// A fresh folder for one test.
+fn test_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lucid-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// `lucid run --base-url SERVER -m m` with these further arguments.
 async fn run_on(server: &MockServer, rest: &[&str]) -> Output {
     let mut args = vec!["run".to_string(), "--base-url".into(), server.url(), "-m".into(), "m".into()];
@@ -378,6 +399,130 @@ steps:
     assert_eq!(text(&out.stderr), "lucid: the workflow needs the input `topic` (give it with --input topic=VALUE)\n");
 }
 
+/// A workflow agent reads `notes.txt` and writes its text to `out.txt`; a tool step reads
+/// `out.txt` back. Writing needs `allow` in the configuration, as in `lucid run`.
+#[tokio::test(flavor = "multi_thread")]
+async fn workflow_agents_and_tool_steps_use_the_file_tools_under_the_permission_policy() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let last = body["messages"].as_array().unwrap().last().unwrap().clone();
+        let reply = match (last["role"].as_str(), last["content"].as_str().unwrap_or_default()) {
+            (Some("user"), _) => tool_call_completion(&[("c1", "read_file", r#"{"path": "notes.txt"}"#)]),
+            (Some("tool"), text) if text.starts_with("remember") => {
+                let args = json!({"path": "out.txt", "content": text}).to_string();
+                tool_call_completion(&[("c2", "write_file", &args)])
+            }
+            (_, text) => text_completion(&format!("done: {text}")),
+        };
+        Reply::json(200, &reply)
+    })
+    .await;
+    let dir = test_dir("wf-files");
+    std::fs::write(dir.join("notes.txt"), "remember the milk\n").unwrap();
+    std::fs::write(
+        dir.join("flow.yaml"),
+        "name: files
+agents:
+  clerk:
+    tools: [read_file, write_file]
+steps:
+  - name: copy
+    agent: clerk
+    prompt: Copy notes.txt to out.txt
+  - name: check
+    tool: read_file
+    args: { path: out.txt }
+",
+    )
+    .unwrap();
+    std::fs::write(dir.join("allow.toml"), "[permissions]\nwrite_file = \"allow\"\n").unwrap();
+    let url = server.url();
+    let flow = ["workflow", "run", "flow.yaml", "--base-url", &url, "-m", "m"];
+
+    let out = run_in(&dir, &[&flow[..], &["--config", "allow.toml", "--json"]].concat(), &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outputs"]["check"], "remember the milk\n", "the tool step read what the agent wrote");
+    assert!(v["outputs"]["copy"].as_str().unwrap().starts_with("done: "), "{v}");
+    assert_eq!(std::fs::read_to_string(dir.join("out.txt")).unwrap(), "remember the milk\n");
+    let offered: Vec<Value> = server.requests()[0].json()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].clone())
+        .collect();
+    assert_eq!(offered, [json!("read_file"), json!("write_file")]);
+
+    // Without `allow`, nobody can approve the write: the model is told so and the file
+    // stays unwritten, so the tool step reading it fails.
+    std::fs::remove_file(dir.join("out.txt")).unwrap();
+    let asked = server.requests().len();
+    let out = run_in(&dir, &flow, &[]).await;
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("step `check` failed"), "{}", text(&out.stderr));
+    assert!(!dir.join("out.txt").exists());
+    let refusal = server.requests()[asked..]
+        .iter()
+        .filter_map(|r| r.json()["messages"].as_array().and_then(|m| m.last().cloned()))
+        .any(|m| {
+            m["role"] == "tool" && m["content"].as_str().unwrap_or_default().contains("needs the user's approval")
+        });
+    assert!(refusal, "the model reads why the write was refused");
+
+    // A tool step is held to the same policy.
+    std::fs::write(
+        dir.join("direct.yaml"),
+        "name: direct\nsteps:\n  - name: save\n    tool: write_file\n    args: { path: out.txt, content: x }\n",
+    )
+    .unwrap();
+    let out = run_in(&dir, &["workflow", "run", "direct.yaml"], &[]).await;
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("needs the user's approval"), "{}", text(&out.stderr));
+    assert!(!dir.join("out.txt").exists());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// An agent naming `model = "deepseek:…"` goes through the configuration like the
+/// default model: `[providers.deepseek]`'s base URL and key variable, `--transcript` and
+/// `--max-retries`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_workflow_agent_naming_its_model_gets_the_configured_provider_transcript_and_retries() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("named"))).await;
+    let dir = test_dir("wf-named");
+    let config = |url: &str| format!("[providers.deepseek]\nbase_url = \"{url}\"\nkey_env = \"TEST_DS_KEY\"\n");
+    std::fs::write(dir.join("config.toml"), config(&server.url())).unwrap();
+    std::fs::write(
+        dir.join("flow.toml"),
+        "name = \"named\"\n[agents.writer]\nmodel = \"deepseek:ds-test\"\n\
+         [[steps]]\nname = \"say\"\nagent = \"writer\"\nprompt = \"hi\"\n",
+    )
+    .unwrap();
+    let key = [("TEST_DS_KEY", "sk-ds-secret-42")];
+    let flow = ["workflow", "run", "flow.toml", "--config", "config.toml"];
+    let out = run_in(&dir, &[&flow[..], &["--transcript", "t.jsonl"]].concat(), &key).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "named\n");
+    let req = &server.requests()[0];
+    assert_eq!(req.path, "/v1/chat/completions");
+    assert_eq!(req.json()["model"], "ds-test");
+    assert_eq!(req.header("authorization"), Some("Bearer sk-ds-secret-42"));
+    let log = std::fs::read_to_string(dir.join("t.jsonl")).unwrap();
+    assert!(!log.contains("sk-ds-secret-42"));
+    let line: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!((line["provider"].as_str(), line["model"].as_str()), (Some("deepseek"), Some("ds-test")));
+    assert_eq!(line["request_headers"]["authorization"], "***");
+
+    // `--max-retries 0`: one attempt at an overloaded server, then the step fails.
+    let busy =
+        MockServer::start(|_| Reply::json(503, &json!({"error": {"message": "overloaded", "type": "server_error"}})))
+            .await;
+    std::fs::write(dir.join("config.toml"), config(&busy.url())).unwrap();
+    let out = run_in(&dir, &[&flow[..], &["--max-retries", "0"]].concat(), &key).await;
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    assert_eq!(busy.requests().len(), 1, "no retry");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn run_plan_shows_the_plan_and_each_step_then_answers() {
     let server = MockServer::start(|req| {
@@ -450,6 +595,20 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
     let bad = lucid(&["config", "show", "--config", &f, "--profile", "nope"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("no profile `nope`"), "{}", text(&bad.stderr));
+}
+
+#[test]
+fn the_tools_help_lists_every_built_in_tool_of_the_catalogue() {
+    for sub in ["run", "chat"] {
+        let help = text(&lucid(&[sub, "--help"]).stdout);
+        for t in lucid::tool::builtin::CATALOGUE {
+            assert!(
+                help.contains(t.name) && help.contains(t.summary),
+                "`lucid {sub} --help` lacks {}:\n{help}",
+                t.name
+            );
+        }
+    }
 }
 
 #[test]

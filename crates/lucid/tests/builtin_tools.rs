@@ -162,3 +162,27 @@ async fn the_permission_policy_allows_asks_and_denies() {
     assert_eq!(r.tool_calls.iter().map(|c| c.output.as_deref().unwrap()).collect::<Vec<_>>(), ["2", "2"]);
     assert_eq!(always.asked.load(Ordering::SeqCst), 1, "`always` is remembered");
 }
+
+#[tokio::test]
+async fn a_guarded_tool_asks_its_policy_outside_the_loop() {
+    for t in lucid::tool::builtin::CATALOGUE {
+        let expected = if t.writes { Permission::Ask } else { Permission::Allow };
+        assert_eq!(PermissionPolicy::recommended().permission(t.name), expected, "{}", t.name);
+    }
+    let calc: Arc<dyn Tool> = Arc::new(lucid::tool::builtin::calculator);
+    let allowed = PermissionPolicy::recommended().guard(calc.clone());
+    assert!(Arc::ptr_eq(&allowed, &calc), "a tool the policy allows outright is not wrapped");
+    let args = || json!({"expression": "1+1"});
+    let denied = PermissionPolicy::allow_all().set("calculator", Permission::Deny).guard(calc.clone());
+    assert_eq!(denied.spec(), calc.spec());
+    let err = denied.invoke(args(), Default::default()).await.unwrap_err();
+    assert!(err.message().contains("not allowed here (permission policy: deny)"), "{}", err.message());
+    let nobody = PermissionPolicy::allow_all().set("calculator", Permission::Ask).guard(calc.clone());
+    assert!(nobody.invoke(args(), Default::default()).await.unwrap_err().message().contains("nobody can give it here"));
+    let always = Arc::new(Counting { asked: AtomicUsize::new(0), answer: Approval::Always });
+    let asked = PermissionPolicy::allow_all().set("calculator", Permission::Ask).approver(always.clone()).guard(calc);
+    for _ in 0..2 {
+        assert_eq!(asked.invoke(args(), Default::default()).await.unwrap(), "2");
+    }
+    assert_eq!(always.asked.load(Ordering::SeqCst), 1, "`always` is remembered");
+}

@@ -23,9 +23,9 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::oneshot;
 
 use crate::args::ChatArgs;
+use crate::config::file::FileConfig;
 use crate::config::{AgentSettings, ModelConfig};
 use crate::display::truncate;
-use crate::settings::FileConfig;
 use terminal::{Input, Reader, Spinner, Style};
 
 /// Something a running turn needs from the person at the keyboard.
@@ -119,7 +119,7 @@ fn build_agent(
 ) -> anyhow::Result<Agent> {
     let interviewer: Arc<dyn Interviewer> = Arc::new(UiInterviewer(ui.clone()));
     let approver: Arc<dyn Approver> = Arc::new(UiApprover(ui.clone()));
-    let mut b = Agent::builder(crate::run::build_model(cfg)?)
+    let mut b = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
         .permissions(crate::tools::policy(settings, Some(approver)))
         .store(Arc::clone(store));

@@ -7,9 +7,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::{Tool, ToolContext, ToolError, ToolSpec};
 use crate::message::ToolCall;
 
 /// What a policy says about a tool.
@@ -75,22 +78,20 @@ impl Default for PermissionPolicy {
     }
 }
 
-/// The tools that change things outside the conversation, asked about by default.
-pub const WRITING_TOOLS: &[&str] = &["write_file", "edit_file", "shell"];
-
 impl PermissionPolicy {
     /// Every tool may run (what an agent has unless told otherwise).
     pub fn allow_all() -> Self {
         PermissionPolicy { default: Permission::Allow, tools: HashMap::new(), approver: None, always: Arc::default() }
     }
 
-    /// Reading allowed; writing files and the shell ask first ([`WRITING_TOOLS`]).
+    /// Reading allowed; the built-in tools that write (files, the shell: those the
+    /// [catalogue](crate::tool::builtin::CATALOGUE) marks `writes`) ask first.
     pub fn recommended() -> Self {
-        let mut p = PermissionPolicy::allow_all();
-        for t in WRITING_TOOLS {
-            p.tools.insert((*t).to_string(), Permission::Ask);
-        }
-        p
+        #[cfg(feature = "builtin-tools")]
+        let writing = super::builtin::CATALOGUE.iter().filter(|t| t.writes).map(|t| t.name);
+        #[cfg(not(feature = "builtin-tools"))]
+        let writing = std::iter::empty::<&str>();
+        writing.fold(PermissionPolicy::allow_all(), |p, name| p.set(name, Permission::Ask))
     }
 
     /// Sets one tool's permission.
@@ -118,6 +119,33 @@ impl PermissionPolicy {
             return Permission::Allow;
         }
         p
+    }
+
+    /// `tool`, checked against this policy before each call: for tools that run outside
+    /// an agent's loop (a workflow's tool steps) or inside agents that do not carry this
+    /// policy. A refused call fails with the text the loop would give the model. A tool the
+    /// policy allows outright comes back as it is.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use lucid::prelude::*;
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    ///
+    /// /// Deletes everything.
+    /// #[tool]
+    /// fn wipe() -> String { "wiped".into() }
+    ///
+    /// let policy = PermissionPolicy::allow_all().set("wipe", Permission::Ask);
+    /// let guarded = policy.guard(std::sync::Arc::new(wipe));
+    /// let refused = guarded.invoke(serde_json::json!({}), Default::default()).await.unwrap_err();
+    /// assert!(refused.message().contains("needs the user's approval"));
+    /// # });
+    /// ```
+    pub fn guard(&self, tool: Arc<dyn Tool>) -> Arc<dyn Tool> {
+        if self.permission(tool.spec().name()) == Permission::Allow {
+            return tool;
+        }
+        Arc::new(Guarded { tool, policy: self.clone() })
     }
 
     /// `Ok` when the call may run, else the text the model reads instead of its output.
@@ -149,5 +177,26 @@ impl PermissionPolicy {
                 }
             }
         }
+    }
+}
+
+/// A tool that asks its policy before each call ([`PermissionPolicy::guard`]).
+struct Guarded {
+    tool: Arc<dyn Tool>,
+    policy: PermissionPolicy,
+}
+
+impl Tool for Guarded {
+    fn spec(&self) -> &ToolSpec {
+        self.tool.spec()
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let call = ToolCall::new(ctx.call_id.clone(), self.tool.spec().name(), args.clone());
+            self.policy.check(&call).await.map_err(ToolError::new)?;
+            self.tool.invoke(args, ctx).await
+        }
+        .boxed()
     }
 }

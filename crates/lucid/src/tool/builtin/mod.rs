@@ -3,9 +3,13 @@
 //! `write_file`, `edit_file`, confined to its root) and `Shell` (feature `shell`; a timeout
 //! and an output cap; off unless added).
 //!
+//! The [`CATALOGUE`] names every one of them with what an application needs to offer it:
+//! a line for help texts, whether it is on by default, whether it writes, and how to make
+//! it from a [`Setup`]. A new built-in tool is its own file plus one catalogue entry.
+//!
 //! Pair the writing tools with a permission policy
 //! ([`PermissionPolicy::recommended`](crate::tool::permission::PermissionPolicy::recommended)
-//! asks before `write_file`, `edit_file` and `shell`).
+//! asks before every tool the catalogue marks [`writes`](BuiltinTool::writes)).
 
 mod arithmetic;
 mod clock;
@@ -19,20 +23,266 @@ pub use files::Workspace;
 #[cfg(feature = "shell")]
 pub use shell::Shell;
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
-use super::Tool;
+use super::{AskUser, Interviewer, Tool, ToolSet};
 
-/// Every built-in tool, by name (`ask_user` in its deferred form: calling it stops the run
-/// with the questions).
-pub fn by_name(name: &str) -> Option<Arc<dyn Tool>> {
-    match name {
-        "calculator" => Some(Arc::new(calculator)),
-        "current_time" => Some(Arc::new(current_time)),
-        "ask_user" => Some(Arc::new(super::AskUser::deferred())),
-        _ => None,
+/// What the built-in tools are made from: the folder the file tools and the shell work in,
+/// who answers `ask_user` (nobody: the deferred form, which stops the run with the
+/// questions), and how long a shell command may run (60 s unless set).
+///
+/// ```
+/// use std::time::Duration;
+/// use lucid::tool::builtin::{Setup, find};
+/// let setup = Setup::new(std::env::temp_dir()).shell_timeout(Duration::from_secs(5));
+/// let tool = find("read_file").unwrap().build(&setup).unwrap();
+/// assert_eq!(tool.spec().name(), "read_file");
+/// ```
+pub struct Setup {
+    root: PathBuf,
+    interviewer: Option<Arc<dyn Interviewer>>,
+    shell_timeout: Duration,
+    /// The workspace's tools, made by the first file tool built and shared by the others.
+    files: OnceLock<Vec<Arc<dyn Tool>>>,
+}
+
+impl std::fmt::Debug for Setup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Setup")
+            .field("root", &self.root)
+            .field("interviewer", &self.interviewer.is_some())
+            .field("shell_timeout", &self.shell_timeout)
+            .finish()
     }
 }
 
-/// The names of the built-in tools.
-pub const NAMES: &[&str] = &["calculator", "current_time", "ask_user"];
+impl Setup {
+    /// Tools working in `root` (which must exist when a file tool is built), with nobody
+    /// to answer `ask_user`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Setup { root: root.into(), interviewer: None, shell_timeout: Duration::from_secs(60), files: OnceLock::new() }
+    }
+
+    /// Who answers `ask_user`.
+    pub fn interviewer(mut self, interviewer: Arc<dyn Interviewer>) -> Self {
+        self.interviewer = Some(interviewer);
+        self
+    }
+
+    /// How long a `shell` command may run before it is killed.
+    pub fn shell_timeout(mut self, timeout: Duration) -> Self {
+        self.shell_timeout = timeout;
+        self
+    }
+
+    /// The file tool `name`, from the one workspace this setup makes.
+    fn file_tool(&self, name: &str) -> std::io::Result<Arc<dyn Tool>> {
+        let tools = match self.files.get() {
+            Some(t) => t,
+            None => {
+                let made = Arc::new(Workspace::new(&self.root)?).tools();
+                self.files.get_or_init(|| made)
+            }
+        };
+        tools
+            .iter()
+            .find(|t| t.spec().name() == name)
+            .cloned()
+            .ok_or_else(|| std::io::Error::other(format!("the workspace has no tool `{name}`")))
+    }
+}
+
+/// One built-in tool of the [`CATALOGUE`].
+///
+/// ```
+/// let chat: Vec<&str> = lucid::tool::builtin::CATALOGUE
+///     .iter()
+///     .filter(|t| t.default_in_chat)
+///     .map(|t| t.name)
+///     .collect();
+/// assert!(chat.contains(&"read_file") && !chat.contains(&"shell"));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinTool {
+    /// The tool's name, as the model and a tool list spell it.
+    pub name: &'static str,
+    /// What it does, in one line for help texts.
+    pub summary: &'static str,
+    /// On by default where nobody is at hand to watch or answer (a one-shot task such
+    /// as `lucid run`).
+    pub default_in_run: bool,
+    /// On by default in a conversation with a person at the keyboard (`lucid chat`).
+    pub default_in_chat: bool,
+    /// It changes things outside the conversation (files, commands), so the
+    /// [recommended](crate::tool::permission::PermissionPolicy::recommended) policy asks
+    /// before each call.
+    pub writes: bool,
+    make: fn(&Setup) -> std::io::Result<Arc<dyn Tool>>,
+}
+
+impl BuiltinTool {
+    /// Makes the tool. Fails only for the file tools and the shell, when the setup's root
+    /// is not a folder that can be opened.
+    pub fn build(&self, setup: &Setup) -> std::io::Result<Arc<dyn Tool>> {
+        (self.make)(setup)
+    }
+}
+
+/// Every built-in tool of this build (the `shell` entry needs the feature `shell`), in
+/// the order help texts list them.
+///
+/// ```
+/// use lucid::tool::builtin::{CATALOGUE, Setup};
+/// let setup = Setup::new(std::env::temp_dir());
+/// let tools: Vec<_> = CATALOGUE.iter().map(|t| t.build(&setup).unwrap()).collect();
+/// assert_eq!(tools[0].spec().name(), "calculator");
+/// assert_eq!(tools.len(), CATALOGUE.len());
+/// ```
+pub const CATALOGUE: &[BuiltinTool] = &[
+    BuiltinTool {
+        name: "calculator",
+        summary: "evaluates an arithmetic expression",
+        default_in_run: true,
+        default_in_chat: true,
+        writes: false,
+        make: |_| Ok(Arc::new(calculator)),
+    },
+    BuiltinTool {
+        name: "current_time",
+        summary: "the date and time in a time zone",
+        default_in_run: true,
+        default_in_chat: true,
+        writes: false,
+        make: |_| Ok(Arc::new(current_time)),
+    },
+    BuiltinTool {
+        name: "ask_user",
+        summary: "asks the user clarifying questions",
+        default_in_run: true,
+        default_in_chat: true,
+        writes: false,
+        make: |s| {
+            Ok(Arc::new(match &s.interviewer {
+                Some(i) => AskUser::new(Arc::clone(i)),
+                None => AskUser::deferred(),
+            }))
+        },
+    },
+    BuiltinTool {
+        name: "read_file",
+        summary: "reads a text file",
+        default_in_run: false,
+        default_in_chat: true,
+        writes: false,
+        make: |s| s.file_tool("read_file"),
+    },
+    BuiltinTool {
+        name: "list_dir",
+        summary: "lists a directory",
+        default_in_run: false,
+        default_in_chat: true,
+        writes: false,
+        make: |s| s.file_tool("list_dir"),
+    },
+    BuiltinTool {
+        name: "search_files",
+        summary: "searches text files for a pattern",
+        default_in_run: false,
+        default_in_chat: true,
+        writes: false,
+        make: |s| s.file_tool("search_files"),
+    },
+    BuiltinTool {
+        name: "write_file",
+        summary: "writes a text file",
+        default_in_run: false,
+        default_in_chat: true,
+        writes: true,
+        make: |s| s.file_tool("write_file"),
+    },
+    BuiltinTool {
+        name: "edit_file",
+        summary: "replaces text in a file",
+        default_in_run: false,
+        default_in_chat: true,
+        writes: true,
+        make: |s| s.file_tool("edit_file"),
+    },
+    #[cfg(feature = "shell")]
+    BuiltinTool {
+        name: "shell",
+        summary: "runs a shell command",
+        default_in_run: false,
+        default_in_chat: false,
+        writes: true,
+        make: |s| Ok(Arc::new(Shell::new(&s.root).timeout(s.shell_timeout))),
+    },
+];
+
+/// The catalogue entry named `name`.
+///
+/// ```
+/// let write = lucid::tool::builtin::find("write_file").unwrap();
+/// assert!(write.writes);
+/// assert!(lucid::tool::builtin::find("teleport").is_none());
+/// ```
+pub fn find(name: &str) -> Option<&'static BuiltinTool> {
+    CATALOGUE.iter().find(|t| t.name == name)
+}
+
+/// The names of the built-in tools, in catalogue order.
+///
+/// ```
+/// let names: Vec<&str> = lucid::tool::builtin::names().collect();
+/// assert_eq!(names[..3], ["calculator", "current_time", "ask_user"]);
+/// ```
+pub fn names() -> impl Iterator<Item = &'static str> {
+    CATALOGUE.iter().map(|t| t.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_names_every_tool_once_and_each_entry_builds_its_own_tool() {
+        let mut names: Vec<&str> = names().collect();
+        let mut expected = vec![
+            "calculator",
+            "current_time",
+            "ask_user",
+            "read_file",
+            "list_dir",
+            "search_files",
+            "write_file",
+            "edit_file",
+        ];
+        if cfg!(feature = "shell") {
+            expected.push("shell");
+        }
+        assert_eq!(names, expected);
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CATALOGUE.len(), "names are unique");
+        let setup = Setup::new(std::env::temp_dir());
+        for entry in CATALOGUE {
+            let tool = entry.build(&setup).unwrap();
+            assert_eq!(tool.spec().name(), entry.name);
+        }
+        let writing: Vec<&str> = CATALOGUE.iter().filter(|t| t.writes).map(|t| t.name).collect();
+        assert_eq!(writing[..2], ["write_file", "edit_file"]);
+    }
+
+    #[test]
+    fn file_tools_share_one_workspace_and_a_missing_root_is_an_error() {
+        let setup = Setup::new(std::env::temp_dir());
+        let first = find("read_file").unwrap().build(&setup).unwrap();
+        let again = find("read_file").unwrap().build(&setup).unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "the workspace's tools are made once per setup");
+        let missing = Setup::new("/nonexistent/lucid-catalogue-root");
+        assert!(find("write_file").unwrap().build(&missing).is_err());
+        assert!(find("calculator").unwrap().build(&missing).is_ok(), "tools without a root do not need one");
+    }
+}

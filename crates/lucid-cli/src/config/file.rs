@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use lucid::tool::builtin::CATALOGUE;
 use lucid::tool::permission::Permission;
 use serde::Deserialize;
 
-use crate::config::ConfigError;
+use super::error::ConfigError;
 
 /// Settings from the file (the top level, or a profile laid over it).
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -120,8 +121,21 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     top
 }
 
-/// The commented starter file `lucid config init` writes.
-pub const STARTER: &str = r#"# Lucid configuration. Command-line flags override this file; this file overrides the
+/// The commented starter file `lucid config init` writes; its tool list and permissions
+/// come from the catalogue of built-in tools.
+pub fn starter() -> String {
+    fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {
+        names.map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+    }
+    let chat = quoted(CATALOGUE.iter().filter(|t| t.default_in_chat).map(|t| t.name));
+    let other = quoted(CATALOGUE.iter().filter(|t| !t.default_in_chat).map(|t| t.name));
+    let permissions: String =
+        CATALOGUE.iter().filter(|t| t.writes).map(|t| format!("{} = \"ask\"\n", t.name)).collect();
+    STARTER.replace("{chat_tools}", &chat).replace("{other_tools}", &other).replace("{permissions}\n", &permissions)
+}
+
+/// [`starter`] before the catalogue's names are filled in.
+const STARTER: &str = r#"# Lucid configuration. Command-line flags override this file; this file overrides the
 # built-in defaults. API keys are never written here: each provider reads its key from an
 # environment variable (see `lucid providers`, or set `key_env` below).
 
@@ -131,14 +145,12 @@ pub const STARTER: &str = r#"# Lucid configuration. Command-line flags override 
 # max_iterations = 10
 
 # Tools the agent may use. File tools work inside the current directory only.
-# tools = ["calculator", "current_time", "ask_user", "read_file", "list_dir", "search_files",
-#          "write_file", "edit_file"]    # add "shell" to let it run commands
+# tools = [{chat_tools}]
+# Off unless listed: {other_tools}
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]
-write_file = "ask"
-edit_file = "ask"
-shell = "ask"
+{permissions}
 
 # Where sessions are kept (a SQLite file, or a postgres:// URL with a Postgres build).
 # store = "~/.local/share/lucid/lucid.db"
@@ -168,7 +180,7 @@ mod tests {
 
     #[test]
     fn the_starter_file_parses_and_profiles_overlay_the_top_level() {
-        let s: Settings = toml::from_str(STARTER).unwrap();
+        let s: Settings = toml::from_str(&starter()).unwrap();
         assert_eq!(s.permissions["shell"], Permission::Ask);
         let text = r#"
             provider = "openai"

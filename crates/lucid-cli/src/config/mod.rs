@@ -1,0 +1,75 @@
+//! Resolves flags, the configuration file and the environment into one [`ModelConfig`]
+//! and one [`AgentSettings`]: the only place that reads the environment (flags first, then
+//! the file's profile, then its top level, then the built-in defaults). Everything
+//! downstream takes the resolved values.
+//!
+//! `file` reads the TOML file and lays the profile over it; `model` resolves the model
+//! and builds it (the one model factory, for every command); `error` is the error of all
+//! three, so the file layer needs nothing else of `config`.
+
+mod error;
+pub mod file;
+mod model;
+
+use std::time::Duration;
+
+pub use error::ConfigError;
+pub use model::{ModelConfig, resolve, resolve_named, resolve_with_source};
+
+use crate::args::AgentArgs;
+use crate::tools::ToolDefaults;
+use file::{FileConfig, Settings};
+
+fn env(var: &str) -> Option<String> {
+    std::env::var(var).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// What an agent of `lucid run` or `lucid chat` gets, resolved.
+#[derive(Debug, Clone)]
+pub struct AgentSettings {
+    pub system: Option<String>,
+    pub tools: Vec<String>,
+    pub max_iterations: usize,
+    pub store: Option<String>,
+    pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
+    pub shell_timeout: Duration,
+}
+
+/// Resolves the agent flags over the file (the `--store` flag already includes
+/// `LUCID_STORE`). Without a tool list in either, the command's defaults apply; the
+/// built-in tools that write ask first unless the file says otherwise.
+pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults) -> AgentSettings {
+    let tools = match args.tools.as_deref() {
+        Some(list) if list.trim() == "none" => Vec::new(),
+        Some(list) => list.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        None => file.tools.clone().unwrap_or_else(|| defaults.names().map(str::to_string).collect()),
+    };
+    let mut permissions: std::collections::BTreeMap<_, _> = lucid::tool::builtin::CATALOGUE
+        .iter()
+        .filter(|t| t.writes)
+        .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))
+        .collect();
+    permissions.extend(file.permissions.clone());
+    AgentSettings {
+        system: args.system.clone().or_else(|| file.system.clone()),
+        tools,
+        max_iterations: args.max_iterations.or(file.max_iterations).unwrap_or(10),
+        store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
+        permissions,
+        shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
+    }
+}
+
+/// `~/x` with the home folder spelled out.
+fn expand_home(path: &str) -> String {
+    match (path.strip_prefix("~/"), env("HOME")) {
+        (Some(rest), Some(home)) => format!("{home}/{rest}"),
+        _ => path.to_string(),
+    }
+}
+
+/// Loads the configuration file the global flags name (or the default one).
+pub fn load_file(explicit: Option<&std::path::Path>, profile: Option<&str>) -> Result<FileConfig, ConfigError> {
+    let default = file::default_path(env("XDG_CONFIG_HOME").as_deref(), env("HOME").as_deref());
+    file::load(explicit, default, profile)
+}

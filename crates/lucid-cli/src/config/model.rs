@@ -1,0 +1,283 @@
+//! The model factory: the model flags laid over the file and the environment become one
+//! [`ModelConfig`], and a `ModelConfig` builds the client. `lucid run`, `lucid chat` and
+//! `lucid workflow run` (its agents naming their own `provider:model` too) all take their
+//! models from here, so providers, transcript and retry settings apply everywhere.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use lucid::model::http::HttpTransport;
+use lucid::model::retry::RetryPolicy;
+use lucid::model::{ChatModel, OpenAiCompatible, Preset};
+
+use super::env;
+use super::error::ConfigError;
+use super::file::Settings;
+use crate::args::ModelArgs;
+
+/// A fully resolved model choice.
+#[derive(Debug, Clone)]
+pub struct ModelConfig {
+    pub provider: String,
+    pub preset: Option<&'static Preset>,
+    pub model: String,
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub transcript: Option<PathBuf>,
+    pub max_retries: u32,
+    pub timeout: Duration,
+}
+
+impl ModelConfig {
+    /// The client this configuration describes: the preset's (an OpenAI-compatible one
+    /// for a bare base URL) on a transport with its retries, timeout and transcript.
+    pub fn build(&self) -> lucid::Result<Arc<dyn ChatModel>> {
+        let retry = RetryPolicy { max_retries: self.max_retries, ..RetryPolicy::default() };
+        let mut transport = HttpTransport::builder().retry(retry).request_timeout(self.timeout);
+        if let Some(path) = &self.transcript {
+            transport = transport.transcript(path);
+        }
+        let transport = transport.build()?;
+        match self.preset {
+            Some(p) => lucid::model::build(p, self.api_key.clone(), &self.model, Some(&self.base_url), Some(transport)),
+            None => Ok(Arc::new(
+                OpenAiCompatible::new(&self.base_url, self.api_key.clone(), &self.model)?.with_transport(transport),
+            )),
+        }
+    }
+}
+
+/// Where the resolved API key came from (a flag or an environment variable's name), for
+/// `lucid config show`.
+#[derive(Debug, Clone, Default)]
+pub struct KeySource(pub Option<String>);
+
+/// Resolves the model flags over the file's settings. Probing local servers is the only I/O.
+pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
+    Ok(resolve_with_source(args, file).await?.0)
+}
+
+/// [`resolve`], also saying which environment variable the key came from.
+pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
+    let wanted = Wanted::new(args, file);
+    let preset = match wanted.provider.as_deref() {
+        Some(name) => Some(find_preset(name)?),
+        None if wanted.base_url.is_some() => None,
+        None => Some(detect().await.ok_or_else(no_provider_message)?),
+    };
+    let base_url = wanted.base_url_for(preset);
+    let model = match &wanted.model {
+        Some(m) => m.clone(),
+        None => match preset {
+            Some(p) if p.is_local() => local_model(&base_url).await.unwrap_or_else(|| p.default_model.to_string()),
+            Some(p) => p.default_model.to_string(),
+            None => local_model(&base_url).await.unwrap_or_default(),
+        },
+    };
+    wanted.finish(preset, base_url, model)
+}
+
+/// The model a workflow agent names, `provider:model` (or `provider` for its default
+/// model), resolved as `--provider provider --model model` would be over the same file,
+/// with the command line's transcript, retries and timeout (its base URL and key are for
+/// the default model). Without I/O: a local server is not asked which model it serves.
+pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
+    let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
+    let args = ModelArgs {
+        provider: Some(provider.to_string()),
+        model: Some(model.to_string()).filter(|m| !m.is_empty()),
+        base_url: None,
+        api_key: None,
+        ..args.clone()
+    };
+    let wanted = Wanted::new(&args, file);
+    let preset = find_preset(provider)?;
+    let model = wanted.model.clone().unwrap_or_else(|| preset.default_model.to_string());
+    Ok(wanted.finish(Some(preset), wanted.base_url_for(Some(preset)), model)?.0)
+}
+
+/// The model flags laid over the file: what was asked for, before presets and the
+/// environment fill in the rest.
+struct Wanted<'a> {
+    args: &'a ModelArgs,
+    provider: Option<String>,
+    base_url: Option<String>,
+    model: Option<String>,
+    key_env: Option<String>,
+}
+
+impl<'a> Wanted<'a> {
+    fn new(args: &'a ModelArgs, file: &Settings) -> Self {
+        let provider = args.provider.clone().or_else(|| file.provider.clone());
+        let section = provider.as_deref().and_then(|p| file.providers.get(p)).cloned().unwrap_or_default();
+        // The top-level model and base URL belong to the top-level provider.
+        let same_provider = file.provider.is_none() || file.provider == provider;
+        let base_url = args
+            .base_url
+            .clone()
+            .or(section.base_url)
+            .or_else(|| if same_provider { file.base_url.clone() } else { None });
+        let model =
+            args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model);
+        Wanted { args, provider, base_url, model, key_env: section.key_env }
+    }
+
+    fn base_url_for(&self, preset: Option<&Preset>) -> String {
+        match (&self.base_url, preset) {
+            (Some(u), _) => u.clone(),
+            (None, Some(p)) => p.base_url.to_string(),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The configuration, once the preset, base URL and model are known: the key from
+    /// the flag or the environment.
+    fn finish(
+        &self,
+        preset: Option<&'static Preset>,
+        base_url: String,
+        model: String,
+    ) -> Result<(ModelConfig, KeySource), ConfigError> {
+        let (provider, key_vars) = match preset {
+            Some(p) => (p.name.to_string(), p.key_vars),
+            None => ("openai".to_string(), &[][..]),
+        };
+        let custom_var: Vec<&str> = self.key_env.as_deref().into_iter().collect();
+        let key_vars: &[&str] = if custom_var.is_empty() { key_vars } else { &custom_var };
+        let mut source = KeySource(None);
+        let api_key = match (&self.args.api_key, key_vars) {
+            (Some(k), _) => {
+                source.0 = Some("--api-key".into());
+                Some(k.clone())
+            }
+            (None, []) if preset.is_none() => {
+                source.0 = env("OPENAI_API_KEY").map(|_| "OPENAI_API_KEY".to_string());
+                env("OPENAI_API_KEY")
+            }
+            (None, []) => None,
+            (None, vars) => {
+                let found = vars.iter().find_map(|v| env(v).map(|k| (v.to_string(), k))).ok_or_else(|| {
+                    ConfigError(format!(
+                        "no API key for {provider}: set the environment variable {} (or pass --api-key)",
+                        vars.join(" or ")
+                    ))
+                })?;
+                source.0 = Some(found.0);
+                Some(found.1)
+            }
+        };
+        if model.is_empty() {
+            return Err(ConfigError(format!(
+                "no model given for {provider}: pass --model NAME (the name the server serves)"
+            )));
+        }
+        let cfg = ModelConfig {
+            provider,
+            preset,
+            model,
+            base_url,
+            api_key,
+            transcript: self.args.transcript.clone(),
+            max_retries: self.args.max_retries,
+            timeout: Duration::from_secs(self.args.timeout.max(1)),
+        };
+        Ok((cfg, source))
+    }
+}
+
+fn find_preset(name: &str) -> Result<&'static Preset, ConfigError> {
+    Preset::find(name).ok_or_else(|| {
+        ConfigError(format!(
+            "unknown provider `{name}`. Known providers: {}.",
+            Preset::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+        ))
+    })
+}
+
+/// The first provider whose key is set, else a local server that answers.
+async fn detect() -> Option<&'static Preset> {
+    if let Some(p) = Preset::all().iter().find(|p| p.key_vars.iter().any(|v| env(v).is_some())) {
+        return Some(p);
+    }
+    for name in ["ollama", "llamacpp"] {
+        let p = Preset::find(name)?;
+        if local_model(p.base_url).await.is_some() {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// The first model a local server lists at `/models`, if it answers within half a second.
+async fn local_model(base_url: &str) -> Option<String> {
+    let client = reqwest_client()?;
+    let url = format!("{}/models", base_url.trim_end_matches('/'));
+    let body: serde_json::Value = client.get(url).send().await.ok()?.error_for_status().ok()?.json().await.ok()?;
+    body["data"][0]["id"].as_str().map(str::to_string).or(Some(String::new())).filter(|s| !s.is_empty())
+}
+
+fn reqwest_client() -> Option<reqwest::Client> {
+    reqwest::Client::builder().timeout(Duration::from_millis(500)).build().ok()
+}
+
+fn no_provider_message() -> ConfigError {
+    let mut s = String::from("no model provider found.\n\nSet the API key of a hosted provider:\n");
+    for p in Preset::all().iter().filter(|p| !p.key_vars.is_empty()) {
+        s.push_str(&format!(
+            "  export {:<26} # {} (default model {})\n",
+            format!("{}=...", p.key_vars.join("=... or ")),
+            p.name,
+            p.default_model
+        ));
+    }
+    s.push_str(
+        "\nor start a local server: Ollama (127.0.0.1:11434) and llama.cpp's llama-server (127.0.0.1:8080)\n\
+         are found automatically, and any OpenAI-compatible server works with\n  \
+         lucid run --base-url http://HOST:PORT/v1 --model NAME \"your task\"\n\n\
+         `lucid providers` lists every provider.",
+    );
+    ConfigError(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> Settings {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_named_model_is_resolved_like_provider_and_model_flags_with_the_command_lines_transport() {
+        let args = ModelArgs {
+            base_url: Some("http://for-the-default-model/v1".into()),
+            api_key: Some("default-key".into()),
+            transcript: Some("t.jsonl".into()),
+            max_retries: 0,
+            timeout: 7,
+            ..ModelArgs::default()
+        };
+        let settings = file(
+            r#"
+            provider = "vllm"
+            base_url = "http://top-level/v1"
+            [providers.ollama]
+            base_url = "http://configured/v1"
+            model = "qwen3"
+            "#,
+        );
+        let cfg = resolve_named("ollama:llama3.2:3b", &args, &settings).unwrap();
+        assert_eq!((cfg.provider.as_str(), cfg.model.as_str()), ("ollama", "llama3.2:3b"));
+        assert_eq!(cfg.base_url, "http://configured/v1", "[providers.ollama], not the command line's");
+        assert_eq!(cfg.api_key, None, "the command line's key is the default model's");
+        assert_eq!(cfg.transcript, Some(PathBuf::from("t.jsonl")));
+        assert_eq!((cfg.max_retries, cfg.timeout), (0, Duration::from_secs(7)));
+        assert_eq!(resolve_named("ollama", &args, &settings).unwrap().model, "qwen3", "the section's model");
+        let top = resolve_named("vllm:m", &args, &settings).unwrap();
+        assert_eq!(top.base_url, "http://top-level/v1", "the top-level base URL belongs to the top-level provider");
+        let llamacpp = resolve_named("llamacpp:m", &args, &settings).unwrap();
+        assert_eq!(llamacpp.base_url, Preset::find("llamacpp").unwrap().base_url);
+        assert!(resolve_named("nope:m", &args, &settings).unwrap_err().0.contains("unknown provider `nope`"));
+    }
+}
