@@ -79,7 +79,7 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
         return plan(session.agent(), &prompt, args.json).await;
     }
     let show_tools = !args.json && std::io::stderr().is_terminal();
-    let result = if args.stream {
+    let outcome = if args.stream {
         let mut stdout = std::io::stdout().lock();
         let mut events = session.run_stream(prompt);
         let mut result = None;
@@ -102,12 +102,22 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
             }
         }
         match result {
-            Some(r) => r?,
+            Some(r) => r,
             None => anyhow::bail!("the run ended without a result"),
         }
     } else {
-        session.run(prompt).await?
+        session.run(prompt).await
     };
+    // An answer whose turn could not be saved is still shown; the error follows it.
+    let (result, unsaved) = match outcome {
+        Err(lucid::Error::TurnNotSaved { session, result, source }) => (*result, Some((session, source))),
+        other => (other?, None),
+    };
+    if let Some((session, source)) = unsaved {
+        print_result(&args, &result)?;
+        eprintln!("lucid: the answer above could not be saved to session `{session}`: {source}");
+        return Ok(1);
+    }
     if result.stop_reason == StopReason::NeedsInput {
         if args.json {
             print_result(&args, &result)?;

@@ -85,6 +85,19 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// The turn ran to its end but could not be saved. The answer is not lost: it is in
+    /// `result` (print it), and the session still holds the turn in memory and writes its
+    /// whole history at the next save.
+    #[error("the answer is below, but the turn could not be saved to session `{session}`: {source}")]
+    TurnNotSaved {
+        /// The session.
+        session: String,
+        /// The turn's result, as `run` would have returned it.
+        result: Box<crate::agent::AgentResult>,
+        /// Why the store refused.
+        #[source]
+        source: Box<Error>,
+    },
     /// Another turn of this session is running (in this process or another).
     #[error("session `{id}` is busy: another turn is running ({owner})")]
     SessionBusy {

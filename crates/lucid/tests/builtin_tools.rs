@@ -62,6 +62,25 @@ async fn paths_that_escape_the_workspace_are_refused() {
 }
 
 #[tokio::test]
+async fn a_dangling_link_in_the_workspace_is_not_written_through() {
+    let root = temp_dir("dangling");
+    let outside = temp_dir("dangling-outside");
+    // A cloned repository can carry such links: their targets do not exist (yet).
+    std::os::unix::fs::symlink(outside.join("planted.txt"), root.join("harmless.txt")).unwrap();
+    std::os::unix::fs::symlink(outside.join("newdir"), root.join("dir-link")).unwrap();
+    let t = tools(&root);
+    for path in ["harmless.txt", "dir-link/file.txt", "dir-link/deeper/file.txt"] {
+        let err = call(&t, "write_file", json!({"path": path, "content": "pwned"})).await.unwrap_err();
+        assert!(err.contains("symbolic link"), "{path}: {err}");
+    }
+    let err = call(&t, "edit_file", json!({"path": "harmless.txt", "old": "a", "new": "b"})).await.unwrap_err();
+    assert!(err.contains("symbolic link"), "{err}");
+    assert!(!outside.join("planted.txt").exists(), "the write followed the dangling link");
+    assert!(!outside.join("newdir").exists(), "a folder was created through the dangling link");
+    assert!(std::fs::symlink_metadata(root.join("harmless.txt")).unwrap().file_type().is_symlink());
+}
+
+#[tokio::test]
 async fn the_file_tools_read_list_search_write_and_edit() {
     let root = temp_dir("ops");
     let t = tools(&root);

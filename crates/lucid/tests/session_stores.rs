@@ -61,6 +61,53 @@ async fn sqlite_survives_reopening_and_locks_across_handles() {
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
 
+/// A stored `message_count` of `bad` (negative, huge, or lower than the rows), written
+/// behind the store's back: loading neither panics nor allocates from it, appending does
+/// not collide with an existing row, and the count is right again afterwards.
+async fn survives_a_corrupted_count(store: &dyn SessionStore, corrupt: impl AsyncFn(i64)) {
+    for bad in [-7i64, i64::MAX / 2, 1] {
+        let id = "counted";
+        store.delete(id).await.unwrap();
+        store.create(id, json!({})).await.unwrap();
+        store.append(id, &turn(0)).await.unwrap();
+        corrupt(bad).await;
+        let s = store.load(id).await.unwrap().unwrap();
+        assert_eq!((s.messages.clone(), s.info.message_count), (turn(0), 4), "{}: count {bad}", store.kind());
+        store.append(id, &turn(1)).await.expect("the next turn is saved whatever the stored count says");
+        let s = store.load(id).await.unwrap().unwrap();
+        let want: Vec<Message> = turn(0).into_iter().chain(turn(1)).collect();
+        assert_eq!(s.messages, want, "{}: count {bad}", store.kind());
+        let listed = store.list(10, 0).await.unwrap().into_iter().find(|i| i.id == id).unwrap();
+        assert_eq!(listed.message_count, 8, "{}: the count is rebuilt from the rows", store.kind());
+    }
+}
+
+#[tokio::test]
+async fn sqlite_survives_a_corrupted_message_count() {
+    let path = temp_db("count");
+    let store = SqliteStore::open(&path).unwrap();
+    let db = path.clone();
+    survives_a_corrupted_count(&store, async |bad| {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute("UPDATE sessions SET message_count = ?1 WHERE id = 'counted'", [bad]).unwrap();
+    })
+    .await;
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[tokio::test]
+async fn an_unreadable_stored_message_is_an_error_naming_the_session() {
+    let path = temp_db("unreadable");
+    let store = SqliteStore::open(&path).unwrap();
+    store.create("broken", json!({})).await.unwrap();
+    store.append("broken", &turn(0)).await.unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute("UPDATE messages SET body = '{\"role\": ' WHERE session_id = 'broken' AND seq = 2", []).unwrap();
+    let err = store.load("broken").await.unwrap_err().to_string();
+    assert!(err.contains("session `broken`") && err.contains("stored message 3 is unreadable"), "{err}");
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
 #[tokio::test]
 async fn lru_never_evicts_a_session_running_a_turn() {
     let store = InMemoryStore::new(1);
@@ -140,6 +187,86 @@ async fn a_second_concurrent_turn_on_one_session_gets_a_clear_error() {
 }
 
 use futures::StreamExt;
+use futures::future::BoxFuture;
+
+/// A store in front of an in-memory one whose writes fail while `broken` is set.
+struct BrokenWrites {
+    inner: InMemoryStore,
+    broken: std::sync::atomic::AtomicBool,
+}
+
+impl BrokenWrites {
+    fn refuse(&self) -> lucid::Result<()> {
+        if self.broken.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(lucid::Error::Store { store: "broken", message: "disk full".into() });
+        }
+        Ok(())
+    }
+}
+
+impl SessionStore for BrokenWrites {
+    fn kind(&self) -> &'static str {
+        "broken"
+    }
+    fn create<'a>(
+        &'a self,
+        id: &'a str,
+        m: serde_json::Value,
+    ) -> BoxFuture<'a, lucid::Result<lucid::store::SessionInfo>> {
+        self.inner.create(id, m)
+    }
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<Option<lucid::store::StoredSession>>> {
+        self.inner.load(id)
+    }
+    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
+        match self.refuse() {
+            Ok(()) => self.inner.append(id, messages),
+            Err(e) => Box::pin(async move { Err(e) }),
+        }
+    }
+    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
+        match self.refuse() {
+            Ok(()) => self.inner.replace(id, messages),
+            Err(e) => Box::pin(async move { Err(e) }),
+        }
+    }
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<bool>> {
+        self.inner.delete(id)
+    }
+    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, lucid::Result<Vec<lucid::store::SessionInfo>>> {
+        self.inner.list(limit, offset)
+    }
+    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, lucid::Result<lucid::store::TurnLock>> {
+        self.inner.lock(id, lease)
+    }
+    fn unlock<'a>(&'a self, lock: &'a lucid::store::TurnLock) -> BoxFuture<'a, lucid::Result<()>> {
+        self.inner.unlock(lock)
+    }
+}
+
+#[tokio::test]
+async fn an_answer_is_not_lost_when_its_turn_cannot_be_saved() {
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("first answer")),
+        Reply::json(200, &text_completion("second answer")),
+    ])
+    .await;
+    let store = Arc::new(BrokenWrites { inner: InMemoryStore::new(10), broken: true.into() });
+    let agent = Agent::builder(model(&server)).store(store.clone()).build();
+    let mut s = agent.session_with_id("fragile").await.unwrap();
+    match s.run("one").await {
+        Err(lucid::Error::TurnNotSaved { session, result, source }) => {
+            assert_eq!((session.as_str(), result.content.as_str()), ("fragile", "first answer"));
+            assert!(source.to_string().contains("disk full"), "{source}");
+        }
+        other => panic!("expected TurnNotSaved, got {other:?}"),
+    }
+    store.broken.store(false, std::sync::atomic::Ordering::SeqCst);
+    s.run("two").await.unwrap();
+    let stored = store.load("fragile").await.unwrap().unwrap().messages;
+    let texts: Vec<String> = stored.iter().map(|m| m.text().to_string()).collect();
+    assert_eq!(texts, ["one", "first answer", "two", "second answer"], "the unsaved turn is written with the next");
+}
 
 /// A fresh database on the test server, dropped when the test ends.
 #[cfg(feature = "postgres")]
@@ -183,6 +310,13 @@ async fn postgres_store_passes_the_suite_and_locks_across_pools() {
     assert!(matches!(other.lock("s1", Duration::from_secs(60)).await, Err(lucid::Error::SessionBusy { .. })));
     store.unlock(&lock).await.unwrap();
     other.lock("s1", Duration::from_secs(60)).await.unwrap();
+    let url = db.url.clone();
+    survives_a_corrupted_count(store.as_ref(), async |bad| {
+        let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.execute("UPDATE lucid_sessions SET message_count = $1 WHERE id = 'counted'", &[&bad]).await.unwrap();
+    })
+    .await;
     drop((store, other));
     db.drop_now().await;
 }

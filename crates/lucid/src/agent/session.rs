@@ -321,8 +321,7 @@ impl Session {
             tracing::warn!(session = %lock.session_id, error = %e, "could not release the turn lock");
         }
         let stop_reason = outcome?;
-        saved?;
-        Ok(AgentResult {
+        let result = AgentResult {
             content: run.content,
             tool_calls: run.records,
             iterations: run.iterations,
@@ -330,7 +329,19 @@ impl Session {
             stop_reason,
             finish_reason: run.finish_reason,
             questions: run.questions,
-        })
+        };
+        match saved {
+            Ok(()) => Ok(result),
+            Err(e) => {
+                // The store holds less than the session: the next save writes it whole.
+                self.edited = true;
+                Err(Error::TurnNotSaved {
+                    session: self.id.clone().unwrap_or_default(),
+                    result: Box::new(result),
+                    source: Box::new(e),
+                })
+            }
+        }
     }
 
     async fn iterate(

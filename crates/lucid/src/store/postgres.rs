@@ -12,7 +12,7 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio_postgres::NoTls;
 
-use super::encoding::{decode_message, encode_message};
+use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
 use super::lock::{self, busy};
 use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
@@ -119,7 +119,7 @@ fn info(row: &tokio_postgres::Row) -> SessionInfo {
         title: row.get(1),
         created_at: row.get(2),
         updated_at: row.get(3),
-        message_count: row.get::<_, i64>(4) as usize,
+        message_count: stored_count(row.get::<_, i64>(4)),
         metadata: serde_json::from_str(row.get::<_, &str>(5)).unwrap_or(Value::Null),
     }
 }
@@ -184,9 +184,15 @@ impl SessionStore for PostgresStore {
                 .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
                 .await
                 .map_err(db_err)?;
-            let messages = rows.iter().map(|r| decode_message("postgres", r.get(0))).collect::<Result<Vec<_>>>()?;
+            let messages = rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| decode_stored("postgres", id, i, r.get(0)))
+                .collect::<Result<Vec<_>>>()?;
             tx.commit().await.map_err(db_err)?;
-            Ok(Some(StoredSession { info: info(&row), messages }))
+            let mut info = info(&row);
+            checked_count("postgres", &mut info, &messages);
+            Ok(Some(StoredSession { info, messages }))
         }
         .boxed()
     }
@@ -195,17 +201,22 @@ impl SessionStore for PostgresStore {
         async move {
             let mut client = self.client().await?;
             let tx = client.transaction().await.map_err(db_err)?;
-            let count: i64 = tx
-                .query_opt("SELECT message_count FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
+            tx.query_opt("SELECT 1 FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
                 .await
                 .map_err(db_err)?
-                .ok_or_else(|| missing(id))?
+                .ok_or_else(|| missing(id))?;
+            // The next position comes from the rows, not from the stored count, which a
+            // corrupted row could make collide with an existing message.
+            let next: i64 = tx
+                .query_one("SELECT COALESCE(MAX(seq) + 1, 0) FROM lucid_messages WHERE session_id = $1", &[&id])
+                .await
+                .map_err(db_err)?
                 .get(0);
-            write_messages(&tx, id, count, messages).await?;
+            write_messages(&tx, id, next, messages).await?;
             tx.execute(
-                "UPDATE lucid_sessions SET message_count = message_count + $2, updated_at = GREATEST(updated_at, $3),
-                 title = COALESCE(title, $4) WHERE id = $1",
-                &[&id, &(messages.len() as i64), &now_ms(), &title_of(messages)],
+                "UPDATE lucid_sessions SET message_count = (SELECT COUNT(*) FROM lucid_messages WHERE session_id = $1),
+                 updated_at = GREATEST(updated_at, $2), title = COALESCE(title, $3) WHERE id = $1",
+                &[&id, &now_ms(), &title_of(messages)],
             )
             .await
             .map_err(db_err)?;

@@ -14,7 +14,7 @@ use futures::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 
-use super::encoding::{decode_message, encode_message};
+use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
 use super::lock::{self, busy};
 use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
@@ -146,7 +146,7 @@ fn info_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionInfo> {
         title: r.get(1)?,
         created_at: r.get(2)?,
         updated_at: r.get(3)?,
-        message_count: r.get::<_, i64>(4)? as usize,
+        message_count: stored_count(r.get::<_, i64>(4)?),
         metadata: serde_json::from_str(&metadata).unwrap_or(Value::Null),
     })
 }
@@ -195,16 +195,18 @@ impl SessionStore for SqliteStore {
         let id = id.to_string();
         self.run(move |conn| {
             let tx = conn.transaction().map_err(db_err)?;
-            let Some(info) = get_info(&tx, &id)? else { return Ok(None) };
+            let Some(mut info) = get_info(&tx, &id)? else { return Ok(None) };
             let mut stmt =
                 tx.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 ORDER BY seq").map_err(db_err)?;
             let bodies = stmt.query_map([&id], |r| r.get::<_, String>(0)).map_err(db_err)?;
-            let mut messages = Vec::with_capacity(info.message_count);
-            for body in bodies {
-                messages.push(decode_message("sqlite", &body.map_err(db_err)?)?);
+            // Never sized from the stored count: a corrupted one must not allocate.
+            let mut messages = Vec::new();
+            for (i, body) in bodies.enumerate() {
+                messages.push(decode_stored("sqlite", &id, i, &body.map_err(db_err)?)?);
             }
             drop(stmt);
             tx.commit().map_err(db_err)?;
+            checked_count("sqlite", &mut info, &messages);
             Ok(Some(StoredSession { info, messages }))
         })
         .boxed()
@@ -215,16 +217,17 @@ impl SessionStore for SqliteStore {
         let messages = messages.to_vec();
         self.run(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
-            let count: i64 = tx
-                .query_row("SELECT message_count FROM sessions WHERE id = ?1", [&id], |r| r.get(0))
-                .optional()
-                .map_err(db_err)?
-                .ok_or_else(|| missing(&id))?;
-            write_messages(&tx, &id, count, &messages)?;
+            get_info(&tx, &id)?.ok_or_else(|| missing(&id))?;
+            // The next position comes from the rows, not from the stored count, which a
+            // corrupted row could make collide with an existing message.
+            let next: i64 = tx
+                .query_row("SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1", [&id], |r| r.get(0))
+                .map_err(db_err)?;
+            write_messages(&tx, &id, next, &messages)?;
             tx.execute(
-                "UPDATE sessions SET message_count = message_count + ?2, updated_at = max(updated_at, ?3),
-                 title = COALESCE(title, ?4) WHERE id = ?1",
-                params![id, messages.len() as i64, now_ms(), title_of(&messages)],
+                "UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id = ?1),
+                 updated_at = max(updated_at, ?2), title = COALESCE(title, ?3) WHERE id = ?1",
+                params![id, now_ms(), title_of(&messages)],
             )
             .map_err(db_err)?;
             tx.commit().map_err(db_err)

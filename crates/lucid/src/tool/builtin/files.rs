@@ -70,10 +70,17 @@ impl Workspace {
             }
         }
         let joined = self.root.join(rel);
-        // Follow symbolic links of the longest existing prefix; the rest cannot be a link.
+        // The longest prefix that exists *as an entry*: `symlink_metadata` does not follow
+        // links, so a dangling link is found here (and refused below) instead of passing as
+        // a name that does not exist yet. `exists()` would follow it.
         let mut existing = joined.as_path();
         let mut rest = Vec::new();
-        while !existing.exists() {
+        loop {
+            match std::fs::symlink_metadata(existing) {
+                Ok(_) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(ToolError::new(format!("cannot resolve `{relative}`: {e}"))),
+            }
             match (existing.parent(), existing.file_name()) {
                 (Some(p), Some(name)) => {
                     rest.push(name.to_owned());
@@ -82,8 +89,15 @@ impl Workspace {
                 _ => break,
             }
         }
-        let mut real =
-            std::fs::canonicalize(existing).map_err(|e| ToolError::new(format!("cannot resolve `{relative}`: {e}")))?;
+        let mut real = std::fs::canonicalize(existing).map_err(|e| {
+            if std::fs::symlink_metadata(existing).is_ok_and(|m| m.file_type().is_symlink()) {
+                ToolError::new(format!(
+                    "`{relative}` goes through a symbolic link whose target does not exist; it is refused"
+                ))
+            } else {
+                ToolError::new(format!("cannot resolve `{relative}`: {e}"))
+            }
+        })?;
         if !real.starts_with(&self.root) {
             return Err(ToolError::new(format!(
                 "`{relative}` leads outside the workspace through a symbolic link; it is refused"
@@ -100,6 +114,26 @@ impl Workspace {
         let s = rel.to_string_lossy().into_owned();
         if s.is_empty() { ".".into() } else { s }
     }
+}
+
+/// Writes `bytes` to `path`, refusing to follow a symbolic link at the last component:
+/// [`Workspace::resolve`] checked the path, and `O_NOFOLLOW` makes sure a link put there
+/// since (or a link the check missed) is not what gets written through.
+async fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use tokio::io::AsyncWriteExt;
+    let mut options = tokio::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    options.custom_flags(libc::O_NOFOLLOW);
+    let mut file = options.open(path).await.map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            std::io::Error::other("it is a symbolic link, which is not written through")
+        } else {
+            e
+        }
+    })?;
+    file.write_all(bytes).await?;
+    file.flush().await
 }
 
 fn io_error(what: &str, path: &str, e: std::io::Error) -> ToolError {
@@ -208,7 +242,7 @@ impl Workspace {
         if let Some(parent) = real.parent() {
             tokio::fs::create_dir_all(parent).await.map_err(|e| io_error("create the folder of", &path, e))?;
         }
-        tokio::fs::write(&real, content.as_bytes()).await.map_err(|e| io_error("write", &path, e))?;
+        write_no_follow(&real, content.as_bytes()).await.map_err(|e| io_error("write", &path, e))?;
         Ok(format!("wrote {} bytes to {}", content.len(), self.display(&real)))
     }
 
@@ -230,7 +264,7 @@ impl Workspace {
             0 => Err(ToolError::new(format!("the text to replace was not found in `{path}`"))),
             1 => {
                 let updated = text.replacen(old.as_str(), &new, 1);
-                tokio::fs::write(&real, updated.as_bytes()).await.map_err(|e| io_error("write", &path, e))?;
+                write_no_follow(&real, updated.as_bytes()).await.map_err(|e| io_error("write", &path, e))?;
                 Ok(format!("edited {}", self.display(&real)))
             }
             n => Err(ToolError::new(format!(
