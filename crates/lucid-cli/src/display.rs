@@ -1,10 +1,45 @@
 //! Text shown on the terminal by `lucid run` and `lucid chat`.
+//!
+//! Everything that came from a model, a tool or a server goes through [`safe`] before it
+//! reaches a terminal, so it cannot move the cursor, erase what is shown (an approval
+//! prompt, say), set the window title, write the clipboard (OSC 52) or reorder text with
+//! bidi controls.
+
+use std::borrow::Cow;
+
+/// Whether `c` would act on a terminal instead of being shown: C0 controls but newline and
+/// tab, DEL, C1 controls, and the bidi embedding, override and isolate characters.
+fn acts(c: char) -> bool {
+    matches!(c, '\0'..='\x08' | '\x0b'..='\x1f' | '\x7f'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with every character that would act on a terminal shown as its escape: the
+/// window-title sequence `ESC ] 0 ; t BEL` is shown as the text `\u{1b}]0;t\u{7}`.
+pub fn safe(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(acts) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if acts(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// `s` on one line (runs of whitespace, newlines included, become one space), cut to `n`
-/// characters with an ellipsis.
+/// characters with an ellipsis, made [`safe`].
 pub fn truncate(s: &str, n: usize) -> String {
     let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > n { format!("{}…", one_line.chars().take(n).collect::<String>()) } else { one_line }
+    let cut = if one_line.chars().count() > n {
+        format!("{}…", one_line.chars().take(n).collect::<String>())
+    } else {
+        one_line
+    };
+    safe(&cut).into_owned()
 }
 
 #[cfg(test)]
@@ -13,5 +48,21 @@ mod tests {
     fn one_line_cut_with_an_ellipsis() {
         assert_eq!(super::truncate("a\r\n  b\tc", 10), "a b c");
         assert_eq!(super::truncate("abcdef", 3), "abc…");
+        assert_eq!(super::truncate("a\x1b[2Jb", 10), "a\\u{1b}[2Jb");
+    }
+
+    #[test]
+    fn controls_escapes_and_bidi_are_shown_not_obeyed() {
+        use super::safe;
+        assert!(matches!(safe("plain text\n\twith tabs, ünïcode ✓"), std::borrow::Cow::Borrowed(_)));
+        // Erase the line and draw another, set the title, write the clipboard, C1 CSI,
+        // carriage return, and a right-to-left override.
+        let hostile = "rm -rf ~\r\x1b[2K\x1b[1Aecho hi\x1b]0;title\x07\x1b]52;c;ZWNobw==\x07\u{9b}31m\u{202e}txt.exe";
+        let shown = safe(hostile);
+        assert!(!shown.chars().any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)), "{shown}");
+        assert_eq!(
+            shown,
+            "rm -rf ~\\u{d}\\u{1b}[2K\\u{1b}[1Aecho hi\\u{1b}]0;title\\u{7}\\u{1b}]52;c;ZWNobw==\\u{7}\\u{9b}31m\\u{202e}txt.exe"
+        );
     }
 }

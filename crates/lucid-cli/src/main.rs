@@ -91,7 +91,7 @@ fn report(e: &anyhow::Error) -> i32 {
         return 2;
     }
     if let Some(le) = e.downcast_ref::<lucid::Error>() {
-        eprintln!("lucid: {le}");
+        eprintln!("lucid: {}", display::safe(&le.to_string()));
         return match le {
             lucid::Error::Config(_) => 2,
             lucid::Error::Cancelled => 130,
@@ -100,14 +100,14 @@ fn report(e: &anyhow::Error) -> i32 {
         };
     }
     if let Some(we) = e.downcast_ref::<lucid::orchestrate::workflow::WorkflowError>() {
-        eprintln!("lucid: {we}");
+        eprintln!("lucid: {}", display::safe(&we.to_string()));
         return match we {
             lucid::orchestrate::workflow::WorkflowError::Invalid(_)
             | lucid::orchestrate::workflow::WorkflowError::MissingInput(_) => 2,
             _ => 1,
         };
     }
-    eprintln!("lucid: {e:#}");
+    eprintln!("lucid: {}", display::safe(&format!("{e:#}")));
     1
 }
 

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::args::RunArgs;
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
-use crate::display::truncate;
+use crate::display::{safe, truncate};
 
 /// Reads the prompt from the arguments, or from standard input for `-` or nothing.
 fn prompt(args: &RunArgs) -> anyhow::Result<String> {
@@ -81,11 +81,13 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let outcome = if args.stream {
         let mut stdout = std::io::stdout().lock();
+        let terminal = stdout.is_terminal();
         let mut events = session.run_stream(prompt);
         let mut result = None;
         while let Some(ev) = events.next().await {
             match ev {
                 AgentEvent::TextDelta(t) if !args.json => {
+                    let t = if terminal { safe(&t) } else { t.as_str().into() };
                     stdout.write_all(t.as_bytes())?;
                     stdout.flush()?;
                 }
@@ -221,6 +223,8 @@ fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
         writeln!(out, "{v}")?;
     } else if args.stream {
         writeln!(out)?;
+    } else if out.is_terminal() {
+        writeln!(out, "{}", safe(&r.content))?;
     } else {
         writeln!(out, "{}", r.content)?;
     }

@@ -18,7 +18,16 @@ fn script(req: &RecordedRequest) -> Reply {
         return Reply::sse(&text_stream(&["Tool said: ", content]));
     }
     let said = last["content"].as_str().unwrap_or_default();
-    if said.contains("2+3") {
+    if said.contains("sneaky") {
+        // Escape sequences that would erase the real call and draw a harmless one.
+        Reply::sse(&tool_call_stream(&[(
+            "call_s",
+            "write_file",
+            r#"{"path":"\u001b[2K\u001b[1A\u001b[2K? write_file notes.txt\u202e","content":"pwned"}"#,
+        )]))
+    } else if said.contains("title") {
+        Reply::sse(&text_stream(&["\x1b]0;pwned\x07\x1b]52;c;ZWNobw==\x07", "visible"]))
+    } else if said.contains("2+3") {
         Reply::sse(&tool_call_stream(&[("call_a", "calculator", r#"{"expression":"2+3"}"#)]))
     } else if said.contains("file") {
         Reply::sse(&tool_call_stream(&[("call_w", "write_file", r#"{"path":"x.txt","content":"hi"}"#)]))
@@ -107,6 +116,21 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("✗ write_file failed").unwrap();
         p.expect("Tool said: The user declined").unwrap();
         assert!(!d.join("x.txt").exists(), "the declined call did not run");
+
+        // Escapes in a call's arguments are shown as text, in the parsed arguments.
+        p.send_line("a sneaky one").unwrap();
+        p.expect("? write_file").unwrap();
+        p.expect(r#""path": "\u001b[2K\u001b[1A\u001b[2K? write_file notes.txt\u{202e}""#).unwrap();
+        p.expect("allow? [y]es / [n]o / [a]lways: ").unwrap();
+        p.send_line("n").unwrap();
+        p.expect("Tool said: The user declined").unwrap();
+        // Model text cannot set the title or write the clipboard.
+        p.send_line("set the title").unwrap();
+        p.expect(r"\u{1b}]0;pwned\u{7}\u{1b}]52;c;ZWNobw==\u{7}visible").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 2 messages)").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 4 messages)").unwrap();
 
         // The agent's questions are asked at the prompt and the answers go back to it.
         p.send_line("book a hotel").unwrap();

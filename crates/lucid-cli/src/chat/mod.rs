@@ -25,7 +25,7 @@ use tokio::sync::oneshot;
 use crate::args::ChatArgs;
 use crate::config::file::FileConfig;
 use crate::config::{AgentSettings, ModelConfig};
-use crate::display::truncate;
+use crate::display::{safe, truncate};
 use terminal::{Input, Reader, Spinner, Style};
 
 /// Something a running turn needs from the person at the keyboard.
@@ -160,7 +160,7 @@ impl Chat {
                             Ok(commands::Flow::Exit) => break,
                             Ok(commands::Flow::Send(p)) => p,
                             Err(e) => {
-                                println!("{}", self.style.red(&format!("error: {e:#}")));
+                                println!("{}", self.style.red(&safe(&format!("error: {e:#}"))));
                                 continue;
                             }
                         }
@@ -257,7 +257,7 @@ impl Chat {
                     StopReason::NeedsInput => {
                         println!("{}", style.dim("(the agent needs answers: reply with them)"));
                         for q in &r.questions {
-                            println!("  ? {q}");
+                            println!("  ? {}", safe(q));
                         }
                     }
                     StopReason::Completed => {}
@@ -276,7 +276,7 @@ impl Chat {
                     ))
                 );
             }
-            Some(Err(e)) => println!("{}", style.red(&format!("error: {e}"))),
+            Some(Err(e)) => println!("{}", style.red(&safe(&format!("error: {e}")))),
             None => println!("{}", style.red("error: the turn ended without a result")),
         }
     }
@@ -286,7 +286,19 @@ impl Chat {
 async fn answer(req: UiRequest, reader: &Reader, style: Style) {
     match req {
         UiRequest::Approve { call, reply } => {
-            println!("{} {} {}", style.bold("?"), style.cyan(&call.name), truncate(&call.arguments, 300));
+            // The parsed arguments, every character shown as what it is: raw text from a
+            // model could hide the real call behind escape sequences.
+            let Some(shown) = approval_text(&call.arguments) else {
+                println!(
+                    "{} {} {}",
+                    style.bold("?"),
+                    style.cyan(&safe(&call.name)),
+                    style.red("sent arguments that are not valid JSON; refused without asking")
+                );
+                let _ = reply.send(Approval::No);
+                return;
+            };
+            println!("{} {}\n{shown}", style.bold("?"), style.cyan(&safe(&call.name)));
             let approval = loop {
                 match reader.read("allow? [y]es / [n]o / [a]lways: ", false).await {
                     Input::Line(l) => match l.trim().to_lowercase().as_str() {
@@ -304,7 +316,7 @@ async fn answer(req: UiRequest, reader: &Reader, style: Style) {
             println!("{}", style.bold("The agent asks:"));
             let mut answers = Vec::new();
             for q in &questions {
-                println!("  {} {q}", style.cyan("?"));
+                println!("  {} {}", style.cyan("?"), safe(q));
                 match reader.read("  answer> ", false).await {
                     Input::Line(l) => answers.push(l),
                     Input::Interrupted | Input::Eof => {
@@ -316,6 +328,24 @@ async fn answer(req: UiRequest, reader: &Reader, style: Style) {
             let _ = reply.send(Some(answers));
         }
     }
+}
+
+/// The most characters of arguments an approval prompt shows.
+const APPROVAL_SHOWN: usize = 4000;
+
+/// The arguments of a call awaiting approval as the user should read them: parsed and
+/// pretty-printed, made [`safe`], cut (saying so) past [`APPROVAL_SHOWN`] characters; `None`
+/// when they are not JSON, which is never asked about.
+fn approval_text(arguments: &str) -> Option<String> {
+    let parsed: serde_json::Value = serde_json::from_str(arguments).ok()?;
+    let pretty = serde_json::to_string_pretty(&parsed).ok()?;
+    let shown = safe(&pretty);
+    let total = shown.chars().count();
+    let mut text: String = shown.chars().take(APPROVAL_SHOWN).collect();
+    if total > APPROVAL_SHOWN {
+        text.push_str(&format!("\n… ({} more characters not shown)", total - APPROVAL_SHOWN));
+    }
+    Some(text.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"))
 }
 
 /// What the turn printed so far.
@@ -347,7 +377,7 @@ impl Screen {
         match ev {
             AgentEvent::ReasoningDelta(t) if show_reasoning => {
                 self.in_reasoning = true;
-                let s = self.style.dim(&t);
+                let s = self.style.dim(&safe(&t));
                 self.out(&s);
             }
             AgentEvent::TextDelta(t) => {
@@ -356,18 +386,24 @@ impl Screen {
                     self.end_line();
                 }
                 self.flush_calls();
-                self.out(&t);
+                self.out(&safe(&t));
             }
             AgentEvent::ToolCallStarted { name, arguments, .. } => self.pending.push((name, arguments)),
             AgentEvent::ToolCallFinished { name, output, is_error, duration, .. } => {
                 self.flush_calls();
                 let ms = duration.as_secs_f64() * 1000.0;
                 let line = if is_error {
-                    format!("  {} {name} failed · {ms:.1} ms · {}\n", self.style.red("✗"), truncate(&output, 200))
+                    format!(
+                        "  {} {} failed · {ms:.1} ms · {}\n",
+                        self.style.red("✗"),
+                        safe(&name),
+                        truncate(&output, 200)
+                    )
                 } else {
                     format!(
-                        "  {} {name} · {ms:.1} ms · {}\n",
+                        "  {} {} · {ms:.1} ms · {}\n",
                         self.style.green("✓"),
+                        safe(&name),
                         self.style.dim(&truncate(&output, 200))
                     )
                 };
@@ -390,8 +426,24 @@ impl Screen {
         }
         for (name, args) in calls {
             let args = serde_json::from_str::<serde_json::Value>(&args).map(|v| v.to_string()).unwrap_or(args);
-            s.push_str(&format!("⚙ {} {}\n", self.style.cyan(&name), truncate(&args, 160)));
+            s.push_str(&format!("⚙ {} {}\n", self.style.cyan(&safe(&name)), truncate(&args, 160)));
         }
         self.out(&s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn approvals_show_parsed_arguments_and_refuse_unparsable_ones() {
+        // JSON escapes stay escapes when printed again; a raw C1 control is made visible.
+        let shown = super::approval_text(r#"{"path": "a\u001b[2K"}"#).unwrap();
+        assert_eq!(shown, "  {\n    \"path\": \"a\\u001b[2K\"\n  }");
+        let shown = super::approval_text("{\"path\": \"x\u{9b}\"}").unwrap();
+        assert_eq!(shown, "  {\n    \"path\": \"x\\u{9b}\"\n  }");
+        assert!(super::approval_text(r#"{"path": "x"#).is_none());
+        assert!(super::approval_text("\u{1b}[2Kok").is_none());
+        let long = format!("{{\"content\": \"{}\"}}", "a".repeat(10_000));
+        assert!(super::approval_text(&long).unwrap().contains("more characters not shown"));
     }
 }

@@ -5,6 +5,7 @@
 //! [`Approver`] (the CLI asks y/n/always on the terminal); with none, asking means no.
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path};
 use std::sync::{Arc, Mutex};
 
 use futures::FutureExt;
@@ -34,7 +35,9 @@ pub enum Approval {
     Yes,
     /// Do not run it.
     No,
-    /// Run it, and every later call of this tool without asking.
+    /// Run it, and later calls like it without asking: any call of the tool, or, for a
+    /// tool taking a `path` (the file tools), calls whose path is in the same folder (a
+    /// file at the root: that file only). Never every tool.
     Always,
 }
 
@@ -58,8 +61,8 @@ pub struct PermissionPolicy {
     default: Permission,
     tools: HashMap<String, Permission>,
     approver: Option<Arc<dyn Approver>>,
-    /// Tools the approver answered "always" for.
-    always: Arc<Mutex<HashSet<String>>>,
+    /// What the approver answered "always" for.
+    always: Arc<Mutex<Remembered>>,
 }
 
 impl std::fmt::Debug for PermissionPolicy {
@@ -112,10 +115,24 @@ impl PermissionPolicy {
         self
     }
 
-    /// The permission of `tool` (an "always" answer makes it `Allow`).
+    /// The permission of `tool` (an "always" answer for every call of it makes it
+    /// `Allow`; one limited to a folder does not).
     pub fn permission(&self, tool: &str) -> Permission {
         let p = self.tools.get(tool).copied().unwrap_or(self.default);
-        if p == Permission::Ask && self.always.lock().map(|a| a.contains(tool)).unwrap_or(false) {
+        if p == Permission::Ask && self.always.lock().map(|a| a.tools.contains(tool)).unwrap_or(false) {
+            return Permission::Allow;
+        }
+        p
+    }
+
+    /// The permission of this call: [`PermissionPolicy::permission`], or `Allow` when an
+    /// "always" answer covers the call's path.
+    fn permission_of(&self, call: &ToolCall) -> Permission {
+        let p = self.permission(&call.name);
+        if p == Permission::Ask
+            && let Some(CallPath { path, plain }) = call_path(call)
+            && self.always.lock().map(|a| a.covers(&call.name, &path, plain)).unwrap_or(false)
+        {
             return Permission::Allow;
         }
         p
@@ -150,7 +167,7 @@ impl PermissionPolicy {
 
     /// `Ok` when the call may run, else the text the model reads instead of its output.
     pub(crate) async fn check(&self, call: &ToolCall) -> Result<(), String> {
-        match self.permission(&call.name) {
+        match self.permission_of(call) {
             Permission::Allow => Ok(()),
             Permission::Deny => {
                 Err(format!("The tool `{}` is not allowed here (permission policy: deny). Do without it.", call.name))
@@ -166,7 +183,7 @@ impl PermissionPolicy {
                     Approval::Yes => Ok(()),
                     Approval::Always => {
                         if let Ok(mut a) = self.always.lock() {
-                            a.insert(call.name.clone());
+                            a.remember(call);
                         }
                         Ok(())
                     }
@@ -178,6 +195,59 @@ impl PermissionPolicy {
             }
         }
     }
+}
+
+/// What "always" answers allowed: whole tools, and folders (or single files) per tool.
+#[derive(Debug, Default)]
+struct Remembered {
+    tools: HashSet<String>,
+    /// `(tool, prefix)`: a folder ends with `/`; anything else is one exact path.
+    paths: HashSet<(String, String)>,
+}
+
+impl Remembered {
+    fn remember(&mut self, call: &ToolCall) {
+        match call_path(call) {
+            Some(CallPath { path, plain }) => {
+                let folder = Path::new(&path).parent().map(|p| p.to_string_lossy().into_owned());
+                let scope = match folder {
+                    Some(dir) if plain && !dir.is_empty() => format!("{dir}/"),
+                    _ => path,
+                };
+                self.paths.insert((call.name.clone(), scope));
+            }
+            None => {
+                self.tools.insert(call.name.clone());
+            }
+        }
+    }
+
+    fn covers(&self, tool: &str, path: &str, plain: bool) -> bool {
+        self.paths.iter().any(|(t, scope)| {
+            t == tool && if plain && scope.ends_with('/') { path.starts_with(scope.as_str()) } else { path == scope }
+        })
+    }
+}
+
+/// A call's `path` argument: normalised (`./a//b` is `a/b`) when it is a plain relative
+/// path; as given, and never widened to its folder, when it is not (`..`, absolute).
+struct CallPath {
+    path: String,
+    plain: bool,
+}
+
+fn call_path(call: &ToolCall) -> Option<CallPath> {
+    let args: Value = serde_json::from_str(&call.arguments).ok()?;
+    let raw = args.get("path")?.as_str()?;
+    let mut parts = Vec::new();
+    for c in Path::new(raw).components() {
+        match c {
+            Component::Normal(p) => parts.push(p.to_str()?),
+            Component::CurDir => {}
+            _ => return Some(CallPath { path: raw.to_string(), plain: false }),
+        }
+    }
+    Some(CallPath { path: parts.join("/"), plain: true })
 }
 
 /// A tool that asks its policy before each call ([`PermissionPolicy::guard`]).
@@ -198,5 +268,60 @@ impl Tool for Guarded {
             self.tool.invoke(args, ctx).await
         }
         .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// Answers "always", counting how often it was asked.
+    struct Always(AtomicUsize);
+
+    impl Approver for Always {
+        fn approve<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Approval> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            async { Approval::Always }.boxed()
+        }
+    }
+
+    fn call(tool: &str, path: &str) -> ToolCall {
+        ToolCall::new("c", tool, serde_json::json!({"path": path, "content": "x"}))
+    }
+
+    #[tokio::test]
+    async fn always_for_a_file_tool_covers_its_folder_and_that_tool_only() {
+        let approver = Arc::new(Always(AtomicUsize::new(0)));
+        let policy = PermissionPolicy::allow_all()
+            .set("write_file", Permission::Ask)
+            .set("edit_file", Permission::Ask)
+            .approver(approver.clone());
+        let asked = || approver.0.load(Ordering::SeqCst);
+        policy.check(&call("write_file", "src/lib.rs")).await.unwrap();
+        assert_eq!(asked(), 1);
+        for covered in ["src/main.rs", "./src//deep/mod.rs"] {
+            policy.check(&call("write_file", covered)).await.unwrap();
+            assert_eq!(asked(), 1, "{covered} is under src/");
+        }
+        assert_eq!(policy.permission("write_file"), Permission::Ask, "not blanket for the tool");
+        for (tool, other) in [
+            ("write_file", "docs/a.md"),
+            ("write_file", "src/../x"),
+            ("write_file", "srcx/a"),
+            ("edit_file", "src/lib.rs"),
+        ] {
+            let before = asked();
+            policy.check(&call(tool, other)).await.unwrap();
+            assert_eq!(asked(), before + 1, "{tool} {other} is asked again");
+        }
+        // A file at the root: that file only.
+        policy.check(&call("write_file", "README.md")).await.unwrap();
+        let before = asked();
+        policy.check(&call("write_file", "README.md")).await.unwrap();
+        assert_eq!(asked(), before);
+        policy.check(&call("write_file", "Cargo.toml")).await.unwrap();
+        assert_eq!(asked(), before + 1);
     }
 }
