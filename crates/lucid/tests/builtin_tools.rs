@@ -112,6 +112,33 @@ async fn the_file_tools_read_list_search_write_and_edit() {
 
 #[cfg(feature = "shell")]
 #[tokio::test]
+async fn what_a_command_leaves_running_is_killed_and_keys_are_not_passed_on() {
+    let root = temp_dir("shell-leftover");
+    let shell = lucid::tool::builtin::Shell::new(&root);
+    let out =
+        shell.invoke(json!({"command": "nohup sleep 60 >/dev/null 2>&1 & echo $!"}), Default::default()).await.unwrap();
+    let pid: i32 = out.lines().nth(1).unwrap().trim().parse().unwrap();
+    // The group was killed when the command returned; wait for the kernel to reap it.
+    let mut alive = true;
+    for _ in 0..200 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        alive = !stat.is_empty() && !stat.rsplit_once(')').is_some_and(|(_, s)| s.trim_start().starts_with('Z'));
+        if !alive {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    assert!(!alive, "the background process {pid} outlived the command");
+
+    // SAFETY: the variable is unique to this test; nothing else reads it.
+    unsafe { std::env::set_var("LUCID_TEST_SHELL_API_KEY", "sk-secret-123") };
+    let env = shell.invoke(json!({"command": "env"}), Default::default()).await.unwrap();
+    assert!(env.contains("PATH="), "{env}");
+    assert!(!env.contains("sk-secret-123"), "the key reached the command's environment");
+}
+
+#[cfg(feature = "shell")]
+#[tokio::test]
 async fn the_shell_has_a_timeout_and_an_output_cap() {
     let root = temp_dir("shell");
     let shell = lucid::tool::builtin::Shell::new(&root).timeout(std::time::Duration::from_millis(300)).output_cap(1000);

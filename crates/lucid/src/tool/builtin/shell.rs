@@ -1,6 +1,16 @@
 //! `shell`: runs a command with `sh -c` in the workspace root, with a timeout and a cap on
 //! the output the model reads. Off unless an application adds it, and under the default
 //! permission policy it asks first.
+//!
+//! The command runs in a process group of its own, and that group is killed when the
+//! command ends, times out or is cancelled, so what it left running in the background
+//! (`nohup server &`) does not outlive the call. A process that leaves the group on
+//! purpose (`setsid`, a double fork into a new session, a service manager) escapes this:
+//! the shell is not a sandbox, which is why it asks first.
+//!
+//! Provider API keys are not passed on: every variable a provider preset reads its key
+//! from (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, …) and any other `*_API_KEY` is removed
+//! from the command's environment.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -64,7 +74,11 @@ impl Shell {
     }
 
     async fn run(&self, command: &str, ctx: &ToolContext) -> Result<String, ToolError> {
-        let mut child = tokio::process::Command::new("sh")
+        let mut cmd = tokio::process::Command::new("sh");
+        for var in secret_vars(std::env::vars_os().map(|(k, _)| k)) {
+            cmd.env_remove(var);
+        }
+        let mut child = cmd
             .arg("-c")
             .arg(command)
             .current_dir(&self.root)
@@ -97,6 +111,8 @@ impl Shell {
                 self.timeout.as_secs_f64()
             )));
         };
+        // What the command left running in its group goes with it.
+        kill_group(pid);
         let code = match status {
             Ok(s) => s.code().map_or_else(|| "killed by a signal".to_string(), |c| format!("exit code {c}")),
             Err(e) => format!("unknown exit status ({e})"),
@@ -135,6 +151,13 @@ async fn drain(pipe: Option<impl tokio::io::AsyncRead + Unpin>, cap: usize) -> (
     (kept, dropped)
 }
 
+/// The variables among `names` that hold API keys: every provider preset's key variables,
+/// and any other name ending in `_API_KEY`.
+fn secret_vars(names: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let presets: Vec<&str> = crate::model::Preset::all().iter().flat_map(|p| p.key_vars.iter().copied()).collect();
+    names.filter(|n| n.to_str().is_some_and(|n| presets.contains(&n) || n.ends_with("_API_KEY"))).collect()
+}
+
 /// Kills the command's whole process group.
 fn kill_group(pid: Option<u32>) {
     if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
@@ -143,6 +166,16 @@ fn kill_group(pid: Option<u32>) {
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn provider_keys_are_not_passed_on() {
+        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
+        let removed = super::secret_vars(names.iter().map(std::ffi::OsString::from));
+        assert_eq!(removed, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
     }
 }
 
