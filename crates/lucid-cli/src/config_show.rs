@@ -42,6 +42,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     println!("max_iterations = {}", agent.max_iterations);
     println!("store = {}", agent.store.as_deref().map_or("(default SQLite file)".into(), |p| format!("{p:?}")));
     println!("shell_timeout_secs = {}", agent.shell_timeout.as_secs());
+    println!("writable_protected = {:?}", agent.writable_protected);
     println!("[permissions]");
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());

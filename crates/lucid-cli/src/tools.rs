@@ -69,7 +69,10 @@ pub fn build(
     settings: &AgentSettings,
     interviewer: Option<Arc<dyn Interviewer>>,
 ) -> anyhow::Result<Vec<Arc<dyn Tool>>> {
-    let mut setup = Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout);
+    let mut setup = settings
+        .writable_protected
+        .iter()
+        .fold(Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout), |s, p| s.unprotect(p));
     if let Some(i) = interviewer {
         setup = setup.interviewer(i);
     }
@@ -86,7 +89,10 @@ pub fn build(
 /// current directory, `ask_user` deferred, each call checked against the settings'
 /// permission policy with nobody to ask (so `ask` refuses, as in `lucid run`).
 pub fn workflow_registry(settings: &AgentSettings) -> anyhow::Result<ToolRegistry> {
-    let setup = Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout);
+    let setup = settings
+        .writable_protected
+        .iter()
+        .fold(Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout), |s, p| s.unprotect(p));
     let policy = policy(settings, None);
     let mut registry = ToolRegistry::new();
     for entry in CATALOGUE {

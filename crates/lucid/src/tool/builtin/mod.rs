@@ -19,7 +19,7 @@ mod shell;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
-pub use files::Workspace;
+pub use files::{PROTECTED, Workspace};
 #[cfg(feature = "shell")]
 pub use shell::Shell;
 
@@ -44,6 +44,8 @@ pub struct Setup {
     root: PathBuf,
     interviewer: Option<Arc<dyn Interviewer>>,
     shell_timeout: Duration,
+    /// Protected paths the file tools may write all the same.
+    unprotected: Vec<String>,
     /// The workspace's tools, made by the first file tool built and shared by the others.
     files: OnceLock<Vec<Arc<dyn Tool>>>,
 }
@@ -62,7 +64,13 @@ impl Setup {
     /// Tools working in `root` (which must exist when a file tool is built), with nobody
     /// to answer `ask_user`.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Setup { root: root.into(), interviewer: None, shell_timeout: Duration::from_secs(60), files: OnceLock::new() }
+        Setup {
+            root: root.into(),
+            interviewer: None,
+            shell_timeout: Duration::from_secs(60),
+            unprotected: Vec::new(),
+            files: OnceLock::new(),
+        }
     }
 
     /// Who answers `ask_user`.
@@ -77,12 +85,23 @@ impl Setup {
         self
     }
 
+    /// Lets the file tools write to one of the [`PROTECTED`] paths, named as it is there
+    /// (see [`Workspace::unprotect`]).
+    pub fn unprotect(mut self, name: impl Into<String>) -> Self {
+        self.unprotected.push(name.into());
+        self
+    }
+
     /// The file tool `name`, from the one workspace this setup makes.
     fn file_tool(&self, name: &str) -> std::io::Result<Arc<dyn Tool>> {
         let tools = match self.files.get() {
             Some(t) => t,
             None => {
-                let made = Arc::new(Workspace::new(&self.root)?).tools();
+                let workspace = self
+                    .unprotected
+                    .iter()
+                    .try_fold(Workspace::new(&self.root)?, |w, name| Ok::<_, std::io::Error>(w.unprotect(name)))?;
+                let made = Arc::new(workspace).tools();
                 self.files.get_or_init(|| made)
             }
         };

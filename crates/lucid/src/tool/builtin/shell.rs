@@ -169,16 +169,6 @@ fn kill_group(pid: Option<u32>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn provider_keys_are_not_passed_on() {
-        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
-        let removed = super::secret_vars(names.iter().map(std::ffi::OsString::from));
-        assert_eq!(removed, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
-    }
-}
-
 impl Tool for Shell {
     fn spec(&self) -> &ToolSpec {
         &self.spec
@@ -190,5 +180,15 @@ impl Tool for Shell {
             self.run(&command, &ctx).await
         }
         .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn provider_keys_are_not_passed_on() {
+        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
+        let removed = super::secret_vars(names.iter().map(std::ffi::OsString::from));
+        assert_eq!(removed, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
     }
 }
