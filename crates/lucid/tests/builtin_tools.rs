@@ -81,6 +81,59 @@ async fn a_dangling_link_in_the_workspace_is_not_written_through() {
 }
 
 #[tokio::test]
+async fn read_file_pages_through_a_line_too_long_to_read_whole() {
+    let root = temp_dir("longline");
+    // 600,000 bytes on one line, with a two-byte character across the 256 KiB mark.
+    let mut line = "a".repeat(256 * 1024 - 1);
+    line.push('é');
+    line.push_str(&"b".repeat(600_000 - line.len()));
+    std::fs::write(root.join("one.txt"), format!("{line}\nlast\n")).unwrap();
+    let t = tools(&root);
+    let first = call(&t, "read_file", json!({"path": "one.txt"})).await.unwrap();
+    assert!(first.starts_with("aaa") && !first.contains('é'), "cut before the character");
+    assert!(
+        first.ends_with(
+            "[line 1 is longer than 256 KiB: bytes 0-262143 of the file shown; read on with byte_offset=262143]\n"
+        ),
+        "{}",
+        &first[first.len() - 200..]
+    );
+    let mut text = first[..262_143].to_string();
+    let mut at = 262_143u64;
+    loop {
+        let piece = call(&t, "read_file", json!({"path": "one.txt", "byte_offset": at})).await.unwrap();
+        match piece.rsplit_once("\n[bytes ") {
+            Some((body, footer)) => {
+                text.push_str(body);
+                at = footer.rsplit_once("byte_offset=").unwrap().1.trim_end_matches("]\n").parse().unwrap();
+            }
+            None => {
+                text.push_str(&piece);
+                break;
+            }
+        }
+    }
+    assert_eq!(text, format!("{line}\nlast\n"), "the pieces add up to the file");
+    assert_eq!(call(&t, "read_file", json!({"path": "one.txt", "offset": 2})).await.unwrap(), "last\n");
+}
+
+#[tokio::test]
+async fn read_file_of_a_huge_file_reads_only_what_it_returns() {
+    let root = temp_dir("huge");
+    let f = std::fs::File::create(root.join("big.log")).unwrap();
+    use std::io::Write;
+    (&f).write_all(b"first\nsecond\n").unwrap();
+    f.set_len(1 << 30).unwrap(); // 1 GiB, sparse: the rest is one line of NUL bytes
+    let t = tools(&root);
+    assert_eq!(
+        call(&t, "read_file", json!({"path": "big.log", "limit": 1})).await.unwrap(),
+        "first\n[lines 1-1 of a 1073741824-byte file; read on with offset=2]\n"
+    );
+    let third = call(&t, "read_file", json!({"path": "big.log", "offset": 3})).await.unwrap();
+    assert!(third.ends_with("read on with byte_offset=262157]\n"), "{}", &third[third.len() - 120..]);
+}
+
+#[tokio::test]
 async fn places_where_a_write_runs_code_are_never_written() {
     let root = temp_dir("protected");
     std::fs::create_dir_all(root.join(".git/hooks")).unwrap();

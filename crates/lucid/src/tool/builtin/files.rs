@@ -209,6 +209,135 @@ async fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.flush().await
 }
 
+/// Files up to this size have their lines counted to the end when a read stops early.
+const COUNT_CAP: u64 = 64 * 1024 * 1024;
+
+/// Lines `start..` (1-based) of a file, at most `limit` and [`READ_CAP`] bytes, read
+/// through `reader` without holding more than what is returned. A first line longer than
+/// the cap comes as its first piece, with the `byte_offset` to read on from.
+async fn read_lines(
+    mut reader: tokio::io::BufReader<tokio::fs::File>,
+    start: usize,
+    limit: Option<usize>,
+    size: u64,
+) -> std::io::Result<String> {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+    let mut pos: u64 = 0;
+    let mut line_no = 1;
+    // Skip to the first line wanted without keeping what is skipped.
+    while line_no < start {
+        let chunk = reader.fill_buf().await?;
+        if chunk.is_empty() {
+            break;
+        }
+        let (used, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        reader.consume(used);
+        pos += used as u64;
+        line_no += usize::from(ended);
+    }
+    let mut out = String::new();
+    let mut shown = 0;
+    let mut line = Vec::new();
+    let mut at_eof = false;
+    loop {
+        if limit.is_some_and(|l| shown >= l) {
+            break;
+        }
+        line.clear();
+        let line_start = pos;
+        // Read at most one byte past the cap, so a line too long to show is not held whole.
+        let room = (READ_CAP - out.len()) as u64 + 1;
+        let n = (&mut reader).take(room).read_until(b'\n', &mut line).await?;
+        if n == 0 {
+            at_eof = true;
+            break;
+        }
+        let ended = line.last() == Some(&b'\n');
+        if !ended && n as u64 == room {
+            if shown > 0 {
+                // The next line does not fit beside what is shown: it comes in the next read.
+                break;
+            }
+            // A first line longer than the cap: its first piece, cut at a character.
+            let cut = char_floor(&line, READ_CAP);
+            let text = std::str::from_utf8(&line[..cut]).map_err(|_| std::io::ErrorKind::InvalidData)?;
+            let next = line_start + cut as u64;
+            return Ok(format!(
+                "{text}\n[line {line_no} is longer than 256 KiB: bytes {line_start}-{next} of the file shown; \
+                 read on with byte_offset={next}]\n"
+            ));
+        }
+        pos += n as u64;
+        let mut body = &line[..];
+        if let Some(b) = body.strip_suffix(b"\n") {
+            body = b.strip_suffix(b"\r").unwrap_or(b);
+        }
+        out.push_str(std::str::from_utf8(body).map_err(|_| std::io::ErrorKind::InvalidData)?);
+        out.push('\n');
+        shown += 1;
+    }
+    let end = start - 1 + shown;
+    if !at_eof && !reader.fill_buf().await?.is_empty() {
+        if size <= COUNT_CAP {
+            let total = end + count_lines(&mut reader).await?;
+            out.push_str(&format!("[lines {start}-{end} of {total}; read on with offset={}]\n", end + 1));
+        } else {
+            out.push_str(&format!("[lines {start}-{end} of a {size}-byte file; read on with offset={}]\n", end + 1));
+        }
+    }
+    Ok(out)
+}
+
+/// The lines left in `reader`, counted as `str::lines` would (a last line without a
+/// newline counts).
+async fn count_lines(reader: &mut tokio::io::BufReader<tokio::fs::File>) -> std::io::Result<usize> {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = 0;
+    let mut last = b'\n';
+    loop {
+        let chunk = reader.fill_buf().await?;
+        let Some(&end) = chunk.last() else { break };
+        lines += chunk.iter().filter(|&&b| b == b'\n').count();
+        last = end;
+        let n = chunk.len();
+        reader.consume(n);
+    }
+    Ok(lines + usize::from(last != b'\n'))
+}
+
+/// [`READ_CAP`] bytes from byte `at`, trimmed to whole characters.
+async fn read_bytes(mut reader: tokio::io::BufReader<tokio::fs::File>, at: u64, size: u64) -> std::io::Result<String> {
+    use tokio::io::{AsyncReadExt, AsyncSeekExt};
+    if at >= size {
+        return Ok(format!("[byte_offset {at} is at or past the end of the file ({size} bytes)]\n"));
+    }
+    reader.seek(std::io::SeekFrom::Start(at)).await?;
+    let mut buf = Vec::with_capacity(READ_CAP.min((size - at) as usize));
+    (&mut reader).take(READ_CAP as u64).read_to_end(&mut buf).await?;
+    // Skip the tail of a character the offset fell into, and stop before a cut one.
+    let skip = buf.iter().take(3).take_while(|&&b| b & 0xC0 == 0x80).count();
+    let end = if at + (buf.len() as u64) < size { char_floor(&buf, buf.len()) } else { buf.len() };
+    let text = std::str::from_utf8(&buf[skip..end.max(skip)]).map_err(|_| std::io::ErrorKind::InvalidData)?;
+    let (from, to) = (at + skip as u64, at + end.max(skip) as u64);
+    let mut out = text.to_string();
+    if to < size {
+        out.push_str(&format!("\n[bytes {from}-{to} of {size}; read on with byte_offset={to}]\n"));
+    }
+    Ok(out)
+}
+
+/// The largest index `<= at` that does not fall inside a UTF-8 character of `bytes`.
+fn char_floor(bytes: &[u8], at: usize) -> usize {
+    let mut i = at.min(bytes.len());
+    while i > 0 && i < bytes.len() && bytes[i] & 0xC0 == 0x80 {
+        i -= 1;
+    }
+    i
+}
+
 fn io_error(what: &str, path: &str, e: std::io::Error) -> ToolError {
     ToolError::new(format!("cannot {what} `{path}`: {e}"))
 }
@@ -216,7 +345,8 @@ fn io_error(what: &str, path: &str, e: std::io::Error) -> ToolError {
 #[tools]
 impl Workspace {
     /// Reads a text file of the workspace. Long files come in pieces: give `offset` (a
-    /// 1-based line number) and `limit` (lines) to read further.
+    /// 1-based line number) and `limit` (lines) to read further. A line too long to read
+    /// whole is read in pieces with `byte_offset`, as the answer says.
     #[tool]
     async fn read_file(
         &self,
@@ -226,27 +356,21 @@ impl Workspace {
         offset: Option<usize>,
         /// how many lines (default: as many as fit in 256 KiB)
         limit: Option<usize>,
+        /// read 256 KiB from this byte of the file instead of whole lines
+        byte_offset: Option<u64>,
     ) -> Result<String, ToolError> {
         let real = self.resolve(&path)?;
-        let bytes = tokio::fs::read(&real).await.map_err(|e| io_error("read", &path, e))?;
-        let text = String::from_utf8(bytes).map_err(|_| ToolError::new(format!("`{path}` is not a text file")))?;
-        let start = offset.unwrap_or(1).max(1);
-        let mut out = String::new();
-        let mut shown = 0;
-        let total = text.lines().count();
-        for line in text.lines().skip(start - 1) {
-            if limit.is_some_and(|l| shown >= l) || out.len() + line.len() > READ_CAP {
-                break;
-            }
-            out.push_str(line);
-            out.push('\n');
-            shown += 1;
-        }
-        let end = start - 1 + shown;
-        if end < total {
-            out.push_str(&format!("[lines {start}-{end} of {total}; read on with offset={}]\n", end + 1));
-        }
-        Ok(out)
+        let file = tokio::fs::File::open(&real).await.map_err(|e| io_error("read", &path, e))?;
+        let size = file.metadata().await.map_err(|e| io_error("read", &path, e))?.len();
+        let reader = tokio::io::BufReader::with_capacity(64 * 1024, file);
+        let read = match byte_offset {
+            Some(at) => read_bytes(reader, at, size).await,
+            None => read_lines(reader, offset.unwrap_or(1).max(1), limit, size).await,
+        };
+        read.map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => ToolError::new(format!("`{path}` is not a text file")),
+            _ => io_error("read", &path, e),
+        })
     }
 
     /// Lists a directory of the workspace: one entry per line, directories ending in `/`.
