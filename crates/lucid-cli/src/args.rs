@@ -48,7 +48,7 @@ pub enum Command {
         #[command(subcommand)]
         action: WorkflowAction,
     },
-    /// List, show, delete or export stored sessions.
+    /// List, show, delete, export or repair stored sessions.
     Sessions {
         #[command(flatten)]
         store: StoreArgs,
@@ -152,6 +152,12 @@ pub enum SessionsAction {
     },
     /// Delete a session.
     Delete {
+        /// Session id.
+        id: String,
+    },
+    /// Rebuild a damaged session: drop unreadable messages, make the rest a valid
+    /// conversation, rewrite it (and its message count) whole.
+    Repair {
         /// Session id.
         id: String,
     },

@@ -139,6 +139,30 @@ pub async fn run(store: Option<&str>, action: SessionsAction) -> anyhow::Result<
             }
             eprintln!("deleted session `{id}`");
         }
+        SessionsAction::Repair { id } => {
+            let Some(r) = lucid::store::repair(&*store, &id).await? else {
+                return Err(ConfigError(format!("no session `{id}`")).into());
+            };
+            let h = &r.history;
+            writeln!(
+                out,
+                "session `{id}` rebuilt: {} messages kept; {} unreadable dropped{}; {} orphaned and {} duplicate tool results dropped, {} interrupted results added, {} empty messages dropped",
+                r.messages,
+                r.unreadable_dropped.len(),
+                if r.unreadable_dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (at {})",
+                        r.unreadable_dropped.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ")
+                    )
+                },
+                h.orphaned_results_dropped,
+                h.duplicate_results_dropped,
+                h.interrupted_results_added,
+                h.empty_messages_dropped,
+            )?;
+        }
     }
     Ok(0)
 }

@@ -628,3 +628,45 @@ fn completions_and_every_help_come_from_one_definition() {
     }
     assert!(text(&lucid(&["chat", "--help"]).stdout).contains("--session"));
 }
+
+#[tokio::test]
+async fn sessions_repair_rebuilds_a_session_with_an_unreadable_message() {
+    use lucid::store::SessionStore;
+    let dir = std::env::temp_dir().join(format!("lucid-cli-repair-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("r.db");
+    let store = lucid::store::SqliteStore::open(&db).unwrap();
+    store.create("hurt", json!({})).await.unwrap();
+    let call = lucid::ToolCall::new("c1", "calculator", json!({"expression": "1+1"}));
+    store
+        .append(
+            "hurt",
+            &[
+                lucid::Message::user("what is 1+1?"),
+                lucid::Message::Assistant(lucid::AssistantMessage { tool_calls: vec![call], ..Default::default() }),
+                lucid::Message::tool_result("c1", "calculator", "2", false),
+                lucid::Message::assistant("2"),
+            ],
+        )
+        .await
+        .unwrap();
+    // The assistant's call is corrupted on disk, and the count with it.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("UPDATE messages SET body = 'not json' WHERE session_id = 'hurt' AND seq = 1", []).unwrap();
+    conn.execute("UPDATE sessions SET message_count = -3 WHERE id = 'hurt'", []).unwrap();
+    let db_arg = db.display().to_string();
+    let show = run(vec!["sessions".into(), "--store".into(), db_arg.clone(), "show".into(), "hurt".into()]).await;
+    assert_eq!(show.status.code(), Some(1));
+    assert!(text(&show.stderr).contains("session `hurt`: stored message 2 is unreadable"), "{}", text(&show.stderr));
+
+    let fixed = run(vec!["sessions".into(), "--store".into(), db_arg.clone(), "repair".into(), "hurt".into()]).await;
+    assert_eq!(fixed.status.code(), Some(0), "stderr: {}", text(&fixed.stderr));
+    let said = text(&fixed.stdout);
+    assert!(said.contains("2 messages kept; 1 unreadable dropped (at 2); 1 orphaned"), "{said}");
+    let s = store.load("hurt").await.unwrap().unwrap();
+    assert_eq!(s.messages, [lucid::Message::user("what is 1+1?"), lucid::Message::assistant("2")]);
+    assert_eq!(s.info.message_count, 2);
+    assert!(lucid::history::validate(&s.messages).is_ok());
+    std::fs::remove_dir_all(dir).ok();
+}

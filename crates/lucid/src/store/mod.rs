@@ -170,6 +170,64 @@ pub trait SessionStore: Send + Sync + 'static {
     fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>>;
     /// Releases a lock taken with [`SessionStore::lock`].
     fn unlock<'a>(&'a self, lock: &'a TurnLock) -> BoxFuture<'a, Result<()>>;
+
+    /// The session with every message that can still be read, and the positions of those
+    /// that cannot (a corrupted row): what [`repair`] rebuilds from. Stores that keep
+    /// messages as text override it; the default is [`SessionStore::load`], which has
+    /// nothing unreadable to skip.
+    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
+        Box::pin(async move { Ok(self.load(id).await?.map(|session| Salvaged { session, unreadable: Vec::new() })) })
+    }
+}
+
+/// What [`SessionStore::salvage`] could read of a session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Salvaged {
+    /// The session with its readable messages, in order.
+    pub session: StoredSession,
+    /// Positions (0-based, in stored order) of the messages that could not be read.
+    pub unreadable: Vec<usize>,
+}
+
+/// What [`repair`] did to a session.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SessionRepair {
+    /// Messages kept.
+    pub messages: usize,
+    /// Unreadable messages dropped (their positions, 0-based).
+    pub unreadable_dropped: Vec<usize>,
+    /// What the history repair pass changed so the rest is a valid conversation.
+    pub history: crate::history::RepairReport,
+}
+
+/// Rebuilds session `id` from what can be rebuilt: the readable messages, made a valid
+/// history by the repair pass, written back whole (which also renumbers the rows and
+/// rewrites the count). `Ok(None)` when there is no such session. Takes the session's turn
+/// lock, so it never races a running turn.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use lucid::store::{InMemoryStore, SessionStore, repair};
+/// let store = InMemoryStore::new(10);
+/// store.create("s", serde_json::json!({})).await.unwrap();
+/// // A result whose call is gone: dropped by the repair pass.
+/// store.append("s", &[lucid::Message::user("hi"), lucid::Message::tool_result("c9", "t", "x", false)]).await.unwrap();
+/// let report = repair(&store, "s").await.unwrap().unwrap();
+/// assert_eq!((report.messages, report.history.orphaned_results_dropped), (1, 1));
+/// # });
+/// ```
+pub async fn repair(store: &dyn SessionStore, id: &str) -> Result<Option<SessionRepair>> {
+    let lock = store.lock(id, Duration::from_secs(60)).await?;
+    let outcome = async {
+        let Some(Salvaged { session, unreadable }) = store.salvage(id).await? else { return Ok(None) };
+        let mut messages = session.messages;
+        let history = crate::history::repair(&mut messages);
+        store.replace(id, &messages).await?;
+        Ok(Some(SessionRepair { messages: messages.len(), unreadable_dropped: unreadable, history }))
+    }
+    .await;
+    store.unlock(&lock).await?;
+    outcome
 }
 
 /// Milliseconds since the Unix epoch.

@@ -14,7 +14,7 @@ use tokio_postgres::NoTls;
 
 use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
 use super::lock::{self, busy};
-use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
+use super::{Salvaged, SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
 use crate::message::Message;
 
@@ -318,6 +318,34 @@ impl SessionStore for PostgresStore {
                 .await
                 .map_err(db_err)?;
             Ok(())
+        }
+        .boxed()
+    }
+
+    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
+        async move {
+            let client = self.client().await?;
+            let Some(row) = client
+                .query_opt(&format!("SELECT {INFO_COLUMNS} FROM lucid_sessions WHERE id = $1"), &[&id])
+                .await
+                .map_err(db_err)?
+            else {
+                return Ok(None);
+            };
+            let rows = client
+                .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
+                .await
+                .map_err(db_err)?;
+            let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
+            for (i, r) in rows.iter().enumerate() {
+                match decode_stored("postgres", id, i, r.get(0)) {
+                    Ok(m) => messages.push(m),
+                    Err(_) => unreadable.push(i),
+                }
+            }
+            let mut info = info(&row);
+            info.message_count = messages.len();
+            Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
         }
         .boxed()
     }

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
 use super::lock::{self, busy};
-use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
+use super::{Salvaged, SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
 use crate::error::{Error, Result};
 use crate::message::Message;
 
@@ -316,6 +316,29 @@ impl SessionStore for SqliteStore {
             )
             .map_err(db_err)?;
             Ok(())
+        })
+        .boxed()
+    }
+
+    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
+        let id = id.to_string();
+        self.run(move |conn| {
+            let tx = conn.transaction().map_err(db_err)?;
+            let Some(mut info) = get_info(&tx, &id)? else { return Ok(None) };
+            let mut stmt =
+                tx.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 ORDER BY seq").map_err(db_err)?;
+            let bodies = stmt.query_map([&id], |r| r.get::<_, String>(0)).map_err(db_err)?;
+            let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
+            for (i, body) in bodies.enumerate() {
+                match body.map_err(db_err).and_then(|b| decode_stored("sqlite", &id, i, &b)) {
+                    Ok(m) => messages.push(m),
+                    Err(_) => unreadable.push(i),
+                }
+            }
+            drop(stmt);
+            tx.commit().map_err(db_err)?;
+            info.message_count = messages.len();
+            Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
         })
         .boxed()
     }
