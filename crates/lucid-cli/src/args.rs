@@ -195,7 +195,8 @@ pub struct ModelArgs {
     /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` is appended.
     #[arg(long)]
     pub base_url: Option<String>,
-    /// API key (default: the provider's environment variable).
+    /// API key (default: the provider's environment variable). A key on the command line
+    /// is visible to other local users (`ps`, shell history): prefer the variable.
     #[arg(long)]
     pub api_key: Option<String>,
     /// Append every HTTP exchange to this JSONL file (API keys redacted).

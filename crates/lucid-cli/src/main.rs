@@ -91,7 +91,7 @@ fn report(e: &anyhow::Error) -> i32 {
         return 2;
     }
     if let Some(le) = e.downcast_ref::<lucid::Error>() {
-        eprintln!("lucid: {}", display::safe(&le.to_string()));
+        eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&le.to_string())));
         return match le {
             lucid::Error::Config(_) => 2,
             lucid::Error::Cancelled => 130,
@@ -100,14 +100,14 @@ fn report(e: &anyhow::Error) -> i32 {
         };
     }
     if let Some(we) = e.downcast_ref::<lucid::orchestrate::workflow::WorkflowError>() {
-        eprintln!("lucid: {}", display::safe(&we.to_string()));
+        eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&we.to_string())));
         return match we {
             lucid::orchestrate::workflow::WorkflowError::Invalid(_)
             | lucid::orchestrate::workflow::WorkflowError::MissingInput(_) => 2,
             _ => 1,
         };
     }
-    eprintln!("lucid: {}", display::safe(&format!("{e:#}")));
+    eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&format!("{e:#}"))));
     1
 }
 
@@ -124,7 +124,12 @@ fn init_logging(verbose: u8) {
         .and_then(|s| s.parse::<Targets>().ok())
         .unwrap_or_else(|| default.parse().unwrap_or_default());
     tracing_subscriber::registry()
-        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_target(false))
+        // Every log line goes through the one redaction function: no level shows a key.
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(|| lucid::redact::Redacting(std::io::stderr()))
+                .with_target(false),
+        )
         .with(filter)
         .init();
 }

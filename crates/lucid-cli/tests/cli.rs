@@ -109,7 +109,8 @@ async fn provider_errors_exit_1_with_the_providers_message() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr).trim(),
-        "lucid: openai returned 401 invalid_api_key: Incorrect API key provided: sk-bad."
+        // The provider's own words, with the key it echoes redacted (issue 16).
+        "lucid: openai returned 401 invalid_api_key: Incorrect API key provided: ***."
     );
 }
 
@@ -668,5 +669,45 @@ async fn sessions_repair_rebuilds_a_session_with_an_unreadable_message() {
     assert_eq!(s.messages, [lucid::Message::user("what is 1+1?"), lucid::Message::assistant("2")]);
     assert_eq!(s.info.message_count, 2);
     assert!(lucid::history::validate(&s.messages).is_ok());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_api_key_is_in_no_log_transcript_error_or_stored_message() {
+    const KEY: &str = "sk-leak-0123456789abcdef";
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &text_completion(&format!("Your key is {KEY}, keep it safe."))),
+        Reply::json(
+            401,
+            &json!({"error": {"message": format!("Incorrect API key provided: {KEY}."), "type": "invalid_request_error", "code": "invalid_api_key"}}),
+        ),
+    ])
+    .await;
+    let dir = test_dir("secrets");
+    let url = server.url();
+    let common =
+        ["run", "-vv", "--base-url", &url, "-m", "m", "--session", "s", "--store", "s.db", "--transcript", "t.jsonl"];
+    let first = run_in(&dir, &[&common[..], &["what is my key?"]].concat(), &[("OPENAI_API_KEY", KEY)]).await;
+    assert_eq!(first.status.code(), Some(0), "stderr: {}", text(&first.stderr));
+    assert!(text(&first.stderr).contains("Bearer") || text(&first.stderr).contains("request"), "-vv logs the exchange");
+    let second = run_in(&dir, &[&common[..], &["again"]].concat(), &[("OPENAI_API_KEY", KEY)]).await;
+    assert_eq!(second.status.code(), Some(1));
+    let shown = text(&second.stderr);
+    assert!(shown.contains("Incorrect API key provided: ***."), "{shown}");
+    for (what, body) in [
+        ("the first run's log", text(&first.stderr)),
+        ("the second run's log and error", shown),
+        ("the transcript", std::fs::read_to_string(dir.join("t.jsonl")).unwrap()),
+        ("the store", {
+            use lucid::store::SessionStore;
+            let store = lucid::store::SqliteStore::open(dir.join("s.db")).unwrap();
+            let stored = store.load("s").await.unwrap().unwrap().messages;
+            assert_eq!(stored[1].text(), "Your key is ***, keep it safe.");
+            serde_json::to_string(&stored).unwrap()
+        }),
+    ] {
+        assert!(!body.contains(KEY), "the key is in {what}: {body}");
+    }
+    assert_eq!(server.requests()[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()), "it was sent");
     std::fs::remove_dir_all(dir).ok();
 }

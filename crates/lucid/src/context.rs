@@ -129,7 +129,10 @@ impl Context {
 
     /// Appends a message (a user message starts a new turn). A system message replaces
     /// the pinned prompt instead.
-    pub fn push(&mut self, m: Message) {
+    pub fn push(&mut self, mut m: Message) {
+        // A message never carries a registered secret into the history (and so into a
+        // store or back to a model).
+        crate::redact::redact_message(&mut m);
         match m {
             Message::System { content } => self.set_system(Some(content)),
             other => self.messages.push(other),

@@ -199,7 +199,8 @@ impl ProviderError {
             status,
             error_type: None,
             code: None,
-            message: message.into(),
+            // Some providers echo the key they refused; it is not shown on.
+            message: crate::redact::redact(&message.into()).into_owned(),
             kind: ProviderErrorKind::Server,
             retryable: false,
             retry_after: None,

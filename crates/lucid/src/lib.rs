@@ -26,6 +26,7 @@
 //!   [`memory::ConversationMemory`], which summarises old turns and recalls them.
 //! * [`structured`] asks for typed answers (`Session::extract::<T>`) in each provider's
 //!   native form; [`orchestrate`] arranges many turns: workflows, a planner, teams.
+//! * [`redact`] keeps API keys out of logs, transcripts, errors and stored messages.
 //! * [`message`] and [`error`] are the shared vocabulary: one message model for every
 //!   provider, one error type that says what failed.
 //!
@@ -68,6 +69,7 @@ pub mod memory;
 pub mod message;
 pub mod model;
 pub mod orchestrate;
+pub mod redact;
 pub mod store;
 pub mod structured;
 pub mod tokens;

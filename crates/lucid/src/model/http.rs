@@ -358,6 +358,7 @@ pub fn insert_secret(headers: &mut HeaderMap, name: HeaderName, value: &str) -> 
         .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
     v.set_sensitive(true);
     headers.insert(name, v);
+    crate::redact::register(value);
     Ok(())
 }
 

@@ -130,7 +130,7 @@ impl Transcript {
             "elapsed_ms": elapsed.as_secs_f64() * 1000.0,
             "error": error,
         });
-        let mut text = line.to_string();
+        let mut text = crate::redact::redact(&line.to_string()).into_owned();
         for s in &secrets {
             text = text.replace(s.as_str(), "***");
         }
