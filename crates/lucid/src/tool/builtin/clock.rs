@@ -1,7 +1,6 @@
 //! The current date and time, in any IANA time zone.
 
-use chrono::Utc;
-use chrono_tz::Tz;
+use jiff::Timestamp;
 
 use crate::tool::ToolError;
 use lucid_macros::tool;
@@ -13,9 +12,44 @@ pub fn current_time(
     timezone: Option<String>,
 ) -> Result<String, ToolError> {
     let name = timezone.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("UTC");
-    let tz: Tz = name
-        .parse()
+    at(name, Timestamp::now())
+}
+
+/// `instant` in the zone `name`, as `current_time` answers.
+fn at(name: &str, instant: Timestamp) -> Result<String, ToolError> {
+    let tz = jiff::tz::db()
+        .get(name)
         .map_err(|_| ToolError::new(format!("unknown time zone `{name}`; use an IANA name such as Europe/Paris")))?;
-    let now = Utc::now().with_timezone(&tz);
-    Ok(format!("{} ({}, {})", now.to_rfc3339_opts(chrono::SecondsFormat::Secs, false), tz.name(), now.format("%A")))
+    let shown = tz.iana_name().unwrap_or(name).to_owned();
+    let local = instant.to_zoned(tz);
+    Ok(format!("{} ({shown}, {})", local.strftime("%Y-%m-%dT%H:%M:%S%:z"), local.strftime("%A")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instant(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn formats_rfc3339_with_zone_and_weekday() {
+        let t = instant("2024-07-01T12:34:56.789Z");
+        assert_eq!(at("UTC", t).unwrap(), "2024-07-01T12:34:56+00:00 (UTC, Monday)");
+        assert_eq!(at("Europe/Paris", t).unwrap(), "2024-07-01T14:34:56+02:00 (Europe/Paris, Monday)");
+        assert_eq!(at("America/New_York", t).unwrap(), "2024-07-01T08:34:56-04:00 (America/New_York, Monday)");
+        assert_eq!(at("Asia/Kolkata", t).unwrap(), "2024-07-01T18:04:56+05:30 (Asia/Kolkata, Monday)");
+        // Winter time, and a day boundary crossed backwards.
+        let t = instant("2024-01-01T03:00:00Z");
+        assert_eq!(at("America/New_York", t).unwrap(), "2023-12-31T22:00:00-05:00 (America/New_York, Sunday)");
+        // Links keep the name asked for.
+        assert_eq!(at("US/Eastern", t).unwrap(), "2023-12-31T22:00:00-05:00 (US/Eastern, Sunday)");
+    }
+
+    #[test]
+    fn unknown_zone_is_a_tool_error() {
+        let err = at("Mars/Olympus_Mons", Timestamp::UNIX_EPOCH).unwrap_err();
+        assert!(err.to_string().contains("unknown time zone `Mars/Olympus_Mons`"), "{err}");
+    }
 }
