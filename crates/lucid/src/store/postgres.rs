@@ -88,6 +88,36 @@ impl PostgresStore {
         &self.pool
     }
 
+    /// A session and its messages; an unreadable message fails the read, or with
+    /// `lenient` is skipped and its position noted.
+    async fn read(&self, id: &str, lenient: bool) -> Result<Option<Salvaged>> {
+        let mut client = self.client().await?;
+        let tx = client.build_transaction().read_only(true).start().await.map_err(db_err)?;
+        let Some(row) = tx
+            .query_opt(&format!("SELECT {INFO_COLUMNS} FROM lucid_sessions WHERE id = $1"), &[&id])
+            .await
+            .map_err(db_err)?
+        else {
+            return Ok(None);
+        };
+        let rows = tx
+            .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
+            .await
+            .map_err(db_err)?;
+        let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
+        for (i, r) in rows.iter().enumerate() {
+            match decode_stored("postgres", id, i, r.get(0)) {
+                Ok(m) => messages.push(m),
+                Err(_) if lenient => unreadable.push(i),
+                Err(e) => return Err(e),
+            }
+        }
+        tx.commit().await.map_err(db_err)?;
+        let mut info = info(&row);
+        checked_count("postgres", &mut info, &messages);
+        Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
+    }
+
     async fn client(&self) -> Result<deadpool_postgres::Object> {
         self.pool.get().await.map_err(db_err)
     }
@@ -170,31 +200,11 @@ impl SessionStore for PostgresStore {
     }
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>> {
-        async move {
-            let mut client = self.client().await?;
-            let tx = client.build_transaction().read_only(true).start().await.map_err(db_err)?;
-            let Some(row) = tx
-                .query_opt(&format!("SELECT {INFO_COLUMNS} FROM lucid_sessions WHERE id = $1"), &[&id])
-                .await
-                .map_err(db_err)?
-            else {
-                return Ok(None);
-            };
-            let rows = tx
-                .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
-                .await
-                .map_err(db_err)?;
-            let messages = rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| decode_stored("postgres", id, i, r.get(0)))
-                .collect::<Result<Vec<_>>>()?;
-            tx.commit().await.map_err(db_err)?;
-            let mut info = info(&row);
-            checked_count("postgres", &mut info, &messages);
-            Ok(Some(StoredSession { info, messages }))
-        }
-        .boxed()
+        async move { Ok(self.read(id, false).await?.map(|s| s.session)) }.boxed()
+    }
+
+    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
+        self.read(id, true).boxed()
     }
 
     fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>> {
@@ -318,34 +328,6 @@ impl SessionStore for PostgresStore {
                 .await
                 .map_err(db_err)?;
             Ok(())
-        }
-        .boxed()
-    }
-
-    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
-        async move {
-            let client = self.client().await?;
-            let Some(row) = client
-                .query_opt(&format!("SELECT {INFO_COLUMNS} FROM lucid_sessions WHERE id = $1"), &[&id])
-                .await
-                .map_err(db_err)?
-            else {
-                return Ok(None);
-            };
-            let rows = client
-                .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
-                .await
-                .map_err(db_err)?;
-            let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
-            for (i, r) in rows.iter().enumerate() {
-                match decode_stored("postgres", id, i, r.get(0)) {
-                    Ok(m) => messages.push(m),
-                    Err(_) => unreadable.push(i),
-                }
-            }
-            let mut info = info(&row);
-            info.message_count = messages.len();
-            Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
         }
         .boxed()
     }

@@ -163,6 +163,28 @@ fn missing(id: &str) -> Error {
     Error::Store { store: "sqlite", message: format!("no session `{id}`") }
 }
 
+/// A session and its messages; an unreadable message fails the read, or with `lenient`
+/// is skipped and its position noted.
+fn read(conn: &mut Connection, id: &str, lenient: bool) -> Result<Option<Salvaged>> {
+    let tx = conn.transaction().map_err(db_err)?;
+    let Some(mut info) = get_info(&tx, id)? else { return Ok(None) };
+    let mut stmt = tx.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 ORDER BY seq").map_err(db_err)?;
+    let bodies = stmt.query_map([id], |r| r.get::<_, String>(0)).map_err(db_err)?;
+    // Never sized from the stored count: a corrupted one must not allocate.
+    let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
+    for (i, body) in bodies.enumerate() {
+        match body.map_err(db_err).and_then(|b| decode_stored("sqlite", id, i, &b)) {
+            Ok(m) => messages.push(m),
+            Err(_) if lenient => unreadable.push(i),
+            Err(e) => return Err(e),
+        }
+    }
+    drop(stmt);
+    tx.commit().map_err(db_err)?;
+    checked_count("sqlite", &mut info, &messages);
+    Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
+}
+
 fn write_messages(tx: &rusqlite::Transaction<'_>, id: &str, first_seq: i64, messages: &[Message]) -> Result<()> {
     let mut insert =
         tx.prepare_cached("INSERT INTO messages (session_id, seq, body) VALUES (?1, ?2, ?3)").map_err(db_err)?;
@@ -193,23 +215,12 @@ impl SessionStore for SqliteStore {
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>> {
         let id = id.to_string();
-        self.run(move |conn| {
-            let tx = conn.transaction().map_err(db_err)?;
-            let Some(mut info) = get_info(&tx, &id)? else { return Ok(None) };
-            let mut stmt =
-                tx.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 ORDER BY seq").map_err(db_err)?;
-            let bodies = stmt.query_map([&id], |r| r.get::<_, String>(0)).map_err(db_err)?;
-            // Never sized from the stored count: a corrupted one must not allocate.
-            let mut messages = Vec::new();
-            for (i, body) in bodies.enumerate() {
-                messages.push(decode_stored("sqlite", &id, i, &body.map_err(db_err)?)?);
-            }
-            drop(stmt);
-            tx.commit().map_err(db_err)?;
-            checked_count("sqlite", &mut info, &messages);
-            Ok(Some(StoredSession { info, messages }))
-        })
-        .boxed()
+        self.run(move |conn| Ok(read(conn, &id, false)?.map(|s| s.session))).boxed()
+    }
+
+    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
+        let id = id.to_string();
+        self.run(move |conn| read(conn, &id, true)).boxed()
     }
 
     fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>> {
@@ -316,29 +327,6 @@ impl SessionStore for SqliteStore {
             )
             .map_err(db_err)?;
             Ok(())
-        })
-        .boxed()
-    }
-
-    fn salvage<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Salvaged>>> {
-        let id = id.to_string();
-        self.run(move |conn| {
-            let tx = conn.transaction().map_err(db_err)?;
-            let Some(mut info) = get_info(&tx, &id)? else { return Ok(None) };
-            let mut stmt =
-                tx.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 ORDER BY seq").map_err(db_err)?;
-            let bodies = stmt.query_map([&id], |r| r.get::<_, String>(0)).map_err(db_err)?;
-            let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
-            for (i, body) in bodies.enumerate() {
-                match body.map_err(db_err).and_then(|b| decode_stored("sqlite", &id, i, &b)) {
-                    Ok(m) => messages.push(m),
-                    Err(_) => unreadable.push(i),
-                }
-            }
-            drop(stmt);
-            tx.commit().map_err(db_err)?;
-            info.message_count = messages.len();
-            Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
         })
         .boxed()
     }
