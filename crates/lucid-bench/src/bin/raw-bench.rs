@@ -131,7 +131,15 @@ fn main() -> anyhow::Result<()> {
     let args = BenchArgs::parse(std::env::args())?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let client = reqwest::Client::new();
+        // The settings of Lucid's default transport (`lucid::model::http::HttpTransport`):
+        // a production client sets timeouts, and each adds a timer to every exchange, so
+        // the floor must pay for them too for the comparison to be like for like.
+        let client = reqwest::Client::builder()
+            .connect_timeout(std::time::Duration::from_secs(10))
+            .timeout(std::time::Duration::from_secs(600))
+            .read_timeout(std::time::Duration::from_secs(120))
+            .user_agent("raw-bench")
+            .build()?;
         let url = format!("{}/chat/completions", args.base_url.trim_end_matches('/'));
         let tools = tools();
         let mode = args.mode;

@@ -1,16 +1,16 @@
 //! A conversation with an agent, and the one agent loop.
 
+use std::collections::VecDeque;
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context as TaskContext, Poll};
 use std::time::Instant;
 
 use futures::future::BoxFuture;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
 use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, ToolCallRecord};
@@ -127,7 +127,7 @@ impl Session {
     /// On `Err` (a provider or network failure that retries could not fix) the user
     /// message and every completed step stay in the history, which remains valid.
     pub async fn run(&mut self, prompt: impl Into<String>) -> Result<AgentResult> {
-        self.drive(Some(prompt.into()), false, None, None).await
+        self.drive(Some(prompt.into()), false, Events::NONE, None).await
     }
 
     /// Runs the loop on the history as it stands, without a new user message: after a
@@ -140,7 +140,7 @@ impl Session {
     /// # Ok(()) }
     /// ```
     pub async fn resume(&mut self) -> Result<AgentResult> {
-        self.drive(None, false, None, None).await
+        self.drive(None, false, Events::NONE, None).await
     }
 
     /// Runs one turn whose answer must be JSON matching `T`'s schema, and returns it
@@ -191,7 +191,7 @@ impl Session {
         let mut prompt = prompt;
         let mut attempt = 0;
         loop {
-            let r = self.drive(Some(prompt), false, None, Some(&options)).await?;
+            let r = self.drive(Some(prompt), false, Events::NONE, Some(&options)).await?;
             if r.stop_reason == StopReason::NeedsInput {
                 return Err(Error::NeedsInput { questions: r.questions });
             }
@@ -217,10 +217,11 @@ impl Session {
     /// Runs one user turn, streaming the answer and the tool calls as events. The last
     /// event is [`AgentEvent::Completed`] or [`AgentEvent::Error`].
     pub fn run_stream(&mut self, prompt: impl Into<String>) -> impl Stream<Item = AgentEvent> + Send + '_ {
-        let (tx, rx) = unbounded_channel();
+        let queue = Arc::new(EventQueue::default());
+        let events = Arc::clone(&queue);
         let prompt = prompt.into();
-        let fut = Box::pin(async move { self.drive(Some(prompt), true, Some(&tx), None).await });
-        DriveStream { fut: Some(fut), rx, last: None }
+        let fut = Box::pin(async move { self.drive(Some(prompt), true, Events(Some(&events)), None).await });
+        DriveStream { fut: Some(fut), queue, last: None }
     }
 
     /// A handle to cancel the current run.
@@ -273,7 +274,7 @@ impl Session {
         &mut self,
         prompt: Option<String>,
         stream: bool,
-        tx: Option<&UnboundedSender<AgentEvent>>,
+        events: Events<'_>,
         options: Option<&ChatOptions>,
     ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
@@ -282,11 +283,6 @@ impl Session {
             _ => None,
         };
         let token = self.canceller.begin();
-        let emit = |ev: AgentEvent| {
-            if let Some(tx) = tx {
-                let _ = tx.send(ev);
-            }
-        };
         self.context.repair();
         // Memory needs the text after the context took it; copy it only then.
         let query = config.memory.as_ref().and(prompt.clone());
@@ -310,7 +306,7 @@ impl Session {
             }
         }
         let mut run = RunState { options: options.cloned(), ..RunState::default() };
-        let outcome = self.iterate(&config, &token, stream, &emit, &mut run).await;
+        let outcome = self.iterate(&config, &token, stream, events, &mut run).await;
         self.context.repair();
         self.canceller.end();
         self.usage += run.usage;
@@ -349,7 +345,7 @@ impl Session {
         config: &AgentConfig,
         token: &CancellationToken,
         stream: bool,
-        emit: &(dyn Fn(AgentEvent) + Sync),
+        events: Events<'_>,
         run: &mut RunState,
     ) -> Result<StopReason> {
         loop {
@@ -365,11 +361,11 @@ impl Session {
             let measure = config.memory.is_some() || config.limits.max_tokens.is_some();
             let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
             run.iterations += 1;
-            emit(AgentEvent::Iteration(run.iterations));
+            events.emit(|| AgentEvent::Iteration(run.iterations));
             run.content.clear();
             let options = run.options.as_ref().unwrap_or(&config.options);
             let request = ChatRequest::new(self.context.messages(), config.tools.specs(), options);
-            let call = call_model(config, request, stream, emit, &mut run.content);
+            let call = call_model(config, request, stream, events, &mut run.content);
             let response = tokio::select! {
                 biased;
                 _ = token.cancelled() => return Ok(StopReason::Cancelled),
@@ -405,7 +401,7 @@ impl Session {
                 }
                 return Ok(StopReason::MaxIterations);
             }
-            if self.execute_tools(config, token, emit, &calls, &truncated, run).await {
+            if self.execute_tools(config, token, events, &calls, &truncated, run).await {
                 return Ok(StopReason::Cancelled);
             }
             if !run.questions.is_empty() {
@@ -421,13 +417,13 @@ impl Session {
         &mut self,
         config: &AgentConfig,
         token: &CancellationToken,
-        emit: &(dyn Fn(AgentEvent) + Sync),
+        events: Events<'_>,
         calls: &[ToolCall],
         truncated: &[String],
         run: &mut RunState,
     ) -> bool {
         for c in calls {
-            emit(AgentEvent::ToolCallStarted {
+            events.emit(|| AgentEvent::ToolCallStarted {
                 id: c.id.clone(),
                 name: c.name.clone(),
                 arguments: c.arguments.clone(),
@@ -461,7 +457,7 @@ impl Session {
             match next {
                 Some(Some((c, outcome, elapsed))) => {
                     done += 1;
-                    emit(AgentEvent::ToolCallFinished {
+                    events.emit(|| AgentEvent::ToolCallFinished {
                         id: c.id.clone(),
                         name: c.name.clone(),
                         output: outcome.content.clone(),
@@ -526,20 +522,20 @@ async fn call_model(
     config: &AgentConfig,
     request: ChatRequest<'_>,
     stream: bool,
-    emit: &(dyn Fn(AgentEvent) + Sync),
+    events: Events<'_>,
     partial: &mut String,
 ) -> Result<ChatResponse> {
     if !stream {
         return config.model.chat(request).await;
     }
-    let mut events = config.model.chat_stream(request).await?;
-    while let Some(event) = events.next().await {
+    let mut answer = config.model.chat_stream(request).await?;
+    while let Some(event) = answer.next().await {
         match event? {
             StreamEvent::TextDelta(t) => {
                 partial.push_str(&t);
-                emit(AgentEvent::TextDelta(t));
+                events.emit(|| AgentEvent::TextDelta(t));
             }
-            StreamEvent::ReasoningDelta(t) => emit(AgentEvent::ReasoningDelta(t)),
+            StreamEvent::ReasoningDelta(t) => events.emit(|| AgentEvent::ReasoningDelta(t)),
             StreamEvent::ToolCallStarted { .. } | StreamEvent::ToolCallDelta { .. } => {}
             StreamEvent::Done(response) => return Ok(response),
         }
@@ -552,11 +548,37 @@ async fn call_model(
 
 type DriveFuture<'a> = Pin<Box<dyn Future<Output = Result<AgentResult>> + Send + 'a>>;
 
+/// The events a streamed run emitted and its stream has not handed out yet. The run and
+/// its stream are polled by the same task, so a plain queue does (no channel, no wakers).
+type EventQueue = Mutex<VecDeque<AgentEvent>>;
+
+/// Where a run's events go: nowhere for [`Session::run`], so nothing is built for them.
+#[derive(Clone, Copy)]
+struct Events<'a>(Option<&'a EventQueue>);
+
+impl Events<'_> {
+    /// Nobody listens.
+    const NONE: Events<'static> = Events(None);
+
+    /// Builds and queues the event, only when somebody listens.
+    fn emit(self, event: impl FnOnce() -> AgentEvent) {
+        if let Some(queue) = self.0 {
+            queue.lock().unwrap_or_else(PoisonError::into_inner).push_back(event());
+        }
+    }
+}
+
 /// Polls the run and hands out the events it emitted, then its end.
 struct DriveStream<'a> {
     fut: Option<DriveFuture<'a>>,
-    rx: UnboundedReceiver<AgentEvent>,
+    queue: Arc<EventQueue>,
     last: Option<AgentEvent>,
+}
+
+impl DriveStream<'_> {
+    fn pop(&self) -> Option<AgentEvent> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner).pop_front()
+    }
 }
 
 impl Stream for DriveStream<'_> {
@@ -564,7 +586,7 @@ impl Stream for DriveStream<'_> {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<AgentEvent>> {
         loop {
-            if let Ok(ev) = self.rx.try_recv() {
+            if let Some(ev) = self.pop() {
                 return Poll::Ready(Some(ev));
             }
             let Some(fut) = self.fut.as_mut() else {
@@ -579,7 +601,7 @@ impl Stream for DriveStream<'_> {
                     });
                 }
                 Poll::Pending => {
-                    if let Ok(ev) = self.rx.try_recv() {
+                    if let Some(ev) = self.pop() {
                         return Poll::Ready(Some(ev));
                     }
                     return Poll::Pending;

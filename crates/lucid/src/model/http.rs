@@ -189,11 +189,13 @@ impl HttpTransport {
             decoder: Some(decoder),
             queue: VecDeque::new(),
             scratch: Vec::new(),
+            events: Vec::new(),
             provider: req.provider.to_string(),
             record: self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), Instant::now())),
             span,
         };
-        Ok(futures::stream::unfold(state, SseState::next).boxed())
+        // Boxed once, so each item moves a pointer rather than the whole state.
+        Ok(futures::stream::unfold(Box::new(state), SseState::next).boxed())
     }
 
     async fn send(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder) -> Result<(reqwest::Response, u32)> {
@@ -278,13 +280,15 @@ struct SseState<D> {
     decoder: Option<D>,
     queue: VecDeque<Result<StreamEvent>>,
     scratch: Vec<StreamEvent>,
+    /// The SSE events of the chunk being decoded (kept to reuse its allocation).
+    events: Vec<SseEvent>,
     provider: String,
     record: Option<StreamRecord>,
     span: tracing::Span,
 }
 
 impl<D: StreamDecoder> SseState<D> {
-    async fn next(mut self) -> Option<(Result<StreamEvent>, Self)> {
+    async fn next(mut self: Box<Self>) -> Option<(Result<StreamEvent>, Box<Self>)> {
         loop {
             if let Some(item) = self.queue.pop_front() {
                 return Some((item, self));
@@ -293,12 +297,12 @@ impl<D: StreamDecoder> SseState<D> {
             let chunk = self.resp.chunk().instrument(self.span.clone()).await;
             match chunk {
                 Ok(Some(bytes)) => {
-                    let events = self.sse.feed(&bytes);
-                    self.decode(events);
+                    self.sse.feed_into(&bytes, &mut self.events);
+                    self.decode();
                 }
                 Ok(None) => {
-                    let last = self.sse.finish();
-                    self.decode(last.into_iter().collect());
+                    self.events.extend(self.sse.finish());
+                    self.decode();
                     if let Some(decoder) = self.decoder.take() {
                         let done = decoder.finish();
                         self.write_record(done.as_ref().err().map(|e| e.to_string()));
@@ -315,8 +319,16 @@ impl<D: StreamDecoder> SseState<D> {
         }
     }
 
-    fn decode(&mut self, events: Vec<SseEvent>) {
-        for ev in events {
+    /// Decodes the pending SSE events, leaving their vector empty for the next chunk.
+    fn decode(&mut self) {
+        let mut events = std::mem::take(&mut self.events);
+        self.decode_events(&mut events);
+        events.clear();
+        self.events = events;
+    }
+
+    fn decode_events(&mut self, events: &mut Vec<SseEvent>) {
+        for ev in events.drain(..) {
             tracing::trace!(parent: &self.span, data = %ev.data, "sse event");
             if let Some((.., events, _)) = &mut self.record {
                 events.push(ev.data.clone());

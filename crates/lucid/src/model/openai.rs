@@ -45,8 +45,16 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
             .tools
             .iter()
             .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name(), "description": t.description(), "parameters": t.parameters()}})
+                // Built by hand: `json!` would re-serialize the schema value by value
+                // instead of cloning it.
+                let mut function = Map::new();
+                function.insert("name".into(), Value::String(t.name().to_string()));
+                function.insert("description".into(), Value::String(t.description().to_string()));
+                function.insert("parameters".into(), t.parameters().clone());
+                let mut tool = Map::new();
+                tool.insert("type".into(), Value::String("function".into()));
+                tool.insert("function".into(), Value::Object(function));
+                Value::Object(tool)
             })
             .collect();
         body.insert("tools".into(), Value::Array(tools));
@@ -196,21 +204,14 @@ impl From<WireUsage> for Usage {
     }
 }
 
-/// Tool-call arguments: a JSON text per the spec, an object from some servers.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum WireArgs<'a> {
-    Text(#[serde(borrow)] Cow<'a, str>),
-    Json(Value),
-}
-
-impl WireArgs<'_> {
-    fn into_text(self) -> String {
-        match self {
-            WireArgs::Text(t) => t.into_owned(),
-            WireArgs::Json(Value::Null) => String::new(),
-            WireArgs::Json(v) => v.to_string(),
-        }
+/// Tool-call arguments as text: a JSON text per the spec (a string, taken as it is), an
+/// object from some servers (written back as JSON text). Read as a plain [`Value`] rather
+/// than an untagged enum, which would buffer every fragment before matching it.
+fn arguments_text(arguments: Value) -> String {
+    match arguments {
+        Value::String(t) => t,
+        Value::Null => String::new(),
+        v => v.to_string(),
     }
 }
 
@@ -218,8 +219,8 @@ impl WireArgs<'_> {
 struct WireFunction<'a> {
     #[serde(borrow, default)]
     name: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    arguments: Option<WireArgs<'a>>,
+    #[serde(default)]
+    arguments: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -314,7 +315,7 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
             Some(ToolCall {
                 id: c.id.filter(|i| !i.is_empty()).map_or_else(mint_call_id, Cow::into_owned),
                 name: f.name?.into_owned(),
-                arguments: f.arguments.map(WireArgs::into_text).unwrap_or_default(),
+                arguments: f.arguments.map(arguments_text).unwrap_or_default(),
                 signature: google_signature(&c.extra_content),
             })
         })
@@ -447,7 +448,7 @@ impl StreamDecoder for OpenAiStreamDecoder {
                 let message_signature = google_signature(&delta.extra_content);
                 for call in delta.tool_calls.into_iter().flatten() {
                     let (name, args) = match call.function {
-                        Some(f) => (f.name, f.arguments.map(WireArgs::into_text)),
+                        Some(f) => (f.name, f.arguments.map(arguments_text)),
                         None => (None, None),
                     };
                     self.asm.tool_call(call.index, call.id.as_deref(), name.as_deref(), args.as_deref(), out);

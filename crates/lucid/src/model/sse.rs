@@ -5,6 +5,8 @@
 //! with `\n`, `\r\n` or `\r`, as the SSE specification allows; Gemini uses `\r\n\r\n`
 //! between events, OpenAI and Anthropic `\n\n`.
 
+use std::borrow::Cow;
+
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SseEvent {
@@ -29,6 +31,12 @@ pub struct SseEvent {
 pub struct SseDecoder {
     buf: Vec<u8>,
     skip_lf: bool,
+    pending: Pending,
+}
+
+/// The fields of the event being read.
+#[derive(Debug, Default)]
+struct Pending {
     event: Option<String>,
     data: Option<String>,
 }
@@ -37,29 +45,41 @@ impl SseDecoder {
     /// Decodes what `chunk` completes and returns the events dispatched by it.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         let mut out = Vec::new();
-        self.buf.extend_from_slice(chunk);
-        let mut start = 0;
-        let mut i = 0;
-        while i < self.buf.len() {
-            let b = self.buf[i];
-            if self.skip_lf {
-                self.skip_lf = false;
-                if b == b'\n' && i == start {
-                    start = i + 1;
-                    i += 1;
-                    continue;
+        self.feed_into(chunk, &mut out);
+        out
+    }
+
+    /// [`SseDecoder::feed`], appending the events to `out` (a stream reuses one vector).
+    ///
+    /// Lines wholly inside `chunk` are read where they lie; only a line the chunk cuts off
+    /// is copied, to be completed by the next one.
+    pub fn feed_into(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
+        let mut rest = chunk;
+        if self.skip_lf && !rest.is_empty() {
+            self.skip_lf = false;
+            if rest[0] == b'\n' {
+                rest = &rest[1..];
+            }
+        }
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
+            if self.buf.is_empty() {
+                self.pending.line(&rest[..end], out);
+            } else {
+                self.buf.extend_from_slice(&rest[..end]);
+                self.pending.line(&self.buf, out);
+                self.buf.clear();
+            }
+            let cr = rest[end] == b'\r';
+            rest = &rest[end + 1..];
+            if cr {
+                match rest.first() {
+                    Some(b'\n') => rest = &rest[1..],
+                    Some(_) => {}
+                    None => self.skip_lf = true,
                 }
             }
-            if b == b'\n' || b == b'\r' {
-                let line = String::from_utf8_lossy(&self.buf[start..i]).into_owned();
-                self.skip_lf = b == b'\r';
-                self.line(&line, &mut out);
-                start = i + 1;
-            }
-            i += 1;
         }
-        self.buf.drain(..start);
-        out
+        self.buf.extend_from_slice(rest);
     }
 
     /// Ends the input. An event whose lines all ended but which lacks the closing blank
@@ -68,14 +88,21 @@ impl SseDecoder {
     pub fn finish(&mut self) -> Option<SseEvent> {
         if !self.buf.is_empty() {
             self.buf.clear();
-            self.event = None;
-            self.data = None;
+            self.pending = Pending::default();
             return None;
         }
-        self.dispatch()
+        self.pending.dispatch()
     }
+}
 
-    fn line(&mut self, line: &str, out: &mut Vec<SseEvent>) {
+impl Pending {
+    fn line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {
+        // Borrowed unless the line holds invalid UTF-8: no allocation per line.
+        let line = match std::str::from_utf8(line) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(line),
+        };
+        let line = line.as_ref();
         if line.is_empty() {
             out.extend(self.dispatch());
             return;

@@ -18,7 +18,7 @@ use serde_json::Value;
 /// ```
 pub fn validate(schema: &Value, value: &Value) -> Vec<String> {
     let mut errors = Vec::new();
-    check(schema, schema, value, "", &mut errors, 0);
+    check(schema, schema, value, Path::Root, &mut errors, 0);
     errors
 }
 
@@ -62,8 +62,31 @@ fn matches_type(t: &str, v: &Value) -> bool {
     }
 }
 
-fn at(path: &str) -> String {
-    if path.is_empty() { String::new() } else { format!("`{path}`: ") }
+/// Where in the value a check is: written out only when an error names it, so a value
+/// that validates costs no allocation for its paths.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Key(Path::Root, key) => f.write_str(key),
+            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+fn at(path: Path<'_>) -> String {
+    match path {
+        Path::Root => String::new(),
+        path => format!("`{path}`: "),
+    }
 }
 
 fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
@@ -71,7 +94,7 @@ fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     root.pointer(pointer)
 }
 
-fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<String>, depth: usize) {
+fn check(root: &Value, schema: &Value, v: &Value, path: Path<'_>, errors: &mut Vec<String>, depth: usize) {
     if depth > 64 {
         return;
     }
@@ -88,13 +111,14 @@ fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<S
         }
     }
     if let Some(t) = s.get("type") {
-        let types: Vec<&str> = match t {
-            Value::String(t) => vec![t.as_str()],
-            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-            _ => vec![],
+        let types = match t {
+            Value::Array(ts) => ts.as_slice(),
+            t => std::slice::from_ref(t),
         };
-        if !types.is_empty() && !types.iter().any(|t| matches_type(t, v)) {
-            errors.push(format!("{}expected {}, got {}", at(path), types.join(" or "), describe(v)));
+        let mut names = types.iter().filter_map(Value::as_str);
+        if names.clone().next().is_some() && !names.any(|t| matches_type(t, v)) {
+            let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+            errors.push(format!("{}expected {}, got {}", at(path), names.join(" or "), describe(v)));
             return;
         }
     }
@@ -143,7 +167,7 @@ fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<S
         }
         if let Some(item_schema) = s.get("items") {
             for (i, item) in items.iter().enumerate() {
-                check(root, item_schema, item, &format!("{path}[{i}]"), errors, depth + 1);
+                check(root, item_schema, item, Path::Index(&path, i), errors, depth + 1);
             }
         }
     }
@@ -157,9 +181,9 @@ fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<S
             }
         }
         for (key, val) in obj {
-            let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            let child = Path::Key(&path, key);
             match props.and_then(|p| p.get(key)) {
-                Some(ps) => check(root, ps, val, &child, errors, depth + 1),
+                Some(ps) => check(root, ps, val, child, errors, depth + 1),
                 None => match s.get("additionalProperties") {
                     Some(Value::Bool(false)) => {
                         let known: Vec<&str> =
@@ -170,7 +194,7 @@ fn check(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Vec<S
                             if known.is_empty() { "none".to_string() } else { known.join(", ") }
                         ));
                     }
-                    Some(extra @ Value::Object(_)) => check(root, extra, val, &child, errors, depth + 1),
+                    Some(extra @ Value::Object(_)) => check(root, extra, val, child, errors, depth + 1),
                     _ => {}
                 },
             }
