@@ -205,9 +205,13 @@ pub struct ModelArgs {
     /// Retries for rate limits, overload and network errors.
     #[arg(long, default_value_t = 3)]
     pub max_retries: u32,
-    /// Seconds one model call may take.
+    /// Seconds one attempt may wait for the answer to begin, and between two pieces of it.
     #[arg(long, default_value_t = 600)]
     pub timeout: u64,
+    /// Seconds one model call may take in all, retries and the whole answer included
+    /// (default: three times --timeout).
+    #[arg(long)]
+    pub deadline: Option<u64>,
 }
 
 /// `lucid run`.

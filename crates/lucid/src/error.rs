@@ -47,6 +47,15 @@ pub enum Error {
         /// What was missing.
         message: String,
     },
+    /// A response went past a size limit of the transport (its whole size, or one line of
+    /// a stream without a line break); reading stopped there.
+    #[error("the response from {provider} is too large: {message}")]
+    TooLarge {
+        /// Provider name.
+        provider: String,
+        /// Which limit, and how to raise it.
+        message: String,
+    },
     /// A setting is missing or invalid (no API key, unknown provider, bad URL…).
     #[error("{0}")]
     Config(String),

@@ -27,6 +27,7 @@ pub struct ModelConfig {
     pub transcript: Option<PathBuf>,
     pub max_retries: u32,
     pub timeout: Duration,
+    pub deadline: Option<Duration>,
 }
 
 impl ModelConfig {
@@ -34,7 +35,11 @@ impl ModelConfig {
     /// for a bare base URL) on a transport with its retries, timeout and transcript.
     pub fn build(&self) -> lucid::Result<Arc<dyn ChatModel>> {
         let retry = RetryPolicy { max_retries: self.max_retries, ..RetryPolicy::default() };
-        let mut transport = HttpTransport::builder().retry(retry).request_timeout(self.timeout);
+        let mut transport =
+            HttpTransport::builder().retry(retry).request_timeout(self.timeout).read_timeout(self.timeout);
+        if let Some(d) = self.deadline {
+            transport = transport.deadline(d);
+        }
         if let Some(path) = &self.transcript {
             transport = transport.transcript(path);
         }
@@ -181,6 +186,7 @@ impl<'a> Wanted<'a> {
             transcript: self.args.transcript.clone(),
             max_retries: self.args.max_retries,
             timeout: Duration::from_secs(self.args.timeout.max(1)),
+            deadline: self.args.deadline.map(|s| Duration::from_secs(s.max(1))),
         };
         Ok((cfg, source))
     }

@@ -1,8 +1,10 @@
 //! The one HTTP transport every provider shares.
 //!
 //! It knows nothing of providers: it posts a JSON body with the headers a codec gives it,
-//! applies the connect and overall timeouts, retries what [`RetryPolicy`] says may be
-//! retried (never a stream whose body has begun), and makes every exchange visible: a
+//! retries what [`RetryPolicy`] says may be retried (never a stream whose body has begun),
+//! and bounds every call: time to connect, time to the response headers and between two
+//! chunks of the body (per attempt), a deadline for the whole call with its retries, the
+//! size of a response and of one line of a stream. It makes every exchange visible: a
 //! `tracing` span per call, request and response bodies at `debug` level, and, when asked,
 //! a JSONL transcript file with API keys redacted ([`crate::model::transcript`]).
 
@@ -70,7 +72,24 @@ pub struct HttpTransport {
     client: reqwest::Client,
     retry: RetryPolicy,
     transcript: Option<Arc<Transcript>>,
+    limits: Limits,
 }
+
+/// What bounds one call.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    headers_timeout: Duration,
+    deadline: Duration,
+    max_response_bytes: usize,
+    max_sse_line: usize,
+}
+
+/// The most bytes of an error body read (the rest is not needed to say what went wrong).
+const MAX_ERROR_BODY: usize = 1024 * 1024;
+/// A response's size limit unless set: generous for any real answer.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
+/// The longest line of a stream unless set.
+pub const DEFAULT_MAX_SSE_LINE: usize = 16 * 1024 * 1024;
 
 /// Builds an [`HttpTransport`].
 #[derive(Debug)]
@@ -78,6 +97,9 @@ pub struct HttpTransportBuilder {
     connect_timeout: Duration,
     request_timeout: Duration,
     read_timeout: Duration,
+    deadline: Option<Duration>,
+    max_response_bytes: usize,
+    max_sse_line: usize,
     retry: RetryPolicy,
     transcript: Option<PathBuf>,
     client: Option<reqwest::Client>,
@@ -89,9 +111,28 @@ impl HttpTransportBuilder {
         self.connect_timeout = d;
         self
     }
-    /// Time allowed for one whole exchange, a streamed body included.
+    /// Time one attempt may wait for the response headers (a server that accepts the
+    /// connection and never answers fails with "no response headers after …").
     pub fn request_timeout(mut self, d: Duration) -> Self {
         self.request_timeout = d;
+        self
+    }
+    /// Time allowed for a whole call: every attempt, the waits between them and the body
+    /// (a stream's too). Default: three times the request timeout.
+    pub fn deadline(mut self, d: Duration) -> Self {
+        self.deadline = Some(d);
+        self
+    }
+    /// The most bytes one response may have (default [`DEFAULT_MAX_RESPONSE_BYTES`]); a
+    /// larger one fails with [`Error::TooLarge`] without being held.
+    pub fn max_response_bytes(mut self, n: usize) -> Self {
+        self.max_response_bytes = n.max(1);
+        self
+    }
+    /// The longest line of a stream (default [`DEFAULT_MAX_SSE_LINE`]); a longer one fails
+    /// with [`Error::TooLarge`].
+    pub fn max_sse_line(mut self, n: usize) -> Self {
+        self.max_sse_line = n.max(1);
         self
     }
     /// Longest silence allowed between two reads of a body.
@@ -120,14 +161,19 @@ impl HttpTransportBuilder {
             Some(c) => c,
             None => reqwest::Client::builder()
                 .connect_timeout(self.connect_timeout)
-                .timeout(self.request_timeout)
                 .read_timeout(self.read_timeout)
                 .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION")))
                 .build()
                 .map_err(|e| Error::Config(format!("could not build the HTTP client: {e}")))?,
         };
         let transcript = self.transcript.map(|p| Transcript::open(&p)).transpose()?.map(Arc::new);
-        Ok(HttpTransport { client, retry: self.retry, transcript })
+        let limits = Limits {
+            headers_timeout: self.request_timeout,
+            deadline: self.deadline.unwrap_or(self.request_timeout.saturating_mul(3)),
+            max_response_bytes: self.max_response_bytes,
+            max_sse_line: self.max_sse_line,
+        };
+        Ok(HttpTransport { client, retry: self.retry, transcript, limits })
     }
 }
 
@@ -144,6 +190,9 @@ impl HttpTransport {
             connect_timeout: super::DEFAULT_CONNECT_TIMEOUT,
             request_timeout: super::DEFAULT_REQUEST_TIMEOUT,
             read_timeout: Duration::from_secs(120),
+            deadline: None,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            max_sse_line: DEFAULT_MAX_SSE_LINE,
             retry: RetryPolicy::default(),
             transcript: None,
             client: None,
@@ -160,9 +209,20 @@ impl HttpTransport {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = false);
         async {
             let started = Instant::now();
-            let (resp, attempt) = self.send(req, decode_error).await?;
+            let deadline = tokio::time::Instant::now() + self.limits.deadline;
+            let (resp, attempt) = self.send(req, decode_error, deadline).await?;
             let status = resp.status().as_u16();
-            let body = resp.bytes().await.map_err(|e| network_error(req, e))?;
+            let body = match tokio::time::timeout_at(deadline, read_capped(resp, self.limits.max_response_bytes)).await {
+                Ok(Ok(Capped::Whole(body))) => body,
+                Ok(Ok(Capped::Cut(_))) => {
+                    return Err(too_large(req, format!(
+                        "over {} bytes; stopped reading (raise HttpTransportBuilder::max_response_bytes)",
+                        self.limits.max_response_bytes
+                    )));
+                }
+                Ok(Err(e)) => return Err(network_error(req, e)),
+                Err(_) => return Err(deadline_passed(req, self.limits.deadline, "while reading the answer")),
+            };
             tracing::debug!(status, elapsed_ms = started.elapsed().as_millis() as u64, body = %Lossy(&body), "response");
             if let Some(t) = &self.transcript {
                 t.record(req, attempt, Some(status), Body::Json(&body), started.elapsed(), None);
@@ -182,7 +242,28 @@ impl HttpTransport {
         decoder: D,
     ) -> Result<EventStream<'static>> {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = true);
-        let (resp, attempt) = self.send(req, decode_error).instrument(span.clone()).await?;
+        let started = Instant::now();
+        let deadline = tokio::time::Instant::now() + self.limits.deadline;
+        let (resp, attempt) = self.send(req, decode_error, deadline).instrument(span.clone()).await?;
+        // A 200 that is not an event stream (an HTML page from a proxy, a JSON error) is
+        // read, shown and recorded, not decoded as nothing.
+        let content_type =
+            resp.headers().get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+        if let Some(ct) = content_type.filter(|ct| !ct.starts_with("text/event-stream")) {
+            let status = resp.status().as_u16();
+            let body = match read_capped(resp, MAX_ERROR_BODY).await {
+                Ok(Capped::Whole(b) | Capped::Cut(b)) => b,
+                Err(e) => Bytes::from(e.to_string()),
+            };
+            let message = format!(
+                "expected an event stream but got `{ct}` (status {status}): {}",
+                crate::model::http::snippet(&body)
+            );
+            if let Some(t) = &self.transcript {
+                t.record(req, attempt, Some(status), Body::Json(&body), started.elapsed(), Some(&message));
+            }
+            return Err(Error::Decode { provider: req.provider.to_string(), message });
+        }
         let state = SseState {
             resp,
             sse: SseDecoder::default(),
@@ -193,15 +274,28 @@ impl HttpTransport {
             provider: req.provider.to_string(),
             record: self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), Instant::now())),
             span,
+            limits: self.limits,
+            deadline,
+            received: 0,
         };
         // Boxed once, so each item moves a pointer rather than the whole state.
         Ok(futures::stream::unfold(Box::new(state), SseState::next).boxed())
     }
 
-    async fn send(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder) -> Result<(reqwest::Response, u32)> {
+    async fn send(
+        &self,
+        req: &HttpRequest<'_>,
+        decode_error: ErrorDecoder,
+        deadline: tokio::time::Instant,
+    ) -> Result<(reqwest::Response, u32)> {
         let mut attempt = 0u32;
         loop {
             let started = Instant::now();
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return Err(deadline_passed(req, self.limits.deadline, "before an answer came"));
+            }
+            let wait = left.min(self.limits.headers_timeout);
             if tracing::enabled!(tracing::Level::DEBUG) {
                 tracing::debug!(url = req.url, attempt, body = %Lossy(&req.body), "request");
             }
@@ -211,14 +305,32 @@ impl HttpTransport {
                 .headers(req.headers.clone())
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(req.body.clone())
-                .send()
-                .await;
+                .send();
+            let sent = match tokio::time::timeout(wait, sent).await {
+                Ok(sent) => sent.map_err(|e| network_error(req, e)),
+                Err(_) if wait < self.limits.headers_timeout => {
+                    Err(deadline_passed(req, self.limits.deadline, "waiting for the response headers"))
+                }
+                Err(_) => Err(Error::Network {
+                    provider: req.provider.to_string(),
+                    url: req.url.to_string(),
+                    message: format!(
+                        "no response headers after {} (the connection was accepted; --timeout sets the wait)",
+                        seconds(wait)
+                    ),
+                    retryable: true,
+                    source: None,
+                }),
+            };
             let err = match sent {
                 Ok(resp) if resp.status().is_success() => return Ok((resp, attempt)),
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     let asked = retry_after(resp.headers(), SystemTime::now());
-                    let body = resp.bytes().await.unwrap_or_default();
+                    let body = match tokio::time::timeout_at(deadline, read_capped(resp, MAX_ERROR_BODY)).await {
+                        Ok(Ok(Capped::Whole(b) | Capped::Cut(b))) => b,
+                        _ => Bytes::new(),
+                    };
                     tracing::debug!(status, body = %Lossy(&body), "error response");
                     if let Some(t) = &self.transcript {
                         t.record(req, attempt, Some(status), Body::Json(&body), started.elapsed(), None);
@@ -229,8 +341,7 @@ impl HttpTransport {
                     }
                     Error::Provider(e)
                 }
-                Err(e) => {
-                    let err = network_error(req, e);
+                Err(err) => {
                     if let Some(t) = &self.transcript {
                         t.record(req, attempt, None, Body::None, started.elapsed(), Some(&err.to_string()));
                     }
@@ -244,11 +355,72 @@ impl HttpTransport {
             {
                 return Err(err);
             }
-            let wait = self.retry.delay(attempt, asked);
-            tracing::warn!(provider = req.provider, attempt = attempt + 1, wait_ms = wait.as_millis() as u64, error = %err, "retrying");
-            tokio::time::sleep(wait).await;
+            let pause = self.retry.delay(attempt, asked);
+            if tokio::time::Instant::now() + pause >= deadline {
+                // No time left to try again: say what the last attempt got.
+                return Err(err);
+            }
+            tracing::warn!(provider = req.provider, attempt = attempt + 1, wait_ms = pause.as_millis() as u64, error = %err, "retrying");
+            tokio::time::sleep(pause).await;
             attempt += 1;
         }
+    }
+}
+
+/// A body read up to a cap: whole, or cut at the cap (the rest left unread).
+enum Capped {
+    Whole(Bytes),
+    Cut(Bytes),
+}
+
+/// Reads `resp`'s body, holding at most `cap` bytes.
+async fn read_capped(mut resp: reqwest::Response, cap: usize) -> std::result::Result<Capped, reqwest::Error> {
+    if resp.content_length().is_some_and(|n| n > cap as u64) {
+        return Ok(Capped::Cut(Bytes::new()));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = resp.chunk().await? {
+        if body.len() + chunk.len() > cap {
+            let room = cap - body.len();
+            body.extend_from_slice(&chunk[..room]);
+            return Ok(Capped::Cut(body.into()));
+        }
+        if body.is_empty() && chunk.len() == resp.content_length().unwrap_or(0) as usize {
+            // The whole body in one chunk: no copy.
+            return Ok(Capped::Whole(chunk));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Capped::Whole(body.into()))
+}
+
+/// The start of a body for an error message: one line, at most 200 characters.
+pub(crate) fn snippet(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 200 { format!("{}…", line.chars().take(200).collect::<String>()) } else { line }
+}
+
+/// A duration as a person reads it in an error: `60 s`, `0.2 s`.
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 10.0 { format!("{s:.0} s") } else { format!("{s:.1} s") }
+}
+
+fn too_large(req: &HttpRequest<'_>, message: String) -> Error {
+    Error::TooLarge { provider: req.provider.to_string(), message }
+}
+
+fn deadline_passed(req: &HttpRequest<'_>, deadline: Duration, when: &str) -> Error {
+    Error::Network {
+        provider: req.provider.to_string(),
+        url: req.url.to_string(),
+        message: format!(
+            "the call's deadline of {} passed {when} (retries included; --deadline sets it)",
+            seconds(deadline)
+        ),
+        retryable: false,
+        source: None,
     }
 }
 
@@ -285,6 +457,10 @@ struct SseState<D> {
     provider: String,
     record: Option<StreamRecord>,
     span: tracing::Span,
+    limits: Limits,
+    deadline: tokio::time::Instant,
+    /// Body bytes read so far.
+    received: usize,
 }
 
 impl<D: StreamDecoder> SseState<D> {
@@ -294,11 +470,40 @@ impl<D: StreamDecoder> SseState<D> {
                 return Some((item, self));
             }
             self.decoder.as_ref()?;
-            let chunk = self.resp.chunk().instrument(self.span.clone()).await;
+            let chunk = tokio::time::timeout_at(self.deadline, self.resp.chunk()).instrument(self.span.clone()).await;
+            let Ok(chunk) = chunk else {
+                let message = format!(
+                    "the call's deadline of {} passed mid-answer (--deadline sets it)",
+                    seconds(self.limits.deadline)
+                );
+                self.fail(Error::StreamTruncated { provider: self.provider.clone(), message });
+                continue;
+            };
             match chunk {
                 Ok(Some(bytes)) => {
+                    self.received += bytes.len();
                     self.sse.feed_into(&bytes, &mut self.events);
                     self.decode();
+                    if self.decoder.is_none() {
+                        continue;
+                    }
+                    let limit = if self.received > self.limits.max_response_bytes {
+                        Some(format!(
+                            "over {} bytes streamed; stopped reading (raise HttpTransportBuilder::max_response_bytes)",
+                            self.limits.max_response_bytes
+                        ))
+                    } else if self.sse.pending_len() > self.limits.max_sse_line {
+                        Some(format!(
+                            "a line of the stream ran past {} bytes without a line break; stopped reading \
+                             (raise HttpTransportBuilder::max_sse_line)",
+                            self.limits.max_sse_line
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some(message) = limit {
+                        self.fail(Error::TooLarge { provider: self.provider.clone(), message });
+                    }
                 }
                 Ok(None) => {
                     self.events.extend(self.sse.finish());
@@ -346,6 +551,13 @@ impl<D: StreamDecoder> SseState<D> {
                 }
             }
         }
+    }
+
+    /// Ends the stream with `e` (recorded in the transcript).
+    fn fail(&mut self, e: Error) {
+        self.write_record(Some(e.to_string()));
+        self.decoder = None;
+        self.queue.push_back(Err(e));
     }
 
     fn write_record(&mut self, error: Option<String>) {

@@ -82,6 +82,12 @@ impl SseDecoder {
         self.buf.extend_from_slice(rest);
     }
 
+    /// Bytes of a line begun but not ended yet (held until its line break comes): what a
+    /// caller bounds to refuse an endless line.
+    pub fn pending_len(&self) -> usize {
+        self.buf.len()
+    }
+
     /// Ends the input. An event whose lines all ended but which lacks the closing blank
     /// line is still dispatched (some servers end with a single `\n`); a line cut off
     /// mid-way is discarded with its event, since its data is incomplete.
