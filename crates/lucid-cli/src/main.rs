@@ -23,6 +23,7 @@ use args::{Cli, Command};
 use config::ConfigError;
 
 fn main() {
+    end_quietly_on_a_closed_pipe();
     let cli = Cli::parse();
     init_logging(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -81,6 +82,17 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
+    }
+}
+
+/// `lucid providers | head -1` ends like any other tool when its reader goes away: killed
+/// by SIGPIPE (status 141 in a shell), silently, instead of panicking on the failed print.
+/// Rust ignores SIGPIPE by default; sockets are unaffected either way, since they are
+/// written with `MSG_NOSIGNAL`.
+fn end_quietly_on_a_closed_pipe() {
+    // SAFETY: signal(2) with SIG_DFL at the start of main, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

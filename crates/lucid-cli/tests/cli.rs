@@ -711,3 +711,55 @@ async fn the_api_key_is_in_no_log_transcript_error_or_stored_message() {
     assert_eq!(server.requests()[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()), "it was sent");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn every_printing_subcommand_ends_quietly_when_its_reader_is_gone() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = test_dir("pipe");
+    let store = dir.join("p.db").display().to_string();
+    for args in [
+        vec!["providers"],
+        vec!["config", "show"],
+        vec!["completions", "bash"],
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["sessions", "--store", &store, "list"],
+    ] {
+        // The reading end is closed before the command starts: its first print fails.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
+            .args(&args)
+            .current_dir(&dir)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn timeout_bounds_the_wait_between_chunks_too() {
+    // The answer begins at once, then pauses 1.2 s before each piece.
+    let server = MockServer::start(|_| {
+        Reply::sse(&text_stream(&["slow but fine"])).with_delay(std::time::Duration::from_millis(1200))
+    })
+    .await;
+    let short = run_on(&server, &["--stream", "--max-retries", "0", "--timeout", "1", "hi"]).await;
+    assert_eq!(short.status.code(), Some(1), "stdout: {}", text(&short.stdout));
+    assert!(text(&short.stderr).contains("no data for 1.0 s mid-answer"), "{}", text(&short.stderr));
+    let long = run_on(&server, &["--stream", "--max-retries", "0", "--timeout", "5", "hi"]).await;
+    assert_eq!(long.status.code(), Some(0), "stderr: {}", text(&long.stderr));
+    assert_eq!(text(&long.stdout).trim(), "slow but fine");
+}

@@ -79,6 +79,7 @@ pub struct HttpTransport {
 #[derive(Debug, Clone, Copy)]
 struct Limits {
     headers_timeout: Duration,
+    read_timeout: Duration,
     deadline: Duration,
     max_response_bytes: usize,
     max_sse_line: usize,
@@ -169,6 +170,7 @@ impl HttpTransportBuilder {
         let transcript = self.transcript.map(|p| Transcript::open(&p)).transpose()?.map(Arc::new);
         let limits = Limits {
             headers_timeout: self.request_timeout,
+            read_timeout: self.read_timeout,
             deadline: self.deadline.unwrap_or(self.request_timeout.saturating_mul(3)),
             max_response_bytes: self.max_response_bytes,
             max_sse_line: self.max_sse_line,
@@ -424,15 +426,21 @@ fn deadline_passed(req: &HttpRequest<'_>, deadline: Duration, when: &str) -> Err
     }
 }
 
-fn network_error(req: &HttpRequest<'_>, e: reqwest::Error) -> Error {
-    let retryable = e.is_connect() || e.is_timeout() || e.is_request();
+/// An error and its causes, `: `-separated.
+fn error_chain(e: &dyn std::error::Error) -> String {
     let mut message = e.to_string();
-    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&e);
+    let mut source = e.source();
     while let Some(s) = source {
         message.push_str(": ");
         message.push_str(&s.to_string());
         source = s.source();
     }
+    message
+}
+
+fn network_error(req: &HttpRequest<'_>, e: reqwest::Error) -> Error {
+    let retryable = e.is_connect() || e.is_timeout() || e.is_request();
+    let message = error_chain(&e);
     Error::Network {
         provider: req.provider.to_string(),
         url: req.url.to_string(),
@@ -515,10 +523,15 @@ impl<D: StreamDecoder> SseState<D> {
                     }
                 }
                 Err(e) => {
-                    let msg = format!("the connection failed mid-answer: {e}");
-                    self.write_record(Some(msg.clone()));
-                    self.decoder = None;
-                    self.queue.push_back(Err(Error::StreamTruncated { provider: self.provider.clone(), message: msg }));
+                    let message = if e.is_timeout() {
+                        format!(
+                            "no data for {} mid-answer (the read timeout; --timeout sets it)",
+                            seconds(self.limits.read_timeout)
+                        )
+                    } else {
+                        format!("the connection failed mid-answer: {}", error_chain(&e))
+                    };
+                    self.fail(Error::StreamTruncated { provider: self.provider.clone(), message });
                 }
             }
         }
