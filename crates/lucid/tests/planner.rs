@@ -121,3 +121,28 @@ async fn failures_past_the_replan_limit_and_invalid_plans_are_clear_errors() {
     let correction = last_user(&cyclic.requests()[1]);
     assert!(correction.starts_with("That plan cannot run: the steps a, b depend on each other"), "{correction}");
 }
+
+#[tokio::test]
+async fn an_answer_cut_off_by_the_iteration_limit_is_an_error_not_silence() {
+    let server = MockServer::start(|req| {
+        let prompt = last_user(req);
+        if prompt.starts_with("Make a plan") {
+            return answer(json!({"steps": [{"id": "a", "task": "Add 2 and 3", "depends_on": []}]}));
+        }
+        if prompt.starts_with("Every step is done") {
+            // Instead of answering, the model calls a tool: with one call allowed, the
+            // answer never comes.
+            return Reply::json(
+                200,
+                &lucid_mock::tool_call_completion(&[("c1", "calculator", r#"{"expression":"2+3"}"#)]),
+            );
+        }
+        report(true, "5")
+    })
+    .await;
+    let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
+    let planner_agent = Agent::builder(model.clone()).tool(lucid::tool::builtin::calculator).max_iterations(1).build();
+    let executor = Agent::builder(model).build();
+    let err = Planner::new(&planner_agent, &executor).run("What is 2 + 3?").await.unwrap_err().to_string();
+    assert!(err.contains("writing the answer reached the planning agent's limit of 1 model calls"), "{err}");
+}

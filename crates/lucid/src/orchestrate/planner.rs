@@ -226,6 +226,20 @@ impl Planner {
             results_text(done.values())
         );
         let answer = planning.run(ask).await?;
+        // An answer that did not finish is not an answer: say why instead of returning
+        // whatever text there was (often none).
+        match answer.stop_reason {
+            crate::StopReason::Completed => {}
+            crate::StopReason::NeedsInput => return Err(Error::NeedsInput { questions: answer.questions }),
+            crate::StopReason::Cancelled => return Err(Error::Cancelled),
+            crate::StopReason::MaxIterations => {
+                return Err(Error::Plan(format!(
+                    "every step is done, but writing the answer reached the planning agent's limit of {} model \
+                     calls before it finished; raise its max_iterations",
+                    answer.iterations
+                )));
+            }
+        }
         let mut usage = planning.usage();
         usage += exec_usage;
         Ok(PlanRun { answer: answer.content, plans, steps: outcomes, usage })
