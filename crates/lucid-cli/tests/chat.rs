@@ -25,6 +25,8 @@ fn script(req: &RecordedRequest) -> Reply {
             "write_file",
             r#"{"path":"\u001b[2K\u001b[1A\u001b[2K? write_file notes.txt\u202e","content":"pwned"}"#,
         )]))
+    } else if said.contains("slowly") {
+        Reply::sse(&text_stream(&["Took a while."])).with_delay(Duration::from_millis(1200))
     } else if said.contains("title") {
         Reply::sse(&text_stream(&["\x1b]0;pwned\x07\x1b]52;c;ZWNobw==\x07", "visible"]))
     } else if said.contains("2+3") {
@@ -75,6 +77,13 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         let mut p = spawn(&url, &d);
         p.expect("session work (new)").unwrap();
         p.expect("> ").unwrap();
+
+        // The first model call of a turn shows the spinner until the answer begins.
+        p.send_line("answer slowly").unwrap();
+        p.expect("thinking… 1.0s").unwrap();
+        p.expect("Took a while.").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 2 messages)").unwrap();
 
         // A question answered through a tool call, streamed, with a footer.
         p.send_line("What is 2+3?").unwrap();

@@ -214,8 +214,12 @@ impl Chat {
                         let Some(mut ev) = ev else { break };
                         loop {
                             match ev {
-                                AgentEvent::Iteration(n) if n > 1 => {
-                                    screen.end_line();
+                                // Every model call, the first included, spins until its
+                                // answer begins.
+                                AgentEvent::Iteration(n) => {
+                                    if n > 1 {
+                                        screen.end_line();
+                                    }
                                     spinner = Spinner::start(style);
                                 }
                                 AgentEvent::Completed(r) => outcome = Some(Ok(r)),
