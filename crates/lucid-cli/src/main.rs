@@ -140,6 +140,10 @@ fn init_logging(verbose: u8) {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(|| lucid::redact::Redacting(std::io::stderr()))
+                // Colour codes only where a terminal shows them, not in a log file or pipe.
+                .with_ansi(
+                    std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none(),
+                )
                 .with_target(false),
         )
         .with(filter)

@@ -763,3 +763,18 @@ async fn timeout_bounds_the_wait_between_chunks_too() {
     assert_eq!(long.status.code(), Some(0), "stderr: {}", text(&long.stderr));
     assert_eq!(text(&long.stdout).trim(), "slow but fine");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn log_lines_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
+    // A 503 first: the retry is logged at WARN.
+    let server = MockServer::sequence(vec![
+        Reply::json(503, &json!({"error": {"message": "overloaded", "type": "server_error"}})),
+        Reply::json(200, &text_completion("ok")),
+    ])
+    .await;
+    let out = run_on(&server, &["hi"]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let log = text(&out.stderr);
+    assert!(log.contains("WARN") && log.contains("retrying"), "{log}");
+    assert!(!log.contains('\x1b'), "colour codes in a piped log: {log:?}");
+}
