@@ -6,6 +6,7 @@
 //! bidi controls.
 
 use std::borrow::Cow;
+use std::fmt::Write;
 
 /// Whether `c` would act on a terminal instead of being shown: C0 controls but newline and
 /// tab, DEL, C1 controls, and the bidi embedding, override and isolate characters.
@@ -22,7 +23,7 @@ pub fn safe(s: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
         if acts(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
         } else {
             out.push(c);
         }

@@ -182,13 +182,12 @@ impl Session {
         Extraction::new(self, prompt.into(), format)
     }
 
-    async fn extract_value(&mut self, prompt: String, format: ResponseFormat, retries: usize) -> Result<Value> {
+    async fn extract_value(&mut self, mut prompt: String, format: ResponseFormat, retries: usize) -> Result<Value> {
         let schema = match &format {
             ResponseFormat::JsonSchema { schema, .. } => schema.clone(),
             _ => serde_json::json!({"type": "object"}),
         };
         let options = ChatOptions { response_format: Some(format), ..self.agent.config.options.clone() };
-        let mut prompt = prompt;
         let mut attempt = 0;
         loop {
             let r = self.drive(Some(prompt), false, Events::NONE, Some(&options)).await?;
@@ -646,7 +645,8 @@ impl<'s, T: DeserializeOwned + 's> IntoFuture for Extraction<'s, T> {
         let Extraction { session, prompt, format, retries, .. } = self;
         Box::pin(async move {
             let value = session.extract_value(prompt, format, retries).await?;
-            serde_json::from_value(value.clone()).map_err(|e| Error::Extraction {
+            // Read from the value in place: no copy of it unless the answer is refused.
+            T::deserialize(&value).map_err(|e| Error::Extraction {
                 attempts: retries + 1,
                 message: e.to_string(),
                 answer: value.to_string(),

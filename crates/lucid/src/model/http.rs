@@ -257,10 +257,7 @@ impl HttpTransport {
                 Ok(Capped::Whole(b) | Capped::Cut(b)) => b,
                 Err(e) => Bytes::from(e.to_string()),
             };
-            let message = format!(
-                "expected an event stream but got `{ct}` (status {status}): {}",
-                crate::model::http::snippet(&body)
-            );
+            let message = format!("expected an event stream but got `{ct}` (status {status}): {}", snippet(&body));
             if let Some(t) = &self.transcript {
                 t.record(req, attempt, Some(status), Body::Json(&body), started.elapsed(), Some(&message));
             }
@@ -313,16 +310,14 @@ impl HttpTransport {
                 Err(_) if wait < self.limits.headers_timeout => {
                     Err(deadline_passed(req, self.limits.deadline, "waiting for the response headers"))
                 }
-                Err(_) => Err(Error::Network {
-                    provider: req.provider.to_string(),
-                    url: req.url.to_string(),
-                    message: format!(
+                Err(_) => Err(timed_out(
+                    req,
+                    format!(
                         "no response headers after {} (the connection was accepted; --timeout sets the wait)",
                         seconds(wait)
                     ),
-                    retryable: true,
-                    source: None,
-                }),
+                    true,
+                )),
             };
             let err = match sent {
                 Ok(resp) if resp.status().is_success() => return Ok((resp, attempt)),
@@ -414,16 +409,14 @@ fn too_large(req: &HttpRequest<'_>, message: String) -> Error {
 }
 
 fn deadline_passed(req: &HttpRequest<'_>, deadline: Duration, when: &str) -> Error {
-    Error::Network {
-        provider: req.provider.to_string(),
-        url: req.url.to_string(),
-        message: format!(
-            "the call's deadline of {} passed {when} (retries included; --deadline sets it)",
-            seconds(deadline)
-        ),
-        retryable: false,
-        source: None,
-    }
+    let message =
+        format!("the call's deadline of {} passed {when} (retries included; --deadline sets it)", seconds(deadline));
+    timed_out(req, message, false)
+}
+
+/// A wait that ran out before the server answered (no transport error behind it).
+fn timed_out(req: &HttpRequest<'_>, message: String, retryable: bool) -> Error {
+    Error::Network { provider: req.provider.to_string(), url: req.url.to_string(), message, retryable, source: None }
 }
 
 /// An error and its causes, `: `-separated.

@@ -35,7 +35,7 @@ use futures::stream::FuturesUnordered;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::agent::{Agent, Session};
+use crate::agent::{Agent, Session, StopReason};
 use crate::error::{Error, Result};
 use crate::message::Usage;
 use crate::orchestrate::OnEvent;
@@ -229,10 +229,10 @@ impl Planner {
         // An answer that did not finish is not an answer: say why instead of returning
         // whatever text there was (often none).
         match answer.stop_reason {
-            crate::StopReason::Completed => {}
-            crate::StopReason::NeedsInput => return Err(Error::NeedsInput { questions: answer.questions }),
-            crate::StopReason::Cancelled => return Err(Error::Cancelled),
-            crate::StopReason::MaxIterations => {
+            StopReason::Completed => {}
+            StopReason::NeedsInput => return Err(Error::NeedsInput { questions: answer.questions }),
+            StopReason::Cancelled => return Err(Error::Cancelled),
+            StopReason::MaxIterations => {
                 return Err(Error::Plan(format!(
                     "every step is done, but writing the answer reached the planning agent's limit of {} model \
                      calls before it finished; raise its max_iterations",

@@ -41,8 +41,8 @@ pub fn stored_count(n: i64) -> usize {
     usize::try_from(n).unwrap_or(0)
 }
 
-/// The messages of a loaded session with its info's count set to what was found, noting
-/// (at `warn`) a stored count that disagreed.
+/// Sets a loaded session's count to the messages found, noting (at `warn`) a stored
+/// count that disagreed.
 pub(crate) fn checked_count(store: &'static str, info: &mut super::SessionInfo, messages: &[Message]) {
     if info.message_count != messages.len() {
         tracing::warn!(

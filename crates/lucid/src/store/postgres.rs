@@ -156,6 +156,16 @@ fn info(row: &tokio_postgres::Row) -> SessionInfo {
 
 const INFO_COLUMNS: &str = "id, title, created_at, updated_at, message_count, metadata::text";
 
+/// Locks session `id`'s row for the rest of `tx` (writers of one session queue up
+/// here); fails when there is no such session.
+async fn lock_row(tx: &deadpool_postgres::Transaction<'_>, id: &str) -> Result<()> {
+    tx.query_opt("SELECT 1 FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| missing(id))?;
+    Ok(())
+}
+
 async fn write_messages(
     tx: &deadpool_postgres::Transaction<'_>,
     id: &str,
@@ -211,10 +221,7 @@ impl SessionStore for PostgresStore {
         async move {
             let mut client = self.client().await?;
             let tx = client.transaction().await.map_err(db_err)?;
-            tx.query_opt("SELECT 1 FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
-                .await
-                .map_err(db_err)?
-                .ok_or_else(|| missing(id))?;
+            lock_row(&tx, id).await?;
             // The next position comes from the rows, not from the stored count, which a
             // corrupted row could make collide with an existing message.
             let next: i64 = tx
@@ -239,10 +246,7 @@ impl SessionStore for PostgresStore {
         async move {
             let mut client = self.client().await?;
             let tx = client.transaction().await.map_err(db_err)?;
-            tx.query_opt("SELECT 1 FROM lucid_sessions WHERE id = $1 FOR UPDATE", &[&id])
-                .await
-                .map_err(db_err)?
-                .ok_or_else(|| missing(id))?;
+            lock_row(&tx, id).await?;
             tx.execute("DELETE FROM lucid_messages WHERE session_id = $1", &[&id]).await.map_err(db_err)?;
             write_messages(&tx, id, 0, messages).await?;
             tx.execute(
