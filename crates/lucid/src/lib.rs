@@ -65,6 +65,8 @@ pub mod context;
 mod duration_ms;
 pub mod error;
 pub mod history;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod memory;
 pub mod message;
 pub mod model;

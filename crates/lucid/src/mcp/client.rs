@@ -1,0 +1,358 @@
+//! A connection to one MCP server: start, tool list, calls, crash and restart.
+
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, JsonObject};
+use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use tokio::sync::{Mutex, mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::stdio::StderrTail;
+use super::{McpError, McpServer, Transport};
+use crate::tool::ToolError;
+
+/// How many times a connection refused by an HTTP server is retried at start.
+const CONNECT_ATTEMPTS: u32 = 3;
+/// The wait before the restart that follows a crash.
+const RESTART_BACKOFF: Duration = Duration::from_millis(250);
+
+/// Receives the server's notifications: a changed tool list triggers a refresh.
+#[derive(Clone)]
+struct Handler {
+    refresh: mpsc::UnboundedSender<()>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("lucid", env!("CARGO_PKG_VERSION")))
+    }
+
+    fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) -> impl Future<Output = ()> + Send + '_ {
+        let _ = self.refresh.send(());
+        std::future::ready(())
+    }
+}
+
+type Service = RunningService<RoleClient, Handler>;
+
+/// The live connection, or why there is none.
+enum State {
+    Up(Service),
+    /// Crashed once; the next call restarts it.
+    Crashed,
+    /// Stays down (crashed twice, or the restart failed).
+    Down(String),
+}
+
+struct Connection {
+    state: State,
+    /// Counts connections, so that a crash seen by a late call does not mark a newer one.
+    epoch: u64,
+    crashes: u32,
+}
+
+struct Inner {
+    server: McpServer,
+    connection: Mutex<Connection>,
+    tools: RwLock<Vec<rmcp::model::Tool>>,
+    protocol: RwLock<Option<String>>,
+    /// Bumped each time the tool list is read again.
+    generation: watch::Sender<u64>,
+    refresh: mpsc::UnboundedSender<()>,
+    stderr: StderrTail,
+}
+
+/// A connected MCP server: its tools, kept up to date, and the calls to them.
+///
+/// Cloning is cheap and shares the connection. The server stops (the child process and
+/// its process group killed, the HTTP session closed) when the last clone and the last
+/// tool made from it are dropped.
+#[derive(Clone)]
+pub struct McpClient {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient").field("server", &self.inner.server.name).finish_non_exhaustive()
+    }
+}
+
+impl McpClient {
+    /// Starts the server and lists its tools.
+    pub(crate) async fn connect(server: McpServer) -> Result<McpClient, McpError> {
+        let (refresh, refresh_rx) = mpsc::unbounded_channel();
+        let stderr = StderrTail::default();
+        let service = start(&server, &refresh, &stderr).await?;
+        let protocol = service.peer().peer_info().map(|i| i.protocol_version.to_string());
+        let tools = service.peer().list_all_tools().await.map_err(|e| McpError::Protocol {
+            server: server.name.clone(),
+            reason: format!("tools/list failed: {e}"),
+        })?;
+        let inner = Arc::new(Inner {
+            server,
+            connection: Mutex::new(Connection { state: State::Up(service), epoch: 0, crashes: 0 }),
+            tools: RwLock::new(tools),
+            protocol: RwLock::new(protocol),
+            generation: watch::Sender::new(0),
+            refresh,
+            stderr,
+        });
+        tokio::spawn(refresh_tools(Arc::downgrade(&inner), refresh_rx));
+        Ok(McpClient { inner })
+    }
+
+    /// The server's name (the prefix of its tools' names).
+    pub fn name(&self) -> &str {
+        &self.inner.server.name
+    }
+
+    /// The configuration it was started from.
+    pub fn server(&self) -> &McpServer {
+        &self.inner.server
+    }
+
+    /// The protocol version the server agreed to, e.g. `2025-06-18`.
+    pub fn protocol_version(&self) -> Option<String> {
+        self.inner.protocol.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The server's tools as it listed them last (the list is read again when the server
+    /// says it changed).
+    pub fn remote_tools(&self) -> Vec<rmcp::model::Tool> {
+        self.inner.tools.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// A receiver whose value goes up each time the tool list was read again after the
+    /// server announced a change (`notifications/tools/list_changed`).
+    pub fn tools_changed(&self) -> watch::Receiver<u64> {
+        self.inner.generation.subscribe()
+    }
+
+    /// Why the server is down, when it is (crashed twice, or failed to restart).
+    pub async fn down_reason(&self) -> Option<String> {
+        match &self.inner.connection.lock().await.state {
+            State::Down(reason) => Some(reason.clone()),
+            _ => None,
+        }
+    }
+
+    /// Stops the server and starts it again (for `/mcp restart`), forgetting past crashes.
+    pub async fn restart(&self) -> Result<(), McpError> {
+        let mut conn = self.inner.connection.lock().await;
+        conn.state = State::Crashed;
+        conn.crashes = 0;
+        self.inner.stderr.clear();
+        let service = start(&self.inner.server, &self.inner.refresh, &self.inner.stderr).await.inspect_err(|e| {
+            conn.state = State::Down(e.to_string());
+        })?;
+        conn.epoch += 1;
+        conn.state = State::Up(service);
+        drop(conn);
+        let _ = self.inner.refresh.send(());
+        Ok(())
+    }
+
+    /// The peer to send a request to, restarting a server that crashed once.
+    async fn peer(&self) -> Result<(rmcp::Peer<RoleClient>, u64), ToolError> {
+        let name = &self.inner.server.name;
+        let mut conn = self.inner.connection.lock().await;
+        if let State::Up(service) = &conn.state
+            && service.peer().is_transport_closed()
+        {
+            conn.crashes += 1;
+            conn.state = self.after_crash(conn.crashes);
+        }
+        match &conn.state {
+            State::Up(service) => return Ok((service.peer().clone(), conn.epoch)),
+            State::Down(reason) => return Err(ToolError::new(reason.clone())),
+            State::Crashed => {}
+        }
+        tokio::time::sleep(RESTART_BACKOFF).await;
+        tracing::warn!(server = %name, "restarting the MCP server after a crash");
+        self.inner.stderr.clear();
+        match start(&self.inner.server, &self.inner.refresh, &self.inner.stderr).await {
+            Ok(service) => {
+                let peer = service.peer().clone();
+                conn.epoch += 1;
+                conn.state = State::Up(service);
+                let _ = self.inner.refresh.send(());
+                Ok((peer, conn.epoch))
+            }
+            Err(e) => {
+                let reason = format!("The MCP server `{name}` crashed and could not be restarted: {e}");
+                conn.state = State::Down(reason.clone());
+                Err(ToolError::new(reason))
+            }
+        }
+    }
+
+    /// The state after the `crashes`-th crash: restart once, then stay down.
+    fn after_crash(&self, crashes: u32) -> State {
+        if crashes >= 2 {
+            State::Down(format!(
+                "The MCP server `{}` crashed {crashes} times and stays down{}",
+                self.inner.server.name,
+                tail_suffix(&self.inner.stderr)
+            ))
+        } else {
+            State::Crashed
+        }
+    }
+
+    /// Records that the connection of `epoch` died; returns what the failed call reports.
+    async fn crashed(&self, epoch: u64) -> String {
+        let name = &self.inner.server.name;
+        let mut conn = self.inner.connection.lock().await;
+        if conn.epoch == epoch && matches!(conn.state, State::Up(_)) {
+            conn.crashes += 1;
+            conn.state = self.after_crash(conn.crashes);
+        }
+        let next = match &conn.state {
+            State::Down(_) => "It crashed again and stays down.",
+            _ => "It will be restarted for the next call.",
+        };
+        format!("The MCP server `{name}` stopped during the call. {next}{}", tail_suffix(&self.inner.stderr))
+    }
+
+    /// Sends `tools/call`, with the server's timeout; the run's cancellation and the timeout
+    /// both send `notifications/cancelled` (by dropping the request).
+    pub(crate) async fn call(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        cancel: &CancellationToken,
+    ) -> Result<rmcp::model::CallToolResult, ToolError> {
+        let (peer, epoch) = self.peer().await?;
+        let mut params = CallToolRequestParams::new(tool.to_string());
+        params.arguments = arguments;
+        let limit = self.inner.server.timeout;
+        let name = &self.inner.server.name;
+        let outcome = tokio::select! {
+            r = tokio::time::timeout(limit, peer.call_tool(params)) => r,
+            _ = cancel.cancelled() => return Err(ToolError::new(format!("The call to `{tool}` on the MCP server `{name}` was cancelled."))),
+        };
+        match outcome {
+            Err(_) => Err(ToolError::new(format!(
+                "The MCP server `{name}` did not answer `{tool}` within {:.1} s; the call was cancelled.",
+                limit.as_secs_f64()
+            ))),
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(ServiceError::McpError(e))) => {
+                Err(ToolError::new(format!("The MCP server `{name}` refused the call: {}", e.message)))
+            }
+            Ok(Err(e)) if peer.is_transport_closed() || is_transport(&e) => {
+                tracing::warn!(server = %name, error = %e, "the MCP server stopped during a call");
+                Err(ToolError::new(self.crashed(epoch).await))
+            }
+            Ok(Err(e)) => Err(ToolError::new(format!("The MCP server `{name}` failed the call: {e}"))),
+        }
+    }
+}
+
+fn is_transport(e: &ServiceError) -> bool {
+    matches!(e, ServiceError::TransportClosed | ServiceError::TransportSend(_))
+}
+
+/// `"; its stderr ended with:\n…"` when the server wrote anything to stderr.
+pub(crate) fn tail_suffix(tail: &StderrTail) -> String {
+    let text = tail.text();
+    if text.is_empty() { String::new() } else { format!(". Its stderr ended with:\n{text}") }
+}
+
+/// Starts the server and runs the MCP handshake.
+async fn start(
+    server: &McpServer,
+    refresh: &mpsc::UnboundedSender<()>,
+    stderr: &StderrTail,
+) -> Result<Service, McpError> {
+    let handler = Handler { refresh: refresh.clone() };
+    match &server.transport {
+        Transport::Stdio(command) => {
+            let fail = |reason: String| McpError::Start {
+                server: server.name.clone(),
+                command: command.display(),
+                reason,
+                stderr: stderr.text(),
+            };
+            let child = command.spawn(&server.name, stderr).map_err(|e| fail(e.to_string()))?;
+            match tokio::time::timeout(server.timeout, handler.serve(child)).await {
+                Ok(Ok(service)) => Ok(service),
+                Ok(Err(e)) => {
+                    // Let the reader catch the last lines the server wrote before it died.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    Err(fail(format!("the MCP handshake failed: {e}")))
+                }
+                Err(_) => Err(fail(format!("no answer to `initialize` within {:.1} s", server.timeout.as_secs_f64()))),
+            }
+        }
+        Transport::Http(http) => {
+            let mut last = String::new();
+            for attempt in 0..CONNECT_ATTEMPTS {
+                if attempt > 0 {
+                    tokio::time::sleep(RESTART_BACKOFF * 2u32.pow(attempt - 1)).await;
+                }
+                let transport = http.transport().map_err(|reason| McpError::Connect {
+                    server: server.name.clone(),
+                    url: http.url.clone(),
+                    reason,
+                })?;
+                match tokio::time::timeout(server.timeout, handler.clone().serve(transport)).await {
+                    Ok(Ok(service)) => return Ok(service),
+                    Ok(Err(e)) => {
+                        last = e.to_string();
+                        // Only a refused or dropped connection is worth another try.
+                        if !is_connect_error(&e) {
+                            break;
+                        }
+                    }
+                    Err(_) => {
+                        last = format!("no answer to `initialize` within {:.1} s", server.timeout.as_secs_f64());
+                        break;
+                    }
+                }
+            }
+            Err(McpError::Connect { server: server.name.clone(), url: http.url.clone(), reason: last })
+        }
+    }
+}
+
+/// Whether the handshake failed before reaching the server.
+fn is_connect_error(e: &rmcp::service::ClientInitializeError) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        let text = err.to_string().to_ascii_lowercase();
+        if text.contains("connect") && !text.contains("disconnect") {
+            return true;
+        }
+        source = err.source();
+    }
+    false
+}
+
+/// Reads the tool list again each time the server says it changed (or after a restart).
+async fn refresh_tools(inner: Weak<Inner>, mut refresh: mpsc::UnboundedReceiver<()>) {
+    while refresh.recv().await.is_some() {
+        let Some(inner) = inner.upgrade() else { return };
+        let peer = match &inner.connection.lock().await.state {
+            State::Up(service) => service.peer().clone(),
+            _ => continue,
+        };
+        match peer.list_all_tools().await {
+            Ok(tools) => {
+                if let Some(info) = peer.peer_info() {
+                    *inner.protocol.write().unwrap_or_else(|p| p.into_inner()) =
+                        Some(info.protocol_version.to_string());
+                }
+                *inner.tools.write().unwrap_or_else(|p| p.into_inner()) = tools;
+                inner.generation.send_modify(|g| *g += 1);
+                tracing::debug!(server = %inner.server.name, "the MCP tool list was read again");
+            }
+            Err(e) => {
+                tracing::warn!(server = %inner.server.name, error = %e, "could not read the changed MCP tool list")
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Model Context Protocol: the tools of MCP servers as Lucid tools (feature `mcp`).
+//!
+//! An [`McpServer`] says how to reach a server: a command started as a child process
+//! speaking over stdio ([`McpServer::stdio`]) or a Streamable HTTP endpoint
+//! ([`McpServer::http`]). [`McpServer::connect`] starts it, runs the handshake and lists
+//! its tools (every page); the [`McpClient`] it returns is a [`ToolSet`], so an
+//! [`AgentBuilder`](crate::AgentBuilder) takes it like a `#[tools]` value:
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use lucid::mcp::McpServer;
+//! use lucid::prelude::*;
+//!
+//! let everything = McpServer::stdio("npx", ["-y", "@modelcontextprotocol/server-everything"])
+//!     .name("everything")
+//!     .connect()
+//!     .await?;
+//! let agent = Agent::builder(lucid::model::from_env("openai:gpt-4o-mini")?)
+//!     .tool_set(everything) // everything__echo, everything__get-sum, …
+//!     .build();
+//! let answer = agent.session().run("Echo 'hello' with your tool.").await?;
+//! # Ok(()) }
+//! ```
+//!
+//! Each tool becomes an [`McpTool`] named `{server}__{tool}` (sanitised to
+//! `[A-Za-z0-9_-]`, at most 64 characters, a short deterministic hash added on a clash);
+//! [`McpServer::prefix`]`(false)` keeps the bare names, and [`tool_set`] then refuses two
+//! servers offering the same name. Its calls go through the agent's validation,
+//! permission policy, timeout, events and transcript like any other tool. Results read:
+//! `structuredContent` when present, else the text blocks joined, with images, audio and
+//! resources described (type, size, URI); `isError` makes the call a failure the model
+//! reads.
+//!
+//! Faults stay inside the call that met them. Each call has the server's timeout (60 s by
+//! default, [`McpServer::timeout`]); when it passes, or the run is cancelled, the request
+//! is dropped and `notifications/cancelled` sent. A stdio server that dies during a call
+//! fails that call with a message saying so (and the last lines of its stderr); the next
+//! call starts it again once, after a short wait; a second crash leaves it down, and its
+//! calls say why. A server that fails to start is an [`McpError`] naming the server, its
+//! command and its stderr tail. An HTTP server that refuses the connection is tried again
+//! (three attempts with backoff) at start only; a `tools/call` is never repeated.
+//!
+//! The tool list is read again when the server sends `notifications/tools/list_changed`
+//! ([`McpClient::tools_changed`]); an agent built earlier keeps the tools it was built
+//! with, so rebuild it (or its registry) to offer new ones.
+//!
+//! Protocol versions: the handshake is `rmcp`'s, which offers the newest version it knows
+//! and accepts what the server answers among 2024-11-05, 2025-03-26, 2025-06-18 and
+//! 2025-11-25 ([`McpClient::protocol_version`] says which one was agreed).
+//!
+//! Not here: resources, prompts, sampling and elicitation (Lucid asks only for tools),
+//! and the older HTTP+SSE transport, which `rmcp` no longer ships.
+
+mod client;
+mod names;
+mod stdio;
+mod tool;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use client::McpClient;
+pub use names::{sanitize, tool_name};
+pub use tool::{McpTool, result_text};
+
+use crate::tool::{Tool, ToolSet, ToolSpec};
+
+/// The default time an MCP server has to answer one call.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Why an MCP server could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    /// A stdio server did not start, or stopped before the handshake finished.
+    #[error("MCP server `{server}` ({command}) failed to start: {reason}{}", stderr_note(stderr))]
+    Start {
+        /// The server's name.
+        server: String,
+        /// Its command line.
+        command: String,
+        /// What went wrong.
+        reason: String,
+        /// The last lines it wrote to stderr.
+        stderr: String,
+    },
+    /// An HTTP server could not be reached or refused the handshake.
+    #[error("MCP server `{server}` at {url}: {reason}")]
+    Connect {
+        /// The server's name.
+        server: String,
+        /// Its URL.
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The server answered something Lucid cannot use.
+    #[error("MCP server `{server}`: {reason}")]
+    Protocol {
+        /// The server's name.
+        server: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// Two servers offer the same tool name and one of them keeps bare names.
+    #[error(
+        "the tool name `{name}` is offered by both MCP servers `{first}` and `{second}`; set `prefix = true` on one of them or leave one out"
+    )]
+    NameCollision {
+        /// The name.
+        name: String,
+        /// The server listed first.
+        first: String,
+        /// The other one.
+        second: String,
+    },
+}
+
+fn stderr_note(stderr: &str) -> String {
+    if stderr.is_empty() { String::new() } else { format!("; its stderr ended with:\n{stderr}") }
+}
+
+/// How to reach one MCP server, and how its tools are named and timed.
+///
+/// ```
+/// use lucid::mcp::McpServer;
+/// let s = McpServer::stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"])
+///     .name("files")
+///     .env("LOG_LEVEL", "warn")
+///     .timeout(std::time::Duration::from_secs(20));
+/// assert_eq!(s.get_name(), "files");
+/// assert_eq!(McpServer::stdio("npx", ["-y", "@modelcontextprotocol/server-everything@2026.8.31"]).get_name(), "server-everything");
+/// assert_eq!(McpServer::stdio("/usr/bin/mcp-server-git", ["--repository", "."]).get_name(), "mcp-server-git");
+/// let h = McpServer::http("http://127.0.0.1:3001/mcp").header("Authorization", "Bearer x");
+/// assert_eq!(h.get_name(), "127_0_0_1_3001");
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    name: String,
+    transport: Transport,
+    timeout: Duration,
+    prefix: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Transport {
+    Stdio(stdio::Command),
+    Http(HttpEndpoint),
+}
+
+#[derive(Clone)]
+struct HttpEndpoint {
+    url: String,
+    headers: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for HttpEndpoint {
+    // Header values often hold credentials: never print them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("HttpEndpoint").field("url", &self.url).field("headers", &names).finish()
+    }
+}
+
+impl HttpEndpoint {
+    fn transport(&self) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest_mcp::Client>, String> {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+        let mut headers = HashMap::new();
+        for (k, v) in &self.headers {
+            let name = reqwest_mcp::header::HeaderName::try_from(k.as_str())
+                .map_err(|e| format!("invalid header name `{k}`: {e}"))?;
+            let value = reqwest_mcp::header::HeaderValue::try_from(v.as_str())
+                .map_err(|_| format!("the value of header `{k}` is not a valid header value"))?;
+            headers.insert(name, value);
+        }
+        // reqwest 0.13 (rmcp's) is built without a crypto provider: use ring, the one the
+        // model transport already links.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest_mcp::Client::builder()
+            .pool_max_idle_per_host(0)
+            .redirect(reqwest_mcp::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("could not build the HTTP client: {e}"))?;
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str()).custom_headers(headers);
+        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+    }
+}
+
+impl McpServer {
+    /// A server started as `command args…`, speaking MCP over its stdin and stdout. Its
+    /// name defaults to the base name of the first argument that names a package or a path
+    /// (`@modelcontextprotocol/server-everything` → `server-everything`), else the
+    /// command's (`/usr/bin/mcp-server-git` → `mcp-server-git`).
+    pub fn stdio<I, S>(command: impl Into<String>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let program = command.into();
+        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let base =
+            args.iter().find(|a| !a.starts_with('-') && (a.contains('/') || a.contains('@'))).unwrap_or(&program);
+        let base = base.rsplit('/').find(|s| !s.is_empty()).unwrap_or(base).to_string();
+        let base = base.split('@').find(|s| !s.is_empty()).unwrap_or(&base).to_string();
+        McpServer {
+            name: sanitize(&base),
+            transport: Transport::Stdio(stdio::Command { program, args, env: Vec::new(), cwd: None }),
+            timeout: DEFAULT_TIMEOUT,
+            prefix: true,
+        }
+    }
+
+    /// A server at a Streamable HTTP endpoint (e.g. `http://127.0.0.1:3001/mcp`). Its name
+    /// defaults to its host and port.
+    pub fn http(url: impl Into<String>) -> Self {
+        let url = url.into();
+        let host = url.split("://").nth(1).unwrap_or(&url).split('/').next().unwrap_or("mcp").to_string();
+        McpServer {
+            name: sanitize(&host),
+            transport: Transport::Http(HttpEndpoint { url, headers: Vec::new() }),
+            timeout: DEFAULT_TIMEOUT,
+            prefix: true,
+        }
+    }
+
+    /// Sets the server's name: the prefix of its tools' names and the name in messages.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The server's name.
+    pub fn get_name(&self) -> &str {
+        &self.name
+    }
+
+    /// Adds an environment variable for a stdio server (ignored for HTTP).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        if let Transport::Stdio(c) = &mut self.transport {
+            c.env.push((key.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sets the working directory of a stdio server (ignored for HTTP).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        if let Transport::Stdio(c) = &mut self.transport {
+            c.cwd = Some(dir.into());
+        }
+        self
+    }
+
+    /// Adds a header to every request to an HTTP server (ignored for stdio). Its value is
+    /// never logged or printed.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        if let Transport::Http(h) = &mut self.transport {
+            h.headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// How long the server has to start and to answer each call (default 60 s).
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = limit;
+        self
+    }
+
+    /// Whether tool names get the `{server}__` prefix (default true).
+    pub fn prefix(mut self, prefix: bool) -> Self {
+        self.prefix = prefix;
+        self
+    }
+
+    /// Where the server is: its command line, or its URL.
+    pub fn location(&self) -> String {
+        match &self.transport {
+            Transport::Stdio(c) => c.display(),
+            Transport::Http(h) => h.url.clone(),
+        }
+    }
+
+    /// Starts the server (or opens the HTTP session), runs the handshake and lists its
+    /// tools.
+    pub async fn connect(self) -> Result<McpClient, McpError> {
+        McpClient::connect(self).await
+    }
+}
+
+impl McpClient {
+    /// This server's tools as Lucid tools, named as [`tool_set`] names them.
+    pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        tool_set(std::slice::from_ref(self)).unwrap_or_default()
+    }
+}
+
+impl ToolSet for McpClient {
+    fn tools(self: Arc<Self>) -> Vec<Arc<dyn Tool>> {
+        McpClient::tools(&self)
+    }
+}
+
+/// The tools of several servers, named so that no two clash: `{server}__{tool}`
+/// (sanitised, at most 64 characters) with a short deterministic hash added to the later
+/// of two equal names. A bare name (`prefix(false)`) equal to another server's tool name
+/// is an [`McpError::NameCollision`] instead, since a hash would silently rename a tool
+/// the user asked to keep as it is.
+pub fn tool_set(clients: &[McpClient]) -> Result<Vec<Arc<dyn Tool>>, McpError> {
+    let mut wanted = Vec::new();
+    let mut owner: HashMap<String, (usize, bool)> = HashMap::new();
+    for (index, client) in clients.iter().enumerate() {
+        let prefix = client.server().prefix;
+        for tool in client.remote_tools() {
+            let name = tool_name(client.name(), &tool.name, prefix);
+            if let Some(&(first, first_prefix)) = owner.get(&name)
+                && first != index
+                && (!prefix || !first_prefix)
+            {
+                return Err(McpError::NameCollision {
+                    name,
+                    first: clients[first].name().to_string(),
+                    second: client.name().to_string(),
+                });
+            }
+            owner.entry(name.clone()).or_insert((index, prefix));
+            wanted.push((client, tool, name));
+        }
+    }
+    let keys = wanted.iter().map(|(c, t, n)| (n.clone(), format!("{}\u{0}{}", c.name(), t.name))).collect();
+    let names = names::dedupe(keys);
+    let mut tools: Vec<Arc<dyn Tool>> = Vec::with_capacity(names.len());
+    for ((client, tool, _), name) in wanted.into_iter().zip(names) {
+        let mut description = tool.description.as_deref().unwrap_or_default().to_string();
+        if description.is_empty()
+            && let Some(title) = &tool.title
+        {
+            description = title.clone();
+        }
+        let schema = serde_json::Value::Object((*tool.input_schema).clone());
+        let spec = ToolSpec::new(name, description, schema)
+            .map_err(|e| McpError::Protocol { server: client.name().to_string(), reason: e.to_string() })?;
+        tools.push(Arc::new(McpTool::new(spec, tool.name.to_string(), client.clone())));
+    }
+    Ok(tools)
+}
+
+/// Connects to every server at once; each result says how that server fared.
+///
+/// ```no_run
+/// # async fn demo() {
+/// use lucid::mcp::{McpServer, connect_all};
+/// let results = connect_all(vec![
+///     McpServer::stdio("mcp-server-everything", ["stdio"]).name("everything"),
+///     McpServer::http("http://127.0.0.1:3001/mcp").name("remote"),
+/// ]).await;
+/// for r in &results {
+///     if let Err(e) = r { eprintln!("warning: {e}"); }
+/// }
+/// # }
+/// ```
+pub async fn connect_all(servers: Vec<McpServer>) -> Vec<Result<McpClient, McpError>> {
+    futures::future::join_all(servers.into_iter().map(McpServer::connect)).await
+}

@@ -1,0 +1,151 @@
+//! One MCP tool as a Lucid [`Tool`], and what its results read like to the model.
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
+use serde_json::Value;
+
+use super::client::McpClient;
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec};
+
+/// A tool served by an MCP server. It goes through the agent's validation, permissions,
+/// timeout, events and transcript like any other tool; calling it sends `tools/call`.
+pub struct McpTool {
+    spec: ToolSpec,
+    /// The tool's name on its server (the spec's name may carry a prefix or a hash).
+    remote: String,
+    client: McpClient,
+}
+
+impl std::fmt::Debug for McpTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpTool").field("name", &self.spec.name()).field("server", &self.client.name()).finish()
+    }
+}
+
+impl McpTool {
+    pub(crate) fn new(spec: ToolSpec, remote: String, client: McpClient) -> Self {
+        McpTool { spec, remote, client }
+    }
+
+    /// The name of the server serving this tool.
+    pub fn server(&self) -> &str {
+        self.client.name()
+    }
+
+    /// The tool's name on its server.
+    pub fn remote_name(&self) -> &str {
+        &self.remote
+    }
+}
+
+impl Tool for McpTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let args = match args {
+                Value::Object(map) => Some(map),
+                Value::Null => None,
+                other => return Err(ToolError::new(format!("the arguments must be a JSON object, not {other}"))),
+            };
+            let result = self.client.call(&self.remote, args, &ctx.cancel).await?;
+            let text = result_text(&result);
+            if result.is_error == Some(true) { Err(ToolError::new(text)) } else { Ok(text) }
+        }
+        .boxed()
+    }
+}
+
+/// The text the model reads for a `tools/call` result: `structuredContent` (as JSON) when
+/// present, else the text blocks joined by newlines, with images, audio and resources
+/// described (type, size, URI) rather than dropped.
+///
+/// ```
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// let r = CallToolResult::success(vec![ContentBlock::text("a"), ContentBlock::text("b")]);
+/// assert_eq!(lucid::mcp::result_text(&r), "a\nb");
+/// ```
+pub fn result_text(result: &CallToolResult) -> String {
+    if let Some(structured) = &result.structured_content {
+        return structured.to_string();
+    }
+    let parts: Vec<String> = result.content.iter().map(describe).collect();
+    parts.join("\n")
+}
+
+/// The size of base64 data once decoded, in bytes.
+fn decoded_len(base64: &str) -> usize {
+    let padding = base64.bytes().rev().take_while(|&b| b == b'=').count();
+    (base64.len() / 4 * 3).saturating_sub(padding)
+}
+
+fn describe(block: &ContentBlock) -> String {
+    match block {
+        ContentBlock::Text(t) => t.text.clone(),
+        ContentBlock::Image(i) => format!("[image: {}, {} bytes]", i.mime_type, decoded_len(&i.data)),
+        ContentBlock::Audio(a) => format!("[audio: {}, {} bytes]", a.mime_type, decoded_len(&a.data)),
+        ContentBlock::Resource(r) => match &r.resource {
+            ResourceContents::TextResourceContents { uri, mime_type, text, .. } => {
+                format!("[resource {uri} ({})]\n{text}", mime_type.as_deref().unwrap_or("text"))
+            }
+            ResourceContents::BlobResourceContents { uri, mime_type, blob, .. } => format!(
+                "[resource {uri}: {}, {} bytes]",
+                mime_type.as_deref().unwrap_or("application/octet-stream"),
+                decoded_len(blob)
+            ),
+            other => format!("[resource: {}]", serde_json::to_string(other).unwrap_or_default()),
+        },
+        ContentBlock::ResourceLink(link) => {
+            let mut s = format!("[resource link: {} ({})", link.uri, link.name);
+            if let Some(mime) = &link.mime_type {
+                s.push_str(&format!(", {mime}"));
+            }
+            if let Some(d) = &link.description {
+                s.push_str(&format!(": {d}"));
+            }
+            s.push(']');
+            s
+        }
+        other => format!("[content: {}]", serde_json::to_string(other).unwrap_or_default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(v: Value) -> CallToolResult {
+        serde_json::from_value(v).expect("a valid CallToolResult")
+    }
+
+    #[test]
+    fn structured_content_is_preferred_over_text() {
+        let r = parse(json!({"content": [{"type": "text", "text": "{\"t\": 1}"}], "structuredContent": {"t": 1}}));
+        assert_eq!(result_text(&r), r#"{"t":1}"#);
+    }
+
+    #[test]
+    fn images_and_resources_are_described() {
+        let r = parse(json!({"content": [
+            {"type": "text", "text": "here"},
+            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "hi"}},
+            {"type": "resource_link", "uri": "file:///b", "name": "b"}
+        ]}));
+        assert_eq!(
+            result_text(&r),
+            "here\n[image: image/png, 3 bytes]\n[resource file:///a.txt (text/plain)]\nhi\n[resource link: file:///b (b)]"
+        );
+    }
+
+    #[test]
+    fn decoded_length_counts_padding() {
+        assert_eq!(decoded_len("YQ=="), 1);
+        assert_eq!(decoded_len("YWI="), 2);
+        assert_eq!(decoded_len("YWJj"), 3);
+    }
+}
