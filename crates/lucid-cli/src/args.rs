@@ -48,6 +48,11 @@ pub enum Command {
         #[command(subcommand)]
         action: WorkflowAction,
     },
+    /// MCP servers: list them with their tools.
+    Mcp {
+        #[command(subcommand)]
+        action: McpAction,
+    },
     /// List, show, delete, export or repair stored sessions.
     Sessions {
         #[command(flatten)]
@@ -100,6 +105,22 @@ pub struct AgentArgs {
     pub session: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub mcp: crate::mcp::McpArgs,
+}
+
+/// `lucid mcp …`.
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Start the configured MCP servers and show each one's status, protocol version and
+    /// tools.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        mcp: crate::mcp::McpArgs,
+    },
 }
 
 /// `lucid workflow …`.

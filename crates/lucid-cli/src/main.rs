@@ -9,6 +9,7 @@ mod chat;
 mod config;
 mod config_show;
 mod display;
+mod mcp;
 mod run;
 mod sessions;
 mod tools;
@@ -60,7 +61,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Run(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run);
-            run::run(args, cfg, settings).await
+            let servers = mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
+            run::run(args, cfg, settings, servers).await
         }
         Command::Chat(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
@@ -70,6 +72,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Sessions { store, action } => {
             let spec = store.store.or_else(|| file.settings.store.clone());
             sessions::run(spec.as_deref(), action).await
+        }
+        Command::Mcp { action: args::McpAction::List { json, mcp } } => {
+            mcp::list(&mcp::servers(file.settings.mcp.as_ref(), &mcp)?, json).await
         }
         Command::Workflow { action } => workflow::run(action, &file.settings).await,
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,

@@ -29,11 +29,33 @@ fn prompt(args: &RunArgs) -> anyhow::Result<String> {
 }
 
 /// Runs the task and returns the process exit code.
-pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> anyhow::Result<i32> {
+pub async fn run(
+    args: RunArgs,
+    cfg: ModelConfig,
+    mut settings: AgentSettings,
+    servers: std::collections::BTreeMap<String, crate::mcp::ServerConfig>,
+) -> anyhow::Result<i32> {
     let prompt = prompt(&args)?;
-    let mut builder = Agent::builder(cfg.build()?)
+    let model = cfg.build()?;
+    let servers = crate::mcp::start(&servers, false).await?;
+    let mcp_tools = crate::mcp::tools(&servers)?;
+    for (tool, permission) in &mcp_tools {
+        settings.permissions.insert(tool.spec().name().to_string(), *permission);
+    }
+    // `--allow` grants up front what a run cannot ask for.
+    let names: Vec<String> =
+        settings.tools.iter().cloned().chain(mcp_tools.iter().map(|(t, _)| t.spec().name().to_string())).collect();
+    for name in names {
+        if args.agent.mcp.allow.iter().any(|p| crate::mcp::glob(p, &name)) {
+            settings.permissions.insert(name, lucid::tool::permission::Permission::Allow);
+        }
+    }
+    let mut builder = Agent::builder(model)
         .max_iterations(settings.max_iterations)
         .permissions(crate::tools::policy(&settings, None));
+    for (tool, _) in mcp_tools {
+        builder = builder.tool_arc(tool);
+    }
     if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
     }

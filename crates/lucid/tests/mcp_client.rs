@@ -211,7 +211,8 @@ async fn http_server_and_name_collisions_between_servers() {
         .name("fs_a")
         .connect();
     let (a, b) = tokio::join!(files_a, files_b);
-    let set: Vec<Arc<dyn Tool>> = tool_set(&[a.expect("filesystem a"), b.expect("filesystem b")]).expect("no clash");
+    let set: Vec<Arc<lucid::mcp::McpTool>> =
+        tool_set(&[a.expect("filesystem a"), b.expect("filesystem b")]).expect("no clash");
     let names: Vec<&str> = set.iter().map(|t| t.spec().name()).collect();
     let unique: std::collections::HashSet<&&str> = names.iter().collect();
     assert_eq!(unique.len(), names.len(), "{names:?}");

@@ -291,7 +291,8 @@ impl McpServer {
 impl McpClient {
     /// This server's tools as Lucid tools, named as [`tool_set`] names them.
     pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
-        tool_set(std::slice::from_ref(self)).unwrap_or_default()
+        let tools = tool_set(std::slice::from_ref(self)).unwrap_or_default();
+        tools.into_iter().map(|t| t as Arc<dyn Tool>).collect()
     }
 }
 
@@ -306,7 +307,7 @@ impl ToolSet for McpClient {
 /// of two equal names. A bare name (`prefix(false)`) equal to another server's tool name
 /// is an [`McpError::NameCollision`] instead, since a hash would silently rename a tool
 /// the user asked to keep as it is.
-pub fn tool_set(clients: &[McpClient]) -> Result<Vec<Arc<dyn Tool>>, McpError> {
+pub fn tool_set(clients: &[McpClient]) -> Result<Vec<Arc<McpTool>>, McpError> {
     let mut wanted = Vec::new();
     let mut owner: HashMap<String, (usize, bool)> = HashMap::new();
     for (index, client) in clients.iter().enumerate() {
@@ -329,7 +330,7 @@ pub fn tool_set(clients: &[McpClient]) -> Result<Vec<Arc<dyn Tool>>, McpError> {
     }
     let keys = wanted.iter().map(|(c, t, n)| (n.clone(), format!("{}\u{0}{}", c.name(), t.name))).collect();
     let names = names::dedupe(keys);
-    let mut tools: Vec<Arc<dyn Tool>> = Vec::with_capacity(names.len());
+    let mut tools = Vec::with_capacity(names.len());
     for ((client, tool, _), name) in wanted.into_iter().zip(names) {
         let mut description = tool.description.as_deref().unwrap_or_default().to_string();
         if description.is_empty()

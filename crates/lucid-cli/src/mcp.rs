@@ -1,0 +1,315 @@
+//! MCP servers for `lucid run` / `lucid chat`: `[mcp.servers.NAME]` in the configuration
+//! file, `--mcp-config FILE.json` (the `{"mcpServers": {…}}` file of Claude Desktop and
+//! Cursor), `--mcp NAME` / `--mcp none`, `--allow PATTERN`, and `lucid mcp list`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use lucid::mcp::{McpClient, McpServer};
+use lucid::tool::Tool;
+use lucid::tool::permission::Permission;
+use serde::Deserialize;
+
+/// One server as the files describe it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// The command of a stdio server.
+    pub command: Option<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Environment of a stdio server; values may be `${VAR}`.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    pub cwd: Option<PathBuf>,
+    /// The Streamable HTTP endpoint of a remote server.
+    pub url: Option<String>,
+    /// Headers for a remote server; values may be `${VAR}`.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// Seconds per call (default 60).
+    pub timeout_s: Option<u64>,
+    /// `{server}__{tool}` names (default true).
+    pub prefix: Option<bool>,
+    /// Whether the server starts (default true).
+    pub enabled: Option<bool>,
+    /// The permission of its tools (default `ask`).
+    pub permission: Option<Permission>,
+    /// Per-tool permissions, by the tool's name on the server.
+    #[serde(default)]
+    pub tools: BTreeMap<String, Permission>,
+    /// Claude Desktop's `"type": "stdio" | "http" | "streamable-http"`; read, not needed.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+    /// Cursor's `disabled`.
+    pub disabled: Option<bool>,
+}
+
+/// `[mcp]` of the configuration file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct McpSection {
+    #[serde(default)]
+    servers: BTreeMap<String, ServerConfig>,
+}
+
+/// The `{"mcpServers": {…}}` file.
+#[derive(Debug, Deserialize)]
+struct McpJson {
+    #[serde(rename = "mcpServers")]
+    servers: BTreeMap<String, ServerConfig>,
+}
+
+/// The flags choosing servers and granting their tools.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct McpArgs {
+    /// MCP servers from a JSON file in the `{"mcpServers": {...}}` form of Claude Desktop
+    /// and Cursor (added to the configuration file's `[mcp.servers]`).
+    #[arg(long, value_name = "FILE.json")]
+    pub mcp_config: Option<PathBuf>,
+    /// Use only this MCP server (repeatable); `--mcp none` starts none.
+    #[arg(long = "mcp", value_name = "NAME")]
+    pub only: Vec<String>,
+    /// Allow the tools whose names match this glob without asking (repeatable), e.g.
+    /// `everything__*` or `write_file`: how a non-interactive run is granted its tools.
+    #[arg(long = "allow", value_name = "PATTERN")]
+    pub allow: Vec<String>,
+}
+
+/// The servers to start, by name, from the file's `[mcp]` and `--mcp-config`, filtered by
+/// `--mcp` and `enabled`.
+pub fn servers(file_mcp: Option<&toml::Table>, args: &McpArgs) -> anyhow::Result<BTreeMap<String, ServerConfig>> {
+    let mut all = match file_mcp {
+        Some(t) => {
+            let section: McpSection =
+                t.clone().try_into().context("the configuration file's [mcp] section is invalid")?;
+            section.servers
+        }
+        None => BTreeMap::new(),
+    };
+    if let Some(path) = &args.mcp_config {
+        all.extend(read_json(path)?);
+    }
+    if args.only.iter().any(|n| n == "none") {
+        return Ok(BTreeMap::new());
+    }
+    for name in &args.only {
+        if !all.contains_key(name) {
+            let known: Vec<&str> = all.keys().map(String::as_str).collect();
+            bail!(
+                "--mcp {name}: no such MCP server (configured: {})",
+                if known.is_empty() { "none".into() } else { known.join(", ") }
+            );
+        }
+    }
+    all.retain(|name, s| {
+        (args.only.is_empty() || args.only.contains(name)) && s.enabled != Some(false) && s.disabled != Some(true)
+    });
+    Ok(all)
+}
+
+fn read_json(path: &Path) -> anyhow::Result<BTreeMap<String, ServerConfig>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let parsed: McpJson = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not an {{\"mcpServers\": {{...}}}} file", path.display()))?;
+    Ok(parsed.servers)
+}
+
+/// `value` with every `${VAR}` replaced by the variable's value; a missing variable is an
+/// error naming it (never the value).
+pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let var = &after[..end];
+        out.push_str(&lookup(var).ok_or_else(|| format!("the environment variable {var} is not set"))?);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The library's description of server `name`, secrets expanded from the environment.
+pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
+    let env = |v: &str| std::env::var(v).ok();
+    let mut server = match (&s.command, &s.url) {
+        (Some(command), None) => {
+            let mut server = McpServer::stdio(command.clone(), s.args.clone());
+            for (k, v) in &s.env {
+                server =
+                    server.env(k, expand(v, env).map_err(|e| anyhow::anyhow!("MCP server `{name}`: env {k}: {e}"))?);
+            }
+            if let Some(dir) = &s.cwd {
+                server = server.cwd(dir);
+            }
+            server
+        }
+        (None, Some(url)) => {
+            let mut server = McpServer::http(url.clone());
+            for (k, v) in &s.headers {
+                server = server
+                    .header(k, expand(v, env).map_err(|e| anyhow::anyhow!("MCP server `{name}`: header {k}: {e}"))?);
+            }
+            server
+        }
+        _ => bail!("MCP server `{name}` needs either `command` or `url`"),
+    };
+    if s.kind.as_deref() == Some("sse") {
+        bail!("MCP server `{name}`: the older HTTP+SSE transport is not supported; use its Streamable HTTP endpoint");
+    }
+    server = server.name(name).prefix(s.prefix.unwrap_or(true));
+    if let Some(t) = s.timeout_s {
+        server = server.timeout(Duration::from_secs(t));
+    }
+    Ok(server)
+}
+
+/// Writing to a stdio server that died raises SIGPIPE, which `main` left at its default
+/// (end the process) for `lucid … | head`: with MCP servers, a dead server must fail its
+/// call instead, so the signal is ignored from here on (the write returns EPIPE).
+fn survive_dead_servers(servers: &BTreeMap<String, ServerConfig>) {
+    if servers.values().any(|s| s.command.is_some()) {
+        // SAFETY: signal(2) with SIG_IGN, before any server is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    }
+}
+
+/// Starts the servers all at once. A server that fails is an error, or with
+/// `warn_on_failure` (chat) a warning on stderr and the rest go on.
+pub async fn start(
+    servers: &BTreeMap<String, ServerConfig>,
+    warn_on_failure: bool,
+) -> anyhow::Result<Vec<(McpClient, ServerConfig)>> {
+    survive_dead_servers(servers);
+    let mut configs = Vec::new();
+    for (name, s) in servers {
+        configs.push((to_server(name, s)?, s.clone()));
+    }
+    let results = lucid::mcp::connect_all(configs.iter().map(|(s, _)| s.clone()).collect()).await;
+    let mut clients = Vec::new();
+    for (result, (_, cfg)) in results.into_iter().zip(configs) {
+        match result {
+            Ok(c) => clients.push((c, cfg)),
+            Err(e) if warn_on_failure => eprintln!("warning: {e}"),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(clients)
+}
+
+/// Whether `name` matches the glob `pattern` (`*` any run of characters, `?` one).
+pub fn glob(pattern: &str, name: &str) -> bool {
+    fn go(p: &[u8], n: &[u8]) -> bool {
+        match (p.first(), n.first()) {
+            (None, None) => true,
+            (Some(b'*'), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
+            (Some(b'?'), Some(_)) => go(&p[1..], &n[1..]),
+            (Some(a), Some(b)) if a == b => go(&p[1..], &n[1..]),
+            _ => false,
+        }
+    }
+    go(pattern.as_bytes(), name.as_bytes())
+}
+
+/// The tools of the servers, each with its permission: the per-tool override, else the
+/// server's, else `ask`.
+pub fn tools(clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
+    let only: Vec<McpClient> = clients.iter().map(|(c, _)| c.clone()).collect();
+    let mut out = Vec::new();
+    for tool in lucid::mcp::tool_set(&only)? {
+        let cfg = clients.iter().find(|(c, _)| c.name() == tool.server()).map(|(_, cfg)| cfg);
+        let permission =
+            cfg.and_then(|c| c.tools.get(tool.remote_name()).copied().or(c.permission)).unwrap_or(Permission::Ask);
+        out.push((tool as Arc<dyn Tool>, permission));
+    }
+    Ok(out)
+}
+
+/// `lucid mcp list [--json]`.
+pub async fn list(servers: &BTreeMap<String, ServerConfig>, json: bool) -> anyhow::Result<i32> {
+    survive_dead_servers(servers);
+    let mut configs = Vec::new();
+    for (name, s) in servers {
+        configs.push(to_server(name, s)?);
+    }
+    let results = lucid::mcp::connect_all(configs.clone()).await;
+    let mut report = Vec::new();
+    for (server, result) in configs.iter().zip(results) {
+        let entry = match result {
+            Ok(client) => {
+                let tools: Vec<serde_json::Value> = client
+                    .tools()
+                    .iter()
+                    .map(|t| serde_json::json!({"name": t.spec().name(), "description": t.spec().description()}))
+                    .collect();
+                serde_json::json!({"name": server.get_name(), "location": server.location(), "status": "ok",
+                    "protocol_version": client.protocol_version(), "tools": tools})
+            }
+            Err(e) => serde_json::json!({"name": server.get_name(), "location": server.location(),
+                "status": "failed", "error": e.to_string(), "tools": []}),
+        };
+        report.push(entry);
+    }
+    if json {
+        println!("{}", serde_json::Value::Array(report.clone()));
+    } else if report.is_empty() {
+        println!("no MCP servers configured ([mcp.servers.NAME] in the configuration file, or --mcp-config FILE.json)");
+    }
+    if !json {
+        for s in &report {
+            let status = if s["status"] == "ok" {
+                format!("ok, MCP {}", s["protocol_version"].as_str().unwrap_or("?"))
+            } else {
+                format!("failed: {}", s["error"].as_str().unwrap_or(""))
+            };
+            println!("{} ({}) — {status}", s["name"].as_str().unwrap_or(""), s["location"].as_str().unwrap_or(""));
+            for t in s["tools"].as_array().into_iter().flatten() {
+                let d = t["description"].as_str().unwrap_or("").lines().next().unwrap_or("");
+                println!("  {:<40} {d}", t["name"].as_str().unwrap_or(""));
+            }
+        }
+    }
+    Ok(if report.iter().all(|s| s["status"] == "ok") { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expansion_takes_variables_and_names_a_missing_one() {
+        let lookup = |v: &str| (v == "TOKEN").then(|| "s3cret".to_string());
+        assert_eq!(expand("Bearer ${TOKEN}", lookup).unwrap(), "Bearer s3cret");
+        assert_eq!(expand("plain", lookup).unwrap(), "plain");
+        let e = expand("${NOPE}", lookup).unwrap_err();
+        assert!(e.contains("NOPE") && !e.contains("s3cret"));
+    }
+
+    #[test]
+    fn globs_match_tool_names() {
+        assert!(glob("everything__*", "everything__echo"));
+        assert!(glob("write_file", "write_file"));
+        assert!(!glob("everything__*", "files__read"));
+        assert!(glob("*__e?ho", "x__echo"));
+    }
+
+    #[test]
+    fn the_claude_desktop_file_is_read_unchanged() {
+        let text = r#"{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {"K": "${HOME}"}},
+                       "remote": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${T}"}}}}"#;
+        let parsed: McpJson = serde_json::from_str(text).unwrap();
+        assert_eq!(parsed.servers["everything"].command.as_deref(), Some("npx"));
+        assert_eq!(parsed.servers["remote"].url.as_deref(), Some("http://127.0.0.1:1/mcp"));
+    }
+}
