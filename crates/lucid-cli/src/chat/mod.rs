@@ -68,6 +68,8 @@ impl Interviewer for UiInterviewer {
 pub struct Chat {
     cfg: ModelConfig,
     settings: AgentSettings,
+    /// The tools of the MCP servers started with the chat.
+    mcp: Vec<Arc<dyn lucid::tool::Tool>>,
     file: FileConfig,
     store: Arc<dyn SessionStore>,
     session: Session,
@@ -80,7 +82,24 @@ pub struct Chat {
 }
 
 /// Runs the chat until `/exit`, Ctrl-D or a second Ctrl-C; returns the exit code.
-pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file: FileConfig) -> anyhow::Result<i32> {
+pub async fn run(
+    args: ChatArgs,
+    cfg: ModelConfig,
+    mut settings: AgentSettings,
+    file: FileConfig,
+) -> anyhow::Result<i32> {
+    // MCP servers start at once; one that fails is a warning and the chat goes on.
+    let servers = crate::mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
+    let servers = crate::mcp::start(&servers, true).await?;
+    let mut mcp = Vec::new();
+    for (tool, permission) in crate::mcp::tools(&servers)? {
+        let name = tool.spec().name().to_string();
+        let allowed = args.agent.mcp.allow.iter().any(|p| crate::mcp::glob(p, &name));
+        settings
+            .permissions
+            .insert(name, if allowed { lucid::tool::permission::Permission::Allow } else { permission });
+        mcp.push(tool);
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let style = Style::detect(no_color);
     let store = crate::sessions::open_store(settings.store.as_deref()).await?;
@@ -91,11 +110,12 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         format!("chat-{secs}")
     });
-    let agent = build_agent(&cfg, &settings, &store, &ui_tx)?;
+    let agent = build_agent(&cfg, &settings, &mcp, &store, &ui_tx)?;
     let session = agent.session_with_id(&id).await?;
     let mut chat = Chat {
         cfg,
         settings,
+        mcp,
         file,
         store,
         session,
@@ -114,6 +134,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
 fn build_agent(
     cfg: &ModelConfig,
     settings: &AgentSettings,
+    mcp: &[Arc<dyn lucid::tool::Tool>],
     store: &Arc<dyn SessionStore>,
     ui: &UnboundedSender<UiRequest>,
 ) -> anyhow::Result<Agent> {
@@ -128,6 +149,9 @@ fn build_agent(
     }
     for t in crate::tools::build(settings, Some(interviewer))? {
         b = b.tool_arc(t);
+    }
+    for t in mcp {
+        b = b.tool_arc(Arc::clone(t));
     }
     Ok(b.build())
 }
@@ -184,7 +208,7 @@ impl Chat {
     async fn rebuild(&mut self) -> anyhow::Result<()> {
         self.session.save().await?;
         let id = self.session.id().unwrap_or("chat").to_string();
-        let agent = build_agent(&self.cfg, &self.settings, &self.store, &self.ui_tx)?;
+        let agent = build_agent(&self.cfg, &self.settings, &self.mcp, &self.store, &self.ui_tx)?;
         self.session = agent.session_with_id(&id).await?;
         Ok(())
     }
