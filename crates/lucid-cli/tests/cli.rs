@@ -343,7 +343,11 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn run_schema_prints_validated_json_after_a_correction() {
+    // The tools are on: the first call offers them without the schema; an answer that
+    // does not match it brings the report call (the schema, no tools); a wrong report is
+    // sent back for correction.
     let server = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("Tokyo, with about 37 million people.")),
         Reply::json(200, &text_completion("{\"name\": \"Tokyo\"}")),
         Reply::json(200, &text_completion("{\"name\": \"Tokyo\", \"population\": 37400000}")),
     ])
@@ -360,7 +364,10 @@ async fn run_schema_prints_validated_json_after_a_correction() {
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v, json!({"name": "Tokyo", "population": 37400000}));
-    assert_eq!(server.requests()[0].json()["response_format"]["json_schema"]["name"], "city");
+    let sent: Vec<Value> = server.requests().iter().map(|r| r.json()).collect();
+    assert!(sent[0]["tools"].is_array() && sent[0].get("response_format").is_none(), "{}", sent[0]);
+    assert_eq!(sent[1]["response_format"]["json_schema"]["name"], "city");
+    assert!(sent[1].get("tools").is_none(), "the report call offers no tools: {}", sent[1]);
     std::fs::remove_dir_all(dir).ok();
 }
 
