@@ -43,8 +43,32 @@ pub fn truncate(s: &str, n: usize) -> String {
     safe(&cut).into_owned()
 }
 
+/// `s` made [`safe`], each line after the first indented by `indent` spaces, so a
+/// multi-line description stays under the column it started in. Blank lines are dropped.
+pub fn hanging(s: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut lines = s.lines().map(str::trim_end).filter(|l| !l.trim().is_empty());
+    let mut out = lines.next().map(|l| safe(l.trim_start()).into_owned()).unwrap_or_default();
+    for line in lines {
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str(&safe(line.trim_start()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn later_lines_hang_under_the_first() {
+        assert_eq!(
+            super::hanging("Reads a file.\n\n  Paths are relative.\nNo links.", 4),
+            "Reads a file.\n    Paths are relative.\n    No links."
+        );
+        assert_eq!(super::hanging("one line", 4), "one line");
+        assert_eq!(super::hanging("a\x1b[2J\nb", 2), "a\\u{1b}[2J\n  b");
+    }
+
     #[test]
     fn one_line_cut_with_an_ellipsis() {
         assert_eq!(super::truncate("a\r\n  b\tc", 10), "a b c");

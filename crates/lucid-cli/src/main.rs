@@ -60,13 +60,13 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Run(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run);
+            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run)?;
             let servers = mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
             run::run(args, cfg, settings, servers).await
         }
         Command::Chat(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat);
+            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await
         }
         Command::Sessions { store, action } => {

@@ -29,6 +29,10 @@ pub struct Settings {
     pub store: Option<String>,
     /// Most model calls per turn.
     pub max_iterations: Option<usize>,
+    /// Sampling temperature of every call.
+    pub temperature: Option<f64>,
+    /// The most tokens one answer may have.
+    pub max_tokens: Option<u32>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
@@ -118,7 +122,20 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     macro_rules! take {
         ($($f:ident),*) => { $( if profile.$f.is_some() { top.$f = profile.$f; } )* };
     }
-    take!(provider, model, base_url, system, tools, store, max_iterations, shell_timeout_secs, writable_protected, mcp);
+    take!(
+        provider,
+        model,
+        base_url,
+        system,
+        tools,
+        store,
+        max_iterations,
+        temperature,
+        max_tokens,
+        shell_timeout_secs,
+        writable_protected,
+        mcp
+    );
     top.permissions.extend(profile.permissions);
     top.providers.extend(profile.providers);
     top
@@ -146,6 +163,8 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # model = "gpt-4o-mini"
 # system = "You are a careful assistant."
 # max_iterations = 10
+# temperature = 0.2              # default: the server's own
+# max_tokens = 4096              # the most tokens one answer may have; default: the server's
 
 # Tools the agent may use. File tools work inside the current directory only.
 # tools = [{chat_tools}]
