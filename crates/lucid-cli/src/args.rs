@@ -149,6 +149,9 @@ pub enum WorkflowAction {
         /// to agents naming their own `provider:model` too.
         #[command(flatten)]
         model: ModelArgs,
+        /// MCP servers whose tools the workflow's agents and steps may name.
+        #[command(flatten)]
+        mcp: crate::mcp::McpArgs,
     },
 }
 

@@ -56,6 +56,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());
     }
+    crate::mcp::show(s.mcp.as_ref())?;
     if !s.profiles.is_empty() {
         println!("# profiles: {}", s.profiles.keys().cloned().collect::<Vec<_>>().join(", "));
     }

@@ -185,27 +185,30 @@ fn survive_dead_servers(servers: &BTreeMap<String, ServerConfig>) {
     }
 }
 
+/// The servers that started, and the names and errors of those that did not.
+pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
+
 /// Starts the servers all at once. A server that fails is an error, or with
-/// `warn_on_failure` (chat) a warning on stderr and the rest go on.
-pub async fn start(
-    servers: &BTreeMap<String, ServerConfig>,
-    warn_on_failure: bool,
-) -> anyhow::Result<Vec<(McpClient, ServerConfig)>> {
+/// `warn_on_failure` (chat) a warning on stderr, listed in the result, and the rest go on.
+pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
     survive_dead_servers(servers);
     let mut configs = Vec::new();
     for (name, s) in servers {
         configs.push((to_server(name, s)?, s.clone()));
     }
     let results = lucid::mcp::connect_all(configs.iter().map(|(s, _)| s.clone()).collect()).await;
-    let mut clients = Vec::new();
-    for (result, (_, cfg)) in results.into_iter().zip(configs) {
+    let (mut clients, mut failed) = (Vec::new(), Vec::new());
+    for (result, (server, cfg)) in results.into_iter().zip(configs) {
         match result {
             Ok(c) => clients.push((c, cfg)),
-            Err(e) if warn_on_failure => eprintln!("warning: {e}"),
+            Err(e) if warn_on_failure => {
+                eprintln!("warning: {e}");
+                failed.push((server.get_name().to_string(), e.to_string()));
+            }
             Err(e) => return Err(e.into()),
         }
     }
-    Ok(clients)
+    Ok((clients, failed))
 }
 
 /// Whether `name` matches the glob `pattern` (`*` any run of characters, `?` one).
@@ -234,6 +237,41 @@ pub fn tools(clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<d
         out.push((tool as Arc<dyn Tool>, permission));
     }
     Ok(out)
+}
+
+/// A value of `env` or `headers` as `lucid config show` prints it: a `${VAR}` reference
+/// as written (it holds no secret), anything else masked.
+fn masked(value: &str) -> String {
+    if value.trim_start().starts_with("${") && value.trim_end().ends_with('}') && value.matches("${").count() == 1 {
+        value.to_string()
+    } else if let Some(i) = value.find("${") {
+        format!("{}…{}", crate::config_show::mask(&value[..i]), &value[i..])
+    } else {
+        crate::config_show::mask(value)
+    }
+}
+
+/// The `[mcp.servers.NAME]` sections for `lucid config show`, secrets masked.
+pub fn show(file_mcp: Option<&toml::Table>) -> anyhow::Result<()> {
+    let servers = servers(file_mcp, &McpArgs::default())?;
+    for (name, s) in &servers {
+        println!("[mcp.servers.{name}]");
+        if let Some(c) = &s.command {
+            println!("command = {c:?}");
+            println!("args = {:?}", s.args);
+        }
+        if let Some(u) = &s.url {
+            println!("url = {u:?}");
+        }
+        for (k, v) in &s.env {
+            println!("env.{k} = {:?}", masked(v));
+        }
+        for (k, v) in &s.headers {
+            println!("headers.{k:?} = {:?}", masked(v));
+        }
+        println!("permission = {:?}", format!("{:?}", s.permission.unwrap_or(Permission::Ask)).to_lowercase());
+    }
+    Ok(())
 }
 
 /// `lucid mcp list [--json]`.
@@ -297,11 +335,40 @@ mod tests {
     }
 
     #[test]
+    fn config_show_masks_literal_secrets_but_shows_references() {
+        assert_eq!(masked("${GITHUB_TOKEN}"), "${GITHUB_TOKEN}");
+        assert_eq!(masked("ghp_abcdefghijklmnop1234"), "ghp…1234");
+        assert!(!masked("Bearer sk-0123456789abcdef${X}").contains("0123456789"));
+    }
+
+    #[test]
     fn globs_match_tool_names() {
         assert!(glob("everything__*", "everything__echo"));
         assert!(glob("write_file", "write_file"));
         assert!(!glob("everything__*", "files__read"));
         assert!(glob("*__e?ho", "x__echo"));
+    }
+
+    #[test]
+    fn the_starter_files_example_servers_parse_and_mcp_flags_filter_them() {
+        let uncommented: String = crate::config::file::starter()
+            .lines()
+            .skip_while(|l| !l.contains("[mcp.servers.everything]"))
+            .map(|l| l.strip_prefix("# ").unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let table: toml::Table = toml::from_str(&uncommented).unwrap();
+        let mcp = table["mcp"].as_table().unwrap();
+        let all = servers(Some(mcp), &McpArgs::default()).unwrap();
+        assert_eq!(all.keys().collect::<Vec<_>>(), ["everything", "remote"]);
+        assert_eq!(all["everything"].tools["echo"], Permission::Allow);
+        let only = McpArgs { only: vec!["remote".into()], ..Default::default() };
+        assert_eq!(servers(Some(mcp), &only).unwrap().keys().collect::<Vec<_>>(), ["remote"]);
+        let none = McpArgs { only: vec!["none".into()], ..Default::default() };
+        assert!(servers(Some(mcp), &none).unwrap().is_empty());
+        let unknown = McpArgs { only: vec!["nope".into()], ..Default::default() };
+        let e = servers(Some(mcp), &unknown).unwrap_err().to_string();
+        assert!(e.contains("nope") && e.contains("everything, remote"), "{e}");
     }
 
     #[test]

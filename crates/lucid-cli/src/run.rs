@@ -37,7 +37,7 @@ pub async fn run(
 ) -> anyhow::Result<i32> {
     let prompt = prompt(&args)?;
     let model = cfg.build()?;
-    let servers = crate::mcp::start(&servers, false).await?;
+    let (servers, _) = crate::mcp::start(&servers, false).await?;
     let mcp_tools = crate::mcp::tools(&servers)?;
     for (tool, permission) in &mcp_tools {
         settings.permissions.insert(tool.spec().name().to_string(), *permission);

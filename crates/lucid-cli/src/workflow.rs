@@ -13,7 +13,7 @@ use crate::tools::ToolDefaults;
 
 /// Runs the action and returns the exit code.
 pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<i32> {
-    let WorkflowAction::Run { file, inputs, json, model } = action;
+    let WorkflowAction::Run { file, inputs, json, model, mcp } = action;
     let spec = WorkflowFile::from_path(&file)?;
     let input = parse_inputs(&inputs)?;
     // Agents without a `model` use the command line's; it is resolved only if one needs it.
@@ -30,8 +30,25 @@ pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<
         }
     };
     // The tool list of the settings is for `run` and `chat`; a workflow's agents name theirs.
-    let agent = config::agent_settings(&AgentArgs::default(), settings, ToolDefaults::Run)?;
-    let tools = crate::tools::workflow_registry(&agent)?;
+    let mut agent = config::agent_settings(&AgentArgs::default(), settings, ToolDefaults::Run)?;
+    // MCP servers start at once; their tools ask (so are refused) unless `--allow`ed.
+    let (servers, _) = crate::mcp::start(&crate::mcp::servers(settings.mcp.as_ref(), &mcp)?, false).await?;
+    let mcp_tools = crate::mcp::tools(&servers)?;
+    for (tool, permission) in &mcp_tools {
+        let name = tool.spec().name().to_string();
+        let allowed = mcp.allow.iter().any(|p| crate::mcp::glob(p, &name));
+        agent.permissions.insert(name, if allowed { lucid::tool::permission::Permission::Allow } else { *permission });
+    }
+    for entry in lucid::tool::builtin::CATALOGUE {
+        if mcp.allow.iter().any(|p| crate::mcp::glob(p, entry.name)) {
+            agent.permissions.insert(entry.name.to_string(), lucid::tool::permission::Permission::Allow);
+        }
+    }
+    let mut tools = crate::tools::workflow_registry(&agent)?;
+    let policy = crate::tools::policy(&agent, None);
+    for (tool, _) in mcp_tools {
+        tools.add_arc(policy.guard(tool));
+    }
     let flow = spec.build(&models, &tools)?;
     let run = flow
         .run_with_events(Value::Object(input), move |e| {

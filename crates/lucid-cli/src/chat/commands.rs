@@ -22,6 +22,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/undo", "drop the last turn"),
     ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
     ("/reasoning", "show or hide the model's reasoning"),
+    ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` starts one again"),
     ("/exit", "leave (Ctrl-D works too)"),
 ];
 
@@ -74,6 +75,33 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             chat.session.context_mut().pop_turn();
             return Ok(Flow::Send(text));
         }
+        "/mcp" if rest.is_empty() => {
+            if chat.mcp_servers.is_empty() && chat.mcp_failed.is_empty() {
+                println!("(no MCP servers: [mcp.servers.NAME] in the configuration file, or --mcp-config FILE.json)");
+            }
+            for c in &chat.mcp_servers {
+                let status = match c.down_reason().await {
+                    Some(why) => style.red(&format!("down: {why}")),
+                    None => format!("ok, MCP {}", c.protocol_version().unwrap_or_default()),
+                };
+                println!("  {} ({}) {status}", style.cyan(c.name()), c.server().location());
+                let names: Vec<String> = c.tools().iter().map(|t| t.spec().name().to_string()).collect();
+                println!("    {}", crate::display::hanging(&names.join(", "), 4));
+            }
+            for (name, why) in &chat.mcp_failed {
+                println!("  {} {}", style.cyan(name), style.red(&format!("failed: {why}")));
+            }
+        }
+        "/mcp" => match rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim())) {
+            ("restart", name) if !name.is_empty() => match chat.mcp_servers.iter().find(|c| c.name() == name) {
+                Some(c) => {
+                    c.restart().await?;
+                    println!("restarted {name}");
+                }
+                None => println!("no running MCP server named {name}; a server that failed at start needs a new chat"),
+            },
+            _ => println!("usage: /mcp, or /mcp restart NAME"),
+        },
         "/tools" => {
             let specs = chat.session.agent().tools().specs().to_vec();
             if specs.is_empty() {

@@ -70,6 +70,10 @@ pub struct Chat {
     settings: AgentSettings,
     /// The tools of the MCP servers started with the chat.
     mcp: Vec<Arc<dyn lucid::tool::Tool>>,
+    /// The MCP servers that started.
+    mcp_servers: Vec<lucid::mcp::McpClient>,
+    /// The MCP servers that did not start, with why.
+    mcp_failed: Vec<(String, String)>,
     file: FileConfig,
     store: Arc<dyn SessionStore>,
     session: Session,
@@ -90,7 +94,7 @@ pub async fn run(
 ) -> anyhow::Result<i32> {
     // MCP servers start at once; one that fails is a warning and the chat goes on.
     let servers = crate::mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
-    let servers = crate::mcp::start(&servers, true).await?;
+    let (servers, mcp_failed) = crate::mcp::start(&servers, true).await?;
     let mut mcp = Vec::new();
     for (tool, permission) in crate::mcp::tools(&servers)? {
         let name = tool.spec().name().to_string();
@@ -116,6 +120,8 @@ pub async fn run(
         cfg,
         settings,
         mcp,
+        mcp_servers: servers.into_iter().map(|(c, _)| c).collect(),
+        mcp_failed,
         file,
         store,
         session,

@@ -47,7 +47,7 @@ pub struct Settings {
     /// Named profiles, laid over the top level.
     #[serde(default)]
     pub profiles: BTreeMap<String, Settings>,
-    /// Reserved for MCP servers (not used yet; accepted so files can carry it).
+    /// MCP servers: `[mcp.servers.NAME]` (read by `crate::mcp`).
     #[serde(default)]
     pub mcp: Option<toml::Table>,
 }
@@ -195,8 +195,19 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # provider = "ollama"
 # model = "llama3.2"
 
-# MCP servers: reserved for a later version.
-# [mcp]
+# MCP servers: their tools join the agent's as `{server}__{tool}` (`lucid mcp list` shows
+# them). Secrets come from the environment: `${VAR}` in `env` and `headers`.
+# [mcp.servers.everything]
+# command = "npx"
+# args = ["-y", "@modelcontextprotocol/server-everything"]
+# env = { LOG_LEVEL = "warn" }
+# timeout_s = 60
+# permission = "ask"            # allow / ask / deny for every tool of the server
+# tools = { echo = "allow" }    # per tool, by its name on the server
+#
+# [mcp.servers.remote]
+# url = "https://example.com/mcp"
+# headers = { Authorization = "Bearer ${REMOTE_MCP_TOKEN}" }
 "#;
 
 #[cfg(test)]
