@@ -108,3 +108,21 @@ async fn a_server_that_fails_to_start_stops_the_run_with_its_name_and_stderr() {
     let out = lucid(&dir, &["mcp", "list", "--mcp-config", "mcp.json", "--mcp", "none"]).await;
     assert!(text(&out.stdout).contains("no MCP servers configured"), "{}", text(&out.stdout));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_workflow_tool_step_calls_an_mcp_tool_when_allowed() {
+    let Some(npm) = mcp_dir() else { return };
+    let dir = config_dir("workflow", &npm);
+    std::fs::write(
+        dir.join("flow.yaml"),
+        "name: echo\nsteps:\n  - name: say\n    tool: everything__echo\n    args: { message: from a step }\n",
+    )
+    .unwrap();
+    let flow = ["workflow", "run", "flow.yaml", "--mcp-config", "mcp.json"];
+    let out = lucid(&dir, &[&flow[..], &["--allow", "everything__echo"]].concat()).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Echo: from a step"), "{}", text(&out.stdout));
+    let out = lucid(&dir, &flow).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("needs the user's approval"), "{}", text(&out.stderr));
+}
