@@ -128,6 +128,17 @@ pub enum McpAction {
         #[command(flatten)]
         mcp: crate::mcp::McpArgs,
     },
+    /// Serve the built-in tools to other MCP clients, over stdio (what a client starts) or
+    /// Streamable HTTP on a loopback address. File tools and shell work in the current
+    /// directory; tools that write, and shell, only when listed in --tools.
+    Serve {
+        /// Comma-separated tools (default: those that only read).
+        #[arg(long)]
+        tools: Option<String>,
+        /// Serve Streamable HTTP at http://ADDR/mcp (a loopback address, e.g. 127.0.0.1:8931).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+    },
 }
 
 /// `lucid workflow …`.

@@ -76,6 +76,11 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Mcp { action: args::McpAction::List { json, mcp } } => {
             mcp::list(&mcp::servers(file.settings.mcp.as_ref(), &mcp)?, json).await
         }
+        Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
+            let settings =
+                config::agent_settings(&args::AgentArgs::default(), &file.settings, tools::ToolDefaults::Run)?;
+            mcp::serve(tools.as_deref(), http, &settings).await
+        }
         Command::Workflow { action } => workflow::run(action, &file.settings).await,
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
         Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),

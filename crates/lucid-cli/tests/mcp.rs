@@ -126,3 +126,107 @@ async fn a_workflow_tool_step_calls_an_mcp_tool_when_allowed() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("needs the user's approval"), "{}", text(&out.stderr));
 }
+
+/// A fresh folder holding `a.txt`, for `lucid mcp serve` to work in.
+fn serve_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lucid-cli-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.txt"), "hello from a file\n").unwrap();
+    dir
+}
+
+async fn call(client: &lucid::mcp::McpClient, tool: &str, args: Value) -> lucid::tool::ToolOutcome {
+    let mut tools = lucid::tool::ToolRegistry::new();
+    for t in client.tools() {
+        tools.add_arc(t);
+    }
+    tools.execute(&lucid::ToolCall::new("c", tool, args), lucid::tool::ToolContext::default(), None).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_serve_answers_a_real_client_over_stdio_inside_its_folder() {
+    let dir = serve_dir("stdio");
+    let client = lucid::mcp::McpServer::stdio(
+        env!("CARGO_BIN_EXE_lucid"),
+        ["mcp", "serve", "--tools", "read_file,write_file,calculator"],
+    )
+    .name("lucid")
+    .cwd(&dir)
+    .env("HOME", dir.display().to_string())
+    .connect()
+    .await
+    .expect("lucid mcp serve answers the handshake");
+    let names: Vec<String> = client.remote_tools().iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(names, ["read_file", "write_file", "calculator"]);
+
+    let read = call(&client, "lucid__read_file", serde_json::json!({"path": "a.txt"})).await;
+    assert!(!read.is_error && read.content.contains("hello from a file"), "{read:?}");
+    let sum = call(&client, "lucid__calculator", serde_json::json!({"expression": "2+3"})).await;
+    assert_eq!((sum.content.as_str(), sum.is_error), ("5", false));
+    let write = call(&client, "lucid__write_file", serde_json::json!({"path": "b.txt", "content": "written"})).await;
+    assert!(!write.is_error, "{write:?}");
+    assert_eq!(std::fs::read_to_string(dir.join("b.txt")).unwrap(), "written");
+    // Confinement holds: outside the folder is an error result, not a read.
+    let outside = call(&client, "lucid__read_file", serde_json::json!({"path": "../../etc/passwd"})).await;
+    assert!(outside.is_error, "{outside:?}");
+
+    // By default only the tools that read are served.
+    let default = lucid::mcp::McpServer::stdio(env!("CARGO_BIN_EXE_lucid"), ["mcp", "serve"])
+        .cwd(&dir)
+        .env("HOME", dir.display().to_string())
+        .connect()
+        .await
+        .expect("starts");
+    let names: Vec<String> = default.remote_tools().iter().map(|t| t.name.to_string()).collect();
+    assert!(names.contains(&"read_file".to_string()), "{names:?}");
+    assert!(!names.iter().any(|n| n == "write_file" || n == "shell" || n == "ask_user"), "{names:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_serve_http_refuses_a_public_address() {
+    let dir = serve_dir("public");
+    let out = lucid(&dir, &["mcp", "serve", "--http", "0.0.0.0:0"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("loopback"), "{}", text(&out.stderr));
+}
+
+/// The server scenarios of the official conformance suite that apply to a server offering
+/// only tools (the others need its own test tools, resources, prompts or logging).
+const CONFORMANCE: &[&str] =
+    &["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-sse-polling"];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_serve_http_answers_the_rmcp_client_and_the_conformance_suite() {
+    let Some(npm) = mcp_dir() else { return };
+    let dir = serve_dir("http");
+    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_lucid"))
+        .args(["mcp", "serve", "--tools", "calculator,read_file", "--http", "127.0.0.1:0"])
+        .current_dir(&dir)
+        .env("HOME", &dir)
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    tokio::io::AsyncBufReadExt::read_line(&mut stderr, &mut line).await.unwrap();
+    let url = line.trim().strip_prefix("serving MCP at ").unwrap_or_else(|| panic!("{line}")).to_string();
+
+    let client = lucid::mcp::McpServer::http(&url).name("lucid").connect().await.expect("connects over HTTP");
+    let sum = call(&client, "lucid__calculator", serde_json::json!({"expression": "6*7"})).await;
+    assert_eq!(sum.content, "42");
+
+    for scenario in CONFORMANCE {
+        let conformance = npm.join("node_modules/.bin/conformance");
+        let out = tokio::process::Command::new(conformance)
+            .args(["server", "--url", &url, "--scenario", scenario])
+            .output()
+            .await
+            .unwrap();
+        let report = text(&out.stdout) + &text(&out.stderr);
+        assert!(report.contains(" 0 failed"), "{scenario}: {report}");
+        assert!(!report.contains("FAILURE"), "{scenario}: {report}");
+    }
+    let _ = server.kill().await;
+}

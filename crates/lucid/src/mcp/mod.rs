@@ -53,6 +53,8 @@
 
 mod client;
 mod names;
+#[cfg(feature = "mcp-server")]
+mod serve;
 mod stdio;
 mod tool;
 
@@ -63,6 +65,8 @@ use std::time::Duration;
 
 pub use client::McpClient;
 pub use names::{sanitize, tool_name};
+#[cfg(feature = "mcp-server")]
+pub use serve::{ServeError, ToolServer, serve_http, serve_stdio};
 pub use tool::{McpTool, result_text};
 
 use crate::tool::{Tool, ToolSet, ToolSpec};
