@@ -92,24 +92,21 @@ impl ServerHandler for ToolServer {
         self.listed().into_iter().find(|t| t.name == name)
     }
 
-    fn call_tool(
+    async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
-        async move {
-            if self.tools.get(&request.name).is_none() {
-                return Err(ErrorData::invalid_params(format!("unknown tool `{}`", request.name), None));
-            }
-            let args = Value::Object(request.arguments.unwrap_or_default());
-            let call = ToolCall::new(context.id.to_string(), request.name.to_string(), args);
-            let ctx = ToolContext { call_id: context.id.to_string(), cancel: context.ct.clone() };
-            let outcome = self.tools.execute(&call, ctx, self.timeout).await;
-            let content = vec![ContentBlock::text(outcome.content)];
-            let result =
-                if outcome.is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };
-            Ok(CallToolResponse::Complete(result))
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.tools.get(&request.name).is_none() {
+            return Err(ErrorData::invalid_params(format!("unknown tool `{}`", request.name), None));
         }
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let call = ToolCall::new(context.id.to_string(), request.name.to_string(), args);
+        let ctx = ToolContext { call_id: context.id.to_string(), cancel: context.ct.clone() };
+        let outcome = self.tools.execute(&call, ctx, self.timeout).await;
+        let content = vec![ContentBlock::text(outcome.content)];
+        let result = if outcome.is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };
+        Ok(CallToolResponse::Complete(result))
     }
 }
 
