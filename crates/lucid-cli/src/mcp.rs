@@ -5,16 +5,32 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+#[cfg(feature = "mcp")]
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use lucid::mcp::{McpClient, McpServer};
+#[cfg(feature = "mcp")]
+use lucid::mcp::McpServer;
 use lucid::tool::Tool;
 use lucid::tool::permission::Permission;
 use serde::Deserialize;
 
+/// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
+#[cfg(feature = "mcp")]
+pub use lucid::mcp::McpClient;
+/// A running server: none can exist in a build without the `mcp` feature.
+#[cfg(not(feature = "mcp"))]
+#[derive(Clone)]
+pub enum McpClient {}
+
+/// What a build without the `mcp` feature says when asked to use a server.
+#[cfg(not(feature = "mcp"))]
+const NO_MCP: &str =
+    "this lucid was built without MCP support; rebuild it with `cargo build --release -p lucid-cli --features mcp`";
+
 /// One server as the files describe it.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "read only when servers can start"))]
 #[serde(deny_unknown_fields)]
 pub struct ServerConfig {
     /// The command of a stdio server.
@@ -118,6 +134,7 @@ fn read_json(path: &Path) -> anyhow::Result<BTreeMap<String, ServerConfig>> {
     Ok(parsed.servers)
 }
 
+#[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "used when servers start"))]
 /// `value` with every `${VAR}` replaced by the variable's value; a missing variable is an
 /// error naming it (never the value).
 pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
@@ -138,6 +155,7 @@ pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<St
     Ok(out)
 }
 
+#[cfg(feature = "mcp")]
 /// The library's description of server `name`, secrets expanded from the environment.
 pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
     let env = |v: &str| std::env::var(v).ok();
@@ -173,6 +191,7 @@ pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
     Ok(server)
 }
 
+#[cfg(feature = "mcp")]
 /// Writing to a stdio server that died raises SIGPIPE, which `main` left at its default
 /// (end the process) for `lucid … | head`: with MCP servers, a dead server must fail its
 /// call instead, so the signal is ignored from here on (the write returns EPIPE).
@@ -185,9 +204,11 @@ fn survive_dead_servers(servers: &BTreeMap<String, ServerConfig>) {
     }
 }
 
+#[cfg(feature = "mcp")]
 /// The servers that started, and the names and errors of those that did not.
 pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
 
+#[cfg(feature = "mcp")]
 /// Starts the servers all at once. A server that fails is an error, or with
 /// `warn_on_failure` (chat) a warning on stderr, listed in the result, and the rest go on.
 pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
@@ -225,6 +246,7 @@ pub fn glob(pattern: &str, name: &str) -> bool {
     go(pattern.as_bytes(), name.as_bytes())
 }
 
+#[cfg(feature = "mcp")]
 /// The tools of the servers, each with its permission: the per-tool override, else the
 /// server's, else `ask`.
 pub fn tools(clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
@@ -274,6 +296,7 @@ pub fn show(file_mcp: Option<&toml::Table>) -> anyhow::Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "mcp")]
 /// `lucid mcp list [--json]`.
 pub async fn list(servers: &BTreeMap<String, ServerConfig>, json: bool) -> anyhow::Result<i32> {
     survive_dead_servers(servers);
@@ -321,6 +344,7 @@ pub async fn list(servers: &BTreeMap<String, ServerConfig>, json: bool) -> anyho
     Ok(if report.iter().all(|s| s["status"] == "ok") { 0 } else { 1 })
 }
 
+#[cfg(feature = "mcp")]
 /// The tools `lucid mcp serve` offers: those listed, or by default every built-in tool
 /// that only reads. `ask_user` is never served (nobody is at Lucid's side to answer).
 pub fn served_tools(list: Option<&str>) -> anyhow::Result<Vec<String>> {
@@ -335,6 +359,7 @@ pub fn served_tools(list: Option<&str>) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
+#[cfg(feature = "mcp")]
 /// `lucid mcp serve [--tools LIST] [--http ADDR]`.
 pub async fn serve(
     list: Option<&str>,
@@ -368,6 +393,70 @@ pub async fn serve(
     Ok(0)
 }
 
+/// The servers that started (none without MCP), and the names and errors of those that did not.
+#[cfg(not(feature = "mcp"))]
+pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
+
+/// Without MCP support: no server configured is fine, any server is an error saying why.
+#[cfg(not(feature = "mcp"))]
+pub async fn start(servers: &BTreeMap<String, ServerConfig>, _warn_on_failure: bool) -> anyhow::Result<Started> {
+    if servers.is_empty() { Ok((Vec::new(), Vec::new())) } else { bail!("{NO_MCP}") }
+}
+
+/// Without MCP support there are no servers, so no tools.
+#[cfg(not(feature = "mcp"))]
+pub fn tools(_clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
+    Ok(Vec::new())
+}
+
+/// `lucid mcp list` without MCP support.
+#[cfg(not(feature = "mcp"))]
+pub async fn list(_servers: &BTreeMap<String, ServerConfig>, _json: bool) -> anyhow::Result<i32> {
+    bail!("{NO_MCP}")
+}
+
+/// `lucid mcp serve` without MCP support.
+#[cfg(not(feature = "mcp"))]
+pub async fn serve(
+    _list: Option<&str>,
+    _http: Option<std::net::SocketAddr>,
+    _settings: &crate::config::AgentSettings,
+) -> anyhow::Result<i32> {
+    bail!("{NO_MCP}")
+}
+
+/// One line per server for chat's `/mcp`: name, location, status, tool names.
+#[cfg(feature = "mcp")]
+pub async fn status(clients: &[McpClient]) -> Vec<(String, String, Result<String, String>, Vec<String>)> {
+    let mut out = Vec::new();
+    for c in clients {
+        let state = match c.down_reason().await {
+            Some(why) => Err(format!("down: {why}")),
+            None => Ok(format!("ok, MCP {}", c.protocol_version().unwrap_or_default())),
+        };
+        let names = c.tools().iter().map(|t| t.spec().name().to_string()).collect();
+        out.push((c.name().to_string(), c.server().location(), state, names));
+    }
+    out
+}
+
+/// Without MCP support there is no server to describe.
+#[cfg(not(feature = "mcp"))]
+pub async fn status(_clients: &[McpClient]) -> Vec<(String, String, Result<String, String>, Vec<String>)> {
+    Vec::new()
+}
+
+/// Restarts the running server `name`; false when none has that name.
+pub async fn restart(clients: &[McpClient], name: &str) -> anyhow::Result<bool> {
+    #[cfg(feature = "mcp")]
+    if let Some(c) = clients.iter().find(|c| c.name() == name) {
+        c.restart().await?;
+        return Ok(true);
+    }
+    let _ = (clients, name);
+    Ok(false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,6 +478,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "mcp")]
     fn serve_offers_reading_tools_by_default_and_never_ask_user() {
         let default = served_tools(None).unwrap();
         assert!(default.contains(&"read_file".to_string()) && !default.contains(&"write_file".to_string()));

@@ -222,3 +222,54 @@ async fn http_server_and_name_collisions_between_servers() {
     );
     let _ = http.kill().await;
 }
+
+/// The notifications the recording server logged, once `wanted` of them are there.
+async fn logged(file: &std::path::Path, wanted: usize) -> Vec<Value> {
+    for _ in 0..100 {
+        let lines: Vec<Value> = std::fs::read_to_string(file)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .filter(|v: &Value| v["method"] == "notifications/cancelled")
+            .collect();
+        if lines.len() >= wanted {
+            return lines;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the server did not receive {wanted} notifications/cancelled: {:?}", std::fs::read_to_string(file));
+}
+
+#[tokio::test]
+async fn the_timeout_and_the_runs_cancel_send_notifications_cancelled() {
+    // Node is there when the npm servers are.
+    let Some(_) = bin_dir() else { return };
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/recording_server.js");
+    let log = std::env::temp_dir().join(format!("lucid-mcp-cancel-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let client = McpServer::stdio("node", [script.display().to_string(), log.display().to_string()])
+        .name("rec")
+        .timeout(Duration::from_millis(300))
+        .connect()
+        .await
+        .expect("the recording server starts");
+    let tools = registry(&client);
+    let timed_out = call(&tools, "rec__wait", json!({})).await;
+    assert!(timed_out.is_error && timed_out.content.contains("did not answer"), "{timed_out:?}");
+    let first = logged(&log, 1).await;
+    assert!(first[0]["params"]["requestId"].is_number() || first[0]["params"]["requestId"].is_string());
+
+    let cancel = CancellationToken::new();
+    let ctx = ToolContext { call_id: "c".into(), cancel: cancel.clone() };
+    let wait = ToolCall::new("c", "rec__wait", json!({}));
+    let call = tools.execute(&wait, ctx, None);
+    tokio::pin!(call);
+    tokio::select! {
+        o = &mut call => panic!("ended early: {o:?}"),
+        _ = tokio::time::sleep(Duration::from_millis(100)) => cancel.cancel(),
+    }
+    assert!(call.await.content.contains("cancelled"));
+    let both = logged(&log, 2).await;
+    assert_ne!(both[0]["params"]["requestId"], both[1]["params"]["requestId"]);
+    let _ = std::fs::remove_file(&log);
+}

@@ -79,27 +79,23 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             if chat.mcp_servers.is_empty() && chat.mcp_failed.is_empty() {
                 println!("(no MCP servers: [mcp.servers.NAME] in the configuration file, or --mcp-config FILE.json)");
             }
-            for c in &chat.mcp_servers {
-                let status = match c.down_reason().await {
-                    Some(why) => style.red(&format!("down: {why}")),
-                    None => format!("ok, MCP {}", c.protocol_version().unwrap_or_default()),
-                };
-                println!("  {} ({}) {status}", style.cyan(c.name()), c.server().location());
-                let names: Vec<String> = c.tools().iter().map(|t| t.spec().name().to_string()).collect();
-                println!("    {}", crate::display::hanging(&names.join(", "), 4));
+            for (name, location, state, tools) in crate::mcp::status(&chat.mcp_servers).await {
+                let state = state.unwrap_or_else(|why| style.red(&why));
+                println!("  {} ({location}) {state}", style.cyan(&name));
+                println!("    {}", crate::display::hanging(&tools.join(", "), 4));
             }
             for (name, why) in &chat.mcp_failed {
                 println!("  {} {}", style.cyan(name), style.red(&format!("failed: {why}")));
             }
         }
         "/mcp" => match rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim())) {
-            ("restart", name) if !name.is_empty() => match chat.mcp_servers.iter().find(|c| c.name() == name) {
-                Some(c) => {
-                    c.restart().await?;
+            ("restart", name) if !name.is_empty() => {
+                if crate::mcp::restart(&chat.mcp_servers, name).await? {
                     println!("restarted {name}");
+                } else {
+                    println!("no running MCP server named {name}; a server that failed at start needs a new chat");
                 }
-                None => println!("no running MCP server named {name}; a server that failed at start needs a new chat"),
-            },
+            }
             _ => println!("usage: /mcp, or /mcp restart NAME"),
         },
         "/tools" => {

@@ -71,7 +71,7 @@ pub struct Chat {
     /// The tools of the MCP servers started with the chat.
     mcp: Vec<Arc<dyn lucid::tool::Tool>>,
     /// The MCP servers that started.
-    mcp_servers: Vec<lucid::mcp::McpClient>,
+    mcp_servers: Vec<crate::mcp::McpClient>,
     /// The MCP servers that did not start, with why.
     mcp_failed: Vec<(String, String)>,
     file: FileConfig,
