@@ -392,6 +392,22 @@ async fn questions_nobody_can_answer_exit_4_and_are_printed() {
     let out = run_on(&server, &["Book"]).await;
     assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stdout).contains("1. Which city?"));
+
+    // With --json: exactly one object, the questions in it, whichever way they were asked,
+    // the seed's `{"text", "metadata": {"needsInterview", "questions"}}` shape included.
+    let seed = r#"{"text": "Some details first.", "metadata": {"needsInterview": true, "questions": ["Which city?"]}}"#;
+    for reply in [
+        tool_call_completion(&[("q1", "ask_user", r#"{"questions": ["Which city?"]}"#)]),
+        text_completion(r#"{"needs_interview": true, "questions": ["Which city?"]}"#),
+        text_completion(seed),
+    ] {
+        let server = MockServer::sequence(vec![Reply::json(200, &reply)]).await;
+        let out = run_on(&server, &["--json", "Book"]).await;
+        assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON object and nothing else");
+        assert_eq!(v["stop_reason"], "needs_input", "{v}");
+        assert_eq!(v["questions"], json!(["Which city?"]), "{v}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
