@@ -149,7 +149,7 @@ fn init_logging(verbose: u8) {
         // Every log line goes through the one redaction function: no level shows a key.
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(|| lucid::redact::Redacting(std::io::stderr()))
+                .with_writer(|| lucid::redact::Redacting(display::LogLine::new()))
                 // Colour codes only where a terminal shows them, not in a log file or pipe.
                 .with_ansi(
                     std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none(),
