@@ -397,10 +397,18 @@ pub async fn serve(
 #[cfg(not(feature = "mcp"))]
 pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
 
-/// Without MCP support: no server configured is fine, any server is an error saying why.
+/// Without MCP support: no server configured is fine; any server fails as a server that
+/// cannot start does (an error, or with `warn_on_failure` a warning), saying why.
 #[cfg(not(feature = "mcp"))]
-pub async fn start(servers: &BTreeMap<String, ServerConfig>, _warn_on_failure: bool) -> anyhow::Result<Started> {
-    if servers.is_empty() { Ok((Vec::new(), Vec::new())) } else { bail!("{NO_MCP}") }
+pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
+    if servers.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    if !warn_on_failure {
+        bail!("{NO_MCP}");
+    }
+    eprintln!("warning: MCP servers are configured but {NO_MCP}");
+    Ok((Vec::new(), servers.keys().map(|name| (name.clone(), NO_MCP.to_string())).collect()))
 }
 
 /// Without MCP support there are no servers, so no tools.
