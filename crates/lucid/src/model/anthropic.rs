@@ -191,7 +191,15 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
                 push("user", vec![block]);
             }
             Message::Assistant(a) => {
-                let mut blocks: Vec<Value> = a.reasoning.iter().flat_map(|r| r.blocks.iter().cloned()).collect();
+                // Only Anthropic's own blocks: another provider's items (a Responses reasoning
+                // item) mean nothing here.
+                let mut blocks: Vec<Value> = a
+                    .reasoning
+                    .iter()
+                    .flat_map(|r| r.blocks.iter())
+                    .filter(|b| matches!(b["type"].as_str(), Some("thinking" | "redacted_thinking")))
+                    .cloned()
+                    .collect();
                 if !a.content.is_empty() {
                     blocks.push(json!({"type": "text", "text": a.content}));
                 }
@@ -267,6 +275,7 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
         raw_finish_reason: raw,
         usage: has_usage.then_some(u),
         model: v["model"].as_str().map(str::to_string),
+        incomplete_call_ids: Vec::new(),
         message,
     })
 }

@@ -60,6 +60,12 @@ pub trait Codec: Send + Sync + 'static {
     type Stream: StreamDecoder;
     /// The URL of a call, from the base URL (no trailing slash) and the model.
     fn url(&self, base_url: &str, model: &str, stream: bool) -> String;
+    /// Refuses a request the provider would reject with a 400, before it is sent (a
+    /// setting its API has no field for, or one the model refuses). Accepts everything
+    /// unless the codec says otherwise.
+    fn check(&self, _request: &ChatRequest<'_>, _model: &str) -> Result<()> {
+        Ok(())
+    }
     /// The request body.
     fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value;
     /// A whole 2xx response body.
@@ -142,6 +148,7 @@ impl<C: Codec> HttpModel<C> {
 
     fn request(&self, req: &ChatRequest<'_>, stream: bool) -> Result<(String, Bytes)> {
         let model = req.options.model.as_deref().unwrap_or(&self.model);
+        self.codec.check(req, model)?;
         let body = self.codec.encode(req, model, stream);
         let body =
             serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;

@@ -86,6 +86,9 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
     if let Some(s) = o.seed {
         body.insert("seed".into(), json!(s));
     }
+    if let Some(e) = &o.reasoning_effort {
+        body.insert("reasoning_effort".into(), json!(e));
+    }
     if let Some(f) = &o.response_format {
         let v = match f {
             ResponseFormat::Text => json!({"type": "text"}),
@@ -336,6 +339,7 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
         raw_finish_reason: raw_finish,
         usage: wire.usage.map(Usage::from),
         model: wire.model.map(Cow::into_owned),
+        incomplete_call_ids: Vec::new(),
     })
 }
 
@@ -360,7 +364,7 @@ pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
     }
 }
 
-fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
+pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
     let text = |v: Option<&Value>| match v {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Number(n)) => Some(n.to_string()),

@@ -1,9 +1,11 @@
 //! Providers, declared as data.
 //!
 //! Anthropic and Gemini have codecs of their own ([`super::anthropic`], [`super::gemini`]).
-//! One codec ([`super::openai`]) speaks Chat Completions; each compatible vendor is a [`Preset`]: its
+//! One codec ([`super::openai`]) speaks Chat Completions, another
+//! ([`super::openai_responses`]) the Responses API, which the `openai` preset uses by
+//! default ([`Preset::with_api`] switches); each compatible vendor is a [`Preset`]: its
 //! default base URL (ending where the vendor's official SDK puts it — the codec appends
-//! `/chat/completions`), the environment variable holding its key, a default model, and
+//! `/chat/completions` or `/responses`), the environment variable holding its key, a default model, and
 //! the few [`Quirks`] where it departs from OpenAI. Decoding needs no per-vendor switch:
 //! the stream decoder tolerates every known deviation (repeated roles, repeated empty ids,
 //! calls all at index 0, usage on the finish chunk). Quirks only shape what we *send*.
@@ -68,10 +70,73 @@ impl Quirks {
 pub enum Protocol {
     /// OpenAI Chat Completions (and every compatible server).
     OpenAiChat,
+    /// OpenAI Responses (and every server that implements it).
+    OpenAiResponses,
     /// Anthropic Messages.
     Anthropic,
     /// Google Gemini `generateContent`.
     Gemini,
+}
+
+impl Protocol {
+    /// The name `lucid providers` shows: `chat`, `responses`, `messages`, `generateContent`.
+    pub fn api_name(self) -> &'static str {
+        match self {
+            Protocol::OpenAiChat => "chat",
+            Protocol::OpenAiResponses => "responses",
+            Protocol::Anthropic => "messages",
+            Protocol::Gemini => "generateContent",
+        }
+    }
+}
+
+/// Which of OpenAI's two APIs an OpenAI-protocol provider speaks (`--api chat|responses`,
+/// `api = "..."` in the config).
+///
+/// ```
+/// use lucid::model::{Api, Preset, Protocol};
+/// let openai = Preset::find("openai").unwrap();
+/// assert_eq!(openai.protocol, Protocol::OpenAiResponses);
+/// let chat = openai.with_api(Api::Chat).unwrap();
+/// assert_eq!(chat.protocol, Protocol::OpenAiChat);
+/// assert!(Preset::find("anthropic").unwrap().with_api(Api::Responses).is_err());
+/// assert_eq!("responses".parse::<Api>().unwrap(), Api::Responses);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Api {
+    /// `POST /chat/completions`.
+    Chat,
+    /// `POST /responses`.
+    Responses,
+}
+
+impl Api {
+    /// `chat` or `responses`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Api::Chat => "chat",
+            Api::Responses => "responses",
+        }
+    }
+}
+
+impl std::str::FromStr for Api {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "chat" | "chat-completions" | "chat_completions" => Ok(Api::Chat),
+            "responses" => Ok(Api::Responses),
+            other => Err(crate::Error::Config(format!("unknown API `{other}`: use `chat` or `responses`"))),
+        }
+    }
+}
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A provider: its protocol, default base URL, key variables, default model and quirks.
@@ -104,12 +169,12 @@ pub struct Preset {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "openai",
-        protocol: Protocol::OpenAiChat,
+        protocol: Protocol::OpenAiResponses,
         base_url: "https://api.openai.com/v1",
         key_vars: &["OPENAI_API_KEY"],
         default_model: "gpt-4o-mini",
         quirks: Quirks::OPENAI,
-        notes: "reference behaviour",
+        notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions",
     },
     Preset {
         name: "anthropic",
@@ -230,6 +295,23 @@ impl Preset {
             other => other,
         };
         PRESETS.iter().find(|p| p.name == name)
+    }
+
+    /// This preset speaking `api` instead of its default; an error for a provider with a
+    /// protocol of its own (Anthropic, Gemini).
+    pub fn with_api(&self, api: Api) -> crate::Result<Preset> {
+        let protocol = match (self.protocol, api) {
+            (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Chat) => Protocol::OpenAiChat,
+            (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Responses) => Protocol::OpenAiResponses,
+            (p, _) => {
+                return Err(crate::Error::Config(format!(
+                    "{} speaks its own API ({}); --api {api} applies to OpenAI-protocol providers only",
+                    self.name,
+                    p.api_name()
+                )));
+            }
+        };
+        Ok(Preset { protocol, ..*self })
     }
 
     /// True for servers that run on the user's machine and need no key.
