@@ -21,6 +21,8 @@ pub struct Settings {
     pub model: Option<String>,
     /// Base URL for the provider.
     pub base_url: Option<String>,
+    /// `chat` or `responses`: which OpenAI API the provider speaks.
+    pub api: Option<String>,
     /// System prompt.
     pub system: Option<String>,
     /// Enabled tools.
@@ -54,6 +56,8 @@ pub struct Settings {
 pub struct ProviderSection {
     /// Base URL for this provider.
     pub base_url: Option<String>,
+    /// `chat` or `responses`: which OpenAI API it speaks.
+    pub api: Option<String>,
     /// The environment variable holding its key.
     pub key_env: Option<String>,
     /// Its default model.
@@ -118,7 +122,19 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     macro_rules! take {
         ($($f:ident),*) => { $( if profile.$f.is_some() { top.$f = profile.$f; } )* };
     }
-    take!(provider, model, base_url, system, tools, store, max_iterations, shell_timeout_secs, writable_protected, mcp);
+    take!(
+        provider,
+        model,
+        base_url,
+        api,
+        system,
+        tools,
+        store,
+        max_iterations,
+        shell_timeout_secs,
+        writable_protected,
+        mcp
+    );
     top.permissions.extend(profile.permissions);
     top.providers.extend(profile.providers);
     top
@@ -164,6 +180,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Per-provider settings.
 # [providers.openai]
 # base_url = "https://api.openai.com/v1"
+# api = "responses"               # OpenAI protocol: "responses" (openai's default) or "chat"
 # key_env = "OPENAI_API_KEY"
 # model = "gpt-4o-mini"
 
