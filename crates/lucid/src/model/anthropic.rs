@@ -16,6 +16,7 @@ use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::http::{StreamDecoder, insert_secret};
+use crate::model::presets::QuotaRule;
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, normalize_finish};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
@@ -280,14 +281,19 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
     })
 }
 
+/// Anthropic's quota table: `billing_error`, and the 400 saying the credit balance is
+/// too low.
+pub const QUOTA: &[QuotaRule] = &[QuotaRule::Code("billing_error"), QuotaRule::Message("credit balance is too low")];
+
 fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
     let message = err["message"].as_str().map_or_else(|| err.to_string(), str::to_string);
     let mut e = ProviderError::new(provider, status, message);
     e.mid_stream = status.is_none();
-    match err["type"].as_str() {
+    let e = match err["type"].as_str() {
         Some(t) => e.with_type(t),
         None => e,
-    }
+    };
+    QuotaRule::apply(QUOTA, e)
 }
 
 /// Decodes an error body (`{"type": "error", "error": {"type", "message"}}`).

@@ -14,7 +14,7 @@ use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::http::{StreamDecoder, bearer_headers};
-use crate::model::presets::{ContentPolicy, Preset, Quirks, ReasoningEcho};
+use crate::model::presets::{ContentPolicy, OPENAI_QUOTA, Preset, Quirks, QuotaRule, ReasoningEcho};
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, mint_call_id, normalize_finish};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
@@ -351,17 +351,37 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
 ///     br#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#);
 /// assert!(!e.retryable);
 /// ```
+///
+/// The provider's quota table ([`Preset::quota`], OpenAI's for a server without a preset)
+/// marks the errors that mean its money or quota ran out:
+///
+/// ```
+/// let e = lucid::model::openai::decode_error("zhipu", 429,
+///     br#"{"error":{"code":"1113","message":"Your account is in arrears, please recharge and try again"}}"#);
+/// assert_eq!(e.kind, lucid::ProviderErrorKind::QuotaExhausted);
+/// ```
 pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
     match serde_json::from_slice::<Value>(body) {
         Ok(v) => match v.get("error") {
             Some(err) => error_from_value(provider, Some(status), err),
             None => {
+                // DashScope's native shape: `{"code", "message", "request_id"}` at the top.
                 let msg = v.get("message").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_string);
-                ProviderError::new(provider, Some(status), msg)
+                let e = ProviderError::new(provider, Some(status), msg);
+                let e = match v.get("code").and_then(Value::as_str) {
+                    Some(code) => e.with_code(code),
+                    None => e,
+                };
+                QuotaRule::apply(quota_table(provider), e)
             }
         },
-        Err(_) => ProviderError::new(provider, Some(status), preview(body)),
+        Err(_) => QuotaRule::apply(quota_table(provider), ProviderError::new(provider, Some(status), preview(body))),
     }
+}
+
+/// The quota table of the preset named `provider`, OpenAI's when there is none.
+fn quota_table(provider: &str) -> &'static [QuotaRule] {
+    Preset::find(provider).map_or(OPENAI_QUOTA, |p| p.quota)
 }
 
 pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
@@ -383,7 +403,7 @@ pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value)
     if let Some(c) = code {
         e = e.with_code(c);
     }
-    e
+    QuotaRule::apply(quota_table(provider), e)
 }
 
 fn preview(body: &[u8]) -> String {

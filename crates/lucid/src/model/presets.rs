@@ -65,6 +65,91 @@ impl Quirks {
     pub const COMPATIBLE: Quirks = Quirks { max_tokens_field: "max_tokens", ..Quirks::OPENAI };
 }
 
+/// One row of a provider's table of errors meaning its account's money or quota ran out
+/// (never retried; reported as [`QuotaExhausted`](crate::ProviderErrorKind::QuotaExhausted)
+/// with the provider's own message). A provider adds its rows to its preset
+/// ([`Preset::quota`]) or, for a native API, to its codec.
+///
+/// ```
+/// use lucid::ProviderError;
+/// use lucid::model::presets::QuotaRule;
+/// let rules = [QuotaRule::Code("1113"), QuotaRule::Status(402)];
+/// let arrears = ProviderError::new("zhipu", Some(429), "Your account is in arrears").with_code("1113");
+/// assert!(QuotaRule::matches_any(&rules, &arrears));
+/// assert!(!QuotaRule::matches_any(&rules, &ProviderError::new("zhipu", Some(429), "slow down").with_code("1302")));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuotaRule {
+    /// The error's `code` or `type` is this.
+    Code(&'static str),
+    /// The HTTP status is this.
+    Status(u16),
+    /// The message contains this text (for providers that say it only in words).
+    Message(&'static str),
+}
+
+impl QuotaRule {
+    /// Whether `e` matches this row.
+    pub fn matches(&self, e: &crate::ProviderError) -> bool {
+        match *self {
+            QuotaRule::Code(c) => [&e.code, &e.error_type].into_iter().flatten().any(|s| s == c),
+            QuotaRule::Status(s) => e.status == Some(s),
+            QuotaRule::Message(m) => e.message.contains(m),
+        }
+    }
+
+    /// Whether `e` matches any row of `rules`.
+    pub fn matches_any(rules: &[QuotaRule], e: &crate::ProviderError) -> bool {
+        rules.iter().any(|r| r.matches(e))
+    }
+
+    /// `e`, marked [`quota_exhausted`](crate::ProviderError::quota_exhausted) when a row
+    /// of `rules` matches.
+    pub fn apply(rules: &[QuotaRule], e: crate::ProviderError) -> crate::ProviderError {
+        if QuotaRule::matches_any(rules, &e) { e.quota_exhausted() } else { e }
+    }
+}
+
+/// OpenAI's quota and billing codes (compatible servers mirror them).
+pub const OPENAI_QUOTA: &[QuotaRule] = &[
+    QuotaRule::Code("insufficient_quota"),
+    QuotaRule::Code("billing_hard_limit_reached"),
+    QuotaRule::Code("billing_not_active"),
+];
+
+/// Zhipu's account codes (1110 inactive, 1111 no such account, 1112 locked, 1113 in
+/// arrears, 1120 account unreachable, 1121 locked for irregular activity) and usage
+/// limits (1304 daily call limit, 1308 plan usage limit until its reset, 1309 plan
+/// expired, 1310 weekly or monthly limit).
+pub const ZHIPU_QUOTA: &[QuotaRule] = &[
+    QuotaRule::Code("1110"),
+    QuotaRule::Code("1111"),
+    QuotaRule::Code("1112"),
+    QuotaRule::Code("1113"),
+    QuotaRule::Code("1120"),
+    QuotaRule::Code("1121"),
+    QuotaRule::Code("1304"),
+    QuotaRule::Code("1308"),
+    QuotaRule::Code("1309"),
+    QuotaRule::Code("1310"),
+];
+
+/// DashScope: `Arrearage` (overdue payment) and a free quota used up with
+/// "free tier only" set.
+pub const DASHSCOPE_QUOTA: &[QuotaRule] =
+    &[QuotaRule::Code("Arrearage"), QuotaRule::Code("AllocationQuota.FreeTierOnly")];
+
+/// DeepSeek: HTTP 402 "Insufficient Balance".
+pub const DEEPSEEK_QUOTA: &[QuotaRule] = &[QuotaRule::Status(402), QuotaRule::Message("Insufficient Balance")];
+
+/// OpenRouter: HTTP 402 (insufficient credits), and OpenAI's codes passed through.
+pub const OPENROUTER_QUOTA: &[QuotaRule] = &[
+    QuotaRule::Status(402),
+    QuotaRule::Code("insufficient_quota"),
+    QuotaRule::Code("billing_hard_limit_reached"),
+    QuotaRule::Code("billing_not_active"),
+];
+
 /// Which codec a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
@@ -162,6 +247,8 @@ pub struct Preset {
     pub default_model: &'static str,
     /// What it accepts differently.
     pub quirks: Quirks,
+    /// Its errors meaning the account's money or quota ran out.
+    pub quota: &'static [QuotaRule],
     /// One line for the README's provider table.
     pub notes: &'static str,
 }
@@ -174,6 +261,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["OPENAI_API_KEY"],
         default_model: "gpt-4o-mini",
         quirks: Quirks::OPENAI,
+        quota: OPENAI_QUOTA,
         notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions",
     },
     Preset {
@@ -183,6 +271,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["ANTHROPIC_API_KEY"],
         default_model: "claude-sonnet-4-5",
         quirks: Quirks::OPENAI,
+        quota: crate::model::anthropic::QUOTA,
         notes: "native Messages API; thinking blocks sent back verbatim",
     },
     Preset {
@@ -192,6 +281,8 @@ const PRESETS: &[Preset] = &[
         key_vars: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
         default_model: "gemini-2.5-flash",
         quirks: Quirks::OPENAI,
+        // Per-day RESOURCE_EXHAUSTED violations are read from the error details by the codec.
+        quota: &[],
         notes: "native generateContent API; thought signatures sent back",
     },
     Preset {
@@ -206,6 +297,7 @@ const PRESETS: &[Preset] = &[
             stream_usage: false,
             max_tokens_field: "max_tokens",
         },
+        quota: ZHIPU_QUOTA,
         notes: "GLM; `content: \"\"` beside tool calls is error 1214, so null is sent; api.z.ai/api/paas/v4 outside China",
     },
     Preset {
@@ -215,6 +307,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["DASHSCOPE_API_KEY"],
         default_model: "qwen-plus",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
+        quota: DASHSCOPE_QUOTA,
         notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
     },
     Preset {
@@ -224,6 +317,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["DEEPSEEK_API_KEY"],
         default_model: "deepseek-chat",
         quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::COMPATIBLE },
+        quota: DEEPSEEK_QUOTA,
         notes: "reasoning_content sent back within a tool-call chain",
     },
     Preset {
@@ -238,6 +332,7 @@ const PRESETS: &[Preset] = &[
             stream_usage: true,
             max_tokens_field: "max_tokens",
         },
+        quota: &[],
         notes: "local; no key",
     },
     Preset {
@@ -247,6 +342,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &[],
         default_model: "",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
+        quota: &[],
         notes: "local; no key; --model must name the served model",
     },
     Preset {
@@ -256,6 +352,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &[],
         default_model: "local",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
+        quota: &[],
         notes: "local llama-server (start it with --jinja for tools); no key",
     },
     Preset {
@@ -265,6 +362,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["OPENROUTER_API_KEY"],
         default_model: "openai/gpt-4o-mini",
         quirks: Quirks::COMPATIBLE,
+        quota: OPENROUTER_QUOTA,
         notes: "",
     },
     Preset {
@@ -274,6 +372,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["GROQ_API_KEY"],
         default_model: "llama-3.3-70b-versatile",
         quirks: Quirks::COMPATIBLE,
+        quota: OPENAI_QUOTA,
         notes: "",
     },
 ];
