@@ -502,6 +502,14 @@ impl StreamDecoder for OpenAiStreamDecoder {
     }
 }
 
+/// The text sent beside tool calls by the last content fallback.
+pub const TOOL_CALL_PLACEHOLDER: &str = "Calling tools.";
+
+/// The `content` forms tried, in order, after the preset's own when Zhipu answers 1214 or
+/// 1213 to an assistant message with tool calls and no text: the evidence on which form
+/// GLM accepts conflicts, so the provider settles it.
+const CONTENT_FALLBACKS: [ContentPolicy; 2] = [ContentPolicy::Empty, ContentPolicy::Placeholder(TOOL_CALL_PLACEHOLDER)];
+
 /// The Chat Completions codec with a vendor's quirks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenAiCodec {
@@ -518,6 +526,24 @@ impl Codec for OpenAiCodec {
 
     fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
         encode(request, model, &self.quirks, stream)
+    }
+
+    fn encode_fallback(&self, request: &ChatRequest<'_>, model: &str, stream: bool, step: u8) -> Option<Value> {
+        let policy = CONTENT_FALLBACKS
+            .into_iter()
+            .filter(|p| *p != self.quirks.content_policy)
+            .nth(usize::from(step).checked_sub(1)?)?;
+        Some(encode(request, model, &Quirks { content_policy: policy, ..self.quirks }, stream))
+    }
+
+    fn wants_fallback(&self, request: &ChatRequest<'_>, error: &Error) -> bool {
+        let refused = matches!(error, Error::Provider(p)
+            if p.status == Some(400) && matches!(p.code.as_deref(), Some("1214" | "1213")));
+        refused
+            && request
+                .messages
+                .iter()
+                .any(|m| matches!(m, Message::Assistant(a) if a.content.is_empty() && !a.tool_calls.is_empty()))
     }
 
     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {

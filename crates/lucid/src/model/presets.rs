@@ -298,7 +298,7 @@ const PRESETS: &[Preset] = &[
             max_tokens_field: "max_tokens",
         },
         quota: ZHIPU_QUOTA,
-        notes: "GLM; `content: \"\"` beside tool calls is error 1214, so null is sent; api.z.ai/api/paas/v4 outside China",
+        notes: "GLM; null content beside tool calls, then \"\" or a placeholder if GLM answers 1214; api.z.ai/api/paas/v4 outside China",
     },
     Preset {
         name: "qwen",
