@@ -23,6 +23,8 @@ pub struct Settings {
     pub base_url: Option<String>,
     /// `chat` or `responses`: which OpenAI API the provider speaks.
     pub api: Option<String>,
+    /// `on` (default) or `off`: prompt-cache breakpoints (Anthropic `cache_control`).
+    pub cache: Option<String>,
     /// System prompt.
     pub system: Option<String>,
     /// Enabled tools.
@@ -58,6 +60,8 @@ pub struct ProviderSection {
     pub base_url: Option<String>,
     /// `chat` or `responses`: which OpenAI API it speaks.
     pub api: Option<String>,
+    /// `on` (default) or `off`: prompt-cache breakpoints.
+    pub cache: Option<String>,
     /// The environment variable holding its key.
     pub key_env: Option<String>,
     /// Its default model.
@@ -127,6 +131,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         model,
         base_url,
         api,
+        cache,
         system,
         tools,
         store,
@@ -181,6 +186,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # [providers.openai]
 # base_url = "https://api.openai.com/v1"
 # api = "responses"               # OpenAI protocol: "responses" (openai's default) or "chat"
+# cache = "off"                   # Anthropic prompt-cache breakpoints (on by default)
 # key_env = "OPENAI_API_KEY"
 # model = "gpt-4o-mini"
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use lucid::model::http::HttpTransport;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{Api, ChatModel, OpenAiCompatible, OpenAiResponses, Preset};
+use lucid::model::{Anthropic, Api, ChatModel, OpenAiCompatible, OpenAiResponses, Preset, Protocol};
 
 use super::env;
 use super::error::ConfigError;
@@ -25,6 +25,8 @@ pub struct ModelConfig {
     pub base_url: String,
     /// The OpenAI API asked for (flag, config); `None` keeps the preset's own.
     pub api: Option<Api>,
+    /// Prompt-cache breakpoints (`cache = "off"` turns them off).
+    pub prompt_cache: bool,
     pub api_key: Option<String>,
     pub transcript: Option<PathBuf>,
     pub max_retries: u32,
@@ -47,6 +49,12 @@ impl ModelConfig {
         }
         let transport = transport.build()?;
         match (self.preset, self.api) {
+            (Some(p), _) if p.protocol == Protocol::Anthropic && !self.prompt_cache => Ok(Arc::new(
+                Anthropic::new(self.api_key.clone().unwrap_or_default(), &self.model)?
+                    .with_prompt_cache(false)
+                    .with_base_url(&self.base_url)?
+                    .with_transport(transport),
+            )),
             (Some(p), Some(api)) => lucid::model::build(
                 &p.with_api(api)?,
                 self.api_key.clone(),
@@ -133,6 +141,7 @@ struct Wanted<'a> {
     base_url: Option<String>,
     model: Option<String>,
     api: Option<String>,
+    cache: Option<String>,
     key_env: Option<String>,
 }
 
@@ -150,7 +159,8 @@ impl<'a> Wanted<'a> {
         let model =
             args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model);
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
-        Wanted { args, provider, base_url, model, api, key_env: section.key_env }
+        let cache = section.cache.or_else(|| file.cache.clone());
+        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env }
     }
 
     fn base_url_for(&self, preset: Option<&Preset>) -> String {
@@ -209,12 +219,18 @@ impl<'a> Wanted<'a> {
         if let (Some(p), Some(a)) = (preset, api) {
             p.with_api(a).map_err(|e| ConfigError(e.to_string()))?;
         }
+        let prompt_cache = match self.cache.as_deref() {
+            None | Some("on") => true,
+            Some("off") => false,
+            Some(other) => return Err(ConfigError(format!("cache = \"{other}\": use \"on\" or \"off\""))),
+        };
         let cfg = ModelConfig {
             provider,
             preset,
             model,
             base_url,
             api,
+            prompt_cache,
             api_key,
             transcript: self.args.transcript.clone(),
             max_retries: self.args.max_retries,
