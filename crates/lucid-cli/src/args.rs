@@ -95,6 +95,13 @@ pub struct AgentArgs {
     /// Most model calls per turn (default 10).
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// Sampling temperature sent with every call (default: the server's own, which makes
+    /// runs differ from one server to the next).
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub temperature: Option<f64>,
+    /// The most tokens one answer may have (default: the server's own).
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u32>,
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,

@@ -33,6 +33,7 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
     let prompt = prompt(&args)?;
     let mut builder = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
+        .options(settings.chat_options())
         .permissions(crate::tools::policy(&settings, None));
     if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
@@ -129,6 +130,15 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
     if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
         return Ok(print_questions(&interview.questions));
     }
+    let mut result = result;
+    let mut shown_earlier = false;
+    if result.stop_reason == StopReason::MaxIterations && result.content.trim().is_empty() && !args.stream {
+        // The last call asked for tools: show the last text the model wrote this turn.
+        if let Some(text) = last_text_of_turn(session.messages()) {
+            result.content = text.to_string();
+            shown_earlier = true;
+        }
+    }
     print_result(&args, &result)?;
     match result.finish_reason {
         Some(FinishReason::ContentFilter) => eprintln!("lucid: the provider's content filter stopped the answer"),
@@ -140,9 +150,19 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
     Ok(match result.stop_reason {
         StopReason::Completed => 0,
         StopReason::MaxIterations => {
+            let ran = result.tool_calls.iter().filter(|c| c.output.is_some()).count();
+            let shown = if shown_earlier {
+                "; above is the last text the model wrote"
+            } else if result.content.trim().is_empty() {
+                "; the model wrote no text"
+            } else {
+                ""
+            };
             eprintln!(
-                "lucid: stopped after {} model calls (--max-iterations); the task is not finished",
-                result.iterations
+                "lucid: stopped after {} model calls (--max-iterations) and {ran} tool calls; the task is not \
+                 finished{shown}{}",
+                result.iterations,
+                if ran > 0 && !args.json { " (--json shows every tool result)" } else { "" }
             );
             3
         }
@@ -205,6 +225,19 @@ async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// The text of the last assistant message of the latest turn that has any.
+fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
+    messages
+        .iter()
+        .rev()
+        .take_while(|m| !matches!(m, lucid::Message::User { .. }))
+        .filter_map(|m| match m {
+            lucid::Message::Assistant(a) if !a.content.trim().is_empty() => Some(a.content.as_str()),
+            _ => None,
+        })
+        .next()
+}
+
 fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -224,6 +257,8 @@ fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
         writeln!(out, "{v}")?;
     } else if args.stream {
         writeln!(out)?;
+    } else if r.content.is_empty() {
+        // Nothing to print: no empty line either.
     } else if out.is_terminal() {
         writeln!(out, "{}", safe(&r.content))?;
     } else {

@@ -121,6 +121,7 @@ fn build_agent(
     let approver: Arc<dyn Approver> = Arc::new(UiApprover(ui.clone()));
     let mut b = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
+        .options(settings.chat_options())
         .permissions(crate::tools::policy(settings, Some(approver)))
         .store(Arc::clone(store));
     if let Some(s) = &settings.system {

@@ -411,6 +411,11 @@ impl Codec for ResponsesCodec {
     fn stream_decoder(&self, provider: &str) -> ResponsesStreamDecoder {
         ResponsesStreamDecoder::new(provider)
     }
+
+    /// OpenAI's Responses API calls tools with a `text.format` schema in force.
+    fn format_with_tools(&self) -> bool {
+        true
+    }
 }
 
 /// A client for OpenAI's Responses API and every server that implements it (vLLM,
