@@ -193,9 +193,10 @@ fn add_cache_breakpoints(body: &mut Map<String, Value>) {
         .and_then(|m| m.last_mut())
         .and_then(|m| m["content"].as_array_mut());
     if let Some(block) = last.and_then(|blocks| {
-        blocks.iter_mut().rev().find(|b| {
-            !matches!(b["type"].as_str(), Some("thinking" | "redacted_thinking"))
-                && !(b["type"] == "text" && b["text"].as_str().is_some_and(str::is_empty))
+        blocks.iter_mut().rev().find(|b| match b["type"].as_str() {
+            Some("thinking" | "redacted_thinking") => false,
+            Some("text") => b["text"].as_str().is_some_and(|t| !t.is_empty()),
+            _ => true,
         })
     }) {
         block["cache_control"] = mark();
