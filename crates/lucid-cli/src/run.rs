@@ -35,6 +35,9 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
         .max_iterations(settings.max_iterations)
         .options(settings.chat_options())
         .permissions(crate::tools::policy(&settings, None));
+    if let Some((window, answer)) = crate::config::context_window(&cfg, &settings).await {
+        builder = builder.context_window(window, answer);
+    }
     if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
     }
@@ -72,7 +75,7 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
                 println!("{value}");
                 Ok(0)
             }
-            Err(lucid::Error::NeedsInput { questions }) => Ok(print_questions(&questions)),
+            Err(lucid::Error::NeedsInput { questions }) => Ok(print_questions(&questions, args.json)),
             Err(e) => Err(e.into()),
         };
     }
@@ -121,16 +124,21 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
         eprintln!("lucid: the answer above could not be saved to session `{session}`: {source}");
         return Ok(1);
     }
+    let mut result = result;
+    if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
+        // The JSON protocol's answer (`needs_interview`, or the seed's `needsInterview`).
+        result.stop_reason = StopReason::NeedsInput;
+        result.questions = interview.questions;
+    }
     if result.stop_reason == StopReason::NeedsInput {
         if args.json {
+            // One object, the questions in it; nothing else on stdout.
             print_result(&args, &result)?;
+            eprintln!("lucid: {ANSWER_AND_RUN_AGAIN}");
+            return Ok(4);
         }
-        return Ok(print_questions(&result.questions));
+        return Ok(print_questions(&result.questions, false));
     }
-    if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
-        return Ok(print_questions(&interview.questions));
-    }
-    let mut result = result;
     let mut shown_earlier = false;
     if result.stop_reason == StopReason::MaxIterations && result.content.trim().is_empty() && !args.stream {
         // The last call asked for tools: show the last text the model wrote this turn.
@@ -171,13 +179,21 @@ pub async fn run(args: RunArgs, cfg: ModelConfig, settings: AgentSettings) -> an
     })
 }
 
-/// Prints the model's questions (nobody can answer them here) and returns exit code 4.
-pub fn print_questions(questions: &[String]) -> i32 {
-    println!("The model needs more information:");
-    for (i, q) in questions.iter().enumerate() {
-        println!("  {}. {q}", i + 1);
+const ANSWER_AND_RUN_AGAIN: &str =
+    "answer the questions and run again (with --session, the answers continue the conversation)";
+
+/// Prints the model's questions (nobody can answer them here) and returns exit code 4;
+/// with `json`, as one object `{"content": null, "questions", "stop_reason": "needs_input"}`.
+pub fn print_questions(questions: &[String], json: bool) -> i32 {
+    if json {
+        println!("{}", json!({"content": null, "questions": questions, "stop_reason": "needs_input"}));
+    } else {
+        println!("The model needs more information:");
+        for (i, q) in questions.iter().enumerate() {
+            println!("  {}. {}", i + 1, safe(q));
+        }
     }
-    eprintln!("lucid: answer the questions and run again (with --session, the answers continue the conversation)");
+    eprintln!("lucid: {ANSWER_AND_RUN_AGAIN}");
     4
 }
 
@@ -254,6 +270,10 @@ fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
             "usage": r.usage,
             "stop_reason": r.stop_reason.as_str(),
         });
+        let mut v = v;
+        if !r.questions.is_empty() {
+            v["questions"] = json!(r.questions);
+        }
         writeln!(out, "{v}")?;
     } else if args.stream {
         writeln!(out)?;

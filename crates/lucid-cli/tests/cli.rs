@@ -392,6 +392,22 @@ async fn questions_nobody_can_answer_exit_4_and_are_printed() {
     let out = run_on(&server, &["Book"]).await;
     assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stdout).contains("1. Which city?"));
+
+    // With --json: exactly one object, the questions in it, whichever way they were asked,
+    // the seed's `{"text", "metadata": {"needsInterview", "questions"}}` shape included.
+    let seed = r#"{"text": "Some details first.", "metadata": {"needsInterview": true, "questions": ["Which city?"]}}"#;
+    for reply in [
+        tool_call_completion(&[("q1", "ask_user", r#"{"questions": ["Which city?"]}"#)]),
+        text_completion(r#"{"needs_interview": true, "questions": ["Which city?"]}"#),
+        text_completion(seed),
+    ] {
+        let server = MockServer::sequence(vec![Reply::json(200, &reply)]).await;
+        let out = run_on(&server, &["--json", "Book"]).await;
+        assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON object and nothing else");
+        assert_eq!(v["stop_reason"], "needs_input", "{v}");
+        assert_eq!(v["questions"], json!(["Which city?"]), "{v}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -830,4 +846,27 @@ async fn log_lines_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
     let log = text(&out.stderr);
     assert!(log.contains("WARN") && log.contains("retrying"), "{log}");
     assert!(!log.contains('\x1b'), "colour codes in a piped log: {log:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_is_kept_within_the_context_window_given() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("ok"))).await;
+    let dir = test_dir("window");
+    let url = server.url();
+    let db = dir.join("s.db").display().to_string();
+    let first = format!("FIRST {}", "a".repeat(2400));
+    let second = format!("SECOND {}", "b".repeat(2400));
+    for prompt in [&first, &second] {
+        let args = ["run", "--base-url", &url, "-m", "m", "--tools", "none", "--store", &db, "--session", "w"];
+        let mut args = args.to_vec();
+        args.extend(["--context-window", "1000", prompt.as_str()]);
+        let out = run_in(&dir, &args, &[]).await;
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let sent = server.requests()[1].json().to_string();
+    assert!(sent.contains("SECOND") && !sent.contains("FIRST"), "the older turn left the request: {sent:.200}");
+    // The stored session keeps both turns: the window limits requests, not the history.
+    let show = run_in(&dir, &["sessions", "--store", &db, "show", "w"], &[]).await;
+    assert!(text(&show.stdout).contains("FIRST"), "{}", text(&show.stdout));
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -91,7 +91,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         format!("chat-{secs}")
     });
-    let agent = build_agent(&cfg, &settings, &store, &ui_tx)?;
+    let agent = build_agent(&cfg, &settings, &store, &ui_tx).await?;
     let session = agent.session_with_id(&id).await?;
     let mut chat = Chat {
         cfg,
@@ -111,7 +111,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
 }
 
 /// The agent the resolved settings describe, asking through the screen task.
-fn build_agent(
+async fn build_agent(
     cfg: &ModelConfig,
     settings: &AgentSettings,
     store: &Arc<dyn SessionStore>,
@@ -129,6 +129,9 @@ fn build_agent(
     }
     for t in crate::tools::build(settings, Some(interviewer))? {
         b = b.tool_arc(t);
+    }
+    if let Some((window, answer)) = crate::config::context_window(cfg, settings).await {
+        b = b.context_window(window, answer);
     }
     Ok(b.build())
 }
@@ -168,7 +171,10 @@ impl Chat {
                     } else {
                         line
                     };
-                    self.turn(prompt).await;
+                    let mut next = Some(prompt);
+                    while let Some(prompt) = next.take() {
+                        next = self.turn(prompt).await;
+                    }
                 }
                 Input::Interrupted if armed => break,
                 Input::Interrupted => {
@@ -185,13 +191,16 @@ impl Chat {
     async fn rebuild(&mut self) -> anyhow::Result<()> {
         self.session.save().await?;
         let id = self.session.id().unwrap_or("chat").to_string();
-        let agent = build_agent(&self.cfg, &self.settings, &self.store, &self.ui_tx)?;
+        let agent = build_agent(&self.cfg, &self.settings, &self.store, &self.ui_tx).await?;
         self.session = agent.session_with_id(&id).await?;
         Ok(())
     }
 
     /// One turn: stream the answer, show tool calls, answer the turn's questions, footer.
-    async fn turn(&mut self, prompt: String) {
+    /// Returns the next message to send when the answer was the JSON protocol's interview
+    /// (`needs_interview` / the seed's `needsInterview`): its questions are asked at the
+    /// prompt, as `ask_user`'s are, and the answers go back at once.
+    async fn turn(&mut self, prompt: String) -> Option<String> {
         let style = self.style;
         let show_reasoning = self.show_reasoning;
         let model = self.cfg.model.clone();
@@ -251,7 +260,7 @@ impl Chat {
             }
         }
         screen.end_line();
-        match outcome {
+        match &outcome {
             Some(Ok(r)) => {
                 match r.stop_reason {
                     StopReason::Cancelled => println!("{}", style.dim("(interrupted; the conversation is kept)")),
@@ -285,6 +294,20 @@ impl Chat {
             Some(Err(e)) => println!("{}", style.red(&safe(&format!("error: {e}")))),
             None => println!("{}", style.red("error: the turn ended without a result")),
         }
+        let interview = match &outcome {
+            Some(Ok(r)) if r.stop_reason == StopReason::Completed => lucid::structured::Interview::detect(&r.content)?,
+            _ => return None,
+        };
+        let (reply, answers) = oneshot::channel();
+        answer(UiRequest::Ask { questions: interview.questions.clone(), reply }, &self.reader, style).await;
+        let answers = answers.await.ok().flatten()?;
+        let pairs: Vec<serde_json::Value> = interview
+            .questions
+            .iter()
+            .zip(answers.iter().map(String::as_str).chain(std::iter::repeat("(no answer)")))
+            .map(|(q, a)| serde_json::json!({"question": q, "answer": a}))
+            .collect();
+        Some(format!("My answers to your questions: {}", serde_json::Value::Array(pairs)))
     }
 }
 
