@@ -288,6 +288,7 @@ impl Session {
         if let Some(prompt) = prompt {
             self.context.push(Message::user(prompt));
         }
+        let mut memory_usage = Usage::default();
         if let (Some(memory), Some(prompt)) = (&config.memory, query) {
             let counter = &*config.counter;
             let prepared = memory.prepare(
@@ -299,12 +300,15 @@ impl Session {
                 self.calibration,
             );
             match prepared.await {
-                Ok(p) if p.compressed_messages > 0 => self.edited = true,
-                Ok(_) => {}
+                Ok(p) => {
+                    self.edited |= p.compressed_messages > 0;
+                    memory_usage = p.usage;
+                }
                 Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
             }
         }
-        let mut run = RunState::default();
+        // Summary calls are part of the turn's cost.
+        let mut run = RunState { usage: memory_usage, ..RunState::default() };
         match options {
             // Tools first, the structured report last: servers that enforce a schema with a
             // grammar (llama.cpp, vLLM's guided decoding) would otherwise force the report
