@@ -203,9 +203,15 @@ pub struct ModelArgs {
     /// Model name (each provider has a default).
     #[arg(long, short = 'm')]
     pub model: Option<String>,
-    /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` is appended.
+    /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` (or
+    /// `/responses`) is appended.
     #[arg(long)]
     pub base_url: Option<String>,
+    /// Which OpenAI API to speak: `responses` (the `openai` provider's default) or `chat`
+    /// (Chat Completions, every other OpenAI-compatible provider's default). Any server
+    /// implementing the Responses API works with `--base-url URL --api responses`.
+    #[arg(long, value_parser = ["chat", "responses"])]
+    pub api: Option<String>,
     /// API key (default: the provider's environment variable). A key on the command line
     /// is visible to other local users (`ps`, shell history): prefer the variable.
     #[arg(long)]

@@ -28,6 +28,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
             println!("provider = {:?}", cfg.provider);
             println!("model = {:?}", cfg.model);
             println!("base_url = {:?}", cfg.base_url);
+            println!("api = {:?}", cfg.api_name());
             match (&cfg.api_key, &source.0) {
                 (Some(k), Some(from)) => println!("api_key = {:?}  # from {from}", mask(k)),
                 (Some(k), None) => println!("api_key = {:?}", mask(k)),

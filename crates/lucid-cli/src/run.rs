@@ -266,7 +266,8 @@ fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
             "content": r.content,
             "tool_calls": calls,
             "iterations": r.iterations,
-            "usage": {"input_tokens": r.usage.input_tokens, "output_tokens": r.usage.output_tokens},
+            // Input and output always; cached, cache-write and reasoning tokens when there are any.
+            "usage": r.usage,
             "stop_reason": r.stop_reason.as_str(),
         });
         let mut v = v;

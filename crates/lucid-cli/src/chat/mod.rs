@@ -280,8 +280,9 @@ impl Chat {
                 println!(
                     "{}",
                     style.dim(&format!(
-                        "── {} in · {} out │ session {} in · {} out │ {} │ {:.1}s",
+                        "── {} in{} · {} out │ session {} in · {} out │ {} │ {:.1}s",
                         r.usage.input_tokens,
+                        cached_note(&r.usage),
                         r.usage.output_tokens,
                         total.input_tokens,
                         total.output_tokens,
@@ -307,6 +308,17 @@ impl Chat {
             .map(|(q, a)| serde_json::json!({"question": q, "answer": a}))
             .collect();
         Some(format!("My answers to your questions: {}", serde_json::Value::Array(pairs)))
+    }
+}
+
+/// ` (N cached)` when the provider served part of the prompt from its cache (read from
+/// it, or, for Anthropic, also written to it); nothing otherwise.
+fn cached_note(u: &lucid::Usage) -> String {
+    let read = u.cached_input_tokens + u.cache_read_input_tokens;
+    match (read, u.cache_creation_input_tokens) {
+        (0, 0) => String::new(),
+        (read, 0) => format!(" ({read} cached)"),
+        (read, written) => format!(" ({read} cached, {written} written to cache)"),
     }
 }
 
@@ -473,5 +485,15 @@ mod tests {
         assert!(super::approval_text("\u{1b}[2Kok").is_none());
         let long = format!("{{\"content\": \"{}\"}}", "a".repeat(10_000));
         assert!(super::approval_text(&long).unwrap().contains("more characters not shown"));
+    }
+
+    #[test]
+    fn the_footer_notes_cached_tokens_only_when_there_are_some() {
+        let mut u = lucid::Usage { input_tokens: 100, output_tokens: 5, ..Default::default() };
+        assert_eq!(super::cached_note(&u), "");
+        u.cached_input_tokens = 64;
+        assert_eq!(super::cached_note(&u), " (64 cached)");
+        u = lucid::Usage { cache_read_input_tokens: 1800, cache_creation_input_tokens: 40, ..u };
+        assert_eq!(super::cached_note(&u), " (1864 cached, 40 written to cache)");
     }
 }

@@ -21,6 +21,10 @@ pub struct Settings {
     pub model: Option<String>,
     /// Base URL for the provider.
     pub base_url: Option<String>,
+    /// `chat` or `responses`: which OpenAI API the provider speaks.
+    pub api: Option<String>,
+    /// `on` (default) or `off`: prompt-cache breakpoints (Anthropic `cache_control`).
+    pub cache: Option<String>,
     /// System prompt.
     pub system: Option<String>,
     /// Enabled tools.
@@ -60,6 +64,10 @@ pub struct Settings {
 pub struct ProviderSection {
     /// Base URL for this provider.
     pub base_url: Option<String>,
+    /// `chat` or `responses`: which OpenAI API it speaks.
+    pub api: Option<String>,
+    /// `on` (default) or `off`: prompt-cache breakpoints.
+    pub cache: Option<String>,
     /// The environment variable holding its key.
     pub key_env: Option<String>,
     /// Its default model.
@@ -128,6 +136,8 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         provider,
         model,
         base_url,
+        api,
+        cache,
         system,
         tools,
         store,
@@ -187,6 +197,8 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Per-provider settings.
 # [providers.openai]
 # base_url = "https://api.openai.com/v1"
+# api = "responses"               # OpenAI protocol: "responses" (openai's default) or "chat"
+# cache = "off"                   # Anthropic prompt-cache breakpoints (on by default)
 # key_env = "OPENAI_API_KEY"
 # model = "gpt-4o-mini"
 
