@@ -778,3 +778,29 @@ async fn log_lines_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
     assert!(log.contains("WARN") && log.contains("retrying"), "{log}");
     assert!(!log.contains('\x1b'), "colour codes in a piped log: {log:?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_python_tool_computes_across_calls_and_a_missing_interpreter_stops_at_startup() {
+    let dir = test_dir("python");
+    std::fs::write(dir.join("lucid.toml"), "[permissions]\npython = \"allow\"\n").unwrap();
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "python", r#"{"code":"import math\nr = math.sqrt(2)"}"#)])),
+        Reply::json(200, &tool_call_completion(&[("c2", "python", r#"{"code":"round(r, 4)"}"#)])),
+        Reply::json(200, &text_completion("About 1.4142.")),
+    ])
+    .await;
+    let url = server.url();
+    let args =
+        ["--config", "lucid.toml", "run", "--base-url", &url, "-m", "m", "--tools", "python", "--json", "sqrt 2"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_calls"][1]["output"], "[value]\n1.4142", "{v}");
+
+    std::fs::write(dir.join("lucid.toml"), "python = \"no-such-python-3\"\n").unwrap();
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("`no-such-python-3` was not found on PATH"), "{err}");
+    assert_eq!(server.requests().len(), 3, "no model call is made with a tool missing");
+}

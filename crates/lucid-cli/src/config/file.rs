@@ -31,6 +31,8 @@ pub struct Settings {
     pub max_iterations: Option<usize>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
+    /// The interpreter of the `python` tool (a name on `PATH`, or a path; default `python3`).
+    pub python: Option<String>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
     /// `lucid::tool::builtin::PROTECTED`).
     pub writable_protected: Option<Vec<String>>,
@@ -118,7 +120,19 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     macro_rules! take {
         ($($f:ident),*) => { $( if profile.$f.is_some() { top.$f = profile.$f; } )* };
     }
-    take!(provider, model, base_url, system, tools, store, max_iterations, shell_timeout_secs, writable_protected, mcp);
+    take!(
+        provider,
+        model,
+        base_url,
+        system,
+        tools,
+        store,
+        max_iterations,
+        shell_timeout_secs,
+        python,
+        writable_protected,
+        mcp
+    );
     top.permissions.extend(profile.permissions);
     top.providers.extend(profile.providers);
     top
@@ -153,6 +167,8 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Never written, even under allow (a write there can run code): .git .hg .svn .envrc .env*
 # .vscode/tasks.json. Lift one by name:
 # writable_protected = [".env*"]
+# The `python` tool's interpreter (default: python3 on PATH; none is bundled).
+# python = "/usr/bin/python3"
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]

@@ -33,6 +33,7 @@ pub struct AgentSettings {
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
     pub shell_timeout: Duration,
+    pub python: Option<String>,
     pub writable_protected: Vec<String>,
 }
 
@@ -58,6 +59,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
+        python: file.python.as_deref().map(expand_home),
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
     }
 }

@@ -1,7 +1,8 @@
 //! Built-in tools: [`calculator`](struct@calculator), [`current_time`](struct@current_time),
 //! the file tools of a [`Workspace`] (`read_file`, `list_dir`, `search_files`,
-//! `write_file`, `edit_file`, confined to its root) and `Shell` (feature `shell`; a timeout
-//! and an output cap; off unless added).
+//! `write_file`, `edit_file`, confined to its root), `Shell` (feature `shell`; a timeout
+//! and an output cap; off unless added) and `Python` (feature `python`; a persistent
+//! interpreter with limits; off unless added).
 //!
 //! The [`CATALOGUE`] names every one of them with what an application needs to offer it:
 //! a line for help texts, whether it is on by default, whether it writes, and how to make
@@ -14,12 +15,16 @@
 mod arithmetic;
 mod clock;
 mod files;
+#[cfg(feature = "python")]
+mod python;
 #[cfg(feature = "shell")]
 mod shell;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
 pub use files::{PROTECTED, Workspace};
+#[cfg(feature = "python")]
+pub use python::{Python, PythonError};
 #[cfg(feature = "shell")]
 pub use shell::Shell;
 
@@ -31,7 +36,8 @@ use super::{AskUser, Interviewer, Tool, ToolSet};
 
 /// What the built-in tools are made from: the folder the file tools and the shell work in,
 /// who answers `ask_user` (nobody: the deferred form, which stops the run with the
-/// questions), and how long a shell command may run (60 s unless set).
+/// questions), how long a shell command may run (60 s unless set), and the Python
+/// interpreter of the `python` tool (`python3` on `PATH` unless set; 30 s a call).
 ///
 /// ```
 /// use std::time::Duration;
@@ -44,6 +50,10 @@ pub struct Setup {
     root: PathBuf,
     interviewer: Option<Arc<dyn Interviewer>>,
     shell_timeout: Duration,
+    #[cfg(feature = "python")]
+    python: PathBuf,
+    #[cfg(feature = "python")]
+    python_timeout: Duration,
     /// Protected paths the file tools may write all the same.
     unprotected: Vec<String>,
     /// The workspace's tools, made by the first file tool built and shared by the others.
@@ -68,6 +78,10 @@ impl Setup {
             root: root.into(),
             interviewer: None,
             shell_timeout: Duration::from_secs(60),
+            #[cfg(feature = "python")]
+            python: PathBuf::from("python3"),
+            #[cfg(feature = "python")]
+            python_timeout: Duration::from_secs(30),
             unprotected: Vec::new(),
             files: OnceLock::new(),
         }
@@ -82,6 +96,21 @@ impl Setup {
     /// How long a `shell` command may run before it is killed.
     pub fn shell_timeout(mut self, timeout: Duration) -> Self {
         self.shell_timeout = timeout;
+        self
+    }
+
+    /// The interpreter of the `python` tool: a name looked up on `PATH`, or a path.
+    #[cfg(feature = "python")]
+    pub fn python(mut self, program: impl Into<PathBuf>) -> Self {
+        self.python = program.into();
+        self
+    }
+
+    /// How long one `python` call may run (and how many CPU seconds it may use) before
+    /// the interpreter is killed.
+    #[cfg(feature = "python")]
+    pub fn python_timeout(mut self, timeout: Duration) -> Self {
+        self.python_timeout = timeout;
         self
     }
 
@@ -142,22 +171,22 @@ pub struct BuiltinTool {
 }
 
 impl BuiltinTool {
-    /// Makes the tool. Fails only for the file tools and the shell, when the setup's root
-    /// is not a folder that can be opened.
+    /// Makes the tool. Fails for the file tools when the setup's root is not a folder
+    /// that can be opened, and for `python` when its interpreter is not found.
     pub fn build(&self, setup: &Setup) -> std::io::Result<Arc<dyn Tool>> {
         (self.make)(setup)
     }
 }
 
-/// Every built-in tool of this build (the `shell` entry needs the feature `shell`), in
-/// the order help texts list them.
+/// Every built-in tool of this build (the `shell` entry needs the feature `shell`, the
+/// `python` entry the feature `python` and a Python 3 on `PATH`), in the order help texts
+/// list them.
 ///
 /// ```
 /// use lucid::tool::builtin::{CATALOGUE, Setup};
 /// let setup = Setup::new(std::env::temp_dir());
-/// let tools: Vec<_> = CATALOGUE.iter().map(|t| t.build(&setup).unwrap()).collect();
+/// let tools: Vec<_> = CATALOGUE.iter().filter(|t| t.name != "python").map(|t| t.build(&setup).unwrap()).collect();
 /// assert_eq!(tools[0].spec().name(), "calculator");
-/// assert_eq!(tools.len(), CATALOGUE.len());
 /// ```
 pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
@@ -238,6 +267,15 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         writes: true,
         make: |s| Ok(Arc::new(Shell::new(&s.root).timeout(s.shell_timeout))),
     },
+    #[cfg(feature = "python")]
+    BuiltinTool {
+        name: "python",
+        summary: "runs Python code in a persistent interpreter (no network, limits)",
+        default_in_run: false,
+        default_in_chat: false,
+        writes: true,
+        make: |s| Ok(Arc::new(Python::with_program(&s.python)?.timeout(s.python_timeout))),
+    },
 ];
 
 /// The catalogue entry named `name`.
@@ -261,6 +299,14 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     CATALOGUE.iter().map(|t| t.name)
 }
 
+/// The variables among `names` that hold API keys: every provider preset's key variables,
+/// and any other name ending in `_API_KEY`. The shell and the interpreter do not get them.
+#[cfg(any(feature = "shell", feature = "python"))]
+fn secret_vars(names: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let presets: Vec<&str> = crate::model::Preset::all().iter().flat_map(|p| p.key_vars.iter().copied()).collect();
+    names.filter(|n| n.to_str().is_some_and(|n| presets.contains(&n) || n.ends_with("_API_KEY"))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +327,9 @@ mod tests {
         if cfg!(feature = "shell") {
             expected.push("shell");
         }
+        if cfg!(feature = "python") {
+            expected.push("python");
+        }
         assert_eq!(names, expected);
         names.sort_unstable();
         names.dedup();
@@ -292,6 +341,14 @@ mod tests {
         }
         let writing: Vec<&str> = CATALOGUE.iter().filter(|t| t.writes).map(|t| t.name).collect();
         assert_eq!(writing[..2], ["write_file", "edit_file"]);
+    }
+
+    #[cfg(any(feature = "shell", feature = "python"))]
+    #[test]
+    fn provider_keys_are_not_passed_on() {
+        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
+        let removed = secret_vars(names.iter().map(std::ffi::OsString::from));
+        assert_eq!(removed, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
     }
 
     #[test]
