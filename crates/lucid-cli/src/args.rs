@@ -95,6 +95,10 @@ pub struct AgentArgs {
     /// Most model calls per turn (default 10).
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// The database of `sql_query` and `sql_schema`, read only: a SQLite file or a
+    /// `postgres://` URL (a Postgres build). Adds both tools to the default tools.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,

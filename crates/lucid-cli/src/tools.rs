@@ -77,10 +77,17 @@ pub fn build(
     for name in &settings.tools {
         let entry = builtin::find(name)
             .ok_or_else(|| ConfigError(format!("unknown tool `{name}`; tools: {}", joined(builtin::names()))))?;
-        let tool = entry.build(&setup).map_err(|e| match e.kind() {
-            // A missing interpreter is the configuration's to fix (exit code 2).
-            std::io::ErrorKind::NotFound if EXTERNAL.contains(&entry.name) => ConfigError(e.to_string()).into(),
-            _ => anyhow::Error::from(e),
+        if entry.name.starts_with("sql_") && settings.db.is_none() {
+            return Err(ConfigError(format!(
+                "`{name}` needs a database: pass --db FILE_OR_URL or set db = \"...\" in the configuration"
+            ))
+            .into());
+        }
+        // What a tool needs from outside (an interpreter, a database that opens) is the
+        // configuration's to fix (exit code 2).
+        let tool = entry.build(&setup).map_err(|e| match entry.needs {
+            Some(_) => ConfigError(e.to_string()).into(),
+            None => anyhow::Error::from(e),
         })?;
         out.push(tool);
     }
@@ -99,15 +106,12 @@ pub fn workflow_registry(settings: &AgentSettings) -> anyhow::Result<ToolRegistr
             Ok(tool) => registry.add_arc(policy.guard(tool)),
             // What needs something outside (an interpreter) is left out when it is
             // missing: a workflow that does not use it should not fail for it.
-            Err(e) if EXTERNAL.contains(&entry.name) => tracing::info!("tool {} left out: {e}", entry.name),
+            Err(e) if entry.needs.is_some() => tracing::info!("tool {} left out: {e}", entry.name),
             Err(e) => return Err(e.into()),
         }
     }
     Ok(registry)
 }
-
-/// The built-in tools that need a program or a server of their own.
-const EXTERNAL: &[&str] = &["python"];
 
 /// What the built-in tools of these settings are made from: the current directory, the
 /// shell's timeout, the interpreter, the protected paths lifted.
@@ -115,6 +119,9 @@ fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
     let mut setup = Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout);
     if let Some(python) = &settings.python {
         setup = setup.python(python);
+    }
+    if let Some(db) = &settings.db {
+        setup = setup.database(db);
     }
     Ok(settings.writable_protected.iter().fold(setup, |s, p| s.unprotect(p)))
 }
@@ -148,6 +155,7 @@ mod tests {
         }
         assert!(long.contains("\n  shell         runs a shell command (asks first)\n"), "{long}");
         assert!(long.contains("\n  python        runs Python code in a persistent interpreter"), "{long}");
+        assert!(long.contains("\n  sql_query     runs one read-only SQL statement on the database\n"), "{long}");
         assert!(
             long.contains("Default for `run`: calculator, current_time, ask_user; for `chat`: those and read_file,")
         );

@@ -804,3 +804,49 @@ async fn the_python_tool_computes_across_calls_and_a_missing_interpreter_stops_a
     assert!(err.contains("`no-such-python-3` was not found on PATH"), "{err}");
     assert_eq!(server.requests().len(), 3, "no model call is made with a tool missing");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn db_gives_the_model_the_sql_tools_on_a_read_only_database() {
+    let dir = test_dir("sql");
+    rusqlite::Connection::open(dir.join("shop.db"))
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE item (name TEXT, price REAL); INSERT INTO item VALUES ('tea', 3.5), ('cake', 4.0);",
+        )
+        .unwrap();
+    let server = MockServer::sequence(vec![
+        Reply::json(
+            200,
+            &tool_call_completion(&[("c1", "sql_query", r#"{"sql":"SELECT name FROM item WHERE price > 3.9"}"#)]),
+        ),
+        Reply::json(200, &tool_call_completion(&[("c2", "sql_query", r#"{"sql":"DELETE FROM item"}"#)])),
+        Reply::json(200, &text_completion("Cake.")),
+    ])
+    .await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--db", "shop.db", "--json", "what costs more than 3.9?"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_calls"][0]["output"], "| name |\n| --- |\n| cake |\n\n1 row", "{v}");
+    assert_eq!(v["tool_calls"][1]["is_error"], true, "{v}");
+    let tools: Vec<String> = server.requests()[0].json()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(tools, ["calculator", "current_time", "ask_user", "sql_query", "sql_schema"]);
+    let count: i64 = rusqlite::Connection::open(dir.join("shop.db"))
+        .unwrap()
+        .query_row("SELECT count(*) FROM item", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 2, "the DELETE was refused");
+
+    let out = run_in(&dir, &["run", "--base-url", &url, "-m", "m", "--tools", "sql_query", "hi"], &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`sql_query` needs a database: pass --db"), "{}", text(&out.stderr));
+    let out = run_in(&dir, &["run", "--base-url", &url, "-m", "m", "--db", "missing.db", "hi"], &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no SQLite database at missing.db"), "{}", text(&out.stderr));
+}

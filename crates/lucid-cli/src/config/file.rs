@@ -31,6 +31,8 @@ pub struct Settings {
     pub max_iterations: Option<usize>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
+    /// The database of the SQL tools (a SQLite file or a postgres:// URL).
+    pub db: Option<String>,
     /// The interpreter of the `python` tool (a name on `PATH`, or a path; default `python3`).
     pub python: Option<String>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
@@ -130,6 +132,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         max_iterations,
         shell_timeout_secs,
         python,
+        db,
         writable_protected,
         mcp
     );
@@ -169,6 +172,10 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # writable_protected = [".env*"]
 # The `python` tool's interpreter (default: python3 on PATH; none is bundled).
 # python = "/usr/bin/python3"
+# The database `sql_query` and `sql_schema` read (never write): a SQLite file, or a
+# postgres:// URL with a Postgres build (connect as a role without superuser rights).
+# Setting it adds both tools to the default ones.
+# db = "~/data/shop.db"
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]
