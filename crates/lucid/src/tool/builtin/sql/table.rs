@@ -153,7 +153,7 @@ mod tests {
     fn cells_are_escaped_and_cut_and_counts_say_what_was_left_out() {
         let mut t = Table::new(vec!["a|b".into(), "note".into()], 5);
         t.push(vec![None, Some("line\none and more".into())], 10);
-        assert_eq!(t.to_markdown(), "| a\\|b | note |\n| --- | --- |\n| NULL | line\\none… |\n\n1 row");
+        assert_eq!(t.to_markdown(), "| a\\|b | note |\n| --- | --- |\n| NULL | line\\n… |\n\n1 row");
         let empty = Table::new(vec!["x".into()], 5);
         assert_eq!(empty.to_markdown(), "| x |\n| --- |\n\n0 rows");
         assert_eq!(Table::new(vec![], 5).to_markdown(), "(no columns)\n\n0 rows");
