@@ -242,6 +242,12 @@ pub struct RunArgs {
     /// standard error.
     #[arg(long, conflicts_with_all = ["schema", "stream", "session"])]
     pub plan: bool,
+    /// Read one JSON request from FILE (`-`: standard input), for programs:
+    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`. The answer is the
+    /// `--json` object plus `model`, `timestamp` and `requiresToolCalls`; a malformed
+    /// request exits with code 2 and a JSON error naming the field.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["prompt", "schema", "plan", "stream", "session", "tools"])]
+    pub input: Option<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

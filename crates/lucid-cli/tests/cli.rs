@@ -850,3 +850,71 @@ async fn db_gives_the_model_the_sql_tools_on_a_read_only_database() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no SQLite database at missing.db"), "{}", text(&out.stderr));
 }
+
+/// `lucid ARGS` in `dir` with `input` on standard input.
+async fn run_with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().expect("run lucid");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field() {
+    let dir = test_dir("input");
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "calculator", r#"{"expression":"3*14"}"#)])),
+        Reply::json(200, &text_completion("Ana has 42.")),
+    ])
+    .await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--input", "-"];
+    let request = r#"{"sessionId": "order-7", "text": "How many points?", "context": {"user": "ana", "points": "3*14"},
+                      "requiredTools": ["calculator"]}"#;
+    let out = run_with_stdin(&dir, &args, request).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["content"], "Ana has 42.");
+    assert_eq!(
+        (v["model"].as_str(), v["sessionId"].as_str(), v["requiresToolCalls"].as_bool()),
+        (Some("m"), Some("order-7"), Some(true))
+    );
+    let stamp = v["timestamp"].as_str().unwrap();
+    assert!(stamp.len() == 20 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T', "{stamp}");
+    assert_eq!(v["tool_calls"][0]["output"], "42");
+    let first = server.requests()[0].json();
+    let tools: Vec<&str> =
+        first["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    assert_eq!(tools, ["calculator"], "requiredTools are the request's tools");
+    let user = first["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(
+        user.starts_with(
+            "<context>\n{\n  \"points\": \"3*14\",\n  \"user\": \"ana\"\n}\n</context>\n\nHow many points?"
+        ),
+        "{user}"
+    );
+
+    let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "requiredTools": ["calculator", "teleport"]}"#).await;
+    assert_eq!(bad.status.code(), Some(2));
+    let e: Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(e["error"]["field"], "requiredTools[1]", "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("`teleport` is not a tool"), "{e}");
+    let bad = run_with_stdin(&dir, &args, "not json").await;
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(serde_json::from_slice::<Value>(&bad.stdout).unwrap()["error"]["field"], "");
+    assert_eq!(server.requests().len(), 2, "no model call for a malformed request");
+}
