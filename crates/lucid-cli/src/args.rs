@@ -99,6 +99,13 @@ pub struct AgentArgs {
     /// `postgres://` URL (a Postgres build). Adds both tools to the default tools.
     #[arg(long, value_name = "URL")]
     pub db: Option<String>,
+    /// Sampling temperature sent with every call (default: the server's own, which makes
+    /// runs differ from one server to the next).
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub temperature: Option<f64>,
+    /// The most tokens one answer may have (default: the server's own).
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u32>,
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,

@@ -36,10 +36,19 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         }
         Err(ConfigError(e)) => println!("# model: not resolved: {}", e.lines().next().unwrap_or_default()),
     }
-    let agent = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Chat);
+    let agent = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Chat)?;
+    let run = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Run)?;
     println!("system = {}", agent.system.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
-    println!("tools = {:?}", agent.tools);
+    if agent.tools == run.tools {
+        println!("tools = {:?}", agent.tools);
+    } else {
+        println!("tools = {:?}  # lucid chat", agent.tools);
+        println!("# lucid run: tools = {:?}", run.tools);
+    }
     println!("max_iterations = {}", agent.max_iterations);
+    let or_server = |v: Option<String>| v.unwrap_or_else(|| "(the server's default)".into());
+    println!("temperature = {}", or_server(agent.temperature.map(|t| t.to_string())));
+    println!("max_tokens = {}", or_server(agent.max_tokens.map(|t| t.to_string())));
     println!("store = {}", agent.store.as_deref().map_or("(default SQLite file)".into(), |p| format!("{p:?}")));
     println!("shell_timeout_secs = {}", agent.shell_timeout.as_secs());
     println!("writable_protected = {:?}", agent.writable_protected);

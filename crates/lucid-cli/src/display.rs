@@ -7,6 +7,47 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the chat's spinner is drawn on the last line of stderr.
+static SPINNER_SHOWN: AtomicBool = AtomicBool::new(false);
+
+/// Says whether the spinner is on the last line of stderr (so a log line erases it first).
+pub fn set_spinner_shown(shown: bool) {
+    SPINNER_SHOWN.store(shown, Ordering::Relaxed);
+}
+
+/// One log event's writer on stderr: when the spinner is shown, its line is erased
+/// before the event's first byte, so a warning starts on a clean line instead of after
+/// "thinking… 1.2s" (the spinner draws itself again on the next line). Holds the stderr
+/// lock for the event, so no frame lands inside it.
+pub struct LogLine {
+    err: std::io::StderrLock<'static>,
+    started: bool,
+}
+
+impl LogLine {
+    /// A writer for one event.
+    pub fn new() -> LogLine {
+        LogLine { err: std::io::stderr().lock(), started: false }
+    }
+}
+
+impl std::io::Write for LogLine {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.started {
+            self.started = true;
+            if SPINNER_SHOWN.load(Ordering::Relaxed) {
+                self.err.write_all(b"\r\x1b[K")?;
+            }
+        }
+        self.err.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.err.flush()
+    }
+}
 
 /// Whether `c` would act on a terminal instead of being shown: C0 controls but newline and
 /// tab, DEL, C1 controls, and the bidi embedding, override and isolate characters.
@@ -43,8 +84,32 @@ pub fn truncate(s: &str, n: usize) -> String {
     safe(&cut).into_owned()
 }
 
+/// `s` made [`safe`], each line after the first indented by `indent` spaces, so a
+/// multi-line description stays under the column it started in. Blank lines are dropped.
+pub fn hanging(s: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut lines = s.lines().map(str::trim_end).filter(|l| !l.trim().is_empty());
+    let mut out = lines.next().map(|l| safe(l.trim_start()).into_owned()).unwrap_or_default();
+    for line in lines {
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str(&safe(line.trim_start()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn later_lines_hang_under_the_first() {
+        assert_eq!(
+            super::hanging("Reads a file.\n\n  Paths are relative.\nNo links.", 4),
+            "Reads a file.\n    Paths are relative.\n    No links."
+        );
+        assert_eq!(super::hanging("one line", 4), "one line");
+        assert_eq!(super::hanging("a\x1b[2J\nb", 2), "a\\u{1b}[2J\n  b");
+    }
+
     #[test]
     fn one_line_cut_with_an_ellipsis() {
         assert_eq!(super::truncate("a\r\n  b\tc", 10), "a b c");

@@ -60,12 +60,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Run(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run);
+            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run)?;
             run::run(args, cfg, settings).await
         }
         Command::Chat(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat);
+            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await
         }
         Command::Sessions { store, action } => {
@@ -140,7 +140,7 @@ fn init_logging(verbose: u8) {
         // Every log line goes through the one redaction function: no level shows a key.
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(|| lucid::redact::Redacting(std::io::stderr()))
+                .with_writer(|| lucid::redact::Redacting(display::LogLine::new()))
                 // Colour codes only where a terminal shows them, not in a log file or pipe.
                 .with_ansi(
                     std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none(),

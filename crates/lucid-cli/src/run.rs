@@ -57,6 +57,7 @@ pub async fn run(mut args: RunArgs, cfg: ModelConfig, mut settings: AgentSetting
     let answering = answering.as_ref();
     let mut builder = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
+        .options(settings.chat_options())
         .permissions(crate::tools::policy(&settings, None));
     if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
@@ -95,7 +96,7 @@ pub async fn run(mut args: RunArgs, cfg: ModelConfig, mut settings: AgentSetting
                 println!("{value}");
                 Ok(0)
             }
-            Err(lucid::Error::NeedsInput { questions }) => Ok(print_questions(&questions)),
+            Err(lucid::Error::NeedsInput { questions }) => Ok(print_questions(&questions, args.json)),
             Err(e) => Err(e.into()),
         };
     }
@@ -144,14 +145,28 @@ pub async fn run(mut args: RunArgs, cfg: ModelConfig, mut settings: AgentSetting
         eprintln!("lucid: the answer above could not be saved to session `{session}`: {source}");
         return Ok(1);
     }
+    let mut result = result;
+    if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
+        // The JSON protocol's answer (`needs_interview`, or the seed's `needsInterview`).
+        result.stop_reason = StopReason::NeedsInput;
+        result.questions = interview.questions;
+    }
     if result.stop_reason == StopReason::NeedsInput {
         if args.json {
+            // One object, the questions in it; nothing else on stdout.
             print_result(&args, &result, answering)?;
+            eprintln!("lucid: {ANSWER_AND_RUN_AGAIN}");
+            return Ok(4);
         }
-        return Ok(print_questions(&result.questions));
+        return Ok(print_questions(&result.questions, false));
     }
-    if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
-        return Ok(print_questions(&interview.questions));
+    let mut shown_earlier = false;
+    if result.stop_reason == StopReason::MaxIterations && result.content.trim().is_empty() && !args.stream {
+        // The last call asked for tools: show the last text the model wrote this turn.
+        if let Some(text) = last_text_of_turn(session.messages()) {
+            result.content = text.to_string();
+            shown_earlier = true;
+        }
     }
     print_result(&args, &result, answering)?;
     match result.finish_reason {
@@ -164,9 +179,19 @@ pub async fn run(mut args: RunArgs, cfg: ModelConfig, mut settings: AgentSetting
     Ok(match result.stop_reason {
         StopReason::Completed => 0,
         StopReason::MaxIterations => {
+            let ran = result.tool_calls.iter().filter(|c| c.output.is_some()).count();
+            let shown = if shown_earlier {
+                "; above is the last text the model wrote"
+            } else if result.content.trim().is_empty() {
+                "; the model wrote no text"
+            } else {
+                ""
+            };
             eprintln!(
-                "lucid: stopped after {} model calls (--max-iterations); the task is not finished",
-                result.iterations
+                "lucid: stopped after {} model calls (--max-iterations) and {ran} tool calls; the task is not \
+                 finished{shown}{}",
+                result.iterations,
+                if ran > 0 && !args.json { " (--json shows every tool result)" } else { "" }
             );
             3
         }
@@ -175,13 +200,21 @@ pub async fn run(mut args: RunArgs, cfg: ModelConfig, mut settings: AgentSetting
     })
 }
 
-/// Prints the model's questions (nobody can answer them here) and returns exit code 4.
-pub fn print_questions(questions: &[String]) -> i32 {
-    println!("The model needs more information:");
-    for (i, q) in questions.iter().enumerate() {
-        println!("  {}. {q}", i + 1);
+const ANSWER_AND_RUN_AGAIN: &str =
+    "answer the questions and run again (with --session, the answers continue the conversation)";
+
+/// Prints the model's questions (nobody can answer them here) and returns exit code 4;
+/// with `json`, as one object `{"content": null, "questions", "stop_reason": "needs_input"}`.
+pub fn print_questions(questions: &[String], json: bool) -> i32 {
+    if json {
+        println!("{}", json!({"content": null, "questions": questions, "stop_reason": "needs_input"}));
+    } else {
+        println!("The model needs more information:");
+        for (i, q) in questions.iter().enumerate() {
+            println!("  {}. {}", i + 1, safe(q));
+        }
     }
-    eprintln!("lucid: answer the questions and run again (with --session, the answers continue the conversation)");
+    eprintln!("lucid: {ANSWER_AND_RUN_AGAIN}");
     4
 }
 
@@ -248,6 +281,19 @@ struct Answering {
     session: Option<String>,
 }
 
+/// The text of the last assistant message of the latest turn that has any.
+fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
+    messages
+        .iter()
+        .rev()
+        .take_while(|m| !matches!(m, lucid::Message::User { .. }))
+        .filter_map(|m| match m {
+            lucid::Message::Assistant(a) if !a.content.trim().is_empty() => Some(a.content.as_str()),
+            _ => None,
+        })
+        .next()
+}
+
 fn print_result(args: &RunArgs, r: &AgentResult, answering: Option<&Answering>) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -263,12 +309,17 @@ fn print_result(args: &RunArgs, r: &AgentResult, answering: Option<&Answering>) 
             "usage": {"input_tokens": r.usage.input_tokens, "output_tokens": r.usage.output_tokens},
             "stop_reason": r.stop_reason.as_str(),
         });
+        if !r.questions.is_empty() {
+            v["questions"] = json!(r.questions);
+        }
         if let (Some(a), Some(map)) = (answering, v.as_object_mut()) {
             answer_fields(map, &a.model, a.session.as_deref(), !r.tool_calls.is_empty());
         }
         writeln!(out, "{v}")?;
     } else if args.stream {
         writeln!(out)?;
+    } else if r.content.is_empty() {
+        // Nothing to print: no empty line either.
     } else if out.is_terminal() {
         writeln!(out, "{}", safe(&r.content))?;
     } else {

@@ -30,7 +30,7 @@ pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<
         }
     };
     // The tool list of the settings is for `run` and `chat`; a workflow's agents name theirs.
-    let agent = config::agent_settings(&AgentArgs::default(), settings, ToolDefaults::Run);
+    let agent = config::agent_settings(&AgentArgs::default(), settings, ToolDefaults::Run)?;
     let tools = crate::tools::workflow_registry(&agent)?;
     let flow = spec.build(&models, &tools)?;
     let run = flow

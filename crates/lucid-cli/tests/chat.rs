@@ -38,6 +38,13 @@ fn script(req: &RecordedRequest) -> Reply {
             ("call_1", "calculator", r#"{"expression":"6*7"}"#),
             ("call_2", "calculator", r#"{"expression":"1+1"}"#),
         ]))
+    } else if said.starts_with("My answers to your questions") {
+        Reply::sse(&text_stream(&["Noted: ", said]))
+    } else if said.contains("flight") {
+        // The seed's interview shape, as a plain answer.
+        Reply::sse(&text_stream(&[
+            r#"{"text": "Details first.", "metadata": {"needsInterview": true, "questions": ["Which airport?"]}}"#,
+        ]))
     } else if said.contains("hotel") {
         Reply::sse(&tool_call_stream(&[("call_q", "ask_user", r#"{"questions":["Which city?"]}"#)]))
     } else if said.contains("long") {
@@ -150,6 +157,18 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect(r#"Tool said: [{"answer":"Lisbon","question":"Which city?"}]"#).unwrap();
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 4 messages)").unwrap();
+
+        // An answer in the JSON protocol's interview shape is asked the same way, and the
+        // answers go back at once.
+        p.send_line("book a flight").unwrap();
+        p.expect("? Which airport?").unwrap();
+        p.expect("answer> ").unwrap();
+        p.send_line("OSL").unwrap();
+        p.expect(r#"Noted: My answers to your questions: [{"answer":"OSL","question":"Which airport?"}]"#).unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 2 messages)").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 2 messages)").unwrap();
 
         // Undo drops that turn.
         p.send_line("/undo").unwrap();

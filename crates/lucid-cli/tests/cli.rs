@@ -88,6 +88,47 @@ async fn run_stream_prints_the_answer_as_it_comes() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn at_the_iteration_limit_the_last_text_is_printed_with_a_note() {
+    let mut with_text = tool_call_completion(&[("c1", "calculator", r#"{"expression":"1+1"}"#)]);
+    with_text["choices"][0]["message"]["content"] = json!("Working on it: 1+1 first.");
+    let bare = tool_call_completion(&[("c2", "calculator", r#"{"expression":"2+2"}"#)]);
+    let server = MockServer::sequence(vec![Reply::json(200, &with_text), Reply::json(200, &bare)]).await;
+    let out = run_on(&server, &["--max-iterations", "2", "loop"]).await;
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(text(&out.stdout), "Working on it: 1+1 first.\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("stopped after 2 model calls (--max-iterations) and 1 tool calls"), "{err}");
+    assert!(err.contains("above is the last text the model wrote"), "{err}");
+    // Nothing written at all: no empty line, and the note says so.
+    let server = MockServer::sequence(vec![Reply::json(200, &bare), Reply::json(200, &bare)]).await;
+    let out = run_on(&server, &["--max-iterations", "2", "loop"]).await;
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(text(&out.stdout), "");
+    assert!(text(&out.stderr).contains("the model wrote no text"), "{}", text(&out.stderr));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn temperature_and_max_tokens_come_from_flags_or_the_file() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("ok"))).await;
+    let out = run_on(&server, &["--temperature", "0.2", "--max-tokens", "64", "hi"]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sent = server.requests()[0].json();
+    assert_eq!((sent["temperature"].as_f64(), sent["max_tokens"].as_u64()), (Some(0.2), Some(64)), "{sent}");
+    let dir = test_dir("sampling");
+    std::fs::write(dir.join("c.toml"), "temperature = 0.7\nmax_tokens = 300\n").unwrap();
+    let url = server.url();
+    let out = run_in(&dir, &["run", "--config", "c.toml", "--base-url", &url, "-m", "m", "hi"], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sent = server.requests()[1].json();
+    assert_eq!((sent["temperature"].as_f64(), sent["max_tokens"].as_u64()), (Some(0.7), Some(300)), "{sent}");
+    let bad = run_on(&server, &["--temperature", "-1", "hi"]).await;
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("temperature -1 is not a number of 0 or more"), "{}", text(&bad.stderr));
+    assert_eq!(server.requests().len(), 2, "nothing sent with a bad temperature");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn max_iterations_exits_3_and_still_prints_json() {
     let call = || Reply::json(200, &tool_call_completion(&[("c", "calculator", r#"{"expression":"1+1"}"#)]));
     let server = MockServer::sequence(vec![call(), call()]).await;
@@ -302,7 +343,11 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn run_schema_prints_validated_json_after_a_correction() {
+    // The tools are on: the first call offers them without the schema; an answer that
+    // does not match it brings the report call (the schema, no tools); a wrong report is
+    // sent back for correction.
     let server = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("Tokyo, with about 37 million people.")),
         Reply::json(200, &text_completion("{\"name\": \"Tokyo\"}")),
         Reply::json(200, &text_completion("{\"name\": \"Tokyo\", \"population\": 37400000}")),
     ])
@@ -319,7 +364,10 @@ async fn run_schema_prints_validated_json_after_a_correction() {
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v, json!({"name": "Tokyo", "population": 37400000}));
-    assert_eq!(server.requests()[0].json()["response_format"]["json_schema"]["name"], "city");
+    let sent: Vec<Value> = server.requests().iter().map(|r| r.json()).collect();
+    assert!(sent[0]["tools"].is_array() && sent[0].get("response_format").is_none(), "{}", sent[0]);
+    assert_eq!(sent[1]["response_format"]["json_schema"]["name"], "city");
+    assert!(sent[1].get("tools").is_none(), "the report call offers no tools: {}", sent[1]);
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -344,6 +392,22 @@ async fn questions_nobody_can_answer_exit_4_and_are_printed() {
     let out = run_on(&server, &["Book"]).await;
     assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stdout).contains("1. Which city?"));
+
+    // With --json: exactly one object, the questions in it, whichever way they were asked,
+    // the seed's `{"text", "metadata": {"needsInterview", "questions"}}` shape included.
+    let seed = r#"{"text": "Some details first.", "metadata": {"needsInterview": true, "questions": ["Which city?"]}}"#;
+    for reply in [
+        tool_call_completion(&[("q1", "ask_user", r#"{"questions": ["Which city?"]}"#)]),
+        text_completion(r#"{"needs_interview": true, "questions": ["Which city?"]}"#),
+        text_completion(seed),
+    ] {
+        let server = MockServer::sequence(vec![Reply::json(200, &reply)]).await;
+        let out = run_on(&server, &["--json", "Book"]).await;
+        assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON object and nothing else");
+        assert_eq!(v["stop_reason"], "needs_input", "{v}");
+        assert_eq!(v["questions"], json!(["Which city?"]), "{v}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -566,7 +630,7 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
         "provider = \"openai\"\nmodel = \"gpt-4o-mini\"\nsystem = \"Be brief.\"\n\
          [permissions]\nshell = \"deny\"\n\
          [providers.deepseek]\nkey_env = \"MY_DS_KEY\"\n\
-         [profiles.ds]\nprovider = \"deepseek\"\nmodel = \"deepseek-chat\"\n",
+         [profiles.ds]\nprovider = \"deepseek\"\nmodel = \"deepseek-chat\"\ntemperature = 0.1\n",
     )
     .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
@@ -584,6 +648,10 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
     assert!(!shown.contains("secret"), "the key is masked");
     assert!(shown.contains("system = \"Be brief.\""), "{shown}");
     assert!(shown.contains("shell = \"deny\"") && shown.contains("write_file = \"ask\""), "{shown}");
+    assert!(shown.contains("temperature = 0.1") && shown.contains("max_tokens = (the server's default)"), "{shown}");
+    // Both commands' default tools: chat's and run's differ.
+    assert!(shown.contains("\"read_file\"") && shown.contains("  # lucid chat"), "{shown}");
+    assert!(shown.contains("# lucid run: tools = [\"calculator\", \"current_time\", \"ask_user\"]"), "{shown}");
     // Flags override the file.
     let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
         .args(["config", "show", "--config", &f, "--provider", "ollama", "--model", "llama3.2"])
@@ -596,6 +664,7 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
     let bad = lucid(&["config", "show", "--config", &f, "--profile", "nope"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("no profile `nope`"), "{}", text(&bad.stderr));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

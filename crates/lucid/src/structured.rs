@@ -98,6 +98,9 @@ fn unfence(answer: &str) -> &str {
 /// assert_eq!(i.questions, ["For whom?"]);
 /// assert!(Interview::detect(r#"{"needs_interview": false, "questions": []}"#).is_none());
 /// assert!(Interview::detect("Paris").is_none());
+/// // The seed's own response shape is recognised too.
+/// let seed = r#"{"text": "I need details.", "metadata": {"needsInterview": true, "questions": ["Which database?"]}}"#;
+/// assert_eq!(Interview::detect(seed).unwrap().questions, ["Which database?"]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, JsonSchema)]
 pub struct Interview {
@@ -116,7 +119,20 @@ impl Interview {
         if !text.starts_with('{') {
             return None;
         }
-        let i: Interview = serde_json::from_str(text).ok()?;
-        (i.needs_interview && !i.questions.is_empty()).then_some(i)
+        let v: Value = serde_json::from_str(text).ok()?;
+        // `{"needs_interview", "questions"}`, or the seed's `{"text", "metadata":
+        // {"needsInterview", "questions"}}` (camelCase), or camelCase at the top.
+        let inner = match v.get("metadata") {
+            Some(m) if m.is_object() && v.get("needs_interview").is_none() => m,
+            _ => &v,
+        };
+        let flag = inner.get("needs_interview").or_else(|| inner.get("needsInterview"))?.as_bool()?;
+        let questions: Vec<String> = inner
+            .get("questions")?
+            .as_array()?
+            .iter()
+            .filter_map(|q| q.as_str().map(str::trim).filter(|q| !q.is_empty()).map(str::to_string))
+            .collect();
+        (flag && !questions.is_empty()).then_some(Interview { needs_interview: true, questions })
     }
 }

@@ -136,3 +136,89 @@ async fn an_html_page_with_status_200_on_a_stream_is_shown_and_recorded() {
     assert!(recorded.contains("502 Bad Gateway"), "{recorded}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A server like llama.cpp's: it answers one request per connection and closes a
+/// kept-alive connection when the next request arrives on it, without a word. Returns its
+/// URL and how many connections it accepted.
+async fn one_answer_per_connection(stream: bool) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = accepted.clone();
+    let body = if stream {
+        lucid_mock::text_stream(&["o", "k"]).iter().map(|v| format!("data: {v}\n\n")).collect::<String>()
+            + "data: [DONE]\n\n"
+    } else {
+        text_completion("ok").to_string()
+    };
+    let content_type = if stream { "text/event-stream" } else { "application/json" };
+    let response =
+        format!("HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n{body}", body.len());
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut conn, _)) = listener.accept().await else { return };
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let response = response.clone();
+            tokio::spawn(async move {
+                // Read the first request (headers, then the body by its length).
+                let mut seen = Vec::new();
+                let mut buf = [0u8; 8192];
+                loop {
+                    let n = conn.read(&mut buf).await.unwrap_or(0);
+                    if n == 0 {
+                        return;
+                    }
+                    seen.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&seen).to_string();
+                    if let Some(h) = text.find("\r\n\r\n") {
+                        let len = text[..h]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string())
+                            })
+                            .and_then(|v| v.parse::<usize>().ok())
+                            .unwrap_or(0);
+                        if seen.len() >= h + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                conn.write_all(response.as_bytes()).await.unwrap();
+                // The next request on this connection: close without answering.
+                let _ = conn.read(&mut buf).await;
+            });
+        }
+    });
+    (url, accepted)
+}
+
+#[tokio::test]
+async fn a_kept_alive_connection_the_server_closed_is_replaced_without_spending_a_retry() {
+    for stream in [true, false] {
+        let (url, accepted) = one_answer_per_connection(stream).await;
+        // No retries at all: the stale connection must not need one.
+        let m = OpenAiCompatible::new(&url, None, "m")
+            .unwrap()
+            .with_transport(HttpTransport::builder().retry(RetryPolicy::none()).build().unwrap());
+        let msgs = [Message::user("hi")];
+        let options = ChatOptions::default();
+        for call in 0..5 {
+            let answer = if stream {
+                let mut s = m.chat_stream(ChatRequest::new(&msgs, &[], &options)).await.unwrap();
+                let mut done = None;
+                while let Some(ev) = s.next().await {
+                    if let StreamEvent::Done(r) = ev.unwrap() {
+                        done = Some(r);
+                    }
+                }
+                done.expect("the stream completed")
+            } else {
+                m.chat(ChatRequest::new(&msgs, &[], &options)).await.unwrap()
+            };
+            assert_eq!(answer.message.content, "ok", "call {call} (stream: {stream})");
+        }
+        let n = accepted.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(n >= 5, "every call went out on a connection that could answer: {n} connections");
+    }
+}

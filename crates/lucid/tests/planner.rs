@@ -146,3 +146,49 @@ async fn an_answer_cut_off_by_the_iteration_limit_is_an_error_not_silence() {
     let err = Planner::new(&planner_agent, &executor).run("What is 2 + 3?").await.unwrap_err().to_string();
     assert!(err.contains("writing the answer reached the planning agent's limit of 1 model calls"), "{err}");
 }
+
+/// Like llama.cpp, whose grammar forces the answer when `response_format` is present: a
+/// step that needs a tool still gets to call it, and reports what it computed.
+#[tokio::test]
+async fn steps_use_their_tools_on_a_server_that_enforces_the_report_format() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let prompt = last_user(req);
+        let tool_output = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|m| m["role"] == "tool")
+            .map(|m| m["content"].as_str().unwrap().to_string());
+        let formatted = body.get("response_format").is_some();
+        if prompt.starts_with("Make a plan") {
+            return if formatted {
+                answer(
+                    json!({"steps": [{"id": "sq", "task": "Compute 12 * 12 with the calculator", "depends_on": []}]}),
+                )
+            } else {
+                Reply::json(200, &text_completion("One step: compute 12 * 12."))
+            };
+        }
+        if prompt.starts_with("Every step is done") {
+            return Reply::json(200, &text_completion("12 * 12 = 144"));
+        }
+        match (formatted, tool_output) {
+            (true, out) => report(true, out.as_deref().unwrap_or("0")),
+            (false, None) => Reply::json(
+                200,
+                &lucid_mock::tool_call_completion(&[("c1", "calculator", r#"{"expression": "12 * 12"}"#)]),
+            ),
+            (false, Some(out)) => Reply::json(200, &text_completion(&format!("The product is {out}."))),
+        }
+    })
+    .await;
+    let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
+    let agent = Agent::builder(model).tool(lucid::tool::builtin::calculator).build();
+    let run = Planner::new(&agent, &agent).run("Compute 12 * 12 with the calculator").await.unwrap();
+    assert_eq!(run.steps.len(), 1);
+    assert!(run.steps[0].success);
+    assert_eq!(run.steps[0].result, "144", "the calculator ran before the report");
+    assert_eq!(run.answer, "12 * 12 = 144");
+}

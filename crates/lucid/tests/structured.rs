@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use lucid::model::{Anthropic, OpenAiCompatible};
 use lucid::prelude::*;
-use lucid_mock::{MockServer, Reply, text_completion};
+use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::json;
 
 #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
@@ -104,4 +104,64 @@ async fn anthropic_with_other_tools_may_use_them_before_answering_through_the_sc
     assert_eq!(first["tool_choice"], json!({"type": "any"}), "forcing the schema's tool would rule the calculator out");
     let names: Vec<&str> = first["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["calculator", "Weather"]);
+}
+
+/// A model behind a server that enforces `response_format` with a grammar, as llama.cpp
+/// does: a request carrying it gets only JSON in that shape (whatever tools it offers).
+/// Without it, the model computes with the calculator, then says the result in words.
+fn grammar_bound(req: &lucid_mock::RecordedRequest) -> Reply {
+    let body = req.json();
+    let messages = body["messages"].as_array().unwrap();
+    let tool_output = messages.iter().rev().find(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap());
+    if body.get("response_format").is_some() {
+        let result = tool_output.unwrap_or("0");
+        return Reply::json(200, &text_completion(&json!({"result": result, "success": true}).to_string()));
+    }
+    match tool_output {
+        None => Reply::json(200, &tool_call_completion(&[("c1", "calculator", r#"{"expression": "12 * 12"}"#)])),
+        Some(out) => Reply::json(200, &text_completion(&format!("12 * 12 is {out}."))),
+    }
+}
+
+#[tokio::test]
+async fn with_tools_on_a_grammar_bound_server_the_tools_run_first_and_the_report_comes_last() {
+    let server = MockServer::start(grammar_bound).await;
+    let agent = Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
+        .tool(lucid::tool::builtin::calculator)
+        .build();
+    let format = lucid::model::ResponseFormat::JsonSchema {
+        name: "report".into(),
+        schema: json!({"type": "object", "properties": {"result": {"type": "string"}, "success": {"type": "boolean"}},
+                       "required": ["result", "success"]}),
+        strict: false,
+    };
+    let mut s = agent.session();
+    let v = s.extract_json("Compute 12 * 12 with the calculator", format).await.unwrap();
+    assert_eq!(v, json!({"result": "144", "success": true}));
+    let reqs: Vec<serde_json::Value> = server.requests().iter().map(|r| r.json()).collect();
+    assert_eq!(reqs.len(), 3, "tool call, the answer in words, the report");
+    for r in &reqs[..2] {
+        assert!(r.get("response_format").is_none() && r["tools"].is_array(), "tools without the format: {r}");
+    }
+    assert!(reqs[2]["response_format"].is_object() && reqs[2].get("tools").is_none(), "the format without tools");
+    // The answer in words is not kept: the report is the turn's answer.
+    let last = s.messages().last().unwrap();
+    assert_eq!(last.text(), r#"{"result":"144","success":true}"#);
+    assert!(lucid::history::validate(s.messages()).is_ok());
+}
+
+#[tokio::test]
+async fn an_answer_that_already_matches_the_schema_needs_no_report_call() {
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "calculator", r#"{"expression": "2 + 2"}"#)])),
+        Reply::json(200, &text_completion(r#"{"result": "4", "success": true}"#)),
+    ])
+    .await;
+    let agent = Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
+        .tool(lucid::tool::builtin::calculator)
+        .build();
+    let format = lucid::model::ResponseFormat::JsonObject;
+    let v = agent.session().extract_json("2 + 2?", format).await.unwrap();
+    assert_eq!(v["result"], "4");
+    assert_eq!(server.requests().len(), 2);
 }

@@ -80,12 +80,15 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
                 println!("(no tools)");
             }
             for s in specs {
-                let permission = chat.session.agent().permissions().permission(s.name());
+                let permission =
+                    format!("{:?}", chat.session.agent().permissions().permission(s.name())).to_lowercase();
+                // Continuation lines start under the description's first character.
+                let indent = 2 + s.name().chars().count() + 3 + permission.len() + 1;
                 println!(
                     "  {} [{}] {}",
                     style.cyan(s.name()),
-                    format!("{permission:?}").to_lowercase(),
-                    s.description()
+                    permission,
+                    crate::display::hanging(s.description(), indent)
                 );
                 if rest == "schemas" || rest == s.name() {
                     println!("{}", serde_json::to_string_pretty(s.parameters())?);

@@ -121,6 +121,7 @@ fn build_agent(
     let approver: Arc<dyn Approver> = Arc::new(UiApprover(ui.clone()));
     let mut b = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
+        .options(settings.chat_options())
         .permissions(crate::tools::policy(settings, Some(approver)))
         .store(Arc::clone(store));
     if let Some(s) = &settings.system {
@@ -167,7 +168,10 @@ impl Chat {
                     } else {
                         line
                     };
-                    self.turn(prompt).await;
+                    let mut next = Some(prompt);
+                    while let Some(prompt) = next.take() {
+                        next = self.turn(prompt).await;
+                    }
                 }
                 Input::Interrupted if armed => break,
                 Input::Interrupted => {
@@ -190,7 +194,10 @@ impl Chat {
     }
 
     /// One turn: stream the answer, show tool calls, answer the turn's questions, footer.
-    async fn turn(&mut self, prompt: String) {
+    /// Returns the next message to send when the answer was the JSON protocol's interview
+    /// (`needs_interview` / the seed's `needsInterview`): its questions are asked at the
+    /// prompt, as `ask_user`'s are, and the answers go back at once.
+    async fn turn(&mut self, prompt: String) -> Option<String> {
         let style = self.style;
         let show_reasoning = self.show_reasoning;
         let model = self.cfg.model.clone();
@@ -250,7 +257,7 @@ impl Chat {
             }
         }
         screen.end_line();
-        match outcome {
+        match &outcome {
             Some(Ok(r)) => {
                 match r.stop_reason {
                     StopReason::Cancelled => println!("{}", style.dim("(interrupted; the conversation is kept)")),
@@ -283,6 +290,20 @@ impl Chat {
             Some(Err(e)) => println!("{}", style.red(&safe(&format!("error: {e}")))),
             None => println!("{}", style.red("error: the turn ended without a result")),
         }
+        let interview = match &outcome {
+            Some(Ok(r)) if r.stop_reason == StopReason::Completed => lucid::structured::Interview::detect(&r.content)?,
+            _ => return None,
+        };
+        let (reply, answers) = oneshot::channel();
+        answer(UiRequest::Ask { questions: interview.questions.clone(), reply }, &self.reader, style).await;
+        let answers = answers.await.ok().flatten()?;
+        let pairs: Vec<serde_json::Value> = interview
+            .questions
+            .iter()
+            .zip(answers.iter().map(String::as_str).chain(std::iter::repeat("(no answer)")))
+            .map(|(q, a)| serde_json::json!({"question": q, "answer": a}))
+            .collect();
+        Some(format!("My answers to your questions: {}", serde_json::Value::Array(pairs)))
     }
 }
 

@@ -189,6 +189,7 @@ impl Spinner {
             return Spinner { stop: None, task: None };
         }
         let (stop, mut stopped) = oneshot::channel::<()>();
+        crate::display::set_spinner_shown(true);
         let task = tokio::spawn(async move {
             let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
             let started = Instant::now();
@@ -207,6 +208,7 @@ impl Spinner {
                 }
             }
             let mut err = std::io::stderr().lock();
+            crate::display::set_spinner_shown(false);
             let _ = write!(err, "\r\x1b[K");
             let _ = err.flush();
         });

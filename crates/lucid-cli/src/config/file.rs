@@ -29,6 +29,10 @@ pub struct Settings {
     pub store: Option<String>,
     /// Most model calls per turn.
     pub max_iterations: Option<usize>,
+    /// Sampling temperature of every call.
+    pub temperature: Option<f64>,
+    /// The most tokens one answer may have.
+    pub max_tokens: Option<u32>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
     /// The database of the SQL tools (a SQLite file or a postgres:// URL).
@@ -130,6 +134,8 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         tools,
         store,
         max_iterations,
+        temperature,
+        max_tokens,
         shell_timeout_secs,
         python,
         db,
@@ -163,6 +169,8 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # model = "gpt-4o-mini"
 # system = "You are a careful assistant."
 # max_iterations = 10
+# temperature = 0.2              # default: the server's own
+# max_tokens = 4096              # the most tokens one answer may have; default: the server's
 
 # Tools the agent may use. File tools work inside the current directory only.
 # tools = [{chat_tools}]

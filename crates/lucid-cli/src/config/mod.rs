@@ -30,6 +30,8 @@ pub struct AgentSettings {
     pub system: Option<String>,
     pub tools: Vec<String>,
     pub max_iterations: usize,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
     pub shell_timeout: Duration,
@@ -42,7 +44,7 @@ pub struct AgentSettings {
 /// `LUCID_STORE`). Without a tool list in either, the command's defaults apply (and the
 /// SQL tools when a database is given); the built-in tools that write ask first unless the
 /// file says otherwise.
-pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults) -> AgentSettings {
+pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults) -> Result<AgentSettings, ConfigError> {
     let db = args.db.clone().or_else(|| file.db.clone()).map(|d| expand_home(&d));
     let tools = match args.tools.as_deref() {
         Some(list) if list.trim() == "none" => Vec::new(),
@@ -62,16 +64,37 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))
         .collect();
     permissions.extend(file.permissions.clone());
-    AgentSettings {
+    let temperature = args.temperature.or(file.temperature);
+    if let Some(t) = temperature.filter(|t| !t.is_finite() || *t < 0.0) {
+        return Err(ConfigError(format!("temperature {t} is not a number of 0 or more")));
+    }
+    let max_tokens = args.max_tokens.or(file.max_tokens);
+    if max_tokens == Some(0) {
+        return Err(ConfigError("max_tokens must be at least 1".into()));
+    }
+    Ok(AgentSettings {
         system: args.system.clone().or_else(|| file.system.clone()),
         tools,
         max_iterations: args.max_iterations.or(file.max_iterations).unwrap_or(10),
+        temperature,
+        max_tokens,
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
         python: file.python.as_deref().map(expand_home),
         db,
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
+    })
+}
+
+impl AgentSettings {
+    /// The options every call of the agent carries (temperature, answer length).
+    pub fn chat_options(&self) -> lucid::model::ChatOptions {
+        lucid::model::ChatOptions {
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            ..lucid::model::ChatOptions::default()
+        }
     }
 }
 

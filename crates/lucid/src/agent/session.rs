@@ -304,7 +304,23 @@ impl Session {
                 Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
             }
         }
-        let mut run = RunState { options: options.cloned(), ..RunState::default() };
+        let mut run = RunState::default();
+        match options {
+            // Tools first, the structured report last: servers that enforce a schema with a
+            // grammar (llama.cpp, vLLM's guided decoding) would otherwise force the report
+            // on the first call and never let a tool run.
+            Some(o)
+                if matches!(
+                    o.response_format,
+                    Some(ResponseFormat::JsonSchema { .. } | ResponseFormat::JsonObject)
+                ) && !config.tools.is_empty()
+                    && !config.model.format_with_tools() =>
+            {
+                run.options = Some(ChatOptions { response_format: None, ..o.clone() });
+                run.report = Some(o.clone());
+            }
+            _ => run.options = options.cloned(),
+        }
         let outcome = self.iterate(&config, &token, stream, events, &mut run).await;
         self.context.repair();
         self.canceller.end();
@@ -363,7 +379,9 @@ impl Session {
             events.emit(|| AgentEvent::Iteration(run.iterations));
             run.content.clear();
             let options = run.options.as_ref().unwrap_or(&config.options);
-            let request = ChatRequest::new(self.context.messages(), config.tools.specs(), options);
+            // The report call offers no tools: its answer is the structured report.
+            let specs = if run.reporting { &[] } else { config.tools.specs() };
+            let request = ChatRequest::new(self.context.messages(), specs, options);
             let call = call_model(config, request, stream, events, &mut run.content);
             let response = tokio::select! {
                 biased;
@@ -385,6 +403,16 @@ impl Session {
                 message = crate::message::AssistantMessage { content: answer, tool_calls: Vec::new(), ..message };
             }
             run.content.clone_from(&message.content);
+            if message.tool_calls.is_empty()
+                && let Some(report) = run.report.take_if(|r| !answers_format(r, &message.content))
+            {
+                // The tools are done and the answer is not the report yet: ask for it in a
+                // call with the format and without tools. This answer is not kept; the
+                // report is written from the same history.
+                run.options = Some(report);
+                run.reporting = true;
+                continue;
+            }
             if message.tool_calls.is_empty() {
                 if !message.is_empty() {
                     self.context.push(Message::Assistant(message));
@@ -489,8 +517,24 @@ struct RunState {
     finish_reason: Option<FinishReason>,
     /// Options for this run only (structured output).
     options: Option<ChatOptions>,
+    /// A structured run with tools: the options of its report call, made once the model
+    /// answers without calling a tool (until then, calls carry no format).
+    report: Option<ChatOptions>,
+    /// The report call is under way: no tools are offered.
+    reporting: bool,
     /// Questions for the user from `ask_user` calls nobody could answer.
     questions: Vec<String>,
+}
+
+/// Whether `content` already is the answer a structured run asks for (JSON matching the
+/// format), or questions for the user (which the extraction reports as they are).
+fn answers_format(options: &ChatOptions, content: &str) -> bool {
+    let schema = match &options.response_format {
+        Some(ResponseFormat::JsonSchema { schema, .. }) => schema.clone(),
+        _ => serde_json::json!({"type": "object"}),
+    };
+    crate::structured::parse::<Value>(content, &schema).is_ok()
+        || crate::structured::Interview::detect(content).is_some()
 }
 
 /// The JSON answer of a structured run delivered as a call to the schema's tool.

@@ -430,6 +430,11 @@ pub struct AnthropicCodec;
 impl Codec for AnthropicCodec {
     type Stream = AnthropicStreamDecoder;
 
+    /// The schema is a forced tool offered beside the others (`tool_choice: any`).
+    fn format_with_tools(&self) -> bool {
+        true
+    }
+
     fn url(&self, base_url: &str, _model: &str, _stream: bool) -> String {
         format!("{base_url}/v1/messages")
     }

@@ -68,6 +68,10 @@ pub trait Codec: Send + Sync + 'static {
     fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError;
     /// A decoder for one streamed answer.
     fn stream_decoder(&self, provider: &str) -> Self::Stream;
+    /// See [`ChatModel::format_with_tools`]. Default: no.
+    fn format_with_tools(&self) -> bool {
+        false
+    }
 }
 
 /// A [`ChatModel`] speaking `C` over HTTP: provider name, model, base URL, headers
@@ -179,6 +183,10 @@ impl<C: Codec> ChatModel for HttpModel<C> {
             self.codec.decode(&self.provider, &body)
         }
         .boxed()
+    }
+
+    fn format_with_tools(&self) -> bool {
+        self.codec.format_with_tools()
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
@@ -70,9 +70,34 @@ pub struct HttpRequest<'a> {
 #[derive(Debug, Clone)]
 pub struct HttpTransport {
     client: reqwest::Client,
+    /// A client that keeps no idle connection, built on the first stale one found: the
+    /// request that met a connection the server had already closed goes again on it.
+    fresh: Arc<OnceLock<reqwest::Client>>,
+    /// How `client` was built, to build `fresh` alike (`None` for a caller's own client).
+    settings: Option<ClientSettings>,
     retry: RetryPolicy,
     transcript: Option<Arc<Transcript>>,
     limits: Limits,
+}
+
+/// The settings of a client the builder made.
+#[derive(Debug, Clone, Copy)]
+struct ClientSettings {
+    connect_timeout: Duration,
+    read_timeout: Duration,
+}
+
+impl ClientSettings {
+    fn build(self, keep_idle: bool) -> Result<reqwest::Client> {
+        let mut b = reqwest::Client::builder()
+            .connect_timeout(self.connect_timeout)
+            .read_timeout(self.read_timeout)
+            .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION")));
+        if !keep_idle {
+            b = b.pool_max_idle_per_host(0);
+        }
+        b.build().map_err(|e| Error::Config(format!("could not build the HTTP client: {e}")))
+    }
 }
 
 /// What bounds one call.
@@ -158,14 +183,10 @@ impl HttpTransportBuilder {
     }
     /// Builds the transport; fails when the transcript file cannot be opened.
     pub fn build(self) -> Result<HttpTransport> {
-        let client = match self.client {
-            Some(c) => c,
-            None => reqwest::Client::builder()
-                .connect_timeout(self.connect_timeout)
-                .read_timeout(self.read_timeout)
-                .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION")))
-                .build()
-                .map_err(|e| Error::Config(format!("could not build the HTTP client: {e}")))?,
+        let settings = ClientSettings { connect_timeout: self.connect_timeout, read_timeout: self.read_timeout };
+        let (client, settings) = match self.client {
+            Some(c) => (c, None),
+            None => (settings.build(true)?, Some(settings)),
         };
         let transcript = self.transcript.map(|p| Transcript::open(&p)).transpose()?.map(Arc::new);
         let limits = Limits {
@@ -175,7 +196,7 @@ impl HttpTransportBuilder {
             max_response_bytes: self.max_response_bytes,
             max_sse_line: self.max_sse_line,
         };
-        Ok(HttpTransport { client, retry: self.retry, transcript, limits })
+        Ok(HttpTransport { client, fresh: Arc::default(), settings, retry: self.retry, transcript, limits })
     }
 }
 
@@ -206,13 +227,19 @@ impl HttpTransport {
         self.retry
     }
 
+    /// The client that opens a new connection for every request (built once, when first
+    /// needed), or the caller's own client when one was given.
+    fn fresh_client(&self) -> &reqwest::Client {
+        let Some(settings) = self.settings else { return &self.client };
+        self.fresh.get_or_init(|| settings.build(false).unwrap_or_else(|_| self.client.clone()))
+    }
+
     /// Posts the request and reads the whole JSON answer, retrying as the policy says.
     pub async fn post_json(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder) -> Result<Bytes> {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = false);
         async {
-            let started = Instant::now();
             let deadline = tokio::time::Instant::now() + self.limits.deadline;
-            let (resp, attempt) = self.send(req, decode_error, deadline).await?;
+            let (resp, attempt, started) = self.send(req, decode_error, deadline).await?;
             let status = resp.status().as_u16();
             let body = match tokio::time::timeout_at(deadline, read_capped(resp, self.limits.max_response_bytes)).await {
                 Ok(Ok(Capped::Whole(body))) => body,
@@ -244,9 +271,8 @@ impl HttpTransport {
         decoder: D,
     ) -> Result<EventStream<'static>> {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = true);
-        let started = Instant::now();
         let deadline = tokio::time::Instant::now() + self.limits.deadline;
-        let (resp, attempt) = self.send(req, decode_error, deadline).instrument(span.clone()).await?;
+        let (resp, attempt, started) = self.send(req, decode_error, deadline).instrument(span.clone()).await?;
         // A 200 that is not an event stream (an HTML page from a proxy, a JSON error) is
         // read, shown and recorded, not decoded as nothing.
         let content_type =
@@ -271,7 +297,7 @@ impl HttpTransport {
             scratch: Vec::new(),
             events: Vec::new(),
             provider: req.provider.to_string(),
-            record: self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), Instant::now())),
+            record: self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), started)),
             span,
             limits: self.limits,
             deadline,
@@ -281,13 +307,17 @@ impl HttpTransport {
         Ok(futures::stream::unfold(Box::new(state), SseState::next).boxed())
     }
 
+    /// Sends the request until an attempt gets a success status or the policy gives up.
+    /// Returns the response, its attempt number and when that attempt was sent.
     async fn send(
         &self,
         req: &HttpRequest<'_>,
         decode_error: ErrorDecoder,
         deadline: tokio::time::Instant,
-    ) -> Result<(reqwest::Response, u32)> {
+    ) -> Result<(reqwest::Response, u32, Instant)> {
         let mut attempt = 0u32;
+        // Whether this call already went again on a fresh connection after a stale one.
+        let mut on_fresh = false;
         loop {
             let started = Instant::now();
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
@@ -298,14 +328,22 @@ impl HttpTransport {
             if tracing::enabled!(tracing::Level::DEBUG) {
                 tracing::debug!(url = req.url, attempt, body = %Lossy(&req.body), "request");
             }
-            let sent = self
-                .client
+            let client = if on_fresh { self.fresh_client() } else { &self.client };
+            let sent = client
                 .post(req.url)
                 .headers(req.headers.clone())
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(req.body.clone())
                 .send();
             let sent = match tokio::time::timeout(wait, sent).await {
+                Ok(Err(e)) if !on_fresh && is_stale_connection(&e) => {
+                    // A kept-alive connection the server had closed (llama.cpp closes one
+                    // after each streamed answer): nothing was read, so nothing was
+                    // generated. Go again at once on a new connection; no retry is spent.
+                    tracing::debug!(provider = req.provider, error = %error_chain(&e), "stale connection; sending again on a new one");
+                    on_fresh = true;
+                    continue;
+                }
                 Ok(sent) => sent.map_err(|e| network_error(req, e)),
                 Err(_) if wait < self.limits.headers_timeout => {
                     Err(deadline_passed(req, self.limits.deadline, "waiting for the response headers"))
@@ -320,7 +358,7 @@ impl HttpTransport {
                 )),
             };
             let err = match sent {
-                Ok(resp) if resp.status().is_success() => return Ok((resp, attempt)),
+                Ok(resp) if resp.status().is_success() => return Ok((resp, attempt, started)),
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     let asked = retry_after(resp.headers(), SystemTime::now());
@@ -429,6 +467,27 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     message
+}
+
+/// Whether a request failed because the kept-alive connection it went out on had been
+/// closed by the server: the connection ended (or was reset) before any byte of an answer,
+/// on a connection that was already open. A failure to connect is not that.
+fn is_stale_connection(e: &reqwest::Error) -> bool {
+    if e.is_connect() || e.is_timeout() || e.is_status() || e.is_body() || e.is_decode() {
+        return false;
+    }
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        use std::io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset};
+        if s.downcast_ref::<hyper::Error>().is_some_and(|h| h.is_incomplete_message() || h.is_canceled())
+            || s.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| matches!(io.kind(), ConnectionReset | BrokenPipe | ConnectionAborted))
+        {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 fn network_error(req: &HttpRequest<'_>, e: reqwest::Error) -> Error {

@@ -59,6 +59,14 @@ pub trait ChatModel: Send + Sync + 'static {
     /// One streaming call. Errors before the first byte of the answer (a 4xx, a refused
     /// connection) come from the future; errors after it come through the stream.
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>>;
+    /// Whether one call may carry tools and a JSON schema for the answer and still call
+    /// the tools (OpenAI, Anthropic). When not (the default: servers that enforce the
+    /// schema with a grammar, like llama.cpp, would force the answer at once), a structured
+    /// run with tools calls them without the schema and asks for the answer in a last call
+    /// without tools.
+    fn format_with_tools(&self) -> bool {
+        false
+    }
 }
 
 /// Anything [`Agent::builder`](crate::Agent::builder) (and the other places that take a

@@ -488,6 +488,10 @@ pub struct OpenAiCodec {
 impl Codec for OpenAiCodec {
     type Stream = OpenAiStreamDecoder;
 
+    fn format_with_tools(&self) -> bool {
+        self.quirks.format_with_tools
+    }
+
     fn url(&self, base_url: &str, _model: &str, _stream: bool) -> String {
         format!("{base_url}/chat/completions")
     }

@@ -48,6 +48,11 @@ pub struct Quirks {
     /// `max_completion_tokens` (its reasoning models reject the old name); compatible
     /// servers take `max_tokens`.
     pub max_tokens_field: &'static str,
+    /// One call may carry tools and a JSON schema for the answer and still call the tools.
+    /// Servers that enforce the schema with a grammar (llama.cpp, vLLM) force the answer
+    /// instead, so a structured run there calls the tools first and asks for the answer in
+    /// a last call without them.
+    pub format_with_tools: bool,
 }
 
 impl Quirks {
@@ -57,10 +62,12 @@ impl Quirks {
         reasoning_echo: ReasoningEcho::Never,
         stream_usage: true,
         max_tokens_field: "max_completion_tokens",
+        format_with_tools: true,
     };
 
     /// What most compatible servers accept: OpenAI's shapes with the classic `max_tokens`.
-    pub const COMPATIBLE: Quirks = Quirks { max_tokens_field: "max_tokens", ..Quirks::OPENAI };
+    pub const COMPATIBLE: Quirks =
+        Quirks { max_tokens_field: "max_tokens", format_with_tools: false, ..Quirks::OPENAI };
 }
 
 /// Which codec a provider speaks.
@@ -139,7 +146,7 @@ const PRESETS: &[Preset] = &[
             content_policy: ContentPolicy::Null,
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"),
             stream_usage: false,
-            max_tokens_field: "max_tokens",
+            ..Quirks::COMPATIBLE
         },
         notes: "GLM; `content: \"\"` beside tool calls is error 1214, so null is sent; api.z.ai/api/paas/v4 outside China",
     },
@@ -170,8 +177,7 @@ const PRESETS: &[Preset] = &[
         quirks: Quirks {
             content_policy: ContentPolicy::Empty,
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning"),
-            stream_usage: true,
-            max_tokens_field: "max_tokens",
+            ..Quirks::COMPATIBLE
         },
         notes: "local; no key",
     },

@@ -64,6 +64,11 @@ pub(crate) enum Body<'a> {
 /// replaced by `***`), request body, status, response body (or the list of SSE `data`
 /// payloads), elapsed milliseconds and any error. Secret header values that appear anywhere
 /// in a body are redacted too.
+///
+/// Each attempt is its own line, and `elapsed_ms` measures that attempt alone, streamed or
+/// not: from sending the request to the last byte of the answer (or to the error). The
+/// waits between attempts are in no line; a retried call's lines share the request and
+/// count `attempt` up from 0.
 #[derive(Debug)]
 pub struct Transcript {
     path: PathBuf,

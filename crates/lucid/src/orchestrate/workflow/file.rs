@@ -13,6 +13,8 @@
 //! model = "openai:gpt-4o-mini"   # optional: the command line's model otherwise
 //! system = "You write short, exact prose."
 //! tools = ["calculator"]
+//! temperature = 0.3              # optional, as are max_tokens and max_iterations
+//! max_tokens = 800
 //!
 //! [[steps]]
 //! name = "outline"
@@ -109,6 +111,8 @@ struct AgentSpec {
     max_iterations: Option<usize>,
     #[serde(default)]
     temperature: Option<f64>,
+    #[serde(default)]
+    max_tokens: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -265,8 +269,12 @@ impl WorkflowFile {
             if let Some(n) = spec.max_iterations {
                 b = b.max_iterations(n);
             }
-            if let Some(t) = spec.temperature {
-                b = b.options(ChatOptions { temperature: Some(t), ..ChatOptions::default() });
+            if spec.temperature.is_some() || spec.max_tokens.is_some() {
+                b = b.options(ChatOptions {
+                    temperature: spec.temperature,
+                    max_tokens: spec.max_tokens,
+                    ..ChatOptions::default()
+                });
             }
             agents.insert(name.clone(), b.build());
         }
