@@ -140,7 +140,7 @@ impl Python {
             "python",
             "Runs Python 3 code in a persistent interpreter: variables, imports and files in its working folder \
              stay between calls. Returns stdout, stderr, the value of the last expression, any error, and the \
-             files written. No network access.",
+             files written. No network access (where the system allows cutting it off).",
         );
         Ok(Python {
             spec,
@@ -298,8 +298,15 @@ impl Python {
 
 /// The limits and the network namespace of the interpreter, set in the child before exec.
 fn limit_child(memory: libc::rlim_t, cpu: libc::rlim_t) -> std::io::Result<()> {
+    // A limit is never raised past the hard limit already in force (that needs privilege).
     let set = |resource, soft: libc::rlim_t, hard: libc::rlim_t| {
-        let limit = libc::rlimit { rlim_cur: soft, rlim_max: hard };
+        let mut current = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit writes into the struct we own.
+        if unsafe { libc::getrlimit(resource, &mut current) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let hard = hard.min(current.rlim_max);
+        let limit = libc::rlimit { rlim_cur: soft.min(hard), rlim_max: hard };
         // SAFETY: setrlimit reads the struct we pass; nothing else is touched.
         if unsafe { libc::setrlimit(resource, &limit) } != 0 {
             return Err(std::io::Error::last_os_error());
@@ -307,7 +314,7 @@ fn limit_child(memory: libc::rlim_t, cpu: libc::rlim_t) -> std::io::Result<()> {
         Ok(())
     };
     set(libc::RLIMIT_AS, memory, memory)?;
-    // The soft CPU limit is raised by the driver before each call; the hard one stays open.
+    // The soft CPU limit is raised by the driver before each call; the hard one stays as it is.
     set(libc::RLIMIT_CPU, cpu, libc::RLIM_INFINITY)?;
     set(libc::RLIMIT_FSIZE, FILE_LIMIT, FILE_LIMIT)?;
     // SAFETY: signal(2) with SIG_IGN installs no handler code; an ignored disposition
