@@ -106,6 +106,10 @@ pub struct AgentArgs {
     /// The most tokens one answer may have (default: the server's own).
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<u32>,
+    /// The model's context window in tokens: every request is kept within it (default: the
+    /// catalogue's figure for known models, what a local server says, else 8192).
+    #[arg(long, value_name = "N")]
+    pub context_window: Option<u32>,
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,

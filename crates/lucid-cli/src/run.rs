@@ -59,6 +59,9 @@ pub async fn run(mut args: RunArgs, cfg: ModelConfig, mut settings: AgentSetting
         .max_iterations(settings.max_iterations)
         .options(settings.chat_options())
         .permissions(crate::tools::policy(&settings, None));
+    if let Some((window, answer)) = crate::config::context_window(&cfg, &settings).await {
+        builder = builder.context_window(window, answer);
+    }
     if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
     }

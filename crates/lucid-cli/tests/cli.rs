@@ -987,3 +987,26 @@ async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field()
     assert_eq!(serde_json::from_slice::<Value>(&bad.stdout).unwrap()["error"]["field"], "");
     assert_eq!(server.requests().len(), 2, "no model call for a malformed request");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_is_kept_within_the_context_window_given() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("ok"))).await;
+    let dir = test_dir("window");
+    let url = server.url();
+    let db = dir.join("s.db").display().to_string();
+    let first = format!("FIRST {}", "a".repeat(2400));
+    let second = format!("SECOND {}", "b".repeat(2400));
+    for prompt in [&first, &second] {
+        let args = ["run", "--base-url", &url, "-m", "m", "--tools", "none", "--store", &db, "--session", "w"];
+        let mut args = args.to_vec();
+        args.extend(["--context-window", "1000", prompt.as_str()]);
+        let out = run_in(&dir, &args, &[]).await;
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let sent = server.requests()[1].json().to_string();
+    assert!(sent.contains("SECOND") && !sent.contains("FIRST"), "the older turn left the request: {sent:.200}");
+    // The stored session keeps both turns: the window limits requests, not the history.
+    let show = run_in(&dir, &["sessions", "--store", &db, "show", "w"], &[]).await;
+    assert!(text(&show.stdout).contains("FIRST"), "{}", text(&show.stdout));
+    std::fs::remove_dir_all(dir).ok();
+}

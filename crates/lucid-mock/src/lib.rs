@@ -261,6 +261,20 @@ type Body = BoxBody<Bytes, std::io::Error>;
 
 async fn serve(req: Request<Incoming>, handler: &Handler, log: Option<&Mutex<Vec<RecordedRequest>>>) -> Response<Body> {
     let path = req.uri().path().to_string();
+    // A client asking what the server is (llama.cpp's `GET /props`, vLLM's `GET
+    // /v1/models`, Ollama's `POST /api/show`) is not a model call: 404, not recorded, not
+    // given to the script.
+    if req.method() == hyper::Method::GET || path.ends_with("/api/show") {
+        return Response::builder()
+            .status(404)
+            .header("content-type", "application/json")
+            .body(
+                Full::new(Bytes::from_static(br#"{"error": {"message": "not a model call"}}"#))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            )
+            .unwrap_or_else(|_| Response::new(empty()));
+    }
     let headers =
         req.headers().iter().map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string())).collect();
     let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();

@@ -281,3 +281,47 @@ impl ProviderError {
         }
     }
 }
+
+impl ProviderError {
+    /// Whether the provider refused the request for being longer than the model's context
+    /// window. Each provider words it its own way: OpenAI, DeepSeek, vLLM, Groq and
+    /// OpenRouter `context_length_exceeded` / "maximum context length"; Anthropic "prompt is
+    /// too long"; Gemini "input token count … exceeds the maximum"; Zhipu code 1261;
+    /// DashScope "Range of input length"; llama.cpp `exceed_context_size_error`.
+    ///
+    /// ```
+    /// use lucid::ProviderError;
+    /// let e = ProviderError::new("anthropic", Some(400), "prompt is too long: 210034 tokens > 200000 maximum")
+    ///     .with_type("invalid_request_error");
+    /// assert!(e.is_context_overflow());
+    /// assert!(!ProviderError::new("openai", Some(400), "Invalid value for 'temperature'").is_context_overflow());
+    /// ```
+    pub fn is_context_overflow(&self) -> bool {
+        const CODES: &[&str] =
+            &["context_length_exceeded", "exceed_context_size_error", "1261", "string_above_max_length"];
+        const PHRASES: &[&str] = &[
+            "maximum context length",
+            "context length exceeded",
+            "context_length_exceeded",
+            "prompt is too long",
+            "exceeds the maximum number of tokens",
+            "exceeds the available context size",
+            "exceeds the context window",
+            "range of input length should be",
+            "too many tokens",
+            "reduce the length of the messages",
+            "prompt exceeds max length",
+            "input is too long",
+        ];
+        if !matches!(self.status, Some(400 | 413 | 422) | None) {
+            return false;
+        }
+        let code = self.code.as_deref().unwrap_or_default();
+        let kind = self.error_type.as_deref().unwrap_or_default();
+        if CODES.contains(&code) || CODES.contains(&kind) {
+            return true;
+        }
+        let message = self.message.to_ascii_lowercase();
+        PHRASES.iter().any(|p| message.contains(p))
+    }
+}

@@ -90,6 +90,14 @@ async fn forty_turns(name: &str, embedder: Arc<dyn Embedder>) {
         assert!(estimate(b) <= 400, "turn {} sent {} estimated tokens", i + 1, estimate(b));
     }
     assert!(*summaries.lock().unwrap() >= 3, "old turns were summarised");
+    // The summary calls count in the session's usage, and are bounded in length.
+    let sent_input: u64 = requests.iter().map(|b| estimate(b) as u64).sum();
+    assert_eq!(session.usage().input_tokens, sent_input, "every call, the summaries' included, is counted");
+    for b in
+        requests.iter().filter(|b| b["messages"][0]["content"].as_str().unwrap().contains("compress conversations"))
+    {
+        assert!(b["max_tokens"].as_u64().is_some_and(|n| n <= 700), "summary length is bounded: {}", b["max_tokens"]);
+    }
     let last = turns.last().unwrap();
     let messages = last["messages"].as_array().unwrap();
     assert!(

@@ -91,7 +91,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         format!("chat-{secs}")
     });
-    let agent = build_agent(&cfg, &settings, &store, &ui_tx)?;
+    let agent = build_agent(&cfg, &settings, &store, &ui_tx).await?;
     let session = agent.session_with_id(&id).await?;
     let mut chat = Chat {
         cfg,
@@ -111,7 +111,7 @@ pub async fn run(args: ChatArgs, cfg: ModelConfig, settings: AgentSettings, file
 }
 
 /// The agent the resolved settings describe, asking through the screen task.
-fn build_agent(
+async fn build_agent(
     cfg: &ModelConfig,
     settings: &AgentSettings,
     store: &Arc<dyn SessionStore>,
@@ -129,6 +129,9 @@ fn build_agent(
     }
     for t in crate::tools::build(settings, Some(interviewer))? {
         b = b.tool_arc(t);
+    }
+    if let Some((window, answer)) = crate::config::context_window(cfg, settings).await {
+        b = b.context_window(window, answer);
     }
     Ok(b.build())
 }
@@ -188,7 +191,7 @@ impl Chat {
     async fn rebuild(&mut self) -> anyhow::Result<()> {
         self.session.save().await?;
         let id = self.session.id().unwrap_or("chat").to_string();
-        let agent = build_agent(&self.cfg, &self.settings, &self.store, &self.ui_tx)?;
+        let agent = build_agent(&self.cfg, &self.settings, &self.store, &self.ui_tx).await?;
         self.session = agent.session_with_id(&id).await?;
         Ok(())
     }

@@ -33,6 +33,8 @@ pub struct Settings {
     pub temperature: Option<f64>,
     /// The most tokens one answer may have.
     pub max_tokens: Option<u32>,
+    /// The model's context window in tokens.
+    pub context_window: Option<u32>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
     /// The database of the SQL tools (a SQLite file or a postgres:// URL).
@@ -136,6 +138,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         max_iterations,
         temperature,
         max_tokens,
+        context_window,
         shell_timeout_secs,
         python,
         db,
@@ -171,6 +174,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # max_iterations = 10
 # temperature = 0.2              # default: the server's own
 # max_tokens = 4096              # the most tokens one answer may have; default: the server's
+# context_window = 32768         # tokens; default: known models' own, what a local server says
 
 # Tools the agent may use. File tools work inside the current directory only.
 # tools = [{chat_tools}]

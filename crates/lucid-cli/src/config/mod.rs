@@ -32,6 +32,7 @@ pub struct AgentSettings {
     pub max_iterations: usize,
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
+    pub context_window: Option<u32>,
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
     pub shell_timeout: Duration,
@@ -78,6 +79,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         max_iterations: args.max_iterations.or(file.max_iterations).unwrap_or(10),
         temperature,
         max_tokens,
+        context_window: args.context_window.or(file.context_window).filter(|n| *n > 0),
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
@@ -85,6 +87,40 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         db,
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
     })
+}
+
+/// The window assumed when nothing says what it is: small enough for any local model.
+pub const DEFAULT_CONTEXT_WINDOW: u32 = 8192;
+
+/// The context window and longest answer of the configured model, when the agent's own
+/// catalogue does not know it: the setting, else what a local server says, else
+/// [`DEFAULT_CONTEXT_WINDOW`] with a one-line notice. `None` when the catalogue knows it
+/// (the agent takes it from there).
+pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Option<(u32, u32)> {
+    let reserve = |w: u32| settings.max_tokens.unwrap_or(w / 4).min(w / 2);
+    if let Some(w) = settings.context_window {
+        return Some((w, reserve(w)));
+    }
+    if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
+        return None;
+    }
+    // A local or self-hosted server (a local preset, or a bare --base-url) knows its own.
+    let local = cfg.preset.is_none_or(|p| matches!(p.name, "ollama" | "llamacpp" | "vllm"));
+    if local && let Some(w) = lucid::model::probe::context_window(&cfg.base_url, &cfg.model).await {
+        tracing::info!(model = %cfg.model, window = w, "the server says its context window");
+        return Some((w, reserve(w)));
+    }
+    let notice = format!(
+        "the context window of `{}` is unknown; assuming {DEFAULT_CONTEXT_WINDOW} tokens \
+         (set --context-window N or context_window in the configuration)",
+        cfg.model
+    );
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!("lucid: {notice}");
+    } else {
+        tracing::info!("{notice}");
+    }
+    Some((DEFAULT_CONTEXT_WINDOW, reserve(DEFAULT_CONTEXT_WINDOW)))
 }
 
 impl AgentSettings {

@@ -35,6 +35,11 @@ pub(crate) struct AgentConfig {
     pub tool_concurrency: usize,
     pub tool_timeout: Option<Duration>,
     pub limits: ContextLimits,
+    /// The model's window: given, or from the catalogue.
+    pub window: Option<crate::model::catalogue::ModelLimits>,
+    /// The token budget of a request derived from `window` at build time (the window less
+    /// the answer's reservation and the tool schemas), unless `limits` sets one.
+    pub window_budget: Option<usize>,
     pub store: Option<Arc<dyn SessionStore>>,
     pub turn_lease: Duration,
     pub memory: Option<ConversationMemory>,
@@ -93,6 +98,8 @@ impl Agent {
                 tool_concurrency: 8,
                 tool_timeout: Some(Duration::from_secs(120)),
                 limits: ContextLimits::default(),
+                window: crate::model::catalogue::lookup(model.provider(), model.model_name()),
+                window_budget: None,
                 store: None,
                 turn_lease: Duration::from_secs(15 * 60),
                 memory: None,
@@ -189,6 +196,24 @@ impl Agent {
     pub fn to_builder(&self) -> AgentBuilder {
         AgentBuilder { config: (*self.config).clone() }
     }
+
+    /// The most tokens one request may hold (messages, as estimated): the explicit
+    /// [`AgentBuilder::max_context_tokens`], else the budget from the model's window, else
+    /// `None` (unlimited).
+    pub fn context_budget(&self) -> Option<usize> {
+        self.config.token_budget()
+    }
+
+    /// The model's context window and longest answer, when known.
+    pub fn context_window(&self) -> Option<crate::model::catalogue::ModelLimits> {
+        self.config.window
+    }
+}
+
+impl AgentConfig {
+    pub(crate) fn token_budget(&self) -> Option<usize> {
+        self.limits.max_tokens.or(self.window_budget)
+    }
 }
 
 /// Configures an [`Agent`].
@@ -257,9 +282,28 @@ impl AgentBuilder {
         self
     }
 
-    /// Keep the estimated context under this many tokens.
+    /// Keep the estimated context under this many tokens (overrides the budget derived
+    /// from the model's window).
     pub fn max_context_tokens(mut self, n: usize) -> Self {
         self.config.limits.max_tokens = Some(n);
+        self
+    }
+
+    /// The model's context window and longest answer, in tokens. By default they come from
+    /// the [catalogue](crate::model::catalogue) when it knows the model (a local server can
+    /// be asked with [`crate::model::probe::context_window`]). Every request is then kept
+    /// within the window less the answer's reservation and the tool schemas: old tool
+    /// outputs are shortened, then the oldest whole turns dropped (or summarised, with
+    /// [`AgentBuilder::memory`]). An unknown model without a window is not limited.
+    ///
+    /// ```
+    /// # let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "local").unwrap();
+    /// let agent = lucid::Agent::builder(model).context_window(8_192, 1_024).build();
+    /// assert_eq!(agent.context_budget(), Some(8_192 - 1_024));
+    /// ```
+    pub fn context_window(mut self, window: u32, max_output: u32) -> Self {
+        self.config.window =
+            Some(crate::model::catalogue::ModelLimits { context_window: window, max_output: max_output.min(window) });
         self
     }
 
@@ -307,7 +351,12 @@ impl AgentBuilder {
     }
 
     /// Builds the agent.
-    pub fn build(self) -> Agent {
+    pub fn build(mut self) -> Agent {
+        self.config.window_budget = self.config.window.map(|w| {
+            let schemas = serde_json::to_string(self.config.tools.specs()).unwrap_or_default();
+            let tools = if self.config.tools.is_empty() { 0 } else { self.config.counter.count(&schemas) };
+            crate::model::catalogue::request_budget(w, self.config.options.max_tokens, tools)
+        });
         Agent { config: Arc::new(self.config) }
     }
 }

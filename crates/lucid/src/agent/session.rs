@@ -288,6 +288,7 @@ impl Session {
         if let Some(prompt) = prompt {
             self.context.push(Message::user(prompt));
         }
+        let mut memory_usage = Usage::default();
         if let (Some(memory), Some(prompt)) = (&config.memory, query) {
             let counter = &*config.counter;
             let prepared = memory.prepare(
@@ -299,12 +300,15 @@ impl Session {
                 self.calibration,
             );
             match prepared.await {
-                Ok(p) if p.compressed_messages > 0 => self.edited = true,
-                Ok(_) => {}
+                Ok(p) => {
+                    self.edited |= p.compressed_messages > 0;
+                    memory_usage = p.usage;
+                }
                 Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
             }
         }
-        let mut run = RunState::default();
+        // Summary calls are part of the turn's cost.
+        let mut run = RunState { usage: memory_usage, ..RunState::default() };
         match options {
             // Tools first, the structured report last: servers that enforce a schema with a
             // grammar (llama.cpp, vLLM's guided decoding) would otherwise force the report
@@ -367,13 +371,17 @@ impl Session {
             if token.is_cancelled() || (run.iterations > 0 && self.canceller.after_turn_requested()) {
                 return Ok(StopReason::Cancelled);
             }
+            let budget = config.token_budget().map(|t| (t as f64 / self.calibration) as usize);
             let limits = ContextLimits {
-                max_tokens: config.limits.max_tokens.map(|t| (t as f64 / self.calibration) as usize),
+                max_tokens: match (budget, run.cap) {
+                    (Some(b), Some(c)) => Some(b.min(c)),
+                    (b, c) => b.or(c),
+                },
                 ..config.limits
             };
             self.context.trim_with(&limits, &*config.counter);
             self.context.repair();
-            let measure = config.memory.is_some() || config.limits.max_tokens.is_some();
+            let measure = config.memory.is_some() || config.token_budget().is_some();
             let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
             run.iterations += 1;
             events.emit(|| AgentEvent::Iteration(run.iterations));
@@ -386,7 +394,19 @@ impl Session {
             let response = tokio::select! {
                 biased;
                 _ = token.cancelled() => return Ok(StopReason::Cancelled),
-                r = call => r?,
+                r = call => r,
+            };
+            let response = match response {
+                Err(Error::Provider(e)) if e.is_context_overflow() && run.cap.is_none() => {
+                    // The provider counts more than the estimate said: keep 60% of what was
+                    // sent (older turns go first, never the current one) and try once more.
+                    let sent = self.context.count_tokens(&*config.counter);
+                    tracing::info!(provider = %e.provider, estimated = sent, error = %e.message, "over the context window; trimming harder and trying again");
+                    run.cap = Some(sent * 6 / 10);
+                    run.iterations -= 1;
+                    continue;
+                }
+                r => r?,
             };
             if let Some(u) = response.usage {
                 run.usage += u;
@@ -522,6 +542,9 @@ struct RunState {
     report: Option<ChatOptions>,
     /// The report call is under way: no tools are offered.
     reporting: bool,
+    /// A tighter token budget after the provider said the request was over its window
+    /// (set once per run: a second such error is reported).
+    cap: Option<usize>,
     /// Questions for the user from `ask_user` calls nobody could answer.
     questions: Vec<String>,
 }

@@ -96,6 +96,8 @@ pub struct Prepared {
     pub compressed_messages: usize,
     /// Summaries recalled into the context.
     pub recalled: usize,
+    /// What the summary calls cost (counted in the session's usage).
+    pub usage: crate::message::Usage,
 }
 
 impl ConversationMemory {
@@ -169,7 +171,8 @@ impl ConversationMemory {
         let cut = self.overflow(context, counter, calibration);
         if cut > 0 {
             let old: Vec<Message> = context.history()[..cut].to_vec();
-            let summary = self.summarize(model, &old).await?;
+            let (summary, usage) = self.summarize(model, &old).await?;
+            done.usage += usage;
             let vectors = self.embedder.embed(std::slice::from_ref(&summary)).await?;
             let record = MemoryRecord {
                 id: format!("mem_{:016x}", fastrand::u64(..)),
@@ -204,7 +207,10 @@ impl ConversationMemory {
         Ok(done)
     }
 
-    async fn summarize(&self, model: &dyn ChatModel, old: &[Message]) -> Result<String> {
+    /// One summary of `old`, and what the call cost. Its length is bounded by the call's
+    /// `max_tokens` (a little over the target, so a summary is not cut mid-sentence), not
+    /// only asked for in the prompt.
+    async fn summarize(&self, model: &dyn ChatModel, old: &[Message]) -> Result<(String, crate::message::Usage)> {
         let mut transcript = String::new();
         for m in old {
             match m {
@@ -225,8 +231,9 @@ impl ConversationMemory {
             Message::system(SUMMARY_PROMPT.replace("{N}", &self.config.summary_tokens.to_string())),
             Message::user(transcript),
         ];
-        let options = ChatOptions::default();
+        let limit = u32::try_from(self.config.summary_tokens + self.config.summary_tokens / 4).unwrap_or(u32::MAX);
+        let options = ChatOptions { max_tokens: Some(limit.max(32)), ..ChatOptions::default() };
         let r = model.chat(ChatRequest::new(&messages, &[], &options)).await?;
-        Ok(r.message.content.trim().to_string())
+        Ok((r.message.content.trim().to_string(), r.usage.unwrap_or_default()))
     }
 }

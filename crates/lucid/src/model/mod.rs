@@ -5,11 +5,13 @@
 //! they share; it does not hold the agent loop (see [`crate::agent`]).
 
 pub mod anthropic;
+pub mod catalogue;
 pub mod client;
 pub mod gemini;
 pub mod http;
 pub mod openai;
 pub mod presets;
+pub mod probe;
 pub mod retry;
 pub mod sse;
 pub mod stream;
