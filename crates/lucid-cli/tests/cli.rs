@@ -872,6 +872,7 @@ async fn the_python_tool_computes_across_calls_and_a_missing_interpreter_stops_a
     let err = text(&out.stderr);
     assert!(err.contains("`no-such-python-3` was not found on PATH"), "{err}");
     assert_eq!(server.requests().len(), 3, "no model call is made with a tool missing");
+    std::fs::remove_dir_all(dir).ok();
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -918,6 +919,7 @@ async fn db_gives_the_model_the_sql_tools_on_a_read_only_database() {
     let out = run_in(&dir, &["run", "--base-url", &url, "-m", "m", "--db", "missing.db", "hi"], &[]).await;
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no SQLite database at missing.db"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `lucid ARGS` in `dir` with `input` on standard input.
@@ -986,6 +988,7 @@ async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field()
     assert_eq!(bad.status.code(), Some(2));
     assert_eq!(serde_json::from_slice::<Value>(&bad.stdout).unwrap()["error"]["field"], "");
     assert_eq!(server.requests().len(), 2, "no model call for a malformed request");
+    std::fs::remove_dir_all(dir).ok();
 }
 
 #[tokio::test(flavor = "multi_thread")]
