@@ -149,7 +149,7 @@ mod postgres {
                  CREATE SEQUENCE {schema}.ticket;
                  CREATE FUNCTION {schema}.add_city(n text) RETURNS int LANGUAGE sql AS
                    $$ INSERT INTO {schema}.city (id, name) VALUES (99, n) RETURNING id $$;
-                 DO $$ BEGIN CREATE ROLE lucid_reader LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$;
+                 DO $$ BEGIN CREATE ROLE lucid_reader LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
                  GRANT USAGE ON SCHEMA {schema} TO lucid_reader;
                  GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO lucid_reader;
                  GRANT USAGE, UPDATE ON ALL SEQUENCES IN SCHEMA {schema} TO lucid_reader;"
