@@ -95,6 +95,10 @@ pub struct AgentArgs {
     /// Most model calls per turn (default 10).
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// The database of `sql_query` and `sql_schema`, read only: a SQLite file or a
+    /// `postgres://` URL (a Postgres build). Adds both tools to the default tools.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
     /// Sampling temperature sent with every call (default: the server's own, which makes
     /// runs differ from one server to the next).
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
@@ -255,6 +259,12 @@ pub struct RunArgs {
     /// standard error.
     #[arg(long, conflicts_with_all = ["schema", "stream", "session"])]
     pub plan: bool,
+    /// Read one JSON request from FILE (`-`: standard input), for programs:
+    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`. The answer is the
+    /// `--json` object plus `model`, `timestamp` and `requiresToolCalls`; a malformed
+    /// request exits with code 2 and a JSON error naming the field.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["prompt", "schema", "plan", "stream", "session", "tools"])]
+    pub input: Option<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

@@ -9,6 +9,7 @@ mod chat;
 mod config;
 mod config_show;
 mod display;
+mod request;
 mod run;
 mod sessions;
 mod tools;

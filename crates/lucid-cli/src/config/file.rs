@@ -41,6 +41,10 @@ pub struct Settings {
     pub context_window: Option<u32>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
+    /// The database of the SQL tools (a SQLite file or a postgres:// URL).
+    pub db: Option<String>,
+    /// The interpreter of the `python` tool (a name on `PATH`, or a path; default `python3`).
+    pub python: Option<String>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
     /// `lucid::tool::builtin::PROTECTED`).
     pub writable_protected: Option<Vec<String>>,
@@ -146,6 +150,8 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         max_tokens,
         context_window,
         shell_timeout_secs,
+        python,
+        db,
         writable_protected,
         mcp
     );
@@ -186,6 +192,12 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Never written, even under allow (a write there can run code): .git .hg .svn .envrc .env*
 # .vscode/tasks.json. Lift one by name:
 # writable_protected = [".env*"]
+# The `python` tool's interpreter (default: python3 on PATH; none is bundled).
+# python = "/usr/bin/python3"
+# The database `sql_query` and `sql_schema` read (never write): a SQLite file, or a
+# postgres:// URL with a Postgres build (connect as a role without superuser rights).
+# Setting it adds both tools to the default ones.
+# db = "~/data/shop.db"
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]
