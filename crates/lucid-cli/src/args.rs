@@ -100,6 +100,10 @@ pub struct AgentArgs {
     /// Most model calls per turn (default 10).
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// The database of `sql_query` and `sql_schema`, read only: a SQLite file or a
+    /// `postgres://` URL (a Postgres build). Adds both tools to the default tools.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
     /// Sampling temperature sent with every call (default: the server's own, which makes
     /// runs differ from one server to the next).
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
@@ -238,9 +242,15 @@ pub struct ModelArgs {
     /// Model name (each provider has a default).
     #[arg(long, short = 'm')]
     pub model: Option<String>,
-    /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` is appended.
+    /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` (or
+    /// `/responses`) is appended.
     #[arg(long)]
     pub base_url: Option<String>,
+    /// Which OpenAI API to speak: `responses` (the `openai` provider's default) or `chat`
+    /// (Chat Completions, every other OpenAI-compatible provider's default). Any server
+    /// implementing the Responses API works with `--base-url URL --api responses`.
+    #[arg(long, value_parser = ["chat", "responses"])]
+    pub api: Option<String>,
     /// API key (default: the provider's environment variable). A key on the command line
     /// is visible to other local users (`ps`, shell history): prefer the variable.
     #[arg(long)]
@@ -284,6 +294,12 @@ pub struct RunArgs {
     /// standard error.
     #[arg(long, conflicts_with_all = ["schema", "stream", "session"])]
     pub plan: bool,
+    /// Read one JSON request from FILE (`-`: standard input), for programs:
+    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`. The answer is the
+    /// `--json` object plus `model`, `timestamp` and `requiresToolCalls`; a malformed
+    /// request exits with code 2 and a JSON error naming the field.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["prompt", "schema", "plan", "stream", "session", "tools"])]
+    pub input: Option<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

@@ -28,6 +28,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
             println!("provider = {:?}", cfg.provider);
             println!("model = {:?}", cfg.model);
             println!("base_url = {:?}", cfg.base_url);
+            println!("api = {:?}", cfg.api_name());
             match (&cfg.api_key, &source.0) {
                 (Some(k), Some(from)) => println!("api_key = {:?}  # from {from}", mask(k)),
                 (Some(k), None) => println!("api_key = {:?}", mask(k)),
@@ -52,6 +53,8 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     println!("store = {}", agent.store.as_deref().map_or("(default SQLite file)".into(), |p| format!("{p:?}")));
     println!("shell_timeout_secs = {}", agent.shell_timeout.as_secs());
     println!("writable_protected = {:?}", agent.writable_protected);
+    println!("python = {:?}", agent.python.as_deref().unwrap_or("python3"));
+    println!("db = {}", agent.db.as_deref().map_or("(none)".into(), |d| format!("{:?}", without_password(d))));
     println!("[permissions]");
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());
@@ -61,6 +64,18 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         println!("# profiles: {}", s.profiles.keys().cloned().collect::<Vec<_>>().join(", "));
     }
     Ok(0)
+}
+
+/// A database URL with its password (if it has one) masked.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    match rest.split_once('@') {
+        Some((user_info, host)) if user_info.contains(':') => {
+            let user = user_info.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}")
+        }
+        _ => url.to_string(),
+    }
 }
 
 /// Writes the starter file; refuses to replace one unless `force`.
@@ -89,5 +104,12 @@ mod tests {
     fn keys_are_masked() {
         assert_eq!(super::mask("sk-proj-abcdefghijklmnop"), "sk-…mnop");
         assert_eq!(super::mask("short"), "****");
+    }
+
+    #[test]
+    fn a_database_password_is_masked() {
+        assert_eq!(super::without_password("postgres://me:secret@db/x"), "postgres://me:***@db/x");
+        assert_eq!(super::without_password("postgres://me@db/x"), "postgres://me@db/x");
+        assert_eq!(super::without_password("shop.db"), "shop.db");
     }
 }

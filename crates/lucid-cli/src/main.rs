@@ -10,6 +10,7 @@ mod config;
 mod config_show;
 mod display;
 mod mcp;
+mod request;
 mod run;
 mod sessions;
 mod tools;
@@ -85,10 +86,10 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
         Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),
         Command::Providers => {
-            println!("{:<11} {:<32} {:<52} notes", "provider", "key variable", "default base URL");
+            println!("{:<11} {:<10} {:<32} {:<52} notes", "provider", "api", "key variable", "default base URL");
             for p in lucid::model::Preset::all() {
                 let keys = if p.key_vars.is_empty() { "(none)".to_string() } else { p.key_vars.join(", ") };
-                println!("{:<11} {:<32} {:<52} {}", p.name, keys, p.base_url, p.notes);
+                println!("{:<11} {:<10} {:<32} {:<52} {}", p.name, p.protocol.api_name(), keys, p.base_url, p.notes);
             }
             Ok(0)
         }

@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::args::RunArgs;
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
 use crate::display::{safe, truncate};
+use crate::request::{Request, RequestError, answer_fields};
 
 /// Reads the prompt from the arguments, or from standard input for `-` or nothing.
 fn prompt(args: &RunArgs) -> anyhow::Result<String> {
@@ -30,12 +31,35 @@ fn prompt(args: &RunArgs) -> anyhow::Result<String> {
 
 /// Runs the task and returns the process exit code.
 pub async fn run(
-    args: RunArgs,
+    mut args: RunArgs,
     cfg: ModelConfig,
     mut settings: AgentSettings,
     servers: std::collections::BTreeMap<String, crate::mcp::ServerConfig>,
 ) -> anyhow::Result<i32> {
-    let prompt = prompt(&args)?;
+    let request = match &args.input {
+        Some(path) => match read_request(path)? {
+            Ok(r) => Some(r),
+            Err(e) => {
+                println!("{}", e.to_json());
+                eprintln!("lucid: {e}");
+                return Ok(2);
+            }
+        },
+        None => None,
+    };
+    let prompt = match &request {
+        Some(r) => {
+            if let Some(tools) = &r.required_tools {
+                settings.tools.clone_from(tools);
+            }
+            args.agent.session.clone_from(&r.session_id);
+            args.json = true;
+            r.prompt()
+        }
+        None => prompt(&args)?,
+    };
+    let answering = request.as_ref().map(|r| Answering { model: cfg.model.clone(), session: r.session_id.clone() });
+    let answering = answering.as_ref();
     let model = cfg.build()?;
     let (servers, _) = crate::mcp::start(&servers, false).await?;
     let mcp_tools = crate::mcp::tools(&servers)?;
@@ -142,7 +166,7 @@ pub async fn run(
         other => (other?, None),
     };
     if let Some((session, source)) = unsaved {
-        print_result(&args, &result)?;
+        print_result(&args, &result, answering)?;
         eprintln!("lucid: the answer above could not be saved to session `{session}`: {source}");
         return Ok(1);
     }
@@ -155,7 +179,7 @@ pub async fn run(
     if result.stop_reason == StopReason::NeedsInput {
         if args.json {
             // One object, the questions in it; nothing else on stdout.
-            print_result(&args, &result)?;
+            print_result(&args, &result, answering)?;
             eprintln!("lucid: {ANSWER_AND_RUN_AGAIN}");
             return Ok(4);
         }
@@ -169,7 +193,7 @@ pub async fn run(
             shown_earlier = true;
         }
     }
-    print_result(&args, &result)?;
+    print_result(&args, &result, answering)?;
     match result.finish_reason {
         Some(FinishReason::ContentFilter) => eprintln!("lucid: the provider's content filter stopped the answer"),
         Some(FinishReason::Length) if result.stop_reason == StopReason::Completed => {
@@ -263,6 +287,25 @@ async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// Reads the request of `--input` (`-`: standard input); a malformed one is the inner error.
+fn read_request(path: &std::path::Path) -> anyhow::Result<Result<Request, RequestError>> {
+    let text = if path == std::path::Path::new("-") {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .context("reading the request from standard input")?;
+        s
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading the request {}", path.display()))?
+    };
+    Ok(Request::parse(&text, |name| lucid::tool::builtin::find(name).is_some()))
+}
+
+/// What an answer to a `--input` request adds: the model and the session.
+struct Answering {
+    model: String,
+    session: Option<String>,
+}
+
 /// The text of the last assistant message of the latest turn that has any.
 fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
     messages
@@ -276,7 +319,7 @@ fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
         .next()
 }
 
-fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
+fn print_result(args: &RunArgs, r: &AgentResult, answering: Option<&Answering>) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let calls: Vec<_> = r
@@ -284,16 +327,19 @@ fn print_result(args: &RunArgs, r: &AgentResult) -> anyhow::Result<()> {
             .iter()
             .map(|c| json!({"id": c.id, "name": c.name, "arguments": c.arguments, "output": c.output, "is_error": c.is_error}))
             .collect();
-        let v = json!({
+        let mut v = json!({
             "content": r.content,
             "tool_calls": calls,
             "iterations": r.iterations,
-            "usage": {"input_tokens": r.usage.input_tokens, "output_tokens": r.usage.output_tokens},
+            // Input and output always; cached, cache-write and reasoning tokens when there are any.
+            "usage": r.usage,
             "stop_reason": r.stop_reason.as_str(),
         });
-        let mut v = v;
         if !r.questions.is_empty() {
             v["questions"] = json!(r.questions);
+        }
+        if let (Some(a), Some(map)) = (answering, v.as_object_mut()) {
+            answer_fields(map, &a.model, a.session.as_deref(), !r.tool_calls.is_empty());
         }
         writeln!(out, "{v}")?;
     } else if args.stream {

@@ -69,10 +69,7 @@ pub fn build(
     settings: &AgentSettings,
     interviewer: Option<Arc<dyn Interviewer>>,
 ) -> anyhow::Result<Vec<Arc<dyn Tool>>> {
-    let mut setup = settings
-        .writable_protected
-        .iter()
-        .fold(Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout), |s, p| s.unprotect(p));
+    let mut setup = setup(settings)?;
     if let Some(i) = interviewer {
         setup = setup.interviewer(i);
     }
@@ -80,7 +77,19 @@ pub fn build(
     for name in &settings.tools {
         let entry = builtin::find(name)
             .ok_or_else(|| ConfigError(format!("unknown tool `{name}`; tools: {}", joined(builtin::names()))))?;
-        out.push(entry.build(&setup)?);
+        if entry.name.starts_with("sql_") && settings.db.is_none() {
+            return Err(ConfigError(format!(
+                "`{name}` needs a database: pass --db FILE_OR_URL or set db = \"...\" in the configuration"
+            ))
+            .into());
+        }
+        // What a tool needs from outside (an interpreter, a database that opens) is the
+        // configuration's to fix (exit code 2).
+        let tool = entry.build(&setup).map_err(|e| match entry.needs {
+            Some(_) => ConfigError(e.to_string()).into(),
+            None => anyhow::Error::from(e),
+        })?;
+        out.push(tool);
     }
     Ok(out)
 }
@@ -89,16 +98,32 @@ pub fn build(
 /// current directory, `ask_user` deferred, each call checked against the settings'
 /// permission policy with nobody to ask (so `ask` refuses, as in `lucid run`).
 pub fn workflow_registry(settings: &AgentSettings) -> anyhow::Result<ToolRegistry> {
-    let setup = settings
-        .writable_protected
-        .iter()
-        .fold(Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout), |s, p| s.unprotect(p));
+    let setup = setup(settings)?;
     let policy = policy(settings, None);
     let mut registry = ToolRegistry::new();
     for entry in CATALOGUE {
-        registry.add_arc(policy.guard(entry.build(&setup)?));
+        match entry.build(&setup) {
+            Ok(tool) => registry.add_arc(policy.guard(tool)),
+            // What needs something outside (an interpreter) is left out when it is
+            // missing: a workflow that does not use it should not fail for it.
+            Err(e) if entry.needs.is_some() => tracing::info!("tool {} left out: {e}", entry.name),
+            Err(e) => return Err(e.into()),
+        }
     }
     Ok(registry)
+}
+
+/// What the built-in tools of these settings are made from: the current directory, the
+/// shell's timeout, the interpreter, the protected paths lifted.
+fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
+    let mut setup = Setup::new(std::env::current_dir()?).shell_timeout(settings.shell_timeout);
+    if let Some(python) = &settings.python {
+        setup = setup.python(python);
+    }
+    if let Some(db) = &settings.db {
+        setup = setup.database(db);
+    }
+    Ok(settings.writable_protected.iter().fold(setup, |s, p| s.unprotect(p)))
 }
 
 /// The permission policy of the settings; `ask` goes to `approver`, or is refused.
@@ -129,6 +154,8 @@ mod tests {
             );
         }
         assert!(long.contains("\n  shell         runs a shell command (asks first)\n"), "{long}");
+        assert!(long.contains("\n  python        runs Python code in a persistent interpreter"), "{long}");
+        assert!(long.contains("\n  sql_query     runs one read-only SQL statement on the database\n"), "{long}");
         assert!(
             long.contains("Default for `run`: calculator, current_time, ask_user; for `chat`: those and read_file,")
         );

@@ -99,6 +99,9 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("Tool said: 5").unwrap();
         p.expect("── ").unwrap();
         p.expect("out │ m │").unwrap();
+        // The model is unknown and the server does not say: the default window.
+        p.expect("ctx ").unwrap();
+        p.expect("% of 8.2k").unwrap();
 
         // The conversation saved as Markdown (the format of `lucid sessions export`).
         p.send_line("/save conv.md").unwrap();

@@ -849,6 +849,149 @@ async fn log_lines_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_python_tool_computes_across_calls_and_a_missing_interpreter_stops_at_startup() {
+    let dir = test_dir("python");
+    std::fs::write(dir.join("lucid.toml"), "[permissions]\npython = \"allow\"\n").unwrap();
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "python", r#"{"code":"import math\nr = math.sqrt(2)"}"#)])),
+        Reply::json(200, &tool_call_completion(&[("c2", "python", r#"{"code":"round(r, 4)"}"#)])),
+        Reply::json(200, &text_completion("About 1.4142.")),
+    ])
+    .await;
+    let url = server.url();
+    let args =
+        ["--config", "lucid.toml", "run", "--base-url", &url, "-m", "m", "--tools", "python", "--json", "sqrt 2"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_calls"][1]["output"], "[value]\n1.4142", "{v}");
+
+    std::fs::write(dir.join("lucid.toml"), "python = \"no-such-python-3\"\n").unwrap();
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("`no-such-python-3` was not found on PATH"), "{err}");
+    assert_eq!(server.requests().len(), 3, "no model call is made with a tool missing");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn db_gives_the_model_the_sql_tools_on_a_read_only_database() {
+    let dir = test_dir("sql");
+    rusqlite::Connection::open(dir.join("shop.db"))
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE item (name TEXT, price REAL); INSERT INTO item VALUES ('tea', 3.5), ('cake', 4.0);",
+        )
+        .unwrap();
+    let server = MockServer::sequence(vec![
+        Reply::json(
+            200,
+            &tool_call_completion(&[("c1", "sql_query", r#"{"sql":"SELECT name FROM item WHERE price > 3.9"}"#)]),
+        ),
+        Reply::json(200, &tool_call_completion(&[("c2", "sql_query", r#"{"sql":"DELETE FROM item"}"#)])),
+        Reply::json(200, &text_completion("Cake.")),
+    ])
+    .await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--db", "shop.db", "--json", "what costs more than 3.9?"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_calls"][0]["output"], "| name |\n| --- |\n| cake |\n\n1 row", "{v}");
+    assert_eq!(v["tool_calls"][1]["is_error"], true, "{v}");
+    let tools: Vec<String> = server.requests()[0].json()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(tools, ["calculator", "current_time", "ask_user", "sql_query", "sql_schema"]);
+    let count: i64 = rusqlite::Connection::open(dir.join("shop.db"))
+        .unwrap()
+        .query_row("SELECT count(*) FROM item", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 2, "the DELETE was refused");
+
+    let out = run_in(&dir, &["run", "--base-url", &url, "-m", "m", "--tools", "sql_query", "hi"], &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`sql_query` needs a database: pass --db"), "{}", text(&out.stderr));
+    let out = run_in(&dir, &["run", "--base-url", &url, "-m", "m", "--db", "missing.db", "hi"], &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no SQLite database at missing.db"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `lucid ARGS` in `dir` with `input` on standard input.
+async fn run_with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().expect("run lucid");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field() {
+    let dir = test_dir("input");
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "calculator", r#"{"expression":"3*14"}"#)])),
+        Reply::json(200, &text_completion("Ana has 42.")),
+    ])
+    .await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--input", "-"];
+    let request = r#"{"sessionId": "order-7", "text": "How many points?", "context": {"user": "ana", "points": "3*14"},
+                      "requiredTools": ["calculator"]}"#;
+    let out = run_with_stdin(&dir, &args, request).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["content"], "Ana has 42.");
+    assert_eq!(
+        (v["model"].as_str(), v["sessionId"].as_str(), v["requiresToolCalls"].as_bool()),
+        (Some("m"), Some("order-7"), Some(true))
+    );
+    let stamp = v["timestamp"].as_str().unwrap();
+    assert!(stamp.len() == 20 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T', "{stamp}");
+    assert_eq!(v["tool_calls"][0]["output"], "42");
+    let first = server.requests()[0].json();
+    let tools: Vec<&str> =
+        first["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    assert_eq!(tools, ["calculator"], "requiredTools are the request's tools");
+    let user = first["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(
+        user.starts_with(
+            "<context>\n{\n  \"points\": \"3*14\",\n  \"user\": \"ana\"\n}\n</context>\n\nHow many points?"
+        ),
+        "{user}"
+    );
+
+    let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "requiredTools": ["calculator", "teleport"]}"#).await;
+    assert_eq!(bad.status.code(), Some(2));
+    let e: Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(e["error"]["field"], "requiredTools[1]", "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("`teleport` is not a tool"), "{e}");
+    let bad = run_with_stdin(&dir, &args, "not json").await;
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(serde_json::from_slice::<Value>(&bad.stdout).unwrap()["error"]["field"], "");
+    assert_eq!(server.requests().len(), 2, "no model call for a malformed request");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_session_is_kept_within_the_context_window_given() {
     let server = MockServer::start(|_| Reply::json(200, &text_completion("ok"))).await;
     let dir = test_dir("window");

@@ -4,7 +4,8 @@
 //! serves a fixed list of replies in order. Every request is recorded so tests can assert
 //! the exact body Lucid sent. [`bench_handler`] answers the `lucid-bench` task (a tool call
 //! `add {"a": 2, "b": 3}`, then `"The answer is 5."`), streamed or not as asked, with
-//! pre-built bodies so the server costs as little as possible.
+//! pre-built bodies so the server costs as little as possible; at `/v1/responses` it
+//! answers the same task through a strict, stateless Responses API ([`responses`]).
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -24,6 +25,8 @@ use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
+
+pub mod responses;
 
 /// A request the server received.
 #[derive(Debug, Clone)]
@@ -348,10 +351,15 @@ impl Default for BenchReplies {
 }
 
 /// Answers the benchmark task: a tool call first, the final answer once the request
-/// carries a tool result; streamed when the request says `"stream": true`.
+/// carries a tool result; streamed when the request says `"stream": true`. Requests to
+/// `…/responses` go to a [`responses::ResponsesServer`].
 pub fn bench_handler() -> impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static {
     let r = BenchReplies::default();
+    let responses = responses::ResponsesServer::default();
     move |req| {
+        if req.path.ends_with("/responses") {
+            return responses.reply(req);
+        }
         let body = &req.body[..];
         let has_tool_result = contains(body, br#""role":"tool""#) || contains(body, br#""role": "tool""#);
         let stream = contains(body, br#""stream":true"#) || contains(body, br#""stream": true"#);

@@ -150,7 +150,8 @@ impl Error {
 pub enum ProviderErrorKind {
     /// 429: too many requests right now; retrying later helps.
     RateLimited,
-    /// 429 with `insufficient_quota` and the like: retrying cannot help.
+    /// The account's money or quota ran out (OpenAI `insufficient_quota`, Zhipu 1113,
+    /// DeepSeek 402, …; each provider's table says which): retrying cannot help.
     QuotaExhausted,
     /// 401/403: bad or missing key.
     Authentication,
@@ -196,9 +197,6 @@ pub struct ProviderError {
     pub mid_stream: bool,
 }
 
-/// Codes that mean a 429 will not go away by waiting.
-const PERMANENT_429: &[&str] = &["insufficient_quota", "billing_hard_limit_reached", "billing_not_active"];
-
 impl ProviderError {
     /// An error with the given status and message; kind and retryability follow from the
     /// status until a type or code says otherwise.
@@ -241,15 +239,26 @@ impl ProviderError {
         self
     }
 
-    fn is_permanent_429(&self) -> bool {
-        [&self.error_type, &self.code].into_iter().flatten().any(|s| PERMANENT_429.contains(&s.as_str()))
+    /// Marks the error as the account's money or quota running out: never retried, since
+    /// waiting does not help. Codecs call it for the rows of their provider's table
+    /// ([`crate::model::presets::QuotaRule`]); the provider's own message is kept.
+    ///
+    /// ```
+    /// use lucid::{ProviderError, ProviderErrorKind};
+    /// let e = ProviderError::new("zhipu", Some(429), "Your account is in arrears").with_code("1113").quota_exhausted();
+    /// assert_eq!((e.kind, e.retryable), (ProviderErrorKind::QuotaExhausted, false));
+    /// ```
+    pub fn quota_exhausted(mut self) -> Self {
+        self.kind = ProviderErrorKind::QuotaExhausted;
+        self.retryable = false;
+        self.retry_after = None;
+        self
     }
 
     /// The retry policy of DESIGN promise 6 applied to status, type and code.
     fn classify(&mut self) {
         let status = self.status.unwrap_or(0);
         self.kind = match status {
-            429 if self.is_permanent_429() => ProviderErrorKind::QuotaExhausted,
             429 => ProviderErrorKind::RateLimited,
             401 | 403 => ProviderErrorKind::Authentication,
             404 => ProviderErrorKind::NotFound,
@@ -257,7 +266,7 @@ impl ProviderError {
             _ => ProviderErrorKind::Server,
         };
         self.retryable = match self.status {
-            Some(s) => matches!(s, 408 | 409 | 425 | 429 | 500 | 502 | 503 | 504 | 529) && !self.is_permanent_429(),
+            Some(s) => matches!(s, 408 | 409 | 425 | 429 | 500 | 502 | 503 | 504 | 529),
             None => matches!(
                 self.error_type.as_deref(),
                 Some("overloaded_error" | "rate_limit_error" | "api_error" | "server_error")

@@ -83,14 +83,16 @@ async fn anthropic_tool_round_trip() {
     assert_eq!(reqs[1].header("x-api-key"), Some("sk-ant-test"));
     assert_eq!(reqs[1].header("anthropic-version"), Some("2023-06-01"));
     let last = reqs[2].json();
-    assert_eq!(last["system"], "You add numbers.");
+    // The system prompt and the latest turn carry prompt-cache breakpoints.
+    let cached = json!({"type": "ephemeral"});
+    assert_eq!(last["system"], json!([{"type": "text", "text": "You add numbers.", "cache_control": cached}]));
     assert_eq!(
         last["messages"][1]["content"][0],
         json!({"type": "thinking", "thinking": "Use the tool.", "signature": "sig-1"})
     );
     assert_eq!(
         last["messages"][2],
-        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "5"}]})
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "5", "cache_control": cached}]})
     );
     assert!(validate(s.messages()).is_ok());
 }

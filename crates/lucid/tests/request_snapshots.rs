@@ -75,6 +75,7 @@ fn openai_streaming_request_with_every_option() {
             strict: true,
         }),
         extra: Some(extra),
+        ..Default::default()
     };
     insta::assert_json_snapshot!(body("openai", true, &options));
 }

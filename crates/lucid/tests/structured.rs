@@ -165,3 +165,26 @@ async fn an_answer_that_already_matches_the_schema_needs_no_report_call() {
     assert_eq!(v["result"], "4");
     assert_eq!(server.requests().len(), 2);
 }
+
+#[tokio::test]
+async fn a_model_that_never_stops_calling_tools_still_reports_at_the_iteration_limit() {
+    // Like a small local model: calls the calculator again and again; the grammar forces
+    // the report when the format is present.
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        if body.get("response_format").is_some() {
+            return Reply::json(200, &text_completion(r#"{"result": "144", "success": true}"#));
+        }
+        Reply::json(200, &tool_call_completion(&[("c", "calculator", r#"{"expression": "12 * 12"}"#)]))
+    })
+    .await;
+    let agent = Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
+        .tool(lucid::tool::builtin::calculator)
+        .max_iterations(3)
+        .build();
+    let mut s = agent.session();
+    let v = s.extract_json("Compute 12 * 12", lucid::model::ResponseFormat::JsonObject).await.unwrap();
+    assert_eq!(v["result"], "144");
+    assert_eq!(server.requests().len(), 4, "three calls with tools, then the report");
+    assert!(lucid::history::validate(s.messages()).is_ok());
+}

@@ -310,12 +310,14 @@ impl Chat {
                 println!(
                     "{}",
                     style.dim(&format!(
-                        "── {} in · {} out │ session {} in · {} out │ {} │ {:.1}s",
+                        "── {} in{} · {} out │ session {} in · {} out │ {}{} │ {:.1}s",
                         r.usage.input_tokens,
+                        cached_note(&r.usage),
                         r.usage.output_tokens,
                         total.input_tokens,
                         total.output_tokens,
                         model,
+                        context_note(&self.session),
                         started.elapsed().as_secs_f64()
                     ))
                 );
@@ -337,6 +339,37 @@ impl Chat {
             .map(|(q, a)| serde_json::json!({"question": q, "answer": a}))
             .collect();
         Some(format!("My answers to your questions: {}", serde_json::Value::Array(pairs)))
+    }
+}
+
+/// ` (N cached)` when the provider served part of the prompt from its cache (read from
+/// it, or, for Anthropic, also written to it); nothing otherwise.
+/// How full the context window is, as the next request would send it: " │ ctx 41% of
+/// 128k" (the estimate scaled by the provider's reported usage); empty when the window is
+/// unknown.
+fn context_note(session: &Session) -> String {
+    let Some(window) = session.agent().context_window() else { return String::new() };
+    let used = session.context().estimated_tokens() as f64 * session.token_calibration();
+    let pct = (100.0 * used / f64::from(window.context_window.max(1))).round();
+    format!(" │ ctx {pct}% of {}", thousands(window.context_window))
+}
+
+/// A token count as people say it: `128k`, `8.2k`, `1M`, `900`.
+fn thousands(n: u32) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..10_000 => format!("{:.1}k", f64::from(n) / 1000.0),
+        10_000..1_000_000 => format!("{}k", (f64::from(n) / 1000.0).round()),
+        _ => format!("{:.1}M", f64::from(n) / 1_000_000.0).replace(".0M", "M"),
+    }
+}
+
+fn cached_note(u: &lucid::Usage) -> String {
+    let read = u.cached_input_tokens + u.cache_read_input_tokens;
+    match (read, u.cache_creation_input_tokens) {
+        (0, 0) => String::new(),
+        (read, 0) => format!(" ({read} cached)"),
+        (read, written) => format!(" ({read} cached, {written} written to cache)"),
     }
 }
 
@@ -493,6 +526,12 @@ impl Screen {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn windows_are_shown_as_people_say_them() {
+        let shown: Vec<String> = [900, 8_192, 128_000, 200_000, 1_048_576, 2_000_000].map(super::thousands).to_vec();
+        assert_eq!(shown, ["900", "8.2k", "128k", "200k", "1M", "2M"]);
+    }
+
+    #[test]
     fn approvals_show_parsed_arguments_and_refuse_unparsable_ones() {
         // JSON escapes stay escapes when printed again; a raw C1 control is made visible.
         let shown = super::approval_text(r#"{"path": "a\u001b[2K"}"#).unwrap();
@@ -503,5 +542,15 @@ mod tests {
         assert!(super::approval_text("\u{1b}[2Kok").is_none());
         let long = format!("{{\"content\": \"{}\"}}", "a".repeat(10_000));
         assert!(super::approval_text(&long).unwrap().contains("more characters not shown"));
+    }
+
+    #[test]
+    fn the_footer_notes_cached_tokens_only_when_there_are_some() {
+        let mut u = lucid::Usage { input_tokens: 100, output_tokens: 5, ..Default::default() };
+        assert_eq!(super::cached_note(&u), "");
+        u.cached_input_tokens = 64;
+        assert_eq!(super::cached_note(&u), " (64 cached)");
+        u = lucid::Usage { cache_read_input_tokens: 1800, cache_creation_input_tokens: 40, ..u };
+        assert_eq!(super::cached_note(&u), " (1864 cached, 40 written to cache)");
     }
 }

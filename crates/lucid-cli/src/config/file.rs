@@ -21,6 +21,10 @@ pub struct Settings {
     pub model: Option<String>,
     /// Base URL for the provider.
     pub base_url: Option<String>,
+    /// `chat` or `responses`: which OpenAI API the provider speaks.
+    pub api: Option<String>,
+    /// `on` (default) or `off`: prompt-cache breakpoints (Anthropic `cache_control`).
+    pub cache: Option<String>,
     /// System prompt.
     pub system: Option<String>,
     /// Enabled tools.
@@ -37,6 +41,10 @@ pub struct Settings {
     pub context_window: Option<u32>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
+    /// The database of the SQL tools (a SQLite file or a postgres:// URL).
+    pub db: Option<String>,
+    /// The interpreter of the `python` tool (a name on `PATH`, or a path; default `python3`).
+    pub python: Option<String>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
     /// `lucid::tool::builtin::PROTECTED`).
     pub writable_protected: Option<Vec<String>>,
@@ -60,6 +68,10 @@ pub struct Settings {
 pub struct ProviderSection {
     /// Base URL for this provider.
     pub base_url: Option<String>,
+    /// `chat` or `responses`: which OpenAI API it speaks.
+    pub api: Option<String>,
+    /// `on` (default) or `off`: prompt-cache breakpoints.
+    pub cache: Option<String>,
     /// The environment variable holding its key.
     pub key_env: Option<String>,
     /// Its default model.
@@ -128,6 +140,8 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         provider,
         model,
         base_url,
+        api,
+        cache,
         system,
         tools,
         store,
@@ -136,6 +150,8 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         max_tokens,
         context_window,
         shell_timeout_secs,
+        python,
+        db,
         writable_protected,
         mcp
     );
@@ -176,6 +192,12 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Never written, even under allow (a write there can run code): .git .hg .svn .envrc .env*
 # .vscode/tasks.json. Lift one by name:
 # writable_protected = [".env*"]
+# The `python` tool's interpreter (default: python3 on PATH; none is bundled).
+# python = "/usr/bin/python3"
+# The database `sql_query` and `sql_schema` read (never write): a SQLite file, or a
+# postgres:// URL with a Postgres build (connect as a role without superuser rights).
+# Setting it adds both tools to the default ones.
+# db = "~/data/shop.db"
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]
@@ -187,6 +209,8 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Per-provider settings.
 # [providers.openai]
 # base_url = "https://api.openai.com/v1"
+# api = "responses"               # OpenAI protocol: "responses" (openai's default) or "chat"
+# cache = "off"                   # Anthropic prompt-cache breakpoints (on by default)
 # key_env = "OPENAI_API_KEY"
 # model = "gpt-4o-mini"
 

@@ -36,17 +36,28 @@ pub struct AgentSettings {
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
     pub shell_timeout: Duration,
+    pub python: Option<String>,
+    pub db: Option<String>,
     pub writable_protected: Vec<String>,
 }
 
 /// Resolves the agent flags over the file (the `--store` flag already includes
-/// `LUCID_STORE`). Without a tool list in either, the command's defaults apply; the
-/// built-in tools that write ask first unless the file says otherwise.
+/// `LUCID_STORE`). Without a tool list in either, the command's defaults apply (and the
+/// SQL tools when a database is given); the built-in tools that write ask first unless the
+/// file says otherwise.
 pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults) -> Result<AgentSettings, ConfigError> {
+    let db = args.db.clone().or_else(|| file.db.clone()).map(|d| expand_home(&d));
     let tools = match args.tools.as_deref() {
         Some(list) if list.trim() == "none" => Vec::new(),
         Some(list) => list.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        None => file.tools.clone().unwrap_or_else(|| defaults.names().map(str::to_string).collect()),
+        None => file.tools.clone().unwrap_or_else(|| {
+            let mut names: Vec<String> = defaults.names().map(str::to_string).collect();
+            // A database given is a database to read.
+            if db.is_some() {
+                names.extend(["sql_query".to_string(), "sql_schema".to_string()]);
+            }
+            names
+        }),
     };
     let mut permissions: std::collections::BTreeMap<_, _> = lucid::tool::builtin::CATALOGUE
         .iter()
@@ -72,6 +83,8 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
+        python: file.python.as_deref().map(expand_home),
+        db,
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
     })
 }

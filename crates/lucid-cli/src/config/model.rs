@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use lucid::model::http::HttpTransport;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{ChatModel, OpenAiCompatible, Preset};
+use lucid::model::{Anthropic, Api, ChatModel, OpenAiCompatible, OpenAiResponses, Preset, Protocol};
 
 use super::env;
 use super::error::ConfigError;
@@ -23,6 +23,10 @@ pub struct ModelConfig {
     pub preset: Option<&'static Preset>,
     pub model: String,
     pub base_url: String,
+    /// The OpenAI API asked for (flag, config); `None` keeps the preset's own.
+    pub api: Option<Api>,
+    /// Prompt-cache breakpoints (`cache = "off"` turns them off).
+    pub prompt_cache: bool,
     pub api_key: Option<String>,
     pub transcript: Option<PathBuf>,
     pub max_retries: u32,
@@ -44,11 +48,38 @@ impl ModelConfig {
             transport = transport.transcript(path);
         }
         let transport = transport.build()?;
-        match self.preset {
-            Some(p) => lucid::model::build(p, self.api_key.clone(), &self.model, Some(&self.base_url), Some(transport)),
-            None => Ok(Arc::new(
+        match (self.preset, self.api) {
+            (Some(p), _) if p.protocol == Protocol::Anthropic && !self.prompt_cache => Ok(Arc::new(
+                Anthropic::new(self.api_key.clone().unwrap_or_default(), &self.model)?
+                    .with_prompt_cache(false)
+                    .with_base_url(&self.base_url)?
+                    .with_transport(transport),
+            )),
+            (Some(p), Some(api)) => lucid::model::build(
+                &p.with_api(api)?,
+                self.api_key.clone(),
+                &self.model,
+                Some(&self.base_url),
+                Some(transport),
+            ),
+            (Some(p), None) => {
+                lucid::model::build(p, self.api_key.clone(), &self.model, Some(&self.base_url), Some(transport))
+            }
+            (None, Some(Api::Responses)) => Ok(Arc::new(
+                OpenAiResponses::new(&self.base_url, self.api_key.clone(), &self.model)?.with_transport(transport),
+            )),
+            (None, _) => Ok(Arc::new(
                 OpenAiCompatible::new(&self.base_url, self.api_key.clone(), &self.model)?.with_transport(transport),
             )),
+        }
+    }
+
+    /// The API the client speaks: `chat`, `responses`, `messages` or `generateContent`.
+    pub fn api_name(&self) -> &'static str {
+        match (self.preset, self.api) {
+            (Some(p), Some(api)) => p.with_api(api).map_or(p.protocol, |p| p.protocol).api_name(),
+            (Some(p), None) => p.protocol.api_name(),
+            (None, api) => api.unwrap_or(Api::Chat).as_str(),
         }
     }
 }
@@ -109,6 +140,8 @@ struct Wanted<'a> {
     provider: Option<String>,
     base_url: Option<String>,
     model: Option<String>,
+    api: Option<String>,
+    cache: Option<String>,
     key_env: Option<String>,
 }
 
@@ -125,7 +158,9 @@ impl<'a> Wanted<'a> {
             .or_else(|| if same_provider { file.base_url.clone() } else { None });
         let model =
             args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model);
-        Wanted { args, provider, base_url, model, key_env: section.key_env }
+        let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
+        let cache = section.cache.or_else(|| file.cache.clone());
+        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env }
     }
 
     fn base_url_for(&self, preset: Option<&Preset>) -> String {
@@ -177,11 +212,25 @@ impl<'a> Wanted<'a> {
                 "no model given for {provider}: pass --model NAME (the name the server serves)"
             )));
         }
+        let api = match self.api.as_deref() {
+            Some(a) => Some(a.parse::<Api>().map_err(|e| ConfigError(e.to_string()))?),
+            None => None,
+        };
+        if let (Some(p), Some(a)) = (preset, api) {
+            p.with_api(a).map_err(|e| ConfigError(e.to_string()))?;
+        }
+        let prompt_cache = match self.cache.as_deref() {
+            None | Some("on") => true,
+            Some("off") => false,
+            Some(other) => return Err(ConfigError(format!("cache = \"{other}\": use \"on\" or \"off\""))),
+        };
         let cfg = ModelConfig {
             provider,
             preset,
             model,
             base_url,
+            api,
+            prompt_cache,
             api_key,
             transcript: self.args.transcript.clone(),
             max_retries: self.args.max_retries,

@@ -440,6 +440,20 @@ impl Session {
                 return Ok(StopReason::Completed);
             }
             let calls = message.tool_calls.clone();
+            if run.iterations >= config.max_iterations
+                && let Some(report) = run.report.take()
+            {
+                // A structured run out of tool calls still reports what it found: these
+                // calls are left out (not answered "not run", which a small model would
+                // report as its result) and one last call, without tools, asks for the
+                // report from the results so far. Small models may never stop calling.
+                for c in &calls {
+                    run.records.push(record(c, None, None));
+                }
+                run.options = Some(report);
+                run.reporting = true;
+                continue;
+            }
             self.context.push(Message::Assistant(message));
             if run.iterations >= config.max_iterations {
                 for c in &calls {

@@ -16,6 +16,7 @@ use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::http::{StreamDecoder, insert_secret};
+use crate::model::presets::QuotaRule;
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, normalize_finish};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
@@ -61,11 +62,30 @@ pub fn finish_reason(raw: &str) -> FinishReason {
 /// use lucid::model::{ChatOptions, ChatRequest, anthropic};
 /// let msgs = [lucid::Message::system("Be brief."), lucid::Message::user("Hi")];
 /// let body = anthropic::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), "claude-sonnet-4-5", false);
-/// assert_eq!(body["system"], "Be brief.");
+/// assert_eq!(body["system"][0]["text"], "Be brief.");
+/// assert_eq!(body["system"][0]["cache_control"]["type"], "ephemeral");
 /// assert_eq!(body["max_tokens"], 8192);
 /// assert_eq!(body["messages"][0]["content"][0]["text"], "Hi");
 /// ```
 pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
+    encode_cached(req, model, stream, true)
+}
+
+/// [`encode`], with prompt-cache breakpoints or without.
+///
+/// Agents resend the same system prompt and tool schemas on every call, so caching them
+/// is most of the bill: with `cache` on, `cache_control` marks the end of the tools, of
+/// the system prompt and of the latest turn — three of the four breakpoints Anthropic
+/// allows — so each call reads what the one before it wrote.
+///
+/// ```
+/// use lucid::model::{ChatOptions, ChatRequest, anthropic};
+/// let msgs = [lucid::Message::system("Be brief."), lucid::Message::user("Hi")];
+/// let body = anthropic::encode_cached(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), "claude-sonnet-4-5", false, false);
+/// assert_eq!(body["system"], "Be brief.");
+/// assert!(!body.to_string().contains("cache_control"));
+/// ```
+pub fn encode_cached(req: &ChatRequest<'_>, model: &str, stream: bool, cache: bool) -> Value {
     let o = req.options;
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
@@ -133,6 +153,9 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
     if let Some(c) = choice {
         body.insert("tool_choice".into(), c);
     }
+    if cache {
+        add_cache_breakpoints(&mut body);
+    }
     if let Some(t) = o.temperature {
         body.insert("temperature".into(), json!(t));
     }
@@ -151,6 +174,33 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
         }
     }
     Value::Object(body)
+}
+
+/// Marks the last tool, the system prompt and the last block of the latest message that
+/// can carry a breakpoint (not a thinking block, not empty text).
+fn add_cache_breakpoints(body: &mut Map<String, Value>) {
+    let mark = || json!({"type": "ephemeral"});
+    if let Some(tool) = body.get_mut("tools").and_then(Value::as_array_mut).and_then(|t| t.last_mut()) {
+        tool["cache_control"] = mark();
+    }
+    if let Some(Value::String(system)) = body.get("system") {
+        let block = json!([{"type": "text", "text": system, "cache_control": mark()}]);
+        body.insert("system".into(), block);
+    }
+    let last = body
+        .get_mut("messages")
+        .and_then(Value::as_array_mut)
+        .and_then(|m| m.last_mut())
+        .and_then(|m| m["content"].as_array_mut());
+    if let Some(block) = last.and_then(|blocks| {
+        blocks.iter_mut().rev().find(|b| match b["type"].as_str() {
+            Some("thinking" | "redacted_thinking") => false,
+            Some("text") => b["text"].as_str().is_some_and(|t| !t.is_empty()),
+            _ => true,
+        })
+    }) {
+        block["cache_control"] = mark();
+    }
 }
 
 /// Messages as Anthropic wants them: two roles alternating, tool results as user blocks
@@ -191,7 +241,15 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
                 push("user", vec![block]);
             }
             Message::Assistant(a) => {
-                let mut blocks: Vec<Value> = a.reasoning.iter().flat_map(|r| r.blocks.iter().cloned()).collect();
+                // Only Anthropic's own blocks: another provider's items (a Responses reasoning
+                // item) mean nothing here.
+                let mut blocks: Vec<Value> = a
+                    .reasoning
+                    .iter()
+                    .flat_map(|r| r.blocks.iter())
+                    .filter(|b| matches!(b["type"].as_str(), Some("thinking" | "redacted_thinking")))
+                    .cloned()
+                    .collect();
                 if !a.content.is_empty() {
                     blocks.push(json!({"type": "text", "text": a.content}));
                 }
@@ -267,18 +325,24 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
         raw_finish_reason: raw,
         usage: has_usage.then_some(u),
         model: v["model"].as_str().map(str::to_string),
+        incomplete_call_ids: Vec::new(),
         message,
     })
 }
+
+/// Anthropic's quota table: `billing_error`, and the 400 saying the credit balance is
+/// too low.
+pub const QUOTA: &[QuotaRule] = &[QuotaRule::Code("billing_error"), QuotaRule::Message("credit balance is too low")];
 
 fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
     let message = err["message"].as_str().map_or_else(|| err.to_string(), str::to_string);
     let mut e = ProviderError::new(provider, status, message);
     e.mid_stream = status.is_none();
-    match err["type"].as_str() {
+    let e = match err["type"].as_str() {
         Some(t) => e.with_type(t),
         None => e,
-    }
+    };
+    QuotaRule::apply(QUOTA, e)
 }
 
 /// Decodes an error body (`{"type": "error", "error": {"type", "message"}}`).
@@ -424,8 +488,18 @@ impl StreamDecoder for AnthropicStreamDecoder {
 }
 
 /// The Messages codec.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AnthropicCodec;
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnthropicCodec {
+    /// Whether requests carry prompt-cache breakpoints (see [`encode_cached`]); on unless
+    /// turned off.
+    pub prompt_cache: bool,
+}
+
+impl Default for AnthropicCodec {
+    fn default() -> Self {
+        AnthropicCodec { prompt_cache: true }
+    }
+}
 
 impl Codec for AnthropicCodec {
     type Stream = AnthropicStreamDecoder;
@@ -440,7 +514,7 @@ impl Codec for AnthropicCodec {
     }
 
     fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
-        encode(request, model, stream)
+        encode_cached(request, model, stream, self.prompt_cache)
     }
 
     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {
@@ -471,6 +545,19 @@ impl HttpModel<AnthropicCodec> {
         let mut headers = HeaderMap::new();
         insert_secret(&mut headers, HeaderName::from_static("x-api-key"), &api_key.into())?;
         headers.insert(HeaderName::from_static("anthropic-version"), HeaderValue::from_static(API_VERSION));
-        HttpModel::with_codec("anthropic", "https://api.anthropic.com", model, headers, AnthropicCodec)
+        HttpModel::with_codec("anthropic", "https://api.anthropic.com", model, headers, AnthropicCodec::default())
+    }
+
+    /// Turns the prompt-cache breakpoints on (the default) or off (`cache = "off"`).
+    ///
+    /// ```
+    /// use lucid::model::Anthropic;
+    /// let claude = Anthropic::new("sk-ant-…", "claude-sonnet-4-5")?.with_prompt_cache(false);
+    /// assert!(!claude.codec().prompt_cache);
+    /// # Ok::<(), lucid::Error>(())
+    /// ```
+    pub fn with_prompt_cache(mut self, on: bool) -> Self {
+        self.codec_mut().prompt_cache = on;
+        self
     }
 }

@@ -1,6 +1,8 @@
 //! One client for every provider: a [`Codec`] joined to the shared transport.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -60,8 +62,26 @@ pub trait Codec: Send + Sync + 'static {
     type Stream: StreamDecoder;
     /// The URL of a call, from the base URL (no trailing slash) and the model.
     fn url(&self, base_url: &str, model: &str, stream: bool) -> String;
+    /// Refuses a request the provider would reject with a 400, before it is sent (a
+    /// setting its API has no field for, or one the model refuses). Accepts everything
+    /// unless the codec says otherwise.
+    fn check(&self, _request: &ChatRequest<'_>, _model: &str) -> Result<()> {
+        Ok(())
+    }
     /// The request body.
     fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value;
+    /// The body in another accepted form, for a provider whose evidence on what it accepts
+    /// conflicts (Zhipu's 1214 to the `content` beside tool calls): the form of fallback
+    /// `step` (1, 2, …), or `None` when there are no more. The client resends with the
+    /// next form once [`Codec::wants_fallback`] says so, and keeps the form that worked.
+    fn encode_fallback(&self, _request: &ChatRequest<'_>, _model: &str, _stream: bool, _step: u8) -> Option<Value> {
+        None
+    }
+    /// Whether `error` is one another form of `request` may avoid (a 400 means nothing
+    /// was generated, so resending is safe).
+    fn wants_fallback(&self, _request: &ChatRequest<'_>, _error: &Error) -> bool {
+        false
+    }
     /// A whole 2xx response body.
     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse>;
     /// An error body.
@@ -84,6 +104,9 @@ pub struct HttpModel<C> {
     headers: HeaderMap,
     codec: C,
     transport: HttpTransport,
+    /// The fallback form that worked ([`Codec::encode_fallback`]); 0 for the codec's own.
+    /// Shared by clones: what one learned, all use.
+    fallback: Arc<AtomicU8>,
 }
 
 impl<C: Codec> HttpModel<C> {
@@ -99,6 +122,7 @@ impl<C: Codec> HttpModel<C> {
             headers,
             codec,
             transport: HttpTransport::default(),
+            fallback: Arc::new(AtomicU8::new(0)),
         })
     }
 
@@ -144,12 +168,56 @@ impl<C: Codec> HttpModel<C> {
         &mut self.codec
     }
 
-    fn request(&self, req: &ChatRequest<'_>, stream: bool) -> Result<(String, Bytes)> {
+    /// The URL and body of a request in fallback form `step` (0: the codec's own form);
+    /// `None` when the codec has no such form.
+    fn request(&self, req: &ChatRequest<'_>, stream: bool, step: u8) -> Result<Option<(String, Bytes)>> {
         let model = req.options.model.as_deref().unwrap_or(&self.model);
-        let body = self.codec.encode(req, model, stream);
+        self.codec.check(req, model)?;
+        let body = match step {
+            0 => Some(self.codec.encode(req, model, stream)),
+            n => self.codec.encode_fallback(req, model, stream, n),
+        };
+        let Some(body) = body else { return Ok(None) };
         let body =
             serde_json::to_vec(&body).map_err(|e| Error::Config(format!("could not serialize the request: {e}")))?;
-        Ok((self.codec.url(&self.base_url, model, stream), Bytes::from(body)))
+        Ok(Some((self.codec.url(&self.base_url, model, stream), Bytes::from(body))))
+    }
+
+    /// Sends `req` with `send`, in the form learned so far; when the provider refuses that
+    /// form in a way another may avoid, resends once with each next form, and remembers
+    /// the one that worked.
+    async fn with_fallback<'a, T, F>(&'a self, req: &ChatRequest<'a>, stream: bool, send: F) -> Result<T>
+    where
+        F: Fn(String, Bytes) -> BoxFuture<'a, Result<T>>,
+    {
+        let learned = self.fallback.load(Ordering::Relaxed);
+        let mut step = learned;
+        let mut first = self.request(req, stream, step)?;
+        if first.is_none() {
+            step = 0;
+            first = self.request(req, stream, 0)?;
+        }
+        let Some((mut url, mut body)) = first else {
+            return Err(Error::Config("the codec encoded no request".into()));
+        };
+        loop {
+            match send(url, body).await {
+                Err(e) if self.codec.wants_fallback(req, &e) => {
+                    let Some(next) = self.request(req, stream, step + 1)? else { return Err(e) };
+                    step += 1;
+                    tracing::info!(provider = %self.provider, step, error = %e, "resending in the next accepted form");
+                    (url, body) = next;
+                }
+                Err(e) => return Err(e),
+                Ok(r) => {
+                    if step != learned {
+                        self.fallback.store(step, Ordering::Relaxed);
+                        tracing::info!(provider = %self.provider, step, "this form is accepted: keeping it for this client");
+                    }
+                    return Ok(r);
+                }
+            }
+        }
     }
 }
 
@@ -178,8 +246,12 @@ impl<C: Codec> ChatModel for HttpModel<C> {
 
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>> {
         async move {
-            let (url, body) = self.request(&request, false)?;
-            let body = self.transport.post_json(&self.http(&url, body, false), C::decode_error).await?;
+            let body = self
+                .with_fallback(&request, false, |url, body| {
+                    async move { self.transport.post_json(&self.http(&url, body, false), C::decode_error).await }
+                        .boxed()
+                })
+                .await?;
             self.codec.decode(&self.provider, &body)
         }
         .boxed()
@@ -191,9 +263,14 @@ impl<C: Codec> ChatModel for HttpModel<C> {
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {
         async move {
-            let (url, body) = self.request(&request, true)?;
-            let decoder = self.codec.stream_decoder(&self.provider);
-            self.transport.post_sse(&self.http(&url, body, true), C::decode_error, decoder).await
+            self.with_fallback(&request, true, |url, body| {
+                async move {
+                    let decoder = self.codec.stream_decoder(&self.provider);
+                    self.transport.post_sse(&self.http(&url, body, true), C::decode_error, decoder).await
+                }
+                .boxed()
+            })
+            .await
         }
         .boxed()
     }

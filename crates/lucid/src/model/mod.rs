@@ -10,6 +10,7 @@ pub mod client;
 pub mod gemini;
 pub mod http;
 pub mod openai;
+pub mod openai_responses;
 pub mod presets;
 pub mod probe;
 pub mod retry;
@@ -32,7 +33,8 @@ pub use anthropic::Anthropic;
 pub use client::{Codec, HttpModel};
 pub use gemini::Gemini;
 pub use openai::OpenAiCompatible;
-pub use presets::{Preset, Protocol};
+pub use openai_responses::OpenAiResponses;
+pub use presets::{Api, Preset, Protocol};
 
 /// A stream of [`StreamEvent`]s; the last item is [`StreamEvent::Done`] or an error.
 pub type EventStream<'a> = BoxStream<'a, Result<StreamEvent>>;
@@ -153,6 +155,14 @@ pub struct ChatOptions {
     pub seed: Option<i64>,
     /// Text, JSON object or JSON-Schema-constrained output.
     pub response_format: Option<ResponseFormat>,
+    /// How hard a reasoning model thinks (`none`, `minimal`, `low`, `medium`, `high`,
+    /// `xhigh`): `reasoning.effort` in the Responses API, `reasoning_effort` in Chat
+    /// Completions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
+    /// Responses API: the reasoning summary asked for (`auto`, `concise`, `detailed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_summary: Option<String>,
     /// Provider-specific fields merged into the request body's top level as given
     /// (e.g. `{"thinking": {"type": "enabled"}}` for GLM).
     pub extra: Option<serde_json::Map<String, Value>>,
@@ -205,14 +215,32 @@ pub struct ChatResponse {
     pub usage: Option<Usage>,
     /// The model that answered, as the provider named it.
     pub model: Option<String>,
+    /// Ids of tool calls the provider itself marked incomplete (a Responses
+    /// `function_call` item cut by `max_output_tokens`); they must not be executed.
+    pub incomplete_call_ids: Vec<String>,
 }
 
 impl ChatResponse {
-    /// Tool calls whose arguments are not valid JSON because the output was cut off
-    /// (`finish_reason: length`). They must not be executed.
+    /// Tool calls cut off by the output limit: arguments that are not valid JSON after a
+    /// `finish_reason: length`, or calls the provider marked incomplete. They must not be
+    /// executed.
+    ///
+    /// ```
+    /// use lucid::model::ChatResponse;
+    /// use lucid::message::AssistantMessage;
+    /// let r = ChatResponse {
+    ///     message: AssistantMessage { tool_calls: vec![lucid::ToolCall::new("c1", "f", serde_json::json!({}))], ..Default::default() },
+    ///     incomplete_call_ids: vec!["c1".into()],
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(r.incomplete_tool_calls().count(), 1);
+    /// ```
     pub fn incomplete_tool_calls(&self) -> impl Iterator<Item = &crate::ToolCall> {
         let cut = self.finish_reason == Some(FinishReason::Length);
-        self.message.tool_calls.iter().filter(move |c| cut && c.parse_arguments().is_err())
+        self.message
+            .tool_calls
+            .iter()
+            .filter(move |c| (cut && c.parse_arguments().is_err()) || self.incomplete_call_ids.contains(&c.id))
     }
 }
 
@@ -303,6 +331,7 @@ pub fn build(
     }
     match preset.protocol {
         Protocol::OpenAiChat => finish(OpenAiCompatible::from_preset(preset, model, api_key)?, base_url, transport),
+        Protocol::OpenAiResponses => finish(OpenAiResponses::from_preset(preset, model, api_key)?, base_url, transport),
         Protocol::Anthropic => finish(Anthropic::new(api_key.unwrap_or_default(), model)?, base_url, transport),
         Protocol::Gemini => finish(Gemini::new(api_key.unwrap_or_default(), model)?, base_url, transport),
     }

@@ -14,7 +14,7 @@ use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::http::{StreamDecoder, bearer_headers};
-use crate::model::presets::{ContentPolicy, Preset, Quirks, ReasoningEcho};
+use crate::model::presets::{ContentPolicy, OPENAI_QUOTA, Preset, Quirks, QuotaRule, ReasoningEcho};
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, mint_call_id, normalize_finish};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
@@ -85,6 +85,9 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
     }
     if let Some(s) = o.seed {
         body.insert("seed".into(), json!(s));
+    }
+    if let Some(e) = &o.reasoning_effort {
+        body.insert("reasoning_effort".into(), json!(e));
     }
     if let Some(f) = &o.response_format {
         let v = match f {
@@ -336,6 +339,7 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
         raw_finish_reason: raw_finish,
         usage: wire.usage.map(Usage::from),
         model: wire.model.map(Cow::into_owned),
+        incomplete_call_ids: Vec::new(),
     })
 }
 
@@ -347,20 +351,40 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
 ///     br#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#);
 /// assert!(!e.retryable);
 /// ```
+///
+/// The provider's quota table ([`Preset::quota`], OpenAI's for a server without a preset)
+/// marks the errors that mean its money or quota ran out:
+///
+/// ```
+/// let e = lucid::model::openai::decode_error("zhipu", 429,
+///     br#"{"error":{"code":"1113","message":"Your account is in arrears, please recharge and try again"}}"#);
+/// assert_eq!(e.kind, lucid::ProviderErrorKind::QuotaExhausted);
+/// ```
 pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
     match serde_json::from_slice::<Value>(body) {
         Ok(v) => match v.get("error") {
             Some(err) => error_from_value(provider, Some(status), err),
             None => {
+                // DashScope's native shape: `{"code", "message", "request_id"}` at the top.
                 let msg = v.get("message").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_string);
-                ProviderError::new(provider, Some(status), msg)
+                let e = ProviderError::new(provider, Some(status), msg);
+                let e = match v.get("code").and_then(Value::as_str) {
+                    Some(code) => e.with_code(code),
+                    None => e,
+                };
+                QuotaRule::apply(quota_table(provider), e)
             }
         },
-        Err(_) => ProviderError::new(provider, Some(status), preview(body)),
+        Err(_) => QuotaRule::apply(quota_table(provider), ProviderError::new(provider, Some(status), preview(body))),
     }
 }
 
-fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
+/// The quota table of the preset named `provider`, OpenAI's when there is none.
+fn quota_table(provider: &str) -> &'static [QuotaRule] {
+    Preset::find(provider).map_or(OPENAI_QUOTA, |p| p.quota)
+}
+
+pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
     let text = |v: Option<&Value>| match v {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Number(n)) => Some(n.to_string()),
@@ -379,7 +403,7 @@ fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> Provide
     if let Some(c) = code {
         e = e.with_code(c);
     }
-    e
+    QuotaRule::apply(quota_table(provider), e)
 }
 
 fn preview(body: &[u8]) -> String {
@@ -478,6 +502,14 @@ impl StreamDecoder for OpenAiStreamDecoder {
     }
 }
 
+/// The text sent beside tool calls by the last content fallback.
+pub const TOOL_CALL_PLACEHOLDER: &str = "Calling tools.";
+
+/// The `content` forms tried, in order, after the preset's own when Zhipu answers 1214 or
+/// 1213 to an assistant message with tool calls and no text: the evidence on which form
+/// GLM accepts conflicts, so the provider settles it.
+const CONTENT_FALLBACKS: [ContentPolicy; 2] = [ContentPolicy::Empty, ContentPolicy::Placeholder(TOOL_CALL_PLACEHOLDER)];
+
 /// The Chat Completions codec with a vendor's quirks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenAiCodec {
@@ -498,6 +530,24 @@ impl Codec for OpenAiCodec {
 
     fn encode(&self, request: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
         encode(request, model, &self.quirks, stream)
+    }
+
+    fn encode_fallback(&self, request: &ChatRequest<'_>, model: &str, stream: bool, step: u8) -> Option<Value> {
+        let policy = CONTENT_FALLBACKS
+            .into_iter()
+            .filter(|p| *p != self.quirks.content_policy)
+            .nth(usize::from(step).checked_sub(1)?)?;
+        Some(encode(request, model, &Quirks { content_policy: policy, ..self.quirks }, stream))
+    }
+
+    fn wants_fallback(&self, request: &ChatRequest<'_>, error: &Error) -> bool {
+        let refused = matches!(error, Error::Provider(p)
+            if p.status == Some(400) && matches!(p.code.as_deref(), Some("1214" | "1213")));
+        refused
+            && request
+                .messages
+                .iter()
+                .any(|m| matches!(m, Message::Assistant(a) if a.content.is_empty() && !a.tool_calls.is_empty()))
     }
 
     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {

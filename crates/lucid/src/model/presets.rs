@@ -1,9 +1,11 @@
 //! Providers, declared as data.
 //!
 //! Anthropic and Gemini have codecs of their own ([`super::anthropic`], [`super::gemini`]).
-//! One codec ([`super::openai`]) speaks Chat Completions; each compatible vendor is a [`Preset`]: its
+//! One codec ([`super::openai`]) speaks Chat Completions, another
+//! ([`super::openai_responses`]) the Responses API, which the `openai` preset uses by
+//! default ([`Preset::with_api`] switches); each compatible vendor is a [`Preset`]: its
 //! default base URL (ending where the vendor's official SDK puts it — the codec appends
-//! `/chat/completions`), the environment variable holding its key, a default model, and
+//! `/chat/completions` or `/responses`), the environment variable holding its key, a default model, and
 //! the few [`Quirks`] where it departs from OpenAI. Decoding needs no per-vendor switch:
 //! the stream decoder tolerates every known deviation (repeated roles, repeated empty ids,
 //! calls all at index 0, usage on the finish chunk). Quirks only shape what we *send*.
@@ -70,15 +72,163 @@ impl Quirks {
         Quirks { max_tokens_field: "max_tokens", format_with_tools: false, ..Quirks::OPENAI };
 }
 
+/// One row of a provider's table of errors meaning its account's money or quota ran out
+/// (never retried; reported as [`QuotaExhausted`](crate::ProviderErrorKind::QuotaExhausted)
+/// with the provider's own message). A provider adds its rows to its preset
+/// ([`Preset::quota`]) or, for a native API, to its codec.
+///
+/// ```
+/// use lucid::ProviderError;
+/// use lucid::model::presets::QuotaRule;
+/// let rules = [QuotaRule::Code("1113"), QuotaRule::Status(402)];
+/// let arrears = ProviderError::new("zhipu", Some(429), "Your account is in arrears").with_code("1113");
+/// assert!(QuotaRule::matches_any(&rules, &arrears));
+/// assert!(!QuotaRule::matches_any(&rules, &ProviderError::new("zhipu", Some(429), "slow down").with_code("1302")));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuotaRule {
+    /// The error's `code` or `type` is this.
+    Code(&'static str),
+    /// The HTTP status is this.
+    Status(u16),
+    /// The message contains this text (for providers that say it only in words).
+    Message(&'static str),
+}
+
+impl QuotaRule {
+    /// Whether `e` matches this row.
+    pub fn matches(&self, e: &crate::ProviderError) -> bool {
+        match *self {
+            QuotaRule::Code(c) => [&e.code, &e.error_type].into_iter().flatten().any(|s| s == c),
+            QuotaRule::Status(s) => e.status == Some(s),
+            QuotaRule::Message(m) => e.message.contains(m),
+        }
+    }
+
+    /// Whether `e` matches any row of `rules`.
+    pub fn matches_any(rules: &[QuotaRule], e: &crate::ProviderError) -> bool {
+        rules.iter().any(|r| r.matches(e))
+    }
+
+    /// `e`, marked [`quota_exhausted`](crate::ProviderError::quota_exhausted) when a row
+    /// of `rules` matches.
+    pub fn apply(rules: &[QuotaRule], e: crate::ProviderError) -> crate::ProviderError {
+        if QuotaRule::matches_any(rules, &e) { e.quota_exhausted() } else { e }
+    }
+}
+
+/// OpenAI's quota and billing codes (compatible servers mirror them).
+pub const OPENAI_QUOTA: &[QuotaRule] = &[
+    QuotaRule::Code("insufficient_quota"),
+    QuotaRule::Code("billing_hard_limit_reached"),
+    QuotaRule::Code("billing_not_active"),
+];
+
+/// Zhipu's account codes (1110 inactive, 1111 no such account, 1112 locked, 1113 in
+/// arrears, 1120 account unreachable, 1121 locked for irregular activity) and usage
+/// limits (1304 daily call limit, 1308 plan usage limit until its reset, 1309 plan
+/// expired, 1310 weekly or monthly limit).
+pub const ZHIPU_QUOTA: &[QuotaRule] = &[
+    QuotaRule::Code("1110"),
+    QuotaRule::Code("1111"),
+    QuotaRule::Code("1112"),
+    QuotaRule::Code("1113"),
+    QuotaRule::Code("1120"),
+    QuotaRule::Code("1121"),
+    QuotaRule::Code("1304"),
+    QuotaRule::Code("1308"),
+    QuotaRule::Code("1309"),
+    QuotaRule::Code("1310"),
+];
+
+/// DashScope: `Arrearage` (overdue payment) and a free quota used up with
+/// "free tier only" set.
+pub const DASHSCOPE_QUOTA: &[QuotaRule] =
+    &[QuotaRule::Code("Arrearage"), QuotaRule::Code("AllocationQuota.FreeTierOnly")];
+
+/// DeepSeek: HTTP 402 "Insufficient Balance".
+pub const DEEPSEEK_QUOTA: &[QuotaRule] = &[QuotaRule::Status(402), QuotaRule::Message("Insufficient Balance")];
+
+/// OpenRouter: HTTP 402 (insufficient credits), and OpenAI's codes passed through.
+pub const OPENROUTER_QUOTA: &[QuotaRule] = &[
+    QuotaRule::Status(402),
+    QuotaRule::Code("insufficient_quota"),
+    QuotaRule::Code("billing_hard_limit_reached"),
+    QuotaRule::Code("billing_not_active"),
+];
+
 /// Which codec a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
     /// OpenAI Chat Completions (and every compatible server).
     OpenAiChat,
+    /// OpenAI Responses (and every server that implements it).
+    OpenAiResponses,
     /// Anthropic Messages.
     Anthropic,
     /// Google Gemini `generateContent`.
     Gemini,
+}
+
+impl Protocol {
+    /// The name `lucid providers` shows: `chat`, `responses`, `messages`, `generateContent`.
+    pub fn api_name(self) -> &'static str {
+        match self {
+            Protocol::OpenAiChat => "chat",
+            Protocol::OpenAiResponses => "responses",
+            Protocol::Anthropic => "messages",
+            Protocol::Gemini => "generateContent",
+        }
+    }
+}
+
+/// Which of OpenAI's two APIs an OpenAI-protocol provider speaks (`--api chat|responses`,
+/// `api = "..."` in the config).
+///
+/// ```
+/// use lucid::model::{Api, Preset, Protocol};
+/// let openai = Preset::find("openai").unwrap();
+/// assert_eq!(openai.protocol, Protocol::OpenAiResponses);
+/// let chat = openai.with_api(Api::Chat).unwrap();
+/// assert_eq!(chat.protocol, Protocol::OpenAiChat);
+/// assert!(Preset::find("anthropic").unwrap().with_api(Api::Responses).is_err());
+/// assert_eq!("responses".parse::<Api>().unwrap(), Api::Responses);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Api {
+    /// `POST /chat/completions`.
+    Chat,
+    /// `POST /responses`.
+    Responses,
+}
+
+impl Api {
+    /// `chat` or `responses`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Api::Chat => "chat",
+            Api::Responses => "responses",
+        }
+    }
+}
+
+impl std::str::FromStr for Api {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "chat" | "chat-completions" | "chat_completions" => Ok(Api::Chat),
+            "responses" => Ok(Api::Responses),
+            other => Err(crate::Error::Config(format!("unknown API `{other}`: use `chat` or `responses`"))),
+        }
+    }
+}
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A provider: its protocol, default base URL, key variables, default model and quirks.
@@ -104,6 +254,8 @@ pub struct Preset {
     pub default_model: &'static str,
     /// What it accepts differently.
     pub quirks: Quirks,
+    /// Its errors meaning the account's money or quota ran out.
+    pub quota: &'static [QuotaRule],
     /// One line for the README's provider table.
     pub notes: &'static str,
 }
@@ -111,12 +263,13 @@ pub struct Preset {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "openai",
-        protocol: Protocol::OpenAiChat,
+        protocol: Protocol::OpenAiResponses,
         base_url: "https://api.openai.com/v1",
         key_vars: &["OPENAI_API_KEY"],
         default_model: "gpt-4o-mini",
         quirks: Quirks::OPENAI,
-        notes: "reference behaviour",
+        quota: OPENAI_QUOTA,
+        notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions",
     },
     Preset {
         name: "anthropic",
@@ -125,6 +278,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["ANTHROPIC_API_KEY"],
         default_model: "claude-sonnet-4-5",
         quirks: Quirks::OPENAI,
+        quota: crate::model::anthropic::QUOTA,
         notes: "native Messages API; thinking blocks sent back verbatim",
     },
     Preset {
@@ -134,6 +288,8 @@ const PRESETS: &[Preset] = &[
         key_vars: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
         default_model: "gemini-2.5-flash",
         quirks: Quirks::OPENAI,
+        // Per-day RESOURCE_EXHAUSTED violations are read from the error details by the codec.
+        quota: &[],
         notes: "native generateContent API; thought signatures sent back",
     },
     Preset {
@@ -148,7 +304,8 @@ const PRESETS: &[Preset] = &[
             stream_usage: false,
             ..Quirks::COMPATIBLE
         },
-        notes: "GLM; `content: \"\"` beside tool calls is error 1214, so null is sent; api.z.ai/api/paas/v4 outside China",
+        quota: ZHIPU_QUOTA,
+        notes: "GLM; null content beside tool calls, then \"\" or a placeholder if GLM answers 1214; api.z.ai/api/paas/v4 outside China",
     },
     Preset {
         name: "qwen",
@@ -157,6 +314,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["DASHSCOPE_API_KEY"],
         default_model: "qwen-plus",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
+        quota: DASHSCOPE_QUOTA,
         notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
     },
     Preset {
@@ -166,6 +324,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["DEEPSEEK_API_KEY"],
         default_model: "deepseek-chat",
         quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::COMPATIBLE },
+        quota: DEEPSEEK_QUOTA,
         notes: "reasoning_content sent back within a tool-call chain",
     },
     Preset {
@@ -179,6 +338,7 @@ const PRESETS: &[Preset] = &[
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning"),
             ..Quirks::COMPATIBLE
         },
+        quota: &[],
         notes: "local; no key",
     },
     Preset {
@@ -188,6 +348,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &[],
         default_model: "",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
+        quota: &[],
         notes: "local; no key; --model must name the served model",
     },
     Preset {
@@ -197,6 +358,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &[],
         default_model: "local",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
+        quota: &[],
         notes: "local llama-server (start it with --jinja for tools); no key",
     },
     Preset {
@@ -206,6 +368,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["OPENROUTER_API_KEY"],
         default_model: "openai/gpt-4o-mini",
         quirks: Quirks::COMPATIBLE,
+        quota: OPENROUTER_QUOTA,
         notes: "",
     },
     Preset {
@@ -215,6 +378,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["GROQ_API_KEY"],
         default_model: "llama-3.3-70b-versatile",
         quirks: Quirks::COMPATIBLE,
+        quota: OPENAI_QUOTA,
         notes: "",
     },
 ];
@@ -236,6 +400,23 @@ impl Preset {
             other => other,
         };
         PRESETS.iter().find(|p| p.name == name)
+    }
+
+    /// This preset speaking `api` instead of its default; an error for a provider with a
+    /// protocol of its own (Anthropic, Gemini).
+    pub fn with_api(&self, api: Api) -> crate::Result<Preset> {
+        let protocol = match (self.protocol, api) {
+            (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Chat) => Protocol::OpenAiChat,
+            (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Responses) => Protocol::OpenAiResponses,
+            (p, _) => {
+                return Err(crate::Error::Config(format!(
+                    "{} speaks its own API ({}); --api {api} applies to OpenAI-protocol providers only",
+                    self.name,
+                    p.api_name()
+                )));
+            }
+        };
+        Ok(Preset { protocol, ..*self })
     }
 
     /// True for servers that run on the user's machine and need no key.

@@ -191,6 +191,7 @@ impl Assembler {
             raw_finish_reason: self.raw_finish,
             usage: self.usage,
             model: self.model,
+            incomplete_call_ids: Vec::new(),
         }
     }
 }

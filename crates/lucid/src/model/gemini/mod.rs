@@ -196,7 +196,23 @@ pub(super) fn error_from_value(provider: &str, status: Option<u16>, err: &Value)
     if let Some(reason) = of_type("ErrorInfo").and_then(|d| d["reason"].as_str()) {
         e = e.with_code(reason);
     }
-    e.with_retry_after(of_type("RetryInfo").and_then(|d| d["retryDelay"].as_str()).and_then(parse_proto_duration))
+    let e =
+        e.with_retry_after(of_type("RetryInfo").and_then(|d| d["retryDelay"].as_str()).and_then(parse_proto_duration));
+    if per_day_quota(err) { e.quota_exhausted() } else { e }
+}
+
+/// Gemini's quota table: a `RESOURCE_EXHAUSTED` whose `QuotaFailure` names a per-day quota
+/// (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`, …) lasts until the day resets;
+/// per-minute ones pass in seconds and are retried.
+fn per_day_quota(err: &Value) -> bool {
+    err["status"] == "RESOURCE_EXHAUSTED"
+        && err["details"].as_array().is_some_and(|details| {
+            details
+                .iter()
+                .filter(|d| d["@type"].as_str().is_some_and(|t| t.ends_with("QuotaFailure")))
+                .flat_map(|d| d["violations"].as_array().map(Vec::as_slice).unwrap_or_default())
+                .any(|v| v["quotaId"].as_str().is_some_and(|id| id.contains("PerDay")))
+        })
 }
 
 /// Decodes an error body (google.rpc `{"error": {"code", "message", "status", "details"}}`,

@@ -1,7 +1,8 @@
 //! Built-in tools: [`calculator`](struct@calculator), [`current_time`](struct@current_time),
 //! the file tools of a [`Workspace`] (`read_file`, `list_dir`, `search_files`,
-//! `write_file`, `edit_file`, confined to its root) and `Shell` (feature `shell`; a timeout
-//! and an output cap; off unless added).
+//! `write_file`, `edit_file`, confined to its root), `Shell` (feature `shell`; a timeout
+//! and an output cap; off unless added) and `Python` (feature `python`; a persistent
+//! interpreter with limits; off unless added).
 //!
 //! The [`CATALOGUE`] names every one of them with what an application needs to offer it:
 //! a line for help texts, whether it is on by default, whether it writes, and how to make
@@ -14,14 +15,22 @@
 mod arithmetic;
 mod clock;
 mod files;
+#[cfg(feature = "python")]
+mod python;
 #[cfg(feature = "shell")]
 mod shell;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod sql;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
 pub use files::{PROTECTED, Workspace};
+#[cfg(feature = "python")]
+pub use python::{Python, PythonError};
 #[cfg(feature = "shell")]
 pub use shell::Shell;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use sql::{Database, SqlError, Table};
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -31,7 +40,8 @@ use super::{AskUser, Interviewer, Tool, ToolSet};
 
 /// What the built-in tools are made from: the folder the file tools and the shell work in,
 /// who answers `ask_user` (nobody: the deferred form, which stops the run with the
-/// questions), and how long a shell command may run (60 s unless set).
+/// questions), how long a shell command may run (60 s unless set), and the Python
+/// interpreter of the `python` tool (`python3` on `PATH` unless set; 30 s a call).
 ///
 /// ```
 /// use std::time::Duration;
@@ -44,6 +54,16 @@ pub struct Setup {
     root: PathBuf,
     interviewer: Option<Arc<dyn Interviewer>>,
     shell_timeout: Duration,
+    #[cfg(feature = "python")]
+    python: PathBuf,
+    #[cfg(feature = "python")]
+    python_timeout: Duration,
+    /// The database of the SQL tools.
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    database: Option<String>,
+    /// The SQL tools, made by the first one built and shared by the other.
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    sql: OnceLock<Vec<Arc<dyn Tool>>>,
     /// Protected paths the file tools may write all the same.
     unprotected: Vec<String>,
     /// The workspace's tools, made by the first file tool built and shared by the others.
@@ -68,6 +88,14 @@ impl Setup {
             root: root.into(),
             interviewer: None,
             shell_timeout: Duration::from_secs(60),
+            #[cfg(feature = "python")]
+            python: PathBuf::from("python3"),
+            #[cfg(feature = "python")]
+            python_timeout: Duration::from_secs(30),
+            #[cfg(any(feature = "sqlite", feature = "postgres"))]
+            database: None,
+            #[cfg(any(feature = "sqlite", feature = "postgres"))]
+            sql: OnceLock::new(),
             unprotected: Vec::new(),
             files: OnceLock::new(),
         }
@@ -83,6 +111,52 @@ impl Setup {
     pub fn shell_timeout(mut self, timeout: Duration) -> Self {
         self.shell_timeout = timeout;
         self
+    }
+
+    /// The interpreter of the `python` tool: a name looked up on `PATH`, or a path.
+    #[cfg(feature = "python")]
+    pub fn python(mut self, program: impl Into<PathBuf>) -> Self {
+        self.python = program.into();
+        self
+    }
+
+    /// How long one `python` call may run (and how many CPU seconds it may use) before
+    /// the interpreter is killed.
+    #[cfg(feature = "python")]
+    pub fn python_timeout(mut self, timeout: Duration) -> Self {
+        self.python_timeout = timeout;
+        self
+    }
+
+    /// The database `sql_query` and `sql_schema` read: a SQLite file or a Postgres URL
+    /// (see [`Database::open`]).
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    pub fn database(mut self, url: impl Into<String>) -> Self {
+        self.database = Some(url.into());
+        self
+    }
+
+    /// The SQL tool `name`, from the one [`Database`] this setup opens.
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    fn sql_tool(&self, name: &str) -> std::io::Result<Arc<dyn Tool>> {
+        let tools = match self.sql.get() {
+            Some(t) => t,
+            None => {
+                let Some(url) = &self.database else {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("`{name}` needs a database, and none was given"),
+                    ));
+                };
+                let made = Arc::new(Database::open(url)?).tools();
+                self.sql.get_or_init(|| made)
+            }
+        };
+        tools
+            .iter()
+            .find(|t| t.spec().name() == name)
+            .cloned()
+            .ok_or_else(|| std::io::Error::other(format!("the database has no tool `{name}`")))
     }
 
     /// Lets the file tools write to one of the [`PROTECTED`] paths, named as it is there
@@ -138,26 +212,31 @@ pub struct BuiltinTool {
     /// [recommended](crate::tool::permission::PermissionPolicy::recommended) policy asks
     /// before each call.
     pub writes: bool,
+    /// What it needs from outside, when it needs something (an interpreter, a
+    /// database): without it, [`build`](BuiltinTool::build) fails with
+    /// [`NotFound`](std::io::ErrorKind::NotFound).
+    pub needs: Option<&'static str>,
     make: fn(&Setup) -> std::io::Result<Arc<dyn Tool>>,
 }
 
 impl BuiltinTool {
-    /// Makes the tool. Fails only for the file tools and the shell, when the setup's root
-    /// is not a folder that can be opened.
+    /// Makes the tool. Fails for the file tools when the setup's root is not a folder
+    /// that can be opened, and for `python` when its interpreter is not found.
     pub fn build(&self, setup: &Setup) -> std::io::Result<Arc<dyn Tool>> {
         (self.make)(setup)
     }
 }
 
-/// Every built-in tool of this build (the `shell` entry needs the feature `shell`), in
-/// the order help texts list them.
+/// Every built-in tool of this build (the `shell` entry needs the feature `shell`, the
+/// `python` entry the feature `python` and a Python 3 on `PATH`, the SQL tools the feature
+/// `sqlite` or `postgres` and a [database](Setup::database)), in the order help texts list
+/// them.
 ///
 /// ```
 /// use lucid::tool::builtin::{CATALOGUE, Setup};
 /// let setup = Setup::new(std::env::temp_dir());
-/// let tools: Vec<_> = CATALOGUE.iter().map(|t| t.build(&setup).unwrap()).collect();
+/// let tools: Vec<_> = CATALOGUE.iter().filter(|t| t.needs.is_none()).map(|t| t.build(&setup).unwrap()).collect();
 /// assert_eq!(tools[0].spec().name(), "calculator");
-/// assert_eq!(tools.len(), CATALOGUE.len());
 /// ```
 pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
@@ -166,6 +245,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: true,
         default_in_chat: true,
         writes: false,
+        needs: None,
         make: |_| Ok(Arc::new(calculator)),
     },
     BuiltinTool {
@@ -174,6 +254,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: true,
         default_in_chat: true,
         writes: false,
+        needs: None,
         make: |_| Ok(Arc::new(current_time)),
     },
     BuiltinTool {
@@ -182,6 +263,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: true,
         default_in_chat: true,
         writes: false,
+        needs: None,
         make: |s| {
             Ok(Arc::new(match &s.interviewer {
                 Some(i) => AskUser::new(Arc::clone(i)),
@@ -195,6 +277,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: false,
         default_in_chat: true,
         writes: false,
+        needs: None,
         make: |s| s.file_tool("read_file"),
     },
     BuiltinTool {
@@ -203,6 +286,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: false,
         default_in_chat: true,
         writes: false,
+        needs: None,
         make: |s| s.file_tool("list_dir"),
     },
     BuiltinTool {
@@ -211,6 +295,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: false,
         default_in_chat: true,
         writes: false,
+        needs: None,
         make: |s| s.file_tool("search_files"),
     },
     BuiltinTool {
@@ -219,6 +304,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: false,
         default_in_chat: true,
         writes: true,
+        needs: None,
         make: |s| s.file_tool("write_file"),
     },
     BuiltinTool {
@@ -227,6 +313,7 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: false,
         default_in_chat: true,
         writes: true,
+        needs: None,
         make: |s| s.file_tool("edit_file"),
     },
     #[cfg(feature = "shell")]
@@ -236,7 +323,38 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         default_in_run: false,
         default_in_chat: false,
         writes: true,
+        needs: None,
         make: |s| Ok(Arc::new(Shell::new(&s.root).timeout(s.shell_timeout))),
+    },
+    #[cfg(feature = "python")]
+    BuiltinTool {
+        name: "python",
+        summary: "runs Python code in a persistent interpreter (no network, limits)",
+        default_in_run: false,
+        default_in_chat: false,
+        writes: true,
+        needs: Some("a Python 3 interpreter"),
+        make: |s| Ok(Arc::new(Python::with_program(&s.python)?.timeout(s.python_timeout))),
+    },
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    BuiltinTool {
+        name: "sql_query",
+        summary: "runs one read-only SQL statement on the database",
+        default_in_run: false,
+        default_in_chat: false,
+        writes: false,
+        needs: Some("a database"),
+        make: |s| s.sql_tool("sql_query"),
+    },
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    BuiltinTool {
+        name: "sql_schema",
+        summary: "lists the database's tables, columns, keys and indexes",
+        default_in_run: false,
+        default_in_chat: false,
+        writes: false,
+        needs: Some("a database"),
+        make: |s| s.sql_tool("sql_schema"),
     },
 ];
 
@@ -261,6 +379,14 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     CATALOGUE.iter().map(|t| t.name)
 }
 
+/// The variables among `names` that hold API keys: every provider preset's key variables,
+/// and any other name ending in `_API_KEY`. The shell and the interpreter do not get them.
+#[cfg(any(feature = "shell", feature = "python"))]
+fn secret_vars(names: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let presets: Vec<&str> = crate::model::Preset::all().iter().flat_map(|p| p.key_vars.iter().copied()).collect();
+    names.filter(|n| n.to_str().is_some_and(|n| presets.contains(&n) || n.ends_with("_API_KEY"))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,17 +407,31 @@ mod tests {
         if cfg!(feature = "shell") {
             expected.push("shell");
         }
+        if cfg!(feature = "python") {
+            expected.push("python");
+        }
+        if cfg!(any(feature = "sqlite", feature = "postgres")) {
+            expected.extend(["sql_query", "sql_schema"]);
+        }
         assert_eq!(names, expected);
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), CATALOGUE.len(), "names are unique");
         let setup = Setup::new(std::env::temp_dir());
-        for entry in CATALOGUE {
+        for entry in CATALOGUE.iter().filter(|e| e.needs.is_none()) {
             let tool = entry.build(&setup).unwrap();
             assert_eq!(tool.spec().name(), entry.name);
         }
         let writing: Vec<&str> = CATALOGUE.iter().filter(|t| t.writes).map(|t| t.name).collect();
         assert_eq!(writing[..2], ["write_file", "edit_file"]);
+    }
+
+    #[cfg(any(feature = "shell", feature = "python"))]
+    #[test]
+    fn provider_keys_are_not_passed_on() {
+        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
+        let removed = secret_vars(names.iter().map(std::ffi::OsString::from));
+        assert_eq!(removed, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
     }
 
     #[test]
@@ -303,5 +443,24 @@ mod tests {
         let missing = Setup::new("/nonexistent/lucid-catalogue-root");
         assert!(find("write_file").unwrap().build(&missing).is_err());
         assert!(find("calculator").unwrap().build(&missing).is_ok(), "tools without a root do not need one");
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn the_sql_tools_need_a_database_and_share_the_one_they_are_given() {
+        let setup = Setup::new(std::env::temp_dir());
+        let Err(err) = find("sql_query").unwrap().build(&setup) else { panic!("built without a database") };
+        assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+        assert!(err.to_string().contains("`sql_query` needs a database"), "{err}");
+        let path = std::env::temp_dir().join(format!("lucid-catalogue-{}.db", std::process::id()));
+        rusqlite::Connection::open(&path).unwrap().execute_batch("CREATE TABLE t (a)").unwrap();
+        let setup = Setup::new(std::env::temp_dir()).database(path.to_str().unwrap());
+        let first = find("sql_query").unwrap().build(&setup).unwrap();
+        assert!(Arc::ptr_eq(&first, &find("sql_query").unwrap().build(&setup).unwrap()));
+        assert_eq!(find("sql_schema").unwrap().build(&setup).unwrap().spec().name(), "sql_schema");
+        let nowhere = Setup::new(std::env::temp_dir()).database("/nonexistent/lucid.db");
+        let Err(err) = find("sql_schema").unwrap().build(&nowhere) else { panic!("built on a missing file") };
+        assert!(err.to_string().contains("no SQLite database at /nonexistent/lucid.db"), "{err}");
+        let _ = std::fs::remove_file(path);
     }
 }

@@ -75,7 +75,7 @@ impl Shell {
 
     async fn run(&self, command: &str, ctx: &ToolContext) -> Result<String, ToolError> {
         let mut cmd = tokio::process::Command::new("sh");
-        for var in secret_vars(std::env::vars_os().map(|(k, _)| k)) {
+        for var in super::secret_vars(std::env::vars_os().map(|(k, _)| k)) {
             cmd.env_remove(var);
         }
         let mut child = cmd
@@ -151,13 +151,6 @@ async fn drain(pipe: Option<impl tokio::io::AsyncRead + Unpin>, cap: usize) -> (
     (kept, dropped)
 }
 
-/// The variables among `names` that hold API keys: every provider preset's key variables,
-/// and any other name ending in `_API_KEY`.
-fn secret_vars(names: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    let presets: Vec<&str> = crate::model::Preset::all().iter().flat_map(|p| p.key_vars.iter().copied()).collect();
-    names.filter(|n| n.to_str().is_some_and(|n| presets.contains(&n) || n.ends_with("_API_KEY"))).collect()
-}
-
 /// Kills the command's whole process group.
 fn kill_group(pid: Option<u32>) {
     if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
@@ -180,15 +173,5 @@ impl Tool for Shell {
             self.run(&command, &ctx).await
         }
         .boxed()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn provider_keys_are_not_passed_on() {
-        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
-        let removed = super::secret_vars(names.iter().map(std::ffi::OsString::from));
-        assert_eq!(removed, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
     }
 }

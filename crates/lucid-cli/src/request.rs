@@ -1,0 +1,194 @@
+//! `lucid run --input FILE`: one request as JSON, for programs (the shape of seed 004's
+//! `AiRequest`), and the fields its answer adds to the `--json` object.
+//!
+//! ```json
+//! {"sessionId": "order-42", "text": "Which tables hold orders?",
+//!  "context": {"user": "ana", "db": "shop"}, "requiredTools": ["sql_schema"]}
+//! ```
+//!
+//! `text` is required; `sessionId` continues (or starts) that stored session; `context`
+//! (any JSON object) goes to the model before the text as a `<context>` block of JSON;
+//! `requiredTools` are the request's tools, instead of the configured ones. A field of the
+//! wrong type, an unknown field or an unknown tool is an error naming the field.
+
+use serde_json::{Map, Value, json};
+
+/// A request, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub session_id: Option<String>,
+    pub text: String,
+    pub context: Option<Map<String, Value>>,
+    pub required_tools: Option<Vec<String>>,
+}
+
+/// What is wrong with a request: the field (`""` for the whole request) and why. Printed
+/// as JSON on standard output, with exit code 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestError {
+    pub field: String,
+    pub message: String,
+}
+
+impl RequestError {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        RequestError { field: field.into(), message: message.into() }
+    }
+
+    /// The error as the program reads it.
+    pub fn to_json(&self) -> Value {
+        json!({"error": {"field": self.field, "message": self.message}})
+    }
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "bad request: {}", self.message)
+        } else {
+            write!(f, "bad request: `{}` {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl Request {
+    /// Reads and checks a request; `known_tool` says whether a tool name exists.
+    pub fn parse(text: &str, known_tool: impl Fn(&str) -> bool) -> Result<Request, RequestError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| RequestError::new("", format!("is not JSON: {e}")))?;
+        let Value::Object(mut fields) = value else {
+            return Err(RequestError::new("", "must be a JSON object"));
+        };
+        let text = match fields.remove("text") {
+            Some(Value::String(s)) if !s.trim().is_empty() => s,
+            Some(Value::String(_)) => return Err(RequestError::new("text", "is empty")),
+            Some(_) => return Err(RequestError::new("text", "must be a string")),
+            None => return Err(RequestError::new("text", "is missing")),
+        };
+        let session_id = match fields.remove("sessionId") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
+            Some(_) => return Err(RequestError::new("sessionId", "must be a non-empty string")),
+        };
+        let context = match fields.remove("context") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(map)) => Some(map),
+            Some(_) => return Err(RequestError::new("context", "must be a JSON object")),
+        };
+        let required_tools = match fields.remove("requiredTools") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(items)) => {
+                let mut names = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    match item {
+                        Value::String(name) if known_tool(&name) => names.push(name),
+                        Value::String(name) => {
+                            return Err(RequestError::new(
+                                format!("requiredTools[{i}]"),
+                                format!("`{name}` is not a tool"),
+                            ));
+                        }
+                        _ => return Err(RequestError::new(format!("requiredTools[{i}]"), "must be a tool name")),
+                    }
+                }
+                Some(names)
+            }
+            Some(_) => return Err(RequestError::new("requiredTools", "must be an array of tool names")),
+        };
+        if let Some(unknown) = fields.keys().next() {
+            return Err(RequestError::new(
+                unknown.clone(),
+                "is not a request field (sessionId, text, context, requiredTools)",
+            ));
+        }
+        Ok(Request { session_id, text, context, required_tools })
+    }
+
+    /// What the model reads: the context as a JSON block, then the text.
+    pub fn prompt(&self) -> String {
+        match &self.context {
+            Some(context) => format!(
+                "<context>\n{}\n</context>\n\n{}",
+                serde_json::to_string_pretty(context).unwrap_or_default(),
+                self.text
+            ),
+            None => self.text.clone(),
+        }
+    }
+}
+
+/// The fields a request's answer adds to the `--json` object: the model, when it was
+/// answered (RFC 3339, UTC), whether tools were called, and the session.
+pub fn answer_fields(answer: &mut Map<String, Value>, model: &str, session_id: Option<&str>, used_tools: bool) {
+    answer.insert("model".into(), model.into());
+    answer.insert("timestamp".into(), now_rfc3339().into());
+    answer.insert("requiresToolCalls".into(), used_tools.into());
+    if let Some(id) = session_id {
+        answer.insert("sessionId".into(), id.into());
+    }
+}
+
+fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    rfc3339(secs)
+}
+
+fn rfc3339(secs: i64) -> String {
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = crate::sessions::civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Request, RequestError> {
+        Request::parse(text, |t| t == "sql_query" || t == "calculator")
+    }
+
+    #[test]
+    fn the_seeds_request_shape_is_read_and_the_context_comes_before_the_text() {
+        let r = parse(
+            r#"{"sessionId":"s1","text":"How many orders?","context":{"user":"ana"},"requiredTools":["sql_query"]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.session_id.as_deref(), Some("s1"));
+        assert_eq!(r.required_tools, Some(vec!["sql_query".to_string()]));
+        assert_eq!(r.prompt(), "<context>\n{\n  \"user\": \"ana\"\n}\n</context>\n\nHow many orders?");
+        let bare = parse(r#"{"text":"hi"}"#).unwrap();
+        assert_eq!((bare.prompt().as_str(), bare.session_id, bare.required_tools), ("hi", None, None));
+    }
+
+    #[test]
+    fn each_malformed_request_names_its_field() {
+        let cases = [
+            ("nope", ""),
+            ("[1]", ""),
+            (r#"{}"#, "text"),
+            (r#"{"text": 3}"#, "text"),
+            (r#"{"text": " "}"#, "text"),
+            (r#"{"text": "x", "sessionId": 7}"#, "sessionId"),
+            (r#"{"text": "x", "context": "ana"}"#, "context"),
+            (r#"{"text": "x", "requiredTools": "sql_query"}"#, "requiredTools"),
+            (r#"{"text": "x", "requiredTools": ["calculator", "teleport"]}"#, "requiredTools[1]"),
+            (r#"{"text": "x", "requiredTools": [1]}"#, "requiredTools[0]"),
+            (r#"{"text": "x", "sessionID": "s"}"#, "sessionID"),
+        ];
+        for (text, field) in cases {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.field, field, "{text}: {e}");
+            assert_eq!(e.to_json()["error"]["field"], field);
+        }
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_763_780_400 + 61), "2025-11-22T03:01:01Z");
+    }
+}

@@ -1,0 +1,87 @@
+//! A quota or billing error from any of the seven hosted providers ends `lucid run` with a
+//! non-zero status after exactly one request, saying what the provider said.
+
+use std::process::{Command, Output};
+
+use lucid_mock::{MockServer, Reply};
+use serde_json::json;
+
+async fn lucid(args: Vec<String>, key_var: &str) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", std::env::temp_dir())
+        .env(key_var, "sk-test");
+    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quota_error_is_reported_after_one_request_for_every_provider() {
+    let gemini_per_day = json!({"error": {"code": 429, "status": "RESOURCE_EXHAUSTED",
+        "message": "You exceeded your current quota, please check your plan and billing details.",
+        "details": [
+            {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [{
+                "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+                "quotaDimensions": {"location": "global", "model": "gemini-2.5-flash"}, "quotaValue": "250"}]},
+            {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1s"}]}});
+    let cases = [
+        (
+            "openai",
+            "OPENAI_API_KEY",
+            429,
+            json!({"error": {"message": "You exceeded your current quota, please check your plan and billing details.", "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}}),
+            "You exceeded your current quota",
+        ),
+        (
+            "anthropic",
+            "ANTHROPIC_API_KEY",
+            400,
+            json!({"type": "error", "error": {"type": "billing_error", "message": "Your credit balance is too low to access the Anthropic API."}}),
+            "credit balance is too low",
+        ),
+        ("gemini", "GEMINI_API_KEY", 429, gemini_per_day, "You exceeded your current quota"),
+        (
+            "zhipu",
+            "ZHIPUAI_API_KEY",
+            429,
+            json!({"error": {"code": "1113", "message": "余额不足或无可用资源包,请充值。"}}),
+            "余额不足",
+        ),
+        (
+            "qwen",
+            "DASHSCOPE_API_KEY",
+            400,
+            json!({"error": {"code": "Arrearage", "type": "Arrearage", "param": null, "message": "Access denied, please make sure your account is in good standing."}, "request_id": "0ba7"}),
+            "good standing",
+        ),
+        (
+            "deepseek",
+            "DEEPSEEK_API_KEY",
+            402,
+            json!({"error": {"message": "Insufficient Balance", "type": "unknown_error", "param": null, "code": "invalid_request_error"}}),
+            "Insufficient Balance",
+        ),
+        (
+            "openrouter",
+            "OPENROUTER_API_KEY",
+            402,
+            json!({"error": {"code": 402, "message": "Insufficient credits. Add more using https://openrouter.ai/settings/credits"}}),
+            "Insufficient credits",
+        ),
+    ];
+    for (provider, key_var, status, body, said) in cases {
+        let server = MockServer::start(move |_| Reply::json(status, &body).with_header("retry-after", "0")).await;
+        let base = server.url();
+        // Anthropic's and Gemini's base URLs end before their version segment.
+        let base =
+            if matches!(provider, "anthropic" | "gemini") { base.trim_end_matches("/v1").to_string() } else { base };
+        let args = ["run", "-p", provider, "-m", "m", "--base-url", &base, "--max-retries", "3", "hi"];
+        let out = lucid(args.iter().map(|a| a.to_string()).collect(), key_var).await;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{provider}: {stderr}");
+        assert_eq!(server.requests().len(), 1, "{provider}: retried a quota error");
+        assert!(stderr.contains(said), "{provider}: {stderr}");
+    }
+}

@@ -1,0 +1,234 @@
+//! The Postgres side of [`Database`](super::Database): one connection, made at the first
+//! call, each statement in a read-only transaction with a statement timeout, rolled back.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use futures::{FutureExt, StreamExt};
+use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage};
+
+use super::table::{ColumnSchema, TableSchema, schema_markdown};
+use super::{Limits, SCHEMA_WIDTH, SqlError, Table};
+
+/// A Postgres server, reached at the first call.
+pub(super) struct Postgres {
+    config: Config,
+    client: tokio::sync::Mutex<Option<Client>>,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Postgres")
+            .field("host", &self.config.get_hosts())
+            .field("db", &self.config.get_dbname())
+            .finish()
+    }
+}
+
+impl Postgres {
+    /// The server `url` names (checked, not reached yet).
+    pub(super) fn new(url: &str) -> Result<Self, SqlError> {
+        let mut config = Config::from_str(url).map_err(|e| SqlError::Url(format!("not a usable Postgres URL: {e}")))?;
+        // Every transaction of the session is read-only unless it says otherwise, which
+        // only a statement of the model could, and each call's own transaction says so.
+        let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or_default());
+        config.options(options.trim_start());
+        Ok(Postgres { config, client: tokio::sync::Mutex::new(None) })
+    }
+
+    async fn connect(&self) -> Result<Client, SqlError> {
+        let (client, connection) = self.config.connect(NoTls).await.map_err(db_error)?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("the SQL tools' Postgres connection ended: {e}");
+            }
+        });
+        let row = client
+            .query_one(
+                "SELECT current_user::text, r.rolsuper \
+                 OR pg_has_role(current_user, 'pg_write_server_files', 'MEMBER') \
+                 OR pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER') \
+                 FROM pg_roles r WHERE r.rolname = current_user",
+                &[],
+            )
+            .await
+            .map_err(db_error)?;
+        let (role, powerful): (String, bool) = (row.get(0), row.get(1));
+        if powerful {
+            return Err(SqlError::Url(format!(
+                "the SQL tools will not connect as `{role}`: a superuser or a member of pg_write_server_files or \
+                 pg_execute_server_program can write the server's files even in a read-only transaction \
+                 (COPY … TO 'file'); connect as a role without those rights"
+            )));
+        }
+        Ok(client)
+    }
+
+    /// Runs `work` in a read-only transaction with the statement timeout, then rolls back.
+    /// A connection that misbehaves (or outlives the timeout) is dropped and made again
+    /// at the next call.
+    async fn transaction<T>(
+        &self,
+        limits: Limits,
+        work: impl for<'c> FnOnce(&'c Client) -> BoxFuture<'c, Result<T, SqlError>>,
+    ) -> Result<T, SqlError> {
+        let mut slot = self.client.lock().await;
+        if slot.as_ref().is_none_or(Client::is_closed) {
+            *slot = Some(self.connect().await?);
+        }
+        let Some(client) = slot.as_ref() else {
+            return Err(SqlError::Database("no connection to Postgres".into()));
+        };
+        let ms = limits.timeout.as_millis().max(1);
+        let run = async {
+            client
+                .batch_execute(&format!("BEGIN READ ONLY; SET LOCAL statement_timeout = {ms}"))
+                .await
+                .map_err(db_error)?;
+            let out = work(client).await;
+            // Whatever the statement did to the session (SET, a COMMIT of its own) ends here.
+            let end = client.batch_execute("ROLLBACK").await;
+            Ok::<_, SqlError>((out, end.is_ok()))
+        };
+        match tokio::time::timeout(limits.timeout + Duration::from_secs(2), run).await {
+            Err(_) => {
+                *slot = None;
+                Err(SqlError::Timeout(limits.timeout.as_secs_f64()))
+            }
+            Ok(Err(e)) => {
+                *slot = None;
+                Err(e)
+            }
+            Ok(Ok((out, ended))) => {
+                if !ended {
+                    *slot = None;
+                }
+                out
+            }
+        }
+    }
+
+    pub(super) async fn query(&self, sql: &str, limits: Limits) -> Result<Table, SqlError> {
+        let sql = sql.to_string();
+        self.transaction(limits, move |client| {
+            async move {
+                let sql = sql.as_str();
+                // Preparing takes exactly one statement: a second one is refused by the
+                // server's parser before anything runs. The same text then runs in the
+                // simple protocol, which gives every value as text.
+                let prepared = client.prepare(sql).await.map_err(db_error)?;
+                let names = prepared.columns().iter().map(|c| c.name().to_string()).collect();
+                let mut table = Table::new(names, limits.cell);
+                let stream = client.simple_query_raw(sql).await.map_err(db_error)?;
+                futures::pin_mut!(stream);
+                while let Some(message) = stream.next().await {
+                    if let SimpleQueryMessage::Row(row) = message.map_err(db_error)? {
+                        table.push((0..row.len()).map(|i| row.get(i).map(str::to_string)).collect(), limits.rows);
+                    }
+                }
+                Ok(table)
+            }
+            .boxed()
+        })
+        .await
+    }
+
+    pub(super) async fn schema(&self, only: Option<&str>, limits: Limits) -> Result<String, SqlError> {
+        let only = only.map(str::to_string);
+        let tables = self
+            .transaction(limits, move |client| {
+                async move {
+                    let only = only.as_deref();
+                    let rows = client
+                        .query(
+                            "SELECT c.oid, CASE WHEN n.nspname = 'public' THEN c.relname::text \
+                             ELSE n.nspname || '.' || c.relname END, \
+                             CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' ELSE 'table' END \
+                             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                             WHERE c.relkind IN ('r', 'p', 'v', 'm') \
+                             AND n.nspname NOT IN ('pg_catalog', 'information_schema') \
+                             AND n.nspname NOT LIKE 'pg\\_%' \
+                             AND ($1::text IS NULL OR c.relname = $1 OR n.nspname || '.' || c.relname = $1) \
+                             ORDER BY n.nspname, c.relname",
+                            &[&only],
+                        )
+                        .await
+                        .map_err(db_error)?;
+                    if let (Some(t), true) = (only, rows.is_empty()) {
+                        return Err(SqlError::Database(format!("no such table: {t}")));
+                    }
+                    let mut tables = Vec::with_capacity(rows.len());
+                    for row in rows {
+                        let oid: u32 = row.get(0);
+                        tables.push(describe(client, oid, row.get(1), row.get(2)).await?);
+                    }
+                    Ok(tables)
+                }
+                .boxed()
+            })
+            .await?;
+        Ok(schema_markdown(&tables, SCHEMA_WIDTH))
+    }
+}
+
+/// One table's columns, keys and indexes, from the catalogue.
+async fn describe(client: &Client, oid: u32, name: String, kind: String) -> Result<TableSchema, SqlError> {
+    let columns = client
+        .query(
+            "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
+             EXISTS (SELECT 1 FROM pg_constraint p WHERE p.conrelid = a.attrelid AND p.contype = 'p' \
+                     AND a.attnum = ANY (p.conkey)), \
+             (SELECT f.confrelid::regclass::text || '(' || \
+                     (SELECT string_agg(t.attname, ', ') FROM pg_attribute t \
+                      WHERE t.attrelid = f.confrelid AND t.attnum = ANY (f.confkey)) || ')' \
+              FROM pg_constraint f WHERE f.conrelid = a.attrelid AND f.contype = 'f' \
+              AND a.attnum = ANY (f.conkey) LIMIT 1) \
+             FROM pg_attribute a WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+            &[&oid],
+        )
+        .await
+        .map_err(db_error)?
+        .iter()
+        .map(|r| ColumnSchema {
+            name: r.get(0),
+            ty: r.get(1),
+            not_null: r.get(2),
+            primary_key: r.get(3),
+            references: r.get(4),
+        })
+        .collect();
+    let indexes = client
+        .query(
+            "SELECT i.indexrelid::regclass::text, i.indisunique, pg_get_indexdef(i.indexrelid) \
+             FROM pg_index i WHERE i.indrelid = $1 ORDER BY 1",
+            &[&oid],
+        )
+        .await
+        .map_err(db_error)?
+        .iter()
+        .map(|r| {
+            let (index, unique, def): (String, bool, String) = (r.get(0), r.get(1), r.get(2));
+            let on = def.split_once(" USING ").map_or(def.as_str(), |(_, rest)| rest);
+            format!("{index}{} {on}", if unique { " unique" } else { "" })
+        })
+        .collect();
+    Ok(TableSchema { name, kind, columns, indexes })
+}
+
+/// The server's own message (with its detail and hint), or the client's.
+fn db_error(e: tokio_postgres::Error) -> SqlError {
+    match e.as_db_error() {
+        Some(db) => {
+            let mut message = db.message().to_string();
+            if let Some(detail) = db.detail() {
+                message.push_str(&format!(" ({detail})"));
+            }
+            if let Some(hint) = db.hint() {
+                message.push_str(&format!(" Hint: {hint}"));
+            }
+            SqlError::Database(message)
+        }
+        None => SqlError::Database(format!("Postgres: {e}")),
+    }
+}

@@ -1,0 +1,174 @@
+//! The SQLite side of [`Database`](super::Database): a fresh read-only connection per call,
+//! on a blocking thread, interrupted at the time limit.
+
+use std::path::PathBuf;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OpenFlags};
+
+use super::table::{ColumnSchema, TableSchema, schema_markdown};
+use super::{Limits, SCHEMA_WIDTH, SqlError, Table};
+
+/// A SQLite file, opened read-only for each call.
+#[derive(Debug)]
+pub(super) struct Sqlite {
+    path: PathBuf,
+}
+
+impl Sqlite {
+    /// The file at `path`, which must exist and open read-only.
+    pub(super) fn new(path: &str) -> Result<Self, SqlError> {
+        let path = PathBuf::from(path);
+        if !path.is_file() {
+            return Err(SqlError::Url(format!("no SQLite database at {} (the file must exist)", path.display())));
+        }
+        let db = Sqlite { path };
+        db.connect()?;
+        Ok(db)
+    }
+
+    /// A read-only connection: opened so (no write can reach the file, nor a file it
+    /// attaches) and `query_only` (no temporary table either).
+    fn connect(&self) -> Result<Connection, SqlError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&self.path, flags)
+            .map_err(|e| SqlError::Url(format!("cannot open the SQLite database {}: {e}", self.path.display())))?;
+        conn.pragma_update(None, "query_only", true).map_err(db_error)?;
+        Ok(conn)
+    }
+
+    /// Runs `work` on a connection on a blocking thread, interrupting it at the limit.
+    async fn with_connection<T: Send + 'static>(
+        &self,
+        limits: Limits,
+        work: impl FnOnce(&Connection) -> Result<T, SqlError> + Send + 'static,
+    ) -> Result<T, SqlError> {
+        let conn = self.connect()?;
+        let interrupt = conn.get_interrupt_handle();
+        let mut task = tokio::task::spawn_blocking(move || work(&conn));
+        let joined = tokio::select! {
+            r = &mut task => r,
+            _ = tokio::time::sleep(limits.timeout) => {
+                interrupt.interrupt();
+                // The statement stops at its next step; what it returns is the timeout.
+                let _ = task.await;
+                return Err(SqlError::Timeout(limits.timeout.as_secs_f64()));
+            }
+        };
+        joined.map_err(|e| SqlError::Database(format!("the query's thread failed: {e}")))?
+    }
+
+    pub(super) async fn query(&self, sql: &str, limits: Limits) -> Result<Table, SqlError> {
+        let sql = sql.to_string();
+        self.with_connection(limits, move |conn| {
+            let mut stmt = conn.prepare(&sql).map_err(db_error)?;
+            if !stmt.readonly() {
+                return Err(SqlError::Database(
+                    "SQLite says this statement is not read-only; only statements that read are run".into(),
+                ));
+            }
+            let names = stmt.column_names().map(str::to_string).collect();
+            let mut table = Table::new(names, limits.cell);
+            let width = stmt.column_count();
+            let mut rows = stmt.query([]).map_err(db_error)?;
+            while let Some(row) = rows.next().map_err(db_error)? {
+                let mut cells = Vec::with_capacity(width);
+                for i in 0..width {
+                    cells.push(text(row.get_ref(i).map_err(db_error)?));
+                }
+                table.push(cells, limits.rows);
+            }
+            Ok(table)
+        })
+        .await
+    }
+
+    pub(super) async fn schema(&self, only: Option<&str>, limits: Limits) -> Result<String, SqlError> {
+        let only = only.map(str::to_string);
+        let tables = self
+            .with_connection(limits, move |conn| {
+                let mut list = conn
+                    .prepare(
+                        "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') \
+                         AND name NOT LIKE 'sqlite_%' AND (?1 IS NULL OR name = ?1) ORDER BY name",
+                    )
+                    .map_err(db_error)?;
+                let names: Vec<(String, String)> = list
+                    .query_map([&only], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .map_err(db_error)?
+                    .collect::<Result<_, _>>()
+                    .map_err(db_error)?;
+                if let (Some(t), true) = (&only, names.is_empty()) {
+                    return Err(SqlError::Database(format!("no such table: {t}")));
+                }
+                names.into_iter().map(|(name, kind)| describe(conn, name, kind)).collect::<Result<Vec<_>, _>>()
+            })
+            .await?;
+        Ok(schema_markdown(&tables, SCHEMA_WIDTH))
+    }
+}
+
+/// One table's columns, keys and indexes, from SQLite's table-valued pragmas.
+fn describe(conn: &Connection, name: String, kind: String) -> Result<TableSchema, SqlError> {
+    let mut references = std::collections::HashMap::new();
+    let mut fks =
+        conn.prepare("SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?1)").map_err(db_error)?;
+    let rows = fks
+        .query_map([&name], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?)))
+        .map_err(db_error)?;
+    for row in rows {
+        let (from, table, to) = row.map_err(db_error)?;
+        references.insert(from, format!("{table}({})", to.unwrap_or_default()));
+    }
+    let mut cols = conn.prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)").map_err(db_error)?;
+    let columns = cols
+        .query_map([&name], |r| {
+            let column: String = r.get(0)?;
+            Ok(ColumnSchema {
+                references: references.get(&column).cloned(),
+                name: column,
+                ty: r.get(1)?,
+                not_null: r.get::<_, i64>(2)? != 0,
+                primary_key: r.get::<_, i64>(3)? != 0,
+            })
+        })
+        .map_err(db_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    let mut idx = conn
+        .prepare(
+            "SELECT il.name, il.\"unique\", (SELECT group_concat(ii.name, ', ') FROM pragma_index_info(il.name) ii) \
+             FROM pragma_index_list(?1) il ORDER BY il.name",
+        )
+        .map_err(db_error)?;
+    let indexes = idx
+        .query_map([&name], |r| {
+            let (index, unique, on): (String, bool, Option<String>) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            Ok(format!("{index}{} ({})", if unique { " unique" } else { "" }, on.unwrap_or_default()))
+        })
+        .map_err(db_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    Ok(TableSchema { name, kind, columns, indexes })
+}
+
+/// A cell as text; `None` for NULL.
+fn text(v: ValueRef<'_>) -> Option<String> {
+    match v {
+        ValueRef::Null => None,
+        ValueRef::Integer(i) => Some(i.to_string()),
+        ValueRef::Real(f) => Some(f.to_string()),
+        ValueRef::Text(t) => Some(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Some(format!("<blob, {} bytes>", b.len())),
+    }
+}
+
+fn db_error(e: rusqlite::Error) -> SqlError {
+    match e {
+        rusqlite::Error::MultipleStatement => {
+            SqlError::Database("one statement at a time: SQLite found more than one".into())
+        }
+        rusqlite::Error::SqliteFailure(_, Some(message)) => SqlError::Database(message),
+        e => SqlError::Database(e.to_string()),
+    }
+}
