@@ -346,12 +346,16 @@ pub async fn list(servers: &BTreeMap<String, ServerConfig>, json: bool) -> anyho
 
 #[cfg(feature = "mcp")]
 /// The tools `lucid mcp serve` offers: those listed, or by default every built-in tool
-/// that only reads. `ask_user` is never served (nobody is at Lucid's side to answer).
+/// that only reads and needs nothing from outside (no database, no interpreter). `ask_user` is never served (nobody is at Lucid's side to answer).
 pub fn served_tools(list: Option<&str>) -> anyhow::Result<Vec<String>> {
     use lucid::tool::builtin::CATALOGUE;
     let names: Vec<String> = match list {
         Some(l) => l.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        None => CATALOGUE.iter().filter(|t| !t.writes && t.name != "ask_user").map(|t| t.name.to_string()).collect(),
+        None => CATALOGUE
+            .iter()
+            .filter(|t| !t.writes && t.needs.is_none() && t.name != "ask_user")
+            .map(|t| t.name.to_string())
+            .collect(),
     };
     if names.iter().any(|n| n == "ask_user") {
         bail!("ask_user cannot be served: nobody is at Lucid's side to answer; the MCP client asks its own user");
@@ -366,6 +370,11 @@ pub async fn serve(
     http: Option<std::net::SocketAddr>,
     settings: &crate::config::AgentSettings,
 ) -> anyhow::Result<i32> {
+    if let Some(addr) = http
+        && !addr.ip().is_loopback()
+    {
+        bail!("--http {addr}: serve on a loopback address (127.0.0.1 or [::1]); the tools act on this machine");
+    }
     let mut settings = settings.clone();
     settings.tools = served_tools(list)?;
     let mut registry = lucid::tool::ToolRegistry::new();
@@ -376,9 +385,6 @@ pub async fn serve(
     match http {
         None => lucid::mcp::serve_stdio(registry).await?,
         Some(addr) => {
-            if !addr.ip().is_loopback() {
-                bail!("--http {addr}: serve on a loopback address (127.0.0.1 or [::1]); the tools act on this machine");
-            }
             let stop = tokio_util::sync::CancellationToken::new();
             let on_signal = stop.clone();
             tokio::spawn(async move {
