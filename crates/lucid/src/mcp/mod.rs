@@ -44,9 +44,10 @@
 //! ([`McpClient::tools_changed`]); an agent built earlier keeps the tools it was built
 //! with, so rebuild it (or its registry) to offer new ones.
 //!
-//! Protocol versions: the handshake is `rmcp`'s, which offers the newest version it knows
-//! and accepts what the server answers among 2024-11-05, 2025-03-26, 2025-06-18 and
-//! 2025-11-25 ([`McpClient::protocol_version`] says which one was agreed).
+//! Protocol versions: the handshake is `rmcp` 3.11's, which offers the newest version it
+//! knows and accepts the server's answer among those it knows (2024-11-05, 2025-03-26,
+//! 2025-06-18, 2025-11-25 and later); [`McpClient::protocol_version`] says which one was
+//! agreed. The npm reference servers and Lucid's own `lucid mcp serve` are tested.
 //!
 //! Not here: resources, prompts, sampling and elicitation (Lucid asks only for tools),
 //! and the older HTTP+SSE transport, which `rmcp` no longer ships.
