@@ -270,6 +270,18 @@ pub struct ModelArgs {
     pub deadline: Option<u64>,
 }
 
+/// Whether a task is planned before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanMode {
+    /// One short call decides: simple requests at once, complex ones through the planner.
+    Auto,
+    /// Always plan.
+    Always,
+    /// Never plan.
+    Never,
+}
+
 /// `lucid run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -291,9 +303,15 @@ pub struct RunArgs {
     /// Plan first: the model splits the task into steps with dependencies, the steps run
     /// with the tools (independent ones at once), a failed step is planned again, and the
     /// answer is written from all the results. The plan and each step's progress go to
-    /// standard error.
-    #[arg(long, conflicts_with_all = ["schema", "stream", "session"])]
-    pub plan: bool,
+    /// standard error. `--plan auto`: one short call decides whether the task needs a
+    /// plan (simple questions are answered at once). Default: `plan` in the
+    /// configuration, else never.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, default_missing_value = "always",
+          conflicts_with_all = ["schema", "stream", "session", "no_plan"])]
+    pub plan: Option<PlanMode>,
+    /// Never plan, whatever the configuration says.
+    #[arg(long)]
+    pub no_plan: bool,
     /// Read one JSON request from FILE (`-`: standard input), for programs:
     /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`. The answer is the
     /// `--json` object plus `model`, `timestamp` and `requiresToolCalls`; a malformed

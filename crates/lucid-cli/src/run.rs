@@ -7,7 +7,7 @@ use futures::StreamExt;
 use lucid::{Agent, AgentEvent, AgentResult, FinishReason, StopReason};
 use serde_json::json;
 
-use crate::args::RunArgs;
+use crate::args::{PlanMode, RunArgs};
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
 use crate::display::{safe, truncate};
 use crate::request::{Request, RequestError, answer_fields};
@@ -125,8 +125,28 @@ pub async fn run(
             Err(e) => Err(e.into()),
         };
     }
-    if args.plan {
-        return plan(session.agent(), &prompt, args.json).await;
+    let mode = if args.no_plan { PlanMode::Never } else { args.plan.or(settings.plan).unwrap_or(PlanMode::Never) };
+    // A session's or a schema's run is one turn of that conversation: never planned by auto.
+    let mode = match mode {
+        PlanMode::Auto if args.schema.is_some() || args.agent.session.is_some() => PlanMode::Never,
+        m => m,
+    };
+    let mut extras = Extras { answering, plan: None, plan_usage: lucid::Usage::default() };
+    match mode {
+        PlanMode::Always => return plan(session.agent(), &prompt, args.json, None).await,
+        PlanMode::Auto => {
+            let t = lucid::orchestrate::planner::triage(session.agent(), &prompt).await?;
+            tracing::info!(needs_plan = t.needs_plan, "plan auto decided");
+            if t.needs_plan {
+                if !args.json {
+                    eprintln!("lucid: the task has several parts: planning it (--plan auto)");
+                }
+                return plan(session.agent(), &prompt, args.json, Some(t)).await;
+            }
+            extras.plan = Some(json!({"mode": "auto", "planned": false, "usage": t.usage}));
+            extras.plan_usage = t.usage;
+        }
+        PlanMode::Never => {}
     }
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let outcome = if args.stream {
@@ -161,12 +181,16 @@ pub async fn run(
         session.run(prompt).await
     };
     // An answer whose turn could not be saved is still shown; the error follows it.
+    let outcome = outcome.map(|mut r| {
+        r.usage += extras.plan_usage;
+        r
+    });
     let (result, unsaved) = match outcome {
         Err(lucid::Error::TurnNotSaved { session, result, source }) => (*result, Some((session, source))),
         other => (other?, None),
     };
     if let Some((session, source)) = unsaved {
-        print_result(&args, &result, answering)?;
+        print_result(&args, &result, &extras)?;
         eprintln!("lucid: the answer above could not be saved to session `{session}`: {source}");
         return Ok(1);
     }
@@ -179,7 +203,7 @@ pub async fn run(
     if result.stop_reason == StopReason::NeedsInput {
         if args.json {
             // One object, the questions in it; nothing else on stdout.
-            print_result(&args, &result, answering)?;
+            print_result(&args, &result, &extras)?;
             eprintln!("lucid: {ANSWER_AND_RUN_AGAIN}");
             return Ok(4);
         }
@@ -193,7 +217,7 @@ pub async fn run(
             shown_earlier = true;
         }
     }
-    print_result(&args, &result, answering)?;
+    print_result(&args, &result, &extras)?;
     match result.finish_reason {
         Some(FinishReason::ContentFilter) => eprintln!("lucid: the provider's content filter stopped the answer"),
         Some(FinishReason::Length) if result.stop_reason == StopReason::Completed => {
@@ -244,7 +268,12 @@ pub fn print_questions(questions: &[String], json: bool) -> i32 {
 }
 
 /// `lucid run --plan`: the plan and each step on standard error, the answer on standard output.
-async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
+async fn plan(
+    agent: &Agent,
+    task: &str,
+    json: bool,
+    triage: Option<lucid::orchestrate::planner::Triage>,
+) -> anyhow::Result<i32> {
     use lucid::orchestrate::planner::{PlanEvent, Planner};
     let quiet = json;
     let run = Planner::new(agent, agent)
@@ -279,8 +308,15 @@ async fn plan(agent: &Agent, task: &str, json: bool) -> anyhow::Result<i32> {
             }
         })
         .await?;
+    let mut run = run;
     if json {
-        println!("{}", serde_json::to_string(&run)?);
+        let mut v = serde_json::to_value(&run)?;
+        if let Some(t) = triage {
+            run.usage += t.usage;
+            v["usage"] = serde_json::to_value(run.usage)?;
+            v["plan"] = json!({"mode": "auto", "planned": true, "usage": t.usage});
+        }
+        println!("{v}");
     } else {
         println!("{}", run.answer);
     }
@@ -319,7 +355,16 @@ fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
         .next()
 }
 
-fn print_result(args: &RunArgs, r: &AgentResult, answering: Option<&Answering>) -> anyhow::Result<()> {
+/// What `--json` adds to the result: the `--input` answer's fields and the `--plan auto`
+/// decision (whose usage is already in the result's).
+struct Extras<'a> {
+    answering: Option<&'a Answering>,
+    plan: Option<serde_json::Value>,
+    plan_usage: lucid::Usage,
+}
+
+fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow::Result<()> {
+    let answering = extras.answering;
     let mut out = std::io::stdout().lock();
     if args.json {
         let calls: Vec<_> = r
@@ -337,6 +382,9 @@ fn print_result(args: &RunArgs, r: &AgentResult, answering: Option<&Answering>) 
         });
         if !r.questions.is_empty() {
             v["questions"] = json!(r.questions);
+        }
+        if let Some(plan) = &extras.plan {
+            v["plan"] = plan.clone();
         }
         if let (Some(a), Some(map)) = (answering, v.as_object_mut()) {
             answer_fields(map, &a.model, a.session.as_deref(), !r.tool_calls.is_empty());

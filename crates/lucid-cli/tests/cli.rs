@@ -1013,3 +1013,63 @@ async fn a_session_is_kept_within_the_context_window_given() {
     assert!(text(&show.stdout).contains("FIRST"), "{}", text(&show.stdout));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Answers `--plan auto`'s classification by whether the request has several parts, and
+/// scripts the planner and the direct answer.
+fn triaging(req: &lucid_mock::RecordedRequest) -> Reply {
+    let body = req.json();
+    let said = body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+    if body["response_format"]["json_schema"]["name"] == "TriageAnswer" {
+        let needs = said.contains(" and then ");
+        return Reply::json(200, &text_completion(&json!({"needs_plan": needs}).to_string()));
+    }
+    if said.starts_with("Make a plan") {
+        let plan = json!({"steps": [{"id": "a", "task": "Add 2 and 3", "depends_on": []}]});
+        return Reply::json(200, &text_completion(&plan.to_string()));
+    }
+    if said.starts_with("Every step is done") {
+        return Reply::json(200, &text_completion("Planned answer: 5."));
+    }
+    if said.contains("Your step: ") {
+        return Reply::json(200, &text_completion(r#"{"success": true, "result": "5"}"#));
+    }
+    Reply::json(200, &text_completion("Hello!"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn plan_auto_answers_a_simple_request_at_once_and_plans_a_complex_one() {
+    let server = MockServer::start(triaging).await;
+    let out = run_on(&server, &["--plan", "auto", "--json", "--tools", "none", "hi there"]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["content"], "Hello!");
+    assert_eq!(v["plan"]["mode"], "auto");
+    assert_eq!(v["plan"]["planned"], false);
+    let triage_in = v["plan"]["usage"]["input_tokens"].as_u64().unwrap();
+    assert!(
+        triage_in > 0 && v["usage"]["input_tokens"].as_u64().unwrap() > triage_in,
+        "the classification counts: {v}"
+    );
+    assert_eq!(server.requests().len(), 2, "one classification, one answer");
+
+    let server = MockServer::start(triaging).await;
+    let out = run_on(&server, &["--plan", "auto", "--json", "--tools", "none", "add 2 and 3 and then report"]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "Planned answer: 5.");
+    assert_eq!(v["plan"]["planned"], true);
+    assert_eq!(v["steps"][0]["result"], "5");
+
+    // The configuration's `plan = "auto"`, and --no-plan over it.
+    let server = MockServer::start(triaging).await;
+    let dir = test_dir("plan-auto");
+    std::fs::write(dir.join("c.toml"), "plan = \"auto\"\ntools = []\n").unwrap();
+    let url = server.url();
+    let args = ["run", "--config", "c.toml", "--base-url", &url, "-m", "m", "--no-plan", "add 2 and 3 and then report"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "Hello!\n".to_string()), "{}", text(&out.stderr));
+    assert_eq!(server.requests().len(), 1, "no classification with --no-plan");
+    let out = run_in(&dir, &["run", "--config", "c.toml", "--base-url", &url, "-m", "m", "a and then b"], &[]).await;
+    assert_eq!(text(&out.stdout), "Planned answer: 5.\n", "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -39,6 +39,9 @@ pub struct Settings {
     pub max_tokens: Option<u32>,
     /// The model's context window in tokens.
     pub context_window: Option<u32>,
+    /// Whether tasks are planned first: auto, always, never (run's default: never;
+    /// chat's: auto).
+    pub plan: Option<crate::args::PlanMode>,
     /// Seconds the shell tool may run a command.
     pub shell_timeout_secs: Option<u64>,
     /// The database of the SQL tools (a SQLite file or a postgres:// URL).
@@ -149,6 +152,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         temperature,
         max_tokens,
         context_window,
+        plan,
         shell_timeout_secs,
         python,
         db,
@@ -185,6 +189,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # temperature = 0.2              # default: the server's own
 # max_tokens = 4096              # the most tokens one answer may have; default: the server's
 # context_window = 32768         # tokens; default: known models' own, what a local server says
+# plan = "auto"                  # plan first: auto (one short call decides), always, never
 
 # Tools the agent may use. File tools work inside the current directory only.
 # tools = [{chat_tools}]

@@ -33,6 +33,8 @@ pub struct AgentSettings {
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
     pub context_window: Option<u32>,
+    /// `plan` of the configuration (the command's default applies when unset).
+    pub plan: Option<crate::args::PlanMode>,
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
     pub shell_timeout: Duration,
@@ -80,6 +82,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         temperature,
         max_tokens,
         context_window: args.context_window.or(file.context_window).filter(|n| *n > 0),
+        plan: file.plan,
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),

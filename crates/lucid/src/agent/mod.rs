@@ -327,6 +327,13 @@ impl AgentBuilder {
         self
     }
 
+    /// No long-term memory (a variant of an agent for a side call, such as a
+    /// classification, that must not summarise or recall).
+    pub fn memory_off(mut self) -> Self {
+        self.config.memory = None;
+        self
+    }
+
     /// How tokens are counted for budgets (default: the model's tiktoken encoding with the
     /// `tiktoken` feature, else the heuristic of [`crate::tokens`]).
     pub fn token_counter(mut self, counter: Arc<dyn TokenCounter>) -> Self {

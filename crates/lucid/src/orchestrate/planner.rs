@@ -71,6 +71,54 @@ struct StepReport {
     result: String,
 }
 
+/// Whether a request needs a plan: the answer of [`triage`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Triage {
+    /// True when the request has several parts worth planning; false for one that can be
+    /// answered at once.
+    pub needs_plan: bool,
+    /// What the classification call cost.
+    pub usage: Usage,
+}
+
+/// The classification's answer on the wire.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TriageAnswer {
+    /// True when the request needs several distinct steps.
+    needs_plan: bool,
+}
+
+const TRIAGE_PROMPT: &str = "Classify the request below. Answer needs_plan = true only when it asks for \
+several distinct pieces of work that build on each other or must be combined (research then compare, \
+compute several things then report, change several files); false for a question, a greeting, a single \
+lookup, a single calculation or a single edit.\n\nRequest:\n";
+
+/// The hybrid mode's first step (seed 004: simple questions answered at once, complex ones
+/// as a checklist): one short structured call, without tools, decides whether `task`
+/// needs a plan. Its usage is returned so a caller counts it.
+///
+/// ```no_run
+/// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+/// use lucid::orchestrate::planner::{Planner, triage};
+/// let task = "Compare the populations of the three largest cities in Japan and chart them.";
+/// if triage(&agent, task).await?.needs_plan {
+///     let run = Planner::new(&agent, &agent).run(task).await?;
+///     println!("{}", run.answer);
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn triage(agent: &Agent, task: &str) -> Result<Triage> {
+    // The agent's own options (no temperature or length forced: reasoning models refuse
+    // the one and spend hidden tokens under the other); the strict schema keeps the answer
+    // to a few tokens.
+    let classifier = agent.to_builder().tools(crate::tool::ToolRegistry::new()).memory_off().max_iterations(1).build();
+    let mut session = classifier.session();
+    let answer = session.extract::<TriageAnswer>(format!("{TRIAGE_PROMPT}{task}")).retries(1).await;
+    let usage = session.usage();
+    Ok(Triage { needs_plan: answer?.needs_plan, usage })
+}
+
 /// How one step went.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepOutcome {
