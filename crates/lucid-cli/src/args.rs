@@ -86,6 +86,16 @@ pub struct ChatArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    /// Plan a message before answering it: `auto` (the default, unless the configuration's
+    /// `plan` says otherwise) lets one short call decide, so simple questions are answered
+    /// at once and a task with several parts is planned, its checklist ticked as the steps
+    /// finish; `--plan` alone plans every message.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "always",
+          conflicts_with = "no_plan")]
+    pub plan: Option<PlanMode>,
+    /// Never plan.
+    #[arg(long)]
+    pub no_plan: bool,
 }
 
 /// What the agent of `lucid run` and `lucid chat` gets: prompt, tools, limits, session.
@@ -303,10 +313,10 @@ pub struct RunArgs {
     /// Plan first: the model splits the task into steps with dependencies, the steps run
     /// with the tools (independent ones at once), a failed step is planned again, and the
     /// answer is written from all the results. The plan and each step's progress go to
-    /// standard error. `--plan auto`: one short call decides whether the task needs a
+    /// standard error. `--plan=auto`: one short call decides whether the task needs a
     /// plan (simple questions are answered at once). Default: `plan` in the
     /// configuration, else never.
-    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, default_missing_value = "always",
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "always",
           conflicts_with_all = ["schema", "stream", "session", "no_plan"])]
     pub plan: Option<PlanMode>,
     /// Never plan, whatever the configuration says.

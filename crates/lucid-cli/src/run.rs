@@ -139,7 +139,7 @@ pub async fn run(
             tracing::info!(needs_plan = t.needs_plan, "plan auto decided");
             if t.needs_plan {
                 if !args.json {
-                    eprintln!("lucid: the task has several parts: planning it (--plan auto)");
+                    eprintln!("lucid: the task has several parts: planning it (--plan=auto)");
                 }
                 return plan(session.agent(), &prompt, args.json, Some(t)).await;
             }

@@ -5,14 +5,28 @@ use std::process::Command;
 use std::time::Duration;
 
 use expectrl::{ControlCode, Session};
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_stream, tool_call_stream};
-use serde_json::Value;
+use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_stream};
+use serde_json::{Value, json};
 
 /// Replies by what the conversation says last; always streamed (the chat streams).
 fn script(req: &RecordedRequest) -> Reply {
     let body = req.json();
     let messages = body["messages"].as_array().cloned().unwrap_or_default();
     let last = messages.last().cloned().unwrap_or(Value::Null);
+    if body["stream"] != true {
+        // The side calls of `--plan auto` and the planner's are not streamed.
+        let said = last["content"].as_str().unwrap_or_default();
+        let text = if body["response_format"]["json_schema"]["name"] == "TriageAnswer" {
+            json!({"needs_plan": said.contains("plan this")}).to_string()
+        } else if said.starts_with("Make a plan") {
+            json!({"steps": [{"id": "sum", "task": "Add 2 and 3", "depends_on": []}]}).to_string()
+        } else if said.contains("Your step: ") {
+            json!({"success": true, "result": "5"}).to_string()
+        } else {
+            "Planned answer: 5.".to_string()
+        };
+        return Reply::json(200, &text_completion(&text));
+    }
     if last["role"] == "tool" {
         let content = last["content"].as_str().unwrap_or_default();
         return Reply::sse(&text_stream(&["Tool said: ", content]));
@@ -160,6 +174,17 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect(r#"Tool said: [{"answer":"Lisbon","question":"Which city?"}]"#).unwrap();
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 4 messages)").unwrap();
+
+        // A message with several parts is planned (`--plan auto` is the chat's default):
+        // the checklist is ticked, the answer joins the conversation.
+        p.send_line("plan this: add 2 and 3, and then report").unwrap();
+        p.expect("Plan:").unwrap();
+        p.expect("☐ sum Add 2 and 3").unwrap();
+        p.expect("☑ sum").unwrap();
+        p.expect("Planned answer: 5.").unwrap();
+        p.expect("── planned: 1 steps").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 2 messages)").unwrap();
 
         // An answer in the JSON protocol's interview shape is asked the same way, and the
         // answers go back at once.

@@ -1039,7 +1039,7 @@ fn triaging(req: &lucid_mock::RecordedRequest) -> Reply {
 #[tokio::test(flavor = "multi_thread")]
 async fn plan_auto_answers_a_simple_request_at_once_and_plans_a_complex_one() {
     let server = MockServer::start(triaging).await;
-    let out = run_on(&server, &["--plan", "auto", "--json", "--tools", "none", "hi there"]).await;
+    let out = run_on(&server, &["--plan=auto", "--json", "--tools", "none", "hi there"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["content"], "Hello!");
@@ -1053,7 +1053,7 @@ async fn plan_auto_answers_a_simple_request_at_once_and_plans_a_complex_one() {
     assert_eq!(server.requests().len(), 2, "one classification, one answer");
 
     let server = MockServer::start(triaging).await;
-    let out = run_on(&server, &["--plan", "auto", "--json", "--tools", "none", "add 2 and 3 and then report"]).await;
+    let out = run_on(&server, &["--plan=auto", "--json", "--tools", "none", "add 2 and 3 and then report"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"], "Planned answer: 5.");

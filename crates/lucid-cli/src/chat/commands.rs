@@ -22,6 +22,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/undo", "drop the last turn"),
     ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
     ("/reasoning", "show or hide the model's reasoning"),
+    ("/plan", "show or set when messages are planned first: /plan auto|always|never"),
     ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` starts one again"),
     ("/exit", "leave (Ctrl-D works too)"),
 ];
@@ -193,6 +194,14 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
         "/reasoning" => {
             chat.show_reasoning = !chat.show_reasoning;
             println!("{}", style.dim(if chat.show_reasoning { "(reasoning shown)" } else { "(reasoning hidden)" }));
+        }
+        "/plan" => {
+            if !rest.is_empty() {
+                chat.plan = <crate::args::PlanMode as clap::ValueEnum>::from_str(rest, true)
+                    .map_err(|_| anyhow::anyhow!("/plan takes auto, always or never"))?;
+            }
+            let mode = format!("{:?}", chat.plan).to_lowercase();
+            println!("{}", style.dim(&format!("(plan: {mode})")));
         }
         other => anyhow::bail!("unknown command {other}; /help lists them"),
     }

@@ -22,7 +22,7 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::oneshot;
 
-use crate::args::ChatArgs;
+use crate::args::{ChatArgs, PlanMode};
 use crate::config::file::FileConfig;
 use crate::config::{AgentSettings, ModelConfig};
 use crate::display::{safe, truncate};
@@ -83,6 +83,8 @@ pub struct Chat {
     ui_rx: UnboundedReceiver<UiRequest>,
     sigint: Signal,
     show_reasoning: bool,
+    /// Whether messages are planned first.
+    plan: PlanMode,
 }
 
 /// Runs the chat until `/exit`, Ctrl-D or a second Ctrl-C; returns the exit code.
@@ -116,7 +118,9 @@ pub async fn run(
     });
     let agent = build_agent(&cfg, &settings, &mcp, &store, &ui_tx).await?;
     let session = agent.session_with_id(&id).await?;
+    let plan = if args.no_plan { PlanMode::Never } else { args.plan.or(settings.plan).unwrap_or(PlanMode::Auto) };
     let mut chat = Chat {
+        plan,
         cfg,
         settings,
         mcp,
@@ -203,7 +207,9 @@ impl Chat {
                     };
                     let mut next = Some(prompt);
                     while let Some(prompt) = next.take() {
-                        next = self.turn(prompt).await;
+                        if !self.planned_turn(&prompt).await {
+                            next = self.turn(prompt).await;
+                        }
                     }
                 }
                 Input::Interrupted if armed => break,
@@ -224,6 +230,76 @@ impl Chat {
         let agent = build_agent(&self.cfg, &self.settings, &self.mcp, &self.store, &self.ui_tx).await?;
         self.session = agent.session_with_id(&id).await?;
         Ok(())
+    }
+
+    /// A message the planner answers, when the plan mode says so (`auto`: one short
+    /// classification call decides). The plan is shown as a checklist ticked as its steps
+    /// finish; the message and the answer join the conversation. Returns false when the
+    /// message is to be answered directly.
+    async fn planned_turn(&mut self, prompt: &str) -> bool {
+        use lucid::orchestrate::planner::{Planner, triage};
+        let style = self.style;
+        let started = Instant::now();
+        let mut triage_usage = lucid::Usage::default();
+        match self.plan {
+            PlanMode::Never => return false,
+            PlanMode::Always => {}
+            PlanMode::Auto => {
+                let mut spinner = Spinner::start(style);
+                let decided = triage(self.session.agent(), prompt).await;
+                spinner.stop().await;
+                match decided {
+                    Ok(t) if t.needs_plan => triage_usage = t.usage,
+                    Ok(_) => return false,
+                    Err(e) => {
+                        println!(
+                            "{}",
+                            style.dim(&safe(&format!("(could not decide whether to plan: {e}; answering)")))
+                        );
+                        return false;
+                    }
+                }
+            }
+        }
+        println!("{}", style.dim("(a task with several parts: planning it; /plan never turns this off)"));
+        let agent = self.session.agent().clone();
+        let planner = Planner::new(&agent, &agent);
+        let run = {
+            let planned = planner.run_with_events(prompt, move |e| show_plan_event(style, e));
+            tokio::select! {
+                r = planned => r,
+                _ = self.sigint.recv() => {
+                    println!("{}", style.dim("(interrupted; the plan was dropped)"));
+                    return true;
+                }
+            }
+        };
+        match run {
+            Ok(run) => {
+                println!("{}", safe(&run.answer));
+                let context = self.session.context_mut();
+                context.push(lucid::Message::user(prompt));
+                context.push(lucid::Message::assistant(run.answer.clone()));
+                if let Err(e) = self.session.save().await {
+                    println!("{}", style.red(&safe(&format!("error: the answer could not be saved: {e}"))));
+                }
+                let mut usage = run.usage;
+                usage += triage_usage;
+                println!(
+                    "{}",
+                    style.dim(&format!(
+                        "── planned: {} steps │ {} in · {} out │ {} │ {:.1}s",
+                        run.steps.len(),
+                        usage.input_tokens,
+                        usage.output_tokens,
+                        self.cfg.model,
+                        started.elapsed().as_secs_f64()
+                    ))
+                );
+            }
+            Err(e) => println!("{}", style.red(&safe(&format!("error: {e}")))),
+        }
+        true
     }
 
     /// One turn: stream the answer, show tool calls, answer the turn's questions, footer.
@@ -344,6 +420,33 @@ impl Chat {
 
 /// ` (N cached)` when the provider served part of the prompt from its cache (read from
 /// it, or, for Anthropic, also written to it); nothing otherwise.
+/// One planner event as a line of the checklist.
+fn show_plan_event(style: Style, event: lucid::orchestrate::planner::PlanEvent) {
+    use lucid::orchestrate::planner::PlanEvent;
+    match event {
+        PlanEvent::Planned { revision, plan } => {
+            let title = if revision == 0 { "Plan:".to_string() } else { format!("Plan, revision {revision}:") };
+            println!("{}", style.bold(&title));
+            for s in &plan.steps {
+                println!("  ☐ {} {}", style.cyan(&safe(&s.id)), safe(&s.task));
+            }
+        }
+        PlanEvent::StepStarted { id, .. } => println!("{}", style.dim(&format!("  … {}", safe(&id)))),
+        PlanEvent::StepFinished { id, success: true, result, duration } => println!(
+            "  ☑ {} {}",
+            style.cyan(&safe(&id)),
+            style.dim(&format!("{:.1}s: {}", duration.as_secs_f64(), truncate(&result, 120)))
+        ),
+        PlanEvent::StepFinished { id, success: false, result, .. } => {
+            println!("  ☒ {} {}", style.cyan(&safe(&id)), style.red(&format!("failed: {}", truncate(&result, 120))))
+        }
+        PlanEvent::Replanning { failed, .. } => {
+            println!("{}", style.dim(&format!("(re-planning after `{}` failed)", safe(&failed))))
+        }
+        PlanEvent::Synthesizing => println!("{}", style.dim("(writing the answer)")),
+    }
+}
+
 /// How full the context window is, as the next request would send it: " │ ctx 41% of
 /// 128k" (the estimate scaled by the provider's reported usage); empty when the window is
 /// unknown.
