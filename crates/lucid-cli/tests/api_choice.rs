@@ -2,35 +2,18 @@
 //! Responses API unless told `--api chat`, every other preset Chat Completions, and any
 //! server speaks Responses with `--base-url URL --api responses`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
 use std::sync::Arc;
+
+use common::{run_in as lucid, text};
 
 use lucid_mock::responses::ResponsesServer;
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, tool_call_completion};
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// `lucid` with a clean environment (HOME in a fresh folder, so no stray config is read)
-/// and these variables, on a blocking thread so the in-process server keeps serving.
-async fn lucid(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
-    cmd.args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .envs(vars.iter().copied());
-    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
-}
-
 fn test_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lucid-api-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::test_dir(&format!("api-{name}"))
 }
 
 async fn responses_server() -> MockServer {

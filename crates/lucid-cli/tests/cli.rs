@@ -1,7 +1,10 @@
 //! `lucid run` as a user runs it: the real binary against a local scripted server.
 
+mod common;
+
 use std::process::{Command, Output};
 
+use common::{run_in, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion};
 use serde_json::{Value, json};
 
@@ -15,34 +18,9 @@ fn lucid(args: &[&str]) -> Output {
         .expect("run lucid")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 /// Runs `lucid` on a blocking thread so the in-process server keeps serving.
 async fn run(args: Vec<String>) -> Output {
     tokio::task::spawn_blocking(move || lucid(&args.iter().map(String::as_str).collect::<Vec<_>>())).await.unwrap()
-}
-
-/// `lucid` run in the folder `dir` (HOME too, so no stray configuration file is read),
-/// with these environment variables besides PATH and HOME.
-async fn run_in(dir: &std::path::Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
-    cmd.args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .envs(vars.iter().copied());
-    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
-}
-
-/// A fresh folder for one test.
-fn test_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lucid-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// `lucid run --base-url SERVER -m m` with these further arguments.

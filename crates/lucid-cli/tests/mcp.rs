@@ -1,8 +1,12 @@
 //! `lucid mcp list` and `lucid run` with MCP servers: the real binary, npm's
 //! server-everything (`LUCID_TEST_MCP_DIR`, installed by `.ci/run`) and a scripted model.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::text;
 
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream};
 use serde_json::Value;
@@ -33,13 +37,7 @@ fn config_dir(name: &str, npm: &Path) -> PathBuf {
 }
 
 async fn lucid(dir: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
-    cmd.args(args).current_dir(dir).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("HOME", dir);
-    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    common::run_in(dir, args, &[]).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

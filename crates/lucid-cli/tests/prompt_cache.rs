@@ -1,30 +1,20 @@
 //! Prompt caching from the command line: `lucid run --json` reports cached input tokens,
 //! and `cache = "off"` takes Anthropic's breakpoints away.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
+use std::process::Output;
 use std::sync::Arc;
+
+use common::run_in as lucid;
 
 use lucid_mock::responses::ResponsesServer;
 use lucid_mock::{MockServer, RecordedRequest, Reply};
 use serde_json::{Value, json};
 
-async fn lucid(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
-    cmd.args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .envs(vars.iter().copied());
-    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
-}
-
 fn test_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lucid-cache-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::test_dir(&format!("cache-{name}"))
 }
 
 fn json_out(out: &Output) -> Value {

@@ -1,19 +1,16 @@
 //! A quota or billing error from any of the seven hosted providers ends `lucid run` with a
 //! non-zero status after exactly one request, saying what the provider said.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 use lucid_mock::{MockServer, Reply};
 use serde_json::json;
 
 async fn lucid(args: Vec<String>, key_var: &str) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
-    cmd.args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", std::env::temp_dir())
-        .env(key_var, "sk-test");
-    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    common::run_in(&std::env::temp_dir(), &args, &[(key_var, "sk-test")]).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

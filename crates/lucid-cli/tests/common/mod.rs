@@ -1,0 +1,33 @@
+//! What every test of the `lucid` binary needs: running it with a clean environment, a
+//! fresh folder, and its output as text. Each test file uses part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Output bytes as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `lucid` run in the folder `dir` (HOME too, so no stray configuration file is read),
+/// with these environment variables besides PATH and HOME, on a blocking thread so an
+/// in-process server keeps serving.
+pub async fn run_in(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .envs(vars.iter().copied());
+    tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
+}
+
+/// A fresh folder for one test, named after it.
+pub fn test_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lucid-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
