@@ -81,8 +81,8 @@ pub async fn run(
     for (tool, _) in mcp_tools {
         builder = builder.tool_arc(tool);
     }
-    if let Some((window, answer)) = crate::config::context_window(&cfg, &settings).await {
-        builder = builder.context_window(window, answer);
+    if let Some(window) = crate::config::context_window(&cfg, &settings).await {
+        builder = builder.context_window(window, window / 4);
     }
     if let Some(s) = &settings.system {
         builder = builder.system(s.clone());
@@ -131,7 +131,7 @@ pub async fn run(
         PlanMode::Auto if args.schema.is_some() || args.agent.session.is_some() => PlanMode::Never,
         m => m,
     };
-    let mut extras = Extras { answering, plan: None, plan_usage: lucid::Usage::default() };
+    let mut extras = Extras { answering, triage: None };
     match mode {
         PlanMode::Always => return plan(session.agent(), &prompt, args.json, None).await,
         PlanMode::Auto => {
@@ -143,8 +143,7 @@ pub async fn run(
                 }
                 return plan(session.agent(), &prompt, args.json, Some(t)).await;
             }
-            extras.plan = Some(json!({"mode": "auto", "planned": false, "usage": t.usage}));
-            extras.plan_usage = t.usage;
+            extras.triage = Some(t);
         }
         PlanMode::Never => {}
     }
@@ -182,7 +181,9 @@ pub async fn run(
     };
     // An answer whose turn could not be saved is still shown; the error follows it.
     let outcome = outcome.map(|mut r| {
-        r.usage += extras.plan_usage;
+        if let Some(t) = &extras.triage {
+            r.usage += t.usage;
+        }
         r
     });
     let (result, unsaved) = match outcome {
@@ -314,7 +315,7 @@ async fn plan(
         if let Some(t) = triage {
             run.usage += t.usage;
             v["usage"] = serde_json::to_value(run.usage)?;
-            v["plan"] = json!({"mode": "auto", "planned": true, "usage": t.usage});
+            v["plan"] = plan_json(&t);
         }
         println!("{v}");
     } else {
@@ -359,8 +360,13 @@ fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
 /// decision (whose usage is already in the result's).
 struct Extras<'a> {
     answering: Option<&'a Answering>,
-    plan: Option<serde_json::Value>,
-    plan_usage: lucid::Usage,
+    /// `--plan=auto` decided to answer at once.
+    triage: Option<lucid::orchestrate::planner::Triage>,
+}
+
+/// What `--json` says of a `--plan=auto` decision.
+fn plan_json(t: &lucid::orchestrate::planner::Triage) -> serde_json::Value {
+    json!({"mode": "auto", "planned": t.needs_plan, "usage": t.usage})
 }
 
 fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow::Result<()> {
@@ -383,8 +389,8 @@ fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow:
         if !r.questions.is_empty() {
             v["questions"] = json!(r.questions);
         }
-        if let Some(plan) = &extras.plan {
-            v["plan"] = plan.clone();
+        if let Some(t) = &extras.triage {
+            v["plan"] = plan_json(t);
         }
         if let (Some(a), Some(map)) = (answering, v.as_object_mut()) {
             answer_fields(map, &a.model, a.session.as_deref(), !r.tool_calls.is_empty());

@@ -164,8 +164,8 @@ async fn build_agent(
     for t in mcp {
         b = b.tool_arc(Arc::clone(t));
     }
-    if let Some((window, answer)) = crate::config::context_window(cfg, settings).await {
-        b = b.context_window(window, answer);
+    if let Some(window) = crate::config::context_window(cfg, settings).await {
+        b = b.context_window(window, window / 4);
     }
     Ok(b.build())
 }

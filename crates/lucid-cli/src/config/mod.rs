@@ -95,14 +95,14 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
 /// The window assumed when nothing says what it is: small enough for any local model.
 pub const DEFAULT_CONTEXT_WINDOW: u32 = 8192;
 
-/// The context window and longest answer of the configured model, when the agent's own
-/// catalogue does not know it: the setting, else what a local server says, else
-/// [`DEFAULT_CONTEXT_WINDOW`] with a one-line notice. `None` when the catalogue knows it
-/// (the agent takes it from there).
-pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Option<(u32, u32)> {
-    let reserve = |w: u32| settings.max_tokens.unwrap_or(w / 4).min(w / 2);
+/// The context window of the configured model, when the agent's own catalogue does not
+/// know it: the setting, else what a local server says, else [`DEFAULT_CONTEXT_WINDOW`]
+/// with a one-line notice. `None` when the catalogue knows it (the agent takes it from
+/// there). The room kept for the answer is the agent's to decide (`max_tokens`, else a
+/// quarter of the window; see `lucid::model::catalogue::request_budget`).
+pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Option<u32> {
     if let Some(w) = settings.context_window {
-        return Some((w, reserve(w)));
+        return Some(w);
     }
     if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
         return None;
@@ -111,7 +111,7 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     let local = cfg.preset.is_none_or(|p| matches!(p.name, "ollama" | "llamacpp" | "vllm"));
     if local && let Some(w) = lucid::model::probe::context_window(&cfg.base_url, &cfg.model).await {
         tracing::info!(model = %cfg.model, window = w, "the server says its context window");
-        return Some((w, reserve(w)));
+        return Some(w);
     }
     let notice = format!(
         "the context window of `{}` is unknown; assuming {DEFAULT_CONTEXT_WINDOW} tokens \
@@ -123,7 +123,7 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     } else {
         tracing::info!("{notice}");
     }
-    Some((DEFAULT_CONTEXT_WINDOW, reserve(DEFAULT_CONTEXT_WINDOW)))
+    Some(DEFAULT_CONTEXT_WINDOW)
 }
 
 impl AgentSettings {
