@@ -1,0 +1,154 @@
+//! Who is asking: API keys and their tenants.
+//!
+//! `LUCID_SERVE_API_KEYS` holds `name:key,name:key`; each name is a tenant, and a key sees
+//! only its tenant's sessions and runs. Without keys the server has one tenant, `local`,
+//! and binds only loopback addresses ([`check_bind`]).
+
+use std::net::SocketAddr;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use crate::ApiError;
+
+/// The tenant of a server without keys.
+pub const LOCAL_TENANT: &str = "local";
+
+/// The API keys a server accepts, each with its tenant.
+///
+/// ```
+/// use lucid_server::ApiKeys;
+/// let keys = ApiKeys::parse("acme:k-acme-123456, globex:k-globex-654321").unwrap();
+/// assert_eq!(keys.tenant_of("k-globex-654321"), Some("globex"));
+/// assert_eq!(keys.tenant_of("nope"), None);
+/// assert!(ApiKeys::parse("no-colon").is_err());
+/// ```
+#[derive(Clone, Default)]
+pub struct ApiKeys {
+    keys: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for ApiKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Tenants only: a key never reaches a log.
+        f.debug_list().entries(self.keys.iter().map(|(tenant, _)| tenant)).finish()
+    }
+}
+
+/// A key list that does not parse; the message names the entry by position, never the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("LUCID_SERVE_API_KEYS: {0}")]
+pub struct KeysError(String);
+
+/// Keys shorter than this are refused: a key is a secret, not a password to remember.
+pub const MIN_KEY_LEN: usize = 16;
+
+impl ApiKeys {
+    /// No keys: loopback only, one tenant.
+    pub fn none() -> ApiKeys {
+        ApiKeys::default()
+    }
+
+    /// Reads `name:key,name:key` (spaces around entries ignored; empty means no keys).
+    pub fn parse(text: &str) -> Result<ApiKeys, KeysError> {
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for (i, entry) in text.split(',').map(str::trim).filter(|e| !e.is_empty()).enumerate() {
+            let n = i + 1;
+            let (name, key) =
+                entry.split_once(':').ok_or_else(|| KeysError(format!("entry {n} is not `name:key`")))?;
+            let (name, key) = (name.trim(), key.trim());
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+                return Err(KeysError(format!("entry {n}: the tenant name must be letters, digits, `-`, `_` or `.`")));
+            }
+            if key.len() < MIN_KEY_LEN {
+                return Err(KeysError(format!("entry {n} ({name}): the key is shorter than {MIN_KEY_LEN} characters")));
+            }
+            if keys.iter().any(|(_, k)| k == key) {
+                return Err(KeysError(format!("entry {n} ({name}): the same key is given twice")));
+            }
+            lucid::redact::register(key);
+            keys.push((name.to_string(), key.to_string()));
+        }
+        Ok(ApiKeys { keys })
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The tenant whose key this is.
+    pub fn tenant_of(&self, key: &str) -> Option<&str> {
+        // Every key is compared in full, so the time taken says nothing about which matched.
+        let mut found = None;
+        for (tenant, k) in &self.keys {
+            if same(k.as_bytes(), key.as_bytes()) {
+                found = Some(tenant.as_str());
+            }
+        }
+        found
+    }
+}
+
+/// Byte equality whose time depends on the lengths only.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Refuses to serve a non-loopback address without keys: anyone who can reach it could
+/// spend the provider's money and read every session.
+pub fn check_bind(addr: SocketAddr, keys: &ApiKeys) -> Result<(), KeysError> {
+    if keys.is_empty() && !addr.ip().is_loopback() {
+        return Err(KeysError(format!(
+            "no API keys are set, so lucid serve binds loopback addresses only, not {addr}; \
+             set LUCID_SERVE_API_KEYS=name:key,... to serve other hosts"
+        )));
+    }
+    Ok(())
+}
+
+/// The tenant of the request, from its `Authorization: Bearer KEY` header (or
+/// [`LOCAL_TENANT`] on a server without keys).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tenant(pub String);
+
+impl FromRequestParts<crate::Server> for Tenant {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &crate::Server) -> Result<Self, Self::Rejection> {
+        let keys = &state.keys;
+        if keys.is_empty() {
+            return Ok(Tenant(LOCAL_TENANT.to_string()));
+        }
+        let header = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let key = header.and_then(|h| h.strip_prefix("Bearer ")).map(str::trim).ok_or_else(ApiError::unauthorized)?;
+        keys.tenant_of(key).map(|t| Tenant(t.to_string())).ok_or_else(ApiError::unauthorized)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_parse_with_messages_that_never_show_the_key() {
+        let e = ApiKeys::parse("a:tiny").unwrap_err().to_string();
+        assert!(e.contains("entry 1 (a)") && !e.contains("tiny"), "{e}");
+        assert!(ApiKeys::parse("a:0123456789abcdef,b:0123456789abcdef").unwrap_err().to_string().contains("twice"));
+        assert!(ApiKeys::parse("a b:0123456789abcdef").is_err());
+        assert!(ApiKeys::parse(" , ").unwrap().is_empty());
+        let keys = ApiKeys::parse("acme:0123456789abcdef").unwrap();
+        assert_eq!(format!("{keys:?}"), "[\"acme\"]");
+    }
+
+    #[test]
+    fn without_keys_only_loopback_is_served() {
+        let none = ApiKeys::none();
+        assert!(check_bind("127.0.0.1:8080".parse().unwrap(), &none).is_ok());
+        assert!(check_bind("[::1]:8080".parse().unwrap(), &none).is_ok());
+        let e = check_bind("0.0.0.0:8080".parse().unwrap(), &none).unwrap_err().to_string();
+        assert!(e.contains("loopback") && e.contains("LUCID_SERVE_API_KEYS"), "{e}");
+        let keys = ApiKeys::parse("acme:0123456789abcdef").unwrap();
+        assert!(check_bind("0.0.0.0:8080".parse().unwrap(), &keys).is_ok());
+    }
+}

@@ -1,0 +1,124 @@
+//! A run's events as the API sends them: each [`lucid::AgentEvent`] becomes one typed
+//! JSON object (the SSE `event:` is its `type`), and the end of a turn says where the run
+//! went (`completed`, `needs_input`, `cancelled`, `failed`).
+
+use lucid::{AgentEvent, AgentResult, StopReason};
+use serde_json::{Value, json};
+
+use crate::db::RunStatus;
+
+/// Where a turn left the run, and what the run shows for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The run's new status.
+    pub status: RunStatus,
+    /// The agent's result (completed, needs input, cancelled).
+    pub result: Option<Value>,
+    /// The error, in the API's shape (failed).
+    pub error: Option<Value>,
+}
+
+impl Outcome {
+    /// The outcome of a turn that returned `result`.
+    pub fn of_result(result: &AgentResult) -> Outcome {
+        let status = match result.stop_reason {
+            StopReason::NeedsInput => RunStatus::NeedsInput,
+            StopReason::Cancelled => RunStatus::Cancelled,
+            StopReason::Completed | StopReason::MaxIterations => RunStatus::Completed,
+        };
+        Outcome { status, result: serde_json::to_value(result).ok(), error: None }
+    }
+
+    /// The outcome of a turn that failed with `error`.
+    pub fn of_error(error: &lucid::Error) -> Outcome {
+        if matches!(error, lucid::Error::Cancelled) {
+            return Outcome { status: RunStatus::Cancelled, result: None, error: None };
+        }
+        Outcome { status: RunStatus::Failed, result: None, error: Some(error_body(error)) }
+    }
+}
+
+/// A run's error in the API's shape, its message redacted of every registered secret.
+pub fn error_body(error: &lucid::Error) -> Value {
+    let message = lucid::redact::redact(&error.to_string()).into_owned();
+    let code = match error {
+        lucid::Error::Provider(_) => "provider_error",
+        lucid::Error::Network { .. } => "network_error",
+        lucid::Error::SessionBusy { .. } => "session_busy",
+        lucid::Error::Store { .. } | lucid::Error::TurnNotSaved { .. } => "store_error",
+        _ => "run_failed",
+    };
+    json!({"error": {"message": message, "type": "server_error", "code": code}})
+}
+
+/// The event's type and JSON.
+pub fn encode(event: &AgentEvent) -> (&'static str, Value) {
+    match event {
+        AgentEvent::Iteration(n) => ("iteration", json!({"type": "iteration", "iteration": n})),
+        AgentEvent::TextDelta(t) => ("text_delta", json!({"type": "text_delta", "text": redacted(t)})),
+        AgentEvent::ReasoningDelta(t) => ("reasoning_delta", json!({"type": "reasoning_delta", "text": redacted(t)})),
+        AgentEvent::ToolCallStarted { id, name, arguments } => (
+            "tool_call_started",
+            json!({"type": "tool_call_started", "id": id, "name": name, "arguments": redacted(arguments)}),
+        ),
+        AgentEvent::ToolCallFinished { id, name, output, is_error, duration } => (
+            "tool_call_finished",
+            json!({"type": "tool_call_finished", "id": id, "name": name, "output": redacted(output),
+                   "is_error": is_error, "duration_ms": duration.as_millis() as u64}),
+        ),
+        AgentEvent::Completed(r) => {
+            let outcome = Outcome::of_result(r);
+            let kind = match outcome.status {
+                RunStatus::NeedsInput => "needs_input",
+                RunStatus::Cancelled => "cancelled",
+                _ => "completed",
+            };
+            let mut body = json!({"type": kind, "result": outcome.result});
+            if kind == "needs_input" {
+                body["questions"] = json!(r.questions);
+            }
+            (kind, body)
+        }
+        AgentEvent::Error(e) => match e {
+            lucid::Error::Cancelled => ("cancelled", json!({"type": "cancelled", "result": Value::Null})),
+            e => ("error", json!({"type": "error", "error": error_body(e)["error"]})),
+        },
+    }
+}
+
+fn redacted(text: &str) -> String {
+    lucid::redact::redact(text).into_owned()
+}
+
+/// Whether an event of this type ends a turn (the stream of the turn closes after it).
+pub fn is_last(kind: &str) -> bool {
+    matches!(kind, "completed" | "needs_input" | "cancelled" | "error")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_has_a_type_and_the_last_ones_say_where_the_run_went() {
+        let (kind, body) = encode(&AgentEvent::TextDelta("hi".into()));
+        assert_eq!((kind, body["text"].as_str()), ("text_delta", Some("hi")));
+        let result = AgentResult {
+            content: String::new(),
+            tool_calls: Vec::new(),
+            iterations: 1,
+            usage: Default::default(),
+            stop_reason: StopReason::NeedsInput,
+            finish_reason: None,
+            questions: vec!["Which city?".into()],
+        };
+        let (kind, body) = encode(&AgentEvent::Completed(result.clone()));
+        assert_eq!(kind, "needs_input");
+        assert_eq!(body["questions"][0], "Which city?");
+        assert_eq!(Outcome::of_result(&result).status, RunStatus::NeedsInput);
+        let (kind, body) = encode(&AgentEvent::Error(lucid::Error::Config("bad".into())));
+        assert_eq!((kind, body["error"]["code"].as_str()), ("error", Some("run_failed")));
+        assert!(is_last("error") && !is_last("text_delta"));
+        assert_eq!(Outcome::of_error(&lucid::Error::Cancelled).status, RunStatus::Cancelled);
+    }
+}

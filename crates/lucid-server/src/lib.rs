@@ -1,0 +1,270 @@
+//! The HTTP API behind `lucid serve`: Lucid agents as a service.
+//!
+//! A [`Server`] holds named agents ([`lucid::Agent`]s, each the `[agents.NAME]` of the
+//! CLI's configuration), a SQLite file with the sessions' conversations (the library's
+//! [`SqliteStore`](lucid::store::SqliteStore)) and the server's own tables (which tenant
+//! owns each session; runs and their events), and serves, on axum:
+//!
+//! | route | what |
+//! |---|---|
+//! | `POST /v1/sessions` `{agent, metadata}` | 201, a session of that agent |
+//! | `GET /v1/sessions?limit=&offset=` | the tenant's sessions, newest first, `has_more` |
+//! | `GET /v1/sessions/{id}` / `DELETE` | one, with its messages / 204 |
+//! | `POST /v1/sessions/{id}/runs` `{input, stream}` | a turn: the run when it ends, or SSE of its events |
+//! | `GET /v1/runs/{id}` | status (`queued`, `running`, `completed`, `failed`, `cancelled`, `needs_input`) and result |
+//! | `GET /v1/runs/{id}/events` | the events again, after `Last-Event-ID` |
+//! | `POST /v1/runs/{id}/cancel` | stops it now |
+//! | `POST /v1/runs/{id}/input` `{input, stream}` | answers `ask_user`'s questions; the run goes on |
+//! | `GET /v1/models`, `POST /v1/chat/completions` | the OpenAI-compatible facade (`model` = agent) |
+//! | `GET /healthz`, `/readyz`, `/metrics` | alive; database reachable; Prometheus text |
+//!
+//! Every error is `{"error": {"message", "type", "code"}}` ([`ApiError`]). A session runs
+//! one turn at a time (a second gets 409, the database's rule); a tenant's runs going at
+//! once are capped (429 with `Retry-After`); bodies over the limit get 413, bad JSON and
+//! bad fields 400 naming the field. With [`ApiKeys`], each key is a tenant that sees only
+//! its own sessions and runs (another's id is 404); without, only loopback is served
+//! ([`check_bind`]). Provider keys are redacted from every error, event and log line.
+//!
+//! ```no_run
+//! # async fn demo(agent: lucid::Agent) -> Result<(), Box<dyn std::error::Error>> {
+//! use lucid_server::{ApiKeys, Server, ServerConfig};
+//! let config = ServerConfig::new("/var/lib/lucid/serve.db").agent("default", agent).keys(ApiKeys::none());
+//! let server = Server::open(config).await?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! server.serve(listener, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! # Ok(()) }
+//! ```
+
+mod auth;
+mod body;
+mod db;
+mod error;
+mod events;
+mod metrics;
+mod routes;
+mod runs;
+
+use std::collections::BTreeMap;
+use std::future::{Future, IntoFuture};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use lucid::Agent;
+use lucid::store::SessionStore;
+
+pub use auth::{ApiKeys, KeysError, LOCAL_TENANT, MIN_KEY_LEN, Tenant, check_bind};
+pub use db::{DbError, RunRow, RunStatus, SessionRow};
+pub use error::ApiError;
+
+/// The default request body limit: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+/// What a [`Server`] is made of.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The agents by name (`model` in the OpenAI facade, `agent` of a session).
+    pub agents: BTreeMap<String, Agent>,
+    /// The SQLite file of sessions, runs and events (created if missing).
+    pub database: PathBuf,
+    /// The API keys; none serves loopback only.
+    pub keys: ApiKeys,
+    /// The largest request body, in bytes.
+    pub body_limit: usize,
+    /// How many runs (and chat completions) one tenant may have going at once.
+    pub max_runs_per_tenant: usize,
+    /// How long runs may go on after the shutdown signal before they are cancelled.
+    pub grace: Duration,
+}
+
+impl ServerConfig {
+    /// No agents yet, the database at `database`, no keys, 1 MiB bodies, 16 runs per
+    /// tenant, 30 s of grace.
+    pub fn new(database: impl Into<PathBuf>) -> ServerConfig {
+        ServerConfig {
+            agents: BTreeMap::new(),
+            database: database.into(),
+            keys: ApiKeys::none(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            max_runs_per_tenant: 16,
+            grace: Duration::from_secs(30),
+        }
+    }
+
+    /// Adds (or replaces) the agent `name`.
+    pub fn agent(mut self, name: impl Into<String>, agent: Agent) -> ServerConfig {
+        self.agents.insert(name.into(), agent);
+        self
+    }
+
+    /// Sets the API keys.
+    pub fn keys(mut self, keys: ApiKeys) -> ServerConfig {
+        self.keys = keys;
+        self
+    }
+
+    /// Sets the per-tenant cap on runs going at once (at least 1).
+    pub fn max_runs_per_tenant(mut self, n: usize) -> ServerConfig {
+        self.max_runs_per_tenant = n.max(1);
+        self
+    }
+
+    /// Sets the request body limit in bytes.
+    pub fn body_limit(mut self, bytes: usize) -> ServerConfig {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Sets the shutdown grace period.
+    pub fn grace(mut self, grace: Duration) -> ServerConfig {
+        self.grace = grace;
+        self
+    }
+}
+
+/// Why a server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The configuration cannot be served (no agent, a bad name, keys…).
+    #[error("{0}")]
+    Config(String),
+    /// The session store would not open.
+    #[error(transparent)]
+    Store(#[from] lucid::Error),
+    /// The server's tables would not open.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// Serving failed.
+    #[error("serving failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A running API: agents, stores and runs. Cheap to clone (it is the routes' state).
+#[derive(Clone)]
+pub struct Server {
+    inner: Arc<Shared>,
+}
+
+/// What every request shares.
+pub struct Shared {
+    agents: BTreeMap<String, Agent>,
+    store: Arc<dyn SessionStore>,
+    db: db::Db,
+    keys: ApiKeys,
+    body_limit: usize,
+    max_runs: usize,
+    grace: Duration,
+    runs: runs::Runs,
+    metrics: metrics::Metrics,
+    started: u64,
+}
+
+impl std::ops::Deref for Server {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.inner
+    }
+}
+
+impl Server {
+    /// Opens the database and readies the agents (each keeps its sessions in it). Runs a
+    /// previous process left going are marked `failed`, so their sessions take runs again.
+    pub async fn open(config: ServerConfig) -> Result<Server, ServeError> {
+        if config.agents.is_empty() {
+            return Err(ServeError::Config("no agents to serve".into()));
+        }
+        if let Some(bad) = config.agents.keys().find(|n| !valid_name(n)) {
+            return Err(ServeError::Config(format!(
+                "agent name `{bad}`: use letters, digits, `-`, `_` or `.` (at most 64)"
+            )));
+        }
+        let path = config.database.clone();
+        let store: Arc<dyn SessionStore> =
+            Arc::new(tokio::task::spawn_blocking(move || lucid::store::SqliteStore::open(path)).await.map_err(
+                |e| ServeError::Config(format!("opening the session store: {e}")),
+            )??);
+        let db = db::Db::open(&config.database).await?;
+        let abandoned = db.fail_abandoned(now_ms()).await?;
+        if abandoned > 0 {
+            tracing::warn!(runs = abandoned, "runs left going by a previous process are marked failed");
+        }
+        let agents = config
+            .agents
+            .into_iter()
+            .map(|(name, agent)| (name, agent.to_builder().store(Arc::clone(&store)).build()))
+            .collect();
+        let started = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        Ok(Server {
+            inner: Arc::new(Shared {
+                agents,
+                store,
+                db,
+                keys: config.keys,
+                body_limit: config.body_limit,
+                max_runs: config.max_runs_per_tenant,
+                grace: config.grace,
+                runs: runs::Runs::default(),
+                metrics: metrics::Metrics::default(),
+                started,
+            }),
+        })
+    }
+
+    /// The routes, with this server as their state.
+    pub fn router(&self) -> axum::Router {
+        routes::router(self.clone())
+    }
+
+    /// Serves on `listener` until `shutdown` completes; then takes no new runs, lets those
+    /// going finish within the grace period, cancels the rest, and returns.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        let (stop, mut stopped) = tokio::sync::watch::channel(false);
+        let serving = axum::serve(listener, self.router())
+            .with_graceful_shutdown(async move {
+                let _ = stopped.wait_for(|s| *s).await;
+            })
+            .into_future();
+        let mut serving = tokio::spawn(serving);
+        tokio::select! {
+            r = &mut serving => return finished(r),
+            () = shutdown => {}
+        }
+        tracing::info!("stopping: no new connections; runs going get {:?} to finish", self.grace);
+        let _ = stop.send(true);
+        self.runs.drain(self.grace).await;
+        // The runs' streams have ended; connections close as their last response does.
+        match tokio::time::timeout(Duration::from_secs(5), &mut serving).await {
+            Ok(r) => finished(r),
+            Err(_) => {
+                serving.abort();
+                Ok(())
+            }
+        }
+    }
+}
+
+fn finished(r: Result<std::io::Result<()>, tokio::task::JoinError>) -> Result<(), ServeError> {
+    match r {
+        Ok(r) => Ok(r?),
+        Err(e) => Err(ServeError::Io(std::io::Error::other(e))),
+    }
+}
+
+/// An agent name a URL, a model id and a log line can carry as it is.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    lucid::store::now_ms()
+}
+
+/// A fresh id: `prefix` and 24 random hex digits.
+fn new_id(prefix: &str) -> String {
+    format!("{prefix}_{:016x}{:08x}", fastrand::u64(..), fastrand::u32(..))
+}

@@ -1,0 +1,62 @@
+//! The routes, one module per resource: `sessions` (CRUD and starting runs), `runs`
+//! (status, events, cancel, input), `openai` (the facade) and the operational endpoints
+//! here (`/healthz`, `/readyz`, `/metrics`).
+
+mod openai;
+mod runs;
+mod sessions;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+
+use crate::{ApiError, Server};
+
+/// Every route of the API.
+pub fn router(server: Server) -> Router {
+    let limit = server.body_limit;
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .route("/v1/sessions", post(sessions::create).get(sessions::list))
+        .route("/v1/sessions/{id}", get(sessions::show).delete(sessions::delete))
+        .route("/v1/sessions/{id}/runs", post(sessions::run))
+        .route("/v1/runs/{id}", get(runs::show))
+        .route("/v1/runs/{id}/events", get(runs::events))
+        .route("/v1/runs/{id}/cancel", post(runs::cancel))
+        .route("/v1/runs/{id}/input", post(runs::input))
+        .route("/v1/models", get(openai::models))
+        .route("/v1/chat/completions", post(openai::chat_completions))
+        .fallback(|| async { ApiError::not_found("route", "(this path)") })
+        .method_not_allowed_fallback(|| async {
+            ApiError { status: StatusCode::METHOD_NOT_ALLOWED, ..ApiError::invalid("method", "not allowed on this path") }
+        })
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(server)
+}
+
+async fn healthz() -> Response {
+    axum::Json(json!({"status": "ok"})).into_response()
+}
+
+async fn readyz(State(server): State<Server>) -> Response {
+    match server.db.ping().await {
+        Ok(()) => axum::Json(json!({"status": "ready"})).into_response(),
+        Err(e) => {
+            tracing::warn!("not ready: {e}");
+            ApiError::unavailable("the database does not answer").into_response()
+        }
+    }
+}
+
+async fn metrics(State(server): State<Server>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        server.metrics.render(server.runs.active()),
+    )
+        .into_response()
+}

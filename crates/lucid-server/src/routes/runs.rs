@@ -1,0 +1,119 @@
+//! `/v1/runs/{id}`: status and result, the event stream (again, after `Last-Event-ID`),
+//! cancel, and the answers to `ask_user`'s questions.
+
+use std::convert::Infallible;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use super::sessions::{busy, owned};
+use crate::body::JsonObject;
+use crate::db::{RunRow, RunStatus};
+use crate::{ApiError, Server, Tenant};
+
+/// A run as the API shows it.
+pub fn run_json(row: &RunRow) -> Value {
+    json!({"id": row.id, "object": "run", "session_id": row.session_id, "status": row.status,
+           "result": row.result, "error": row.error.as_ref().map(|e| &e["error"]),
+           "created_at": row.created_at, "updated_at": row.updated_at})
+}
+
+/// The tenant's run `id`, or 404.
+async fn owned_run(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
+    server.db.run(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("run", id))
+}
+
+/// Waits for the turn of run `id` going here to end, and returns the run as stored.
+pub async fn wait_for_turn(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
+    crate::runs::wait(server, id).await;
+    owned_run(server, tenant, id).await
+}
+
+/// The run's events after number `after` as Server-Sent Events, each with its `id:`; the
+/// run's id in the `Lucid-Run-Id` header.
+pub fn stream_events(server: &Server, id: &str, after: u64) -> Response {
+    let events = crate::runs::events(server, id, after)
+        .map(|e| Ok::<_, Infallible>(Event::default().id(e.seq.to_string()).event(e.kind).data(e.data)));
+    let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();
+    if let Ok(v) = HeaderValue::from_str(id) {
+        response.headers_mut().insert("lucid-run-id", v);
+    }
+    response
+}
+
+/// `GET /v1/runs/{id}`.
+pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(axum::Json(run_json(&owned_run(&server, &tenant, &id).await?)).into_response())
+}
+
+/// `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (all without it), then
+/// the rest as they come while the run goes on.
+pub async fn events(
+    State(server): State<Server>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let after = match headers.get("last-event-id") {
+        None => 0,
+        Some(v) => v
+            .to_str()
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .ok_or_else(|| ApiError::invalid("Last-Event-ID", "must be the number of an event"))?,
+    };
+    owned_run(&server, &tenant, &id).await?;
+    Ok(stream_events(&server, &id, after))
+}
+
+/// `POST /v1/runs/{id}/cancel`: stops the run now (a run waiting for input is cancelled
+/// at once); the run as it stands after.
+pub async fn cancel(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let row = owned_run(&server, &tenant, &id).await?;
+    if row.status == RunStatus::NeedsInput {
+        server.db.move_run(&id, RunStatus::NeedsInput, RunStatus::Cancelled, crate::now_ms()).await?;
+    } else if row.status.is_active() && server.runs.cancel(&id) {
+        crate::runs::wait(&server, &id).await;
+    }
+    Ok(axum::Json(run_json(&owned_run(&server, &tenant, &id).await?)).into_response())
+}
+
+/// `POST /v1/runs/{id}/input {input, stream}`: the answers to the questions of a run in
+/// `needs_input`; the run goes on (its events numbered after the earlier ones).
+pub async fn input(
+    State(server): State<Server>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+    body: JsonObject,
+) -> Result<Response, ApiError> {
+    body.only(&["input", "stream"])?;
+    let input = body.text("input")?.to_string();
+    let stream = body.flag("stream")?;
+    let row = owned_run(&server, &tenant, &id).await?;
+    if row.status != RunStatus::NeedsInput {
+        return Err(ApiError::conflict(
+            "run_not_waiting",
+            format!("run `{id}` is {}, not waiting for input", row.status.as_str()),
+        ));
+    }
+    let session_row = owned(&server, &tenant, &row.session_id).await?;
+    let agent = server
+        .agents
+        .get(&session_row.agent)
+        .ok_or_else(|| ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent)))?;
+    let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
+    let session = agent.session_with_id(&row.session_id).await?;
+    let first_seq = server.db.last_event(&id).await? + 1;
+    if !server.db.move_run(&id, RunStatus::NeedsInput, RunStatus::Running, crate::now_ms()).await? {
+        return Err(busy(&row.session_id));
+    }
+    crate::runs::start(&server, &id, session, input, first_seq, slot);
+    if stream {
+        return Ok(stream_events(&server, &id, first_seq - 1));
+    }
+    Ok(axum::Json(run_json(&wait_for_turn(&server, &tenant, &id).await?)).into_response())
+}

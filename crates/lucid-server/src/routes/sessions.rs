@@ -1,0 +1,149 @@
+//! `/v1/sessions`: create, list (paged), show with messages, delete, and start a run.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::runs::{run_json, stream_events, wait_for_turn};
+use crate::body::JsonObject;
+use crate::db::{RunRow, RunStatus, SessionRow};
+use crate::{ApiError, Server, Tenant};
+
+/// The most sessions one page holds.
+const MAX_PAGE: usize = 100;
+
+fn session_json(row: &SessionRow) -> Value {
+    json!({"id": row.id, "object": "session", "agent": row.agent, "metadata": row.metadata,
+           "created_at": row.created_at})
+}
+
+/// `POST /v1/sessions {agent, metadata}` → 201 with the session.
+pub async fn create(State(server): State<Server>, tenant: Tenant, body: JsonObject) -> Result<Response, ApiError> {
+    body.only(&["agent", "metadata"])?;
+    let agent = body.text("agent")?;
+    if !server.agents.contains_key(agent) {
+        let known: Vec<&str> = server.agents.keys().map(String::as_str).collect();
+        return Err(ApiError::invalid("agent", &format!("no agent `{agent}` (agents: {})", known.join(", "))));
+    }
+    let metadata = body.object("metadata")?;
+    let row = SessionRow { id: crate::new_id("sess"), agent: agent.to_string(), metadata, created_at: crate::now_ms() };
+    server.store.create(&row.id, row.metadata.clone()).await?;
+    server.db.create_session(&tenant.0, &row).await?;
+    Ok((StatusCode::CREATED, axum::Json(session_json(&row))).into_response())
+}
+
+/// A page parameter: absent, or a whole number up to `max`.
+fn page_param(query: &HashMap<String, String>, name: &str, default: usize, max: usize) -> Result<usize, ApiError> {
+    match query.get(name) {
+        None => Ok(default),
+        Some(v) => match v.parse::<usize>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(ApiError::invalid(name, &format!("must be a whole number from 0 to {max}"))),
+        },
+    }
+}
+
+/// `GET /v1/sessions?limit=&offset=`: the tenant's sessions, newest first.
+pub async fn list(
+    State(server): State<Server>,
+    tenant: Tenant,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let limit = page_param(&query, "limit", 20, MAX_PAGE)?.max(1);
+    let offset = page_param(&query, "offset", 0, usize::MAX / 2)?;
+    let mut rows = server.db.sessions(&tenant.0, limit + 1, offset).await?;
+    let has_more = rows.len() > limit;
+    rows.truncate(limit);
+    let data: Vec<Value> = rows.iter().map(session_json).collect();
+    Ok(axum::Json(json!({"object": "list", "data": data, "has_more": has_more, "limit": limit, "offset": offset}))
+        .into_response())
+}
+
+/// The tenant's session `id`, or 404.
+pub async fn owned(server: &Server, tenant: &Tenant, id: &str) -> Result<SessionRow, ApiError> {
+    server.db.session(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("session", id))
+}
+
+/// `GET /v1/sessions/{id}`: the session with its messages.
+pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let row = owned(&server, &tenant, &id).await?;
+    let messages = match server.store.load(&id).await? {
+        Some(stored) => stored.messages,
+        None => Vec::new(),
+    };
+    let mut body = session_json(&row);
+    body["messages"] = serde_json::to_value(&messages).map_err(ApiError::internal)?;
+    Ok(axum::Json(body).into_response())
+}
+
+/// `DELETE /v1/sessions/{id}` → 204; 409 while a run of it is going.
+pub async fn delete(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+    owned(&server, &tenant, &id).await?;
+    // The turn lock proves no run of the session is going, here or anywhere.
+    let lock = server.store.lock(&id, std::time::Duration::from_secs(30)).await?;
+    let result = async {
+        server.db.delete_session(&tenant.0, &id).await?;
+        server.store.delete(&id).await?;
+        Ok::<_, ApiError>(())
+    }
+    .await;
+    if let Err(e) = server.store.unlock(&lock).await {
+        tracing::debug!("unlocking deleted session {id}: {e}");
+    }
+    result?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `POST /v1/sessions/{id}/runs {input, stream}`: a turn of the session's agent on
+/// `input`; the run when it ends, or with `stream: true` its events as they come.
+pub async fn run(
+    State(server): State<Server>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+    body: JsonObject,
+) -> Result<Response, ApiError> {
+    body.only(&["input", "stream"])?;
+    let input = body.text("input")?.to_string();
+    let stream = body.flag("stream")?;
+    let session_row = owned(&server, &tenant, &id).await?;
+    let agent = server
+        .agents
+        .get(&session_row.agent)
+        .ok_or_else(|| ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent)))?;
+    let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
+    let now = crate::now_ms();
+    let row = RunRow {
+        id: crate::new_id("run"),
+        session_id: id.clone(),
+        status: RunStatus::Running,
+        result: None,
+        error: None,
+        created_at: now,
+        updated_at: now,
+    };
+    if !server.db.insert_run(&tenant.0, &row).await? {
+        return Err(busy(&id));
+    }
+    let session = match agent.session_with_id(&id).await {
+        Ok(s) => s,
+        Err(e) => {
+            let outcome = crate::events::Outcome::of_error(&e);
+            server.db.finish_run(&row.id, outcome.status, None, outcome.error, Vec::new(), crate::now_ms()).await?;
+            return Err(e.into());
+        }
+    };
+    crate::runs::start(&server, &row.id, session, input, 1, slot);
+    if stream {
+        return Ok(stream_events(&server, &row.id, 0));
+    }
+    let done = wait_for_turn(&server, &tenant, &row.id).await?;
+    Ok(axum::Json(run_json(&done)).into_response())
+}
+
+/// The 409 of a second run on a busy session.
+pub fn busy(session: &str) -> ApiError {
+    ApiError::conflict("session_busy", format!("session `{session}` already has a run going; one at a time"))
+}
