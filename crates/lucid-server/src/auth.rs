@@ -54,8 +54,7 @@ impl ApiKeys {
         let mut keys: Vec<(String, String)> = Vec::new();
         for (i, entry) in text.split(',').map(str::trim).filter(|e| !e.is_empty()).enumerate() {
             let n = i + 1;
-            let (name, key) =
-                entry.split_once(':').ok_or_else(|| KeysError(format!("entry {n} is not `name:key`")))?;
+            let (name, key) = entry.split_once(':').ok_or_else(|| KeysError(format!("entry {n} is not `name:key`")))?;
             let (name, key) = (name.trim(), key.trim());
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
                 return Err(KeysError(format!("entry {n}: the tenant name must be letters, digits, `-`, `_` or `.`")));

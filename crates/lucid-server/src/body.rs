@@ -86,7 +86,8 @@ mod tests {
 
     #[test]
     fn each_wrong_field_is_named() {
-        let body = JsonObject(serde_json::from_str(r#"{"input": 3, "stream": "yes", "metadata": [], "x": 1}"#).unwrap());
+        let body =
+            JsonObject(serde_json::from_str(r#"{"input": 3, "stream": "yes", "metadata": [], "x": 1}"#).unwrap());
         assert_eq!(body.text("input").unwrap_err().message, "`input`: must be a string, not a number");
         assert_eq!(body.text("agent").unwrap_err().message, "`agent`: required");
         assert_eq!(body.flag("stream").unwrap_err().message, "`stream`: must be true or false, not a string");

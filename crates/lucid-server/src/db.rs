@@ -187,7 +187,10 @@ impl Db {
         Ok(Db { conn: Arc::new(Mutex::new(conn)) })
     }
 
-    async fn with<T: Send + 'static>(&self, f: impl FnOnce(&mut Connection) -> Result<T> + Send + 'static) -> Result<T> {
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
         let conn = Arc::clone(&self.conn);
         tokio::task::spawn_blocking(move || {
             let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
@@ -422,7 +425,11 @@ impl Db {
             let mut stmt =
                 c.prepare("SELECT seq, kind, data FROM serve_events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq")?;
             let rows = stmt.query_map(params![id, after as i64], |r| {
-                Ok(StoredEvent { seq: r.get::<_, i64>(0)? as u64, kind: kind(&r.get::<_, String>(1)?), data: r.get(2)? })
+                Ok(StoredEvent {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    kind: kind(&r.get::<_, String>(1)?),
+                    data: r.get(2)?,
+                })
             })?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })

@@ -179,10 +179,11 @@ impl Server {
             )));
         }
         let path = config.database.clone();
-        let store: Arc<dyn SessionStore> =
-            Arc::new(tokio::task::spawn_blocking(move || lucid::store::SqliteStore::open(path)).await.map_err(
-                |e| ServeError::Config(format!("opening the session store: {e}")),
-            )??);
+        let store: Arc<dyn SessionStore> = Arc::new(
+            tokio::task::spawn_blocking(move || lucid::store::SqliteStore::open(path))
+                .await
+                .map_err(|e| ServeError::Config(format!("opening the session store: {e}")))??,
+        );
         let db = db::Db::open(&config.database).await?;
         let abandoned = db.fail_abandoned(now_ms()).await?;
         if abandoned > 0 {

@@ -91,7 +91,9 @@ impl Metrics {
     /// The Prometheus text, with the number of runs going now.
     pub fn render(&self, active_runs: usize) -> String {
         let mut out = String::with_capacity(4096);
-        out.push_str("# HELP lucid_runs_total Turns of runs and chat completions ended, by the status they ended in.\n");
+        out.push_str(
+            "# HELP lucid_runs_total Turns of runs and chat completions ended, by the status they ended in.\n",
+        );
         out.push_str("# TYPE lucid_runs_total counter\n");
         for (status, n) in STATUSES.iter().zip(&self.runs) {
             if status.is_active() {

@@ -231,7 +231,8 @@ async fn drive(server: &Server, live: &LiveRun, mut session: Session, prompt: St
 /// The run's events after number `after`, as they come: the stream ends after the last
 /// event of a turn when nothing follows it.
 pub fn events(server: &Server, id: &str, after: u64) -> impl Stream<Item = StoredEvent> + Send + 'static {
-    let reader = Reader { server: server.clone(), id: id.to_string(), cursor: after, pending: VecDeque::new(), done: false };
+    let reader =
+        Reader { server: server.clone(), id: id.to_string(), cursor: after, pending: VecDeque::new(), done: false };
     futures::stream::unfold(reader, |mut r| async move {
         let event = r.next().await?;
         Some((event, r))

@@ -33,7 +33,10 @@ pub fn router(server: Server) -> Router {
         .route("/v1/chat/completions", post(openai::chat_completions))
         .fallback(|| async { ApiError::not_found("route", "(this path)") })
         .method_not_allowed_fallback(|| async {
-            ApiError { status: StatusCode::METHOD_NOT_ALLOWED, ..ApiError::invalid("method", "not allowed on this path") }
+            ApiError {
+                status: StatusCode::METHOD_NOT_ALLOWED,
+                ..ApiError::invalid("method", "not allowed on this path")
+            }
         })
         .layer(DefaultBodyLimit::max(limit))
         .with_state(server)
@@ -54,9 +57,6 @@ async fn readyz(State(server): State<Server>) -> Response {
 }
 
 async fn metrics(State(server): State<Server>) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-        server.metrics.render(server.runs.active()),
-    )
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], server.metrics.render(server.runs.active()))
         .into_response()
 }

@@ -183,10 +183,13 @@ pub async fn chat_completions(
         let _slot = slot;
         let canceller = session.canceller();
         let mut events = session.run_stream(prompt);
-        let mut open = tx.send(chunk(json!({"role": "assistant", "content": ""}), Value::Null, Value::Null)).await.is_ok();
+        let mut open =
+            tx.send(chunk(json!({"role": "assistant", "content": ""}), Value::Null, Value::Null)).await.is_ok();
         while let Some(event) = events.next().await {
             let message = match event {
-                AgentEvent::TextDelta(t) => chunk(json!({"content": lucid::redact::redact(&t)}), Value::Null, Value::Null),
+                AgentEvent::TextDelta(t) => {
+                    chunk(json!({"content": lucid::redact::redact(&t)}), Value::Null, Value::Null)
+                }
                 AgentEvent::ToolCallFinished { is_error, duration, .. } => {
                     task_server.metrics.tool_call(is_error, duration);
                     continue;

@@ -72,7 +72,11 @@ pub async fn events(
 
 /// `POST /v1/runs/{id}/cancel`: stops the run now (a run waiting for input is cancelled
 /// at once); the run as it stands after.
-pub async fn cancel(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn cancel(
+    State(server): State<Server>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let row = owned_run(&server, &tenant, &id).await?;
     if row.status == RunStatus::NeedsInput {
         server.db.move_run(&id, RunStatus::NeedsInput, RunStatus::Cancelled, crate::now_ms()).await?;
@@ -101,10 +105,9 @@ pub async fn input(
         ));
     }
     let session_row = owned(&server, &tenant, &row.session_id).await?;
-    let agent = server
-        .agents
-        .get(&session_row.agent)
-        .ok_or_else(|| ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent)))?;
+    let agent = server.agents.get(&session_row.agent).ok_or_else(|| {
+        ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
+    })?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     let session = agent.session_with_id(&row.session_id).await?;
     let first_seq = server.db.last_event(&id).await? + 1;

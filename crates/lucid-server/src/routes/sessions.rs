@@ -80,7 +80,11 @@ pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<S
 }
 
 /// `DELETE /v1/sessions/{id}` → 204; 409 while a run of it is going.
-pub async fn delete(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn delete(
+    State(server): State<Server>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     owned(&server, &tenant, &id).await?;
     // The turn lock proves no run of the session is going, here or anywhere.
     let lock = server.store.lock(&id, std::time::Duration::from_secs(30)).await?;
@@ -109,10 +113,9 @@ pub async fn run(
     let input = body.text("input")?.to_string();
     let stream = body.flag("stream")?;
     let session_row = owned(&server, &tenant, &id).await?;
-    let agent = server
-        .agents
-        .get(&session_row.agent)
-        .ok_or_else(|| ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent)))?;
+    let agent = server.agents.get(&session_row.agent).ok_or_else(|| {
+        ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
+    })?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     let now = crate::now_ms();
     let row = RunRow {
