@@ -53,6 +53,10 @@ pub enum Command {
         #[command(subcommand)]
         action: McpAction,
     },
+    /// Serve the configuration's agents over HTTP: sessions, runs streamed as Server-Sent
+    /// Events, and an OpenAI-compatible /v1/chat/completions.
+    #[cfg(feature = "server")]
+    Serve(ServeArgs),
     /// List, show, delete, export or repair stored sessions.
     Sessions {
         #[command(flatten)]
@@ -132,6 +136,27 @@ pub struct AgentArgs {
     pub store: StoreArgs,
     #[command(flatten)]
     pub mcp: crate::mcp::McpArgs,
+}
+
+/// `lucid serve`.
+#[cfg(feature = "server")]
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on. Without `LUCID_SERVE_API_KEYS`, only a loopback address.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// How many runs one API key (tenant) may have going at once.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub max_runs_per_tenant: usize,
+    /// Seconds runs may go on after SIGTERM or Ctrl-C before they are cancelled.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub grace: u64,
+    /// The `default` agent's model flags (laid over the configuration's top level); the
+    /// transcript, retries and timeout apply to every agent.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// `lucid mcp …`.

@@ -4,6 +4,7 @@
 //! usage or configuration, 3 `--max-iterations` reached, 4 the model asked questions
 //! nobody could answer, 130 interrupted.
 
+mod agent;
 mod args;
 mod chat;
 mod config;
@@ -12,6 +13,8 @@ mod display;
 mod mcp;
 mod request;
 mod run;
+#[cfg(feature = "server")]
+mod serve;
 mod sessions;
 mod tools;
 mod workflow;
@@ -70,6 +73,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await
         }
+        #[cfg(feature = "server")]
+        Command::Serve(args) => serve::run(args, &file).await,
         Command::Sessions { store, action } => {
             let spec = store.store.or_else(|| file.settings.store.clone());
             sessions::run(spec.as_deref(), action).await

@@ -60,7 +60,6 @@ pub async fn run(
     };
     let answering = request.as_ref().map(|r| Answering { model: cfg.model.clone(), session: r.session_id.clone() });
     let answering = answering.as_ref();
-    let model = cfg.build()?;
     let (servers, _) = crate::mcp::start(&servers, false).await?;
     let mcp_tools = crate::mcp::tools(&servers)?;
     for (tool, permission) in &mcp_tools {
@@ -74,22 +73,8 @@ pub async fn run(
             settings.permissions.insert(name, lucid::tool::permission::Permission::Allow);
         }
     }
-    let mut builder = Agent::builder(model)
-        .max_iterations(settings.max_iterations)
-        .options(settings.chat_options())
-        .permissions(crate::tools::policy(&settings, None));
-    for (tool, _) in mcp_tools {
-        builder = builder.tool_arc(tool);
-    }
-    if let Some(window) = crate::config::context_window(&cfg, &settings).await {
-        builder = builder.context_window(window, window / 4);
-    }
-    if let Some(s) = &settings.system {
-        builder = builder.system(s.clone());
-    }
-    for t in crate::tools::build(&settings, None)? {
-        builder = builder.tool_arc(t);
-    }
+    let mcp_tools: Vec<_> = mcp_tools.into_iter().map(|(t, _)| t).collect();
+    let builder = crate::agent::builder(&cfg, &settings, crate::agent::People::default(), &mcp_tools).await?;
     let mut session = match &args.agent.session {
         Some(id) => {
             builder

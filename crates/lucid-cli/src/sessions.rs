@@ -18,13 +18,18 @@ pub async fn open_store(spec: Option<&str>) -> anyhow::Result<Arc<dyn SessionSto
     if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
         return open_postgres(&spec).await;
     }
-    let path = match spec.strip_prefix("sqlite:").unwrap_or(&spec) {
-        "" => SqliteStore::default_path()
-            .ok_or_else(|| ConfigError("no home folder to keep sessions in: pass --store PATH".into()))?,
-        p => p.into(),
-    };
+    let path = sqlite_path(&spec)?;
     let store = tokio::task::spawn_blocking(move || SqliteStore::open(&path)).await??;
     Ok(Arc::new(store))
+}
+
+/// The SQLite file a store spec names (`PATH`, `sqlite:PATH`, or empty for the default).
+pub fn sqlite_path(spec: &str) -> Result<std::path::PathBuf, ConfigError> {
+    match spec.strip_prefix("sqlite:").unwrap_or(spec) {
+        "" => SqliteStore::default_path()
+            .ok_or_else(|| ConfigError("no home folder to keep sessions in: pass --store PATH".into())),
+        p => Ok(p.into()),
+    }
 }
 
 #[cfg(feature = "postgres")]

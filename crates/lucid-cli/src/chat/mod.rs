@@ -150,23 +150,8 @@ async fn build_agent(
 ) -> anyhow::Result<Agent> {
     let interviewer: Arc<dyn Interviewer> = Arc::new(UiInterviewer(ui.clone()));
     let approver: Arc<dyn Approver> = Arc::new(UiApprover(ui.clone()));
-    let mut b = Agent::builder(cfg.build()?)
-        .max_iterations(settings.max_iterations)
-        .options(settings.chat_options())
-        .permissions(crate::tools::policy(settings, Some(approver)))
-        .store(Arc::clone(store));
-    if let Some(s) = &settings.system {
-        b = b.system(s.clone());
-    }
-    for t in crate::tools::build(settings, Some(interviewer))? {
-        b = b.tool_arc(t);
-    }
-    for t in mcp {
-        b = b.tool_arc(Arc::clone(t));
-    }
-    if let Some(window) = crate::config::context_window(cfg, settings).await {
-        b = b.context_window(window, window / 4);
-    }
+    let people = crate::agent::People { interviewer: Some(interviewer), approver: Some(approver) };
+    let b = crate::agent::builder(cfg, settings, people, mcp).await?.store(Arc::clone(store));
     Ok(b.build())
 }
 

@@ -63,6 +63,10 @@ pub struct Settings {
     /// MCP servers: `[mcp.servers.NAME]` (read by `crate::mcp`).
     #[serde(default)]
     pub mcp: Option<toml::Table>,
+    /// The agents `lucid serve` serves besides `default` (the top level): `[agents.NAME]`,
+    /// each laid over the top level (see [`agents`]).
+    #[serde(default)]
+    pub agents: BTreeMap<String, Settings>,
 }
 
 /// `[providers.NAME]`.
@@ -161,7 +165,35 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     );
     top.permissions.extend(profile.permissions);
     top.providers.extend(profile.providers);
+    top.agents.extend(profile.agents);
     top
+}
+
+/// The agents of `lucid serve`: `default` (the top level) and each `[agents.NAME]` laid
+/// over the top level, so an agent names only what differs (its model, prompt, tools…).
+pub fn agents(settings: &Settings) -> Result<Vec<(String, Settings)>, ConfigError> {
+    let mut top = settings.clone();
+    let sections = std::mem::take(&mut top.agents);
+    top.profiles.clear();
+    let mut out = vec![("default".to_string(), top.clone())];
+    for (name, section) in sections {
+        if !section.agents.is_empty() || !section.profiles.is_empty() {
+            return Err(ConfigError(format!("[agents.{name}] cannot hold agents or profiles of its own")));
+        }
+        let mut base = top.clone();
+        // The top-level model, base URL and API belong to the top-level provider.
+        if section.provider.is_some() && section.provider != top.provider {
+            (base.model, base.base_url, base.api) = (None, None, None);
+        }
+        let agent = overlay(base, section);
+        if name == "default" {
+            // `[agents.default]` refines the top level rather than adding a second default.
+            out[0].1 = agent;
+        } else {
+            out.push((name, agent));
+        }
+    }
+    Ok(out)
 }
 
 /// The commented starter file `lucid config init` writes; its tool list and permissions
@@ -242,6 +274,41 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # url = "https://example.com/mcp"
 # headers = { Authorization = "Bearer ${REMOTE_MCP_TOKEN}" }
 "#;
+
+#[cfg(test)]
+mod agent_tests {
+    use super::*;
+
+    #[test]
+    fn each_agent_is_the_top_level_with_its_section_laid_over() {
+        let settings: Settings = toml::from_str(
+            r#"
+            provider = "openai"
+            model = "gpt-4o-mini"
+            system = "Be brief."
+            max_iterations = 4
+            [agents.support]
+            system = "You answer support tickets."
+            tools = ["calculator"]
+            [agents.claude]
+            provider = "anthropic"
+            "#,
+        )
+        .unwrap();
+        let agents = agents(&settings).unwrap();
+        let names: Vec<&str> = agents.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["default", "claude", "support"]);
+        let support = &agents[2].1;
+        assert_eq!(support.system.as_deref(), Some("You answer support tickets."));
+        assert_eq!((support.model.as_deref(), support.max_iterations), (Some("gpt-4o-mini"), Some(4)));
+        assert_eq!(support.tools, Some(vec!["calculator".to_string()]));
+        let claude = &agents[1].1;
+        assert_eq!((claude.provider.as_deref(), claude.model.as_deref()), (Some("anthropic"), None));
+        assert!(agents[0].1.agents.is_empty());
+        let nested: Settings = toml::from_str("[agents.a.agents.b]\nmodel = \"m\"").unwrap();
+        assert!(super::agents(&nested).unwrap_err().0.contains("[agents.a] cannot hold agents"));
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -145,6 +145,11 @@ fn expand_home(path: &str) -> String {
     }
 }
 
+/// `LUCID_SERVE_API_KEYS` (`name:key,name:key`), for `lucid serve`; empty when unset.
+pub fn serve_api_keys() -> String {
+    env("LUCID_SERVE_API_KEYS").unwrap_or_default()
+}
+
 /// Loads the configuration file the global flags name (or the default one).
 pub fn load_file(explicit: Option<&std::path::Path>, profile: Option<&str>) -> Result<FileConfig, ConfigError> {
     let default = file::default_path(env("XDG_CONFIG_HOME").as_deref(), env("HOME").as_deref());

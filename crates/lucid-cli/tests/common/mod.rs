@@ -31,3 +31,16 @@ pub fn test_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A real part a test needs, from its environment variable: `None` (the test prints why
+/// and skips) when unset, and a failure under `CI=true`, where `.ci/run` provides it.
+pub fn real_part(var: &str, how: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(v) if !v.is_empty() => Some(v),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("{var} is not set under CI=true; {how}"),
+        _ => {
+            eprintln!("skipped: {var} is not set ({how})");
+            None
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! `lucid serve`: the configuration's agents (`default` from the top level, and each
+//! `[agents.NAME]`) behind the HTTP API of `lucid-server`, sessions and runs kept in the
+//! SQLite store. Each agent is built by the same factory as `lucid run`'s (`crate::agent`),
+//! with nobody at a keyboard: `ask_user` stops the run in `needs_input`, a policy's `ask`
+//! refuses.
+
+use std::time::Duration;
+
+use lucid_server::{ApiKeys, Server, ServerConfig};
+
+use crate::args::{AgentArgs, ModelArgs, ServeArgs};
+use crate::config::file::FileConfig;
+use crate::config::{self, ConfigError};
+use crate::tools::ToolDefaults;
+
+/// Serves until SIGTERM or Ctrl-C; returns the exit code.
+pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
+    let keys = ApiKeys::parse(&config::serve_api_keys()).map_err(|e| ConfigError(e.to_string()))?;
+    lucid_server::check_bind(args.listen, &keys).map_err(|e| ConfigError(e.to_string()))?;
+    let spec = args.store.store.clone().or_else(|| file.settings.store.clone()).unwrap_or_default();
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        return Err(ConfigError(
+            "lucid serve keeps its sessions and runs in SQLite for now (--store PATH); Postgres is not supported yet"
+                .into(),
+        )
+        .into());
+    }
+    let database = crate::sessions::sqlite_path(&spec)?;
+    let mut serving = ServerConfig::new(database)
+        .keys(keys.clone())
+        .max_runs_per_tenant(args.max_runs_per_tenant)
+        .grace(Duration::from_secs(args.grace));
+    // MCP servers stay up as long as the agents using their tools.
+    let mut mcp_servers = Vec::new();
+    for (name, settings) in config::file::agents(&file.settings)? {
+        let model_args = if name == "default" { args.model.clone() } else { transport_only(&args.model) };
+        let cfg = config::resolve(&model_args, &settings).await.map_err(|e| in_agent(&name, e))?;
+        let agent_settings = config::agent_settings(&AgentArgs::default(), &settings, ToolDefaults::Run)
+            .map_err(|e| in_agent(&name, e))?;
+        let servers = crate::mcp::servers(settings.mcp.as_ref(), &Default::default())?;
+        let (started, _) = crate::mcp::start(&servers, false).await?;
+        let mcp_tools: Vec<_> = crate::mcp::tools(&started)?.into_iter().map(|(t, _)| t).collect();
+        mcp_servers.push(started);
+        let builder = crate::agent::builder(&cfg, &agent_settings, crate::agent::People::default(), &mcp_tools).await?;
+        tracing::info!(agent = %name, provider = %cfg.provider, model = %cfg.model, "agent ready");
+        serving = serving.agent(name, builder.build());
+    }
+    let names: Vec<String> = serving.agents.keys().cloned().collect();
+    let server = Server::open(serving).await.map_err(|e| match e {
+        lucid_server::ServeError::Config(m) => ConfigError(m).into(),
+        other => anyhow::Error::from(other),
+    })?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| ConfigError(format!("cannot listen on {}: {e}", args.listen)))?;
+    let addr = listener.local_addr()?;
+    if keys.is_empty() {
+        eprintln!("lucid serve: no API keys (LUCID_SERVE_API_KEYS), so only this machine can connect");
+    }
+    eprintln!("lucid serve: listening on http://{addr} (agents: {})", names.join(", "));
+    server.serve(listener, stop_signal()).await?;
+    drop(mcp_servers);
+    Ok(0)
+}
+
+/// The command line's transcript, retries and timeout without its model choice.
+fn transport_only(args: &ModelArgs) -> ModelArgs {
+    ModelArgs { provider: None, model: None, base_url: None, api: None, api_key: None, ..args.clone() }
+}
+
+fn in_agent(name: &str, e: ConfigError) -> ConfigError {
+    if name == "default" { e } else { ConfigError(format!("[agents.{name}]: {}", e.0)) }
+}
+
+/// SIGTERM (what a service manager sends) or Ctrl-C.
+async fn stop_signal() {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = term => {}
+    }
+}
