@@ -18,8 +18,8 @@ pub const LOCAL_TENANT: &str = "local";
 ///
 /// ```
 /// use lucid_server::ApiKeys;
-/// let keys = ApiKeys::parse("acme:k-acme-123456, globex:k-globex-654321").unwrap();
-/// assert_eq!(keys.tenant_of("k-globex-654321"), Some("globex"));
+/// let keys = ApiKeys::parse("acme:k-acme-0123456789ab, globex:k-globex-0123456789").unwrap();
+/// assert_eq!(keys.tenant_of("k-globex-0123456789"), Some("globex"));
 /// assert_eq!(keys.tenant_of("nope"), None);
 /// assert!(ApiKeys::parse("no-colon").is_err());
 /// ```
