@@ -300,7 +300,17 @@ impl Reader {
                 }
                 // The sender lives as long as `live`: this returns on the next event.
                 let _ = changed.changed().await;
+                continue;
             }
+            // Not going here: going elsewhere (or just starting), or over. The status is read
+            // first: a run over then has all its events stored by the time they are read.
+            let status = match self.server.db.run_status(&self.id).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::error!(run = %self.id, "reading the run's status: {e}");
+                    return false;
+                }
+            };
             let stored = match self.server.db.events_after(&self.id, self.cursor).await {
                 Ok(s) => s,
                 Err(e) => {
@@ -312,12 +322,7 @@ impl Reader {
                 self.pending.extend(stored);
                 return true;
             }
-            if !wait {
-                return false;
-            }
-            // Not going here: going elsewhere (or just starting), or over.
-            let status = self.server.db.run_status(&self.id).await.ok().flatten();
-            if !status.is_some_and(RunStatus::is_active) {
+            if !wait || !status.is_some_and(RunStatus::is_active) {
                 return false;
             }
             tokio::time::sleep(POLL).await;

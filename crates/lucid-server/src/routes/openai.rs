@@ -147,9 +147,9 @@ pub async fn chat_completions(
     let stream = body.flag("stream")?;
     let (history, prompt) = messages(&body)?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
-    // A session of its own, kept in memory only: the client holds the conversation.
-    let agent = agent.to_builder().build();
-    let mut session = Session::with_messages(agent, history);
+    // A session of its own, kept in memory only (no id, so never saved): the client holds
+    // the conversation.
+    let mut session = Session::with_messages(agent.clone(), history);
     let id = crate::new_id("chatcmpl");
     let created = crate::now_ms() / 1000;
     let started = Instant::now();
@@ -158,6 +158,11 @@ pub async fn chat_completions(
         drop(slot);
         return match outcome {
             Ok(result) => {
+                for call in &result.tool_calls {
+                    if let Some(took) = call.duration {
+                        server.metrics.tool_call(call.is_error, took);
+                    }
+                }
                 record(&server, &result, started);
                 let body = json!({
                     "id": id, "object": "chat.completion", "created": created, "model": model,
