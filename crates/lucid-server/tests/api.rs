@@ -507,3 +507,97 @@ async fn the_openai_facade_answers_streamed_and_not_with_usage() {
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().starts_with("`messages[0].role`"), "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_runs_finish_within_the_grace_then_cancels_the_rest_and_a_restart_frees_sessions() {
+    // Every model call is slow: a run outlives the short grace period.
+    let arrived = Arc::new(tokio::sync::Notify::new());
+    let signal = Arc::clone(&arrived);
+    let mock = MockServer::start(move |_req: &RecordedRequest| {
+        signal.notify_one();
+        Reply::sse(&text_stream(&["late"])).with_delay(Duration::from_secs(300))
+    })
+    .await;
+    let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+    let agent = Agent::builder(model).build();
+    let dir = temp_dir("shutdown");
+    let config =
+        || ServerConfig::new(dir.0.join("serve.db")).agent("default", agent.clone()).grace(Duration::from_millis(100));
+    let server = Server::open(config()).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(server.serve(listener, async {
+        let _ = stopped.await;
+    }));
+    let http = reqwest::Client::new();
+    let session: Value = http
+        .post(format!("{url}/v1/sessions"))
+        .json(&json!({"agent": "default"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_str().unwrap().to_string();
+    let stream = http
+        .post(format!("{url}/v1/sessions/{id}/runs"))
+        .json(&json!({"input": "hi", "stream": true}))
+        .send()
+        .await
+        .unwrap();
+    let run_id = stream.headers()["lucid-run-id"].to_str().unwrap().to_string();
+    arrived.notified().await;
+    stop.send(()).unwrap();
+    let events = parse_sse(&stream.text().await.unwrap());
+    assert_eq!(events.last().unwrap().event.as_deref(), Some("cancelled"), "cancelled once the grace was over");
+    serving.await.unwrap().unwrap();
+
+    // The same database opened again: the run stays cancelled, the session takes runs.
+    let server = Server::open(config()).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    let run: Value = http.get(format!("{url}/v1/runs/{run_id}")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(run["status"], "cancelled");
+    let session: Value = http.get(format!("{url}/v1/sessions/{id}")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(session["messages"][0]["content"], "hi", "the cancelled turn's message was kept");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_left_going_by_a_dead_process_is_failed_at_the_next_start() {
+    let dir = temp_dir("abandoned");
+    // A process that died mid-run leaves its row `running`; write one as it would.
+    let db = dir.0.join("serve.db");
+    let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "mock").unwrap();
+    let server = Server::open(ServerConfig::new(&db).agent("default", Agent::builder(model).build())).await.unwrap();
+    drop(server);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "INSERT INTO serve_sessions VALUES ('sess_x', 'local', 'default', '{}', 1);
+         INSERT INTO serve_runs VALUES ('run_x', 'local', 'sess_x', 'running', NULL, NULL, 1, 1);",
+    )
+    .unwrap();
+    drop(conn);
+    let mock = MockServer::start(bench_handler()).await;
+    let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+    let server =
+        Server::open(ServerConfig::new(&db).agent("default", Agent::builder(model).tool(add).build())).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    let http = reqwest::Client::new();
+    let run: Value = http.get(format!("{url}/v1/runs/run_x")).send().await.unwrap().json().await.unwrap();
+    assert_eq!((run["status"].as_str(), run["error"]["code"].as_str()), (Some("failed"), Some("unavailable")), "{run}");
+    let next: Value = http
+        .post(format!("{url}/v1/sessions/sess_x/runs"))
+        .json(&json!({"input": "What is 2 + 3?"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(next["status"], "completed", "{next}");
+}
