@@ -601,3 +601,65 @@ async fn a_run_left_going_by_a_dead_process_is_failed_at_the_next_start() {
         .unwrap();
     assert_eq!(next["status"], "completed", "{next}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_provider_key_never_reaches_a_client_or_the_metrics() {
+    const KEY: &str = "sk-provider-secret-0123456789";
+    // A provider that quotes the key back in its error, as some gateways do.
+    let mock = MockServer::start(|_req: &RecordedRequest| {
+        Reply::json(401, &json!({"error": {"message": format!("Incorrect API key provided: {KEY}"), "type": "invalid_request_error"}}))
+    })
+    .await;
+    let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), Some(KEY.into()), "mock").unwrap();
+    let dir = temp_dir("secret");
+    let server =
+        Server::open(ServerConfig::new(dir.0.join("serve.db")).agent("default", Agent::builder(model).build()))
+            .await
+            .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    let http = reqwest::Client::new();
+    let session: Value = http
+        .post(format!("{url}/v1/sessions"))
+        .json(&json!({"agent": "default"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_str().unwrap();
+    let run = http
+        .post(format!("{url}/v1/sessions/{id}/runs"))
+        .json(&json!({"input": "hi"}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let run_json: Value = serde_json::from_str(&run).unwrap();
+    assert_eq!(
+        (run_json["status"].as_str(), run_json["error"]["code"].as_str()),
+        (Some("failed"), Some("provider_error")),
+        "{run}"
+    );
+    let events = http
+        .get(format!("{url}/v1/runs/{}/events", run_json["id"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let ask = json!({"model": "default", "messages": [{"role": "user", "content": "hi"}]});
+    let facade = http.post(format!("{url}/v1/chat/completions")).json(&ask).send().await.unwrap();
+    assert_eq!(facade.status().as_u16(), 502);
+    let facade = facade.text().await.unwrap();
+    let metrics = http.get(format!("{url}/metrics")).send().await.unwrap().text().await.unwrap();
+    for (what, text) in [("run", &run), ("events", &events), ("facade", &facade), ("metrics", &metrics)] {
+        assert!(!text.contains(KEY), "the key is in the {what}: {text}");
+    }
+    assert!(run.contains("Incorrect API key provided: ***"), "the provider's words stay, the key redacted: {run}");
+}
