@@ -171,6 +171,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
 
 /// The agents of `lucid serve`: `default` (the top level) and each `[agents.NAME]` laid
 /// over the top level, so an agent names only what differs (its model, prompt, tools…).
+#[cfg(any(feature = "server", test))]
 pub fn agents(settings: &Settings) -> Result<Vec<(String, Settings)>, ConfigError> {
     let mut top = settings.clone();
     let sections = std::mem::take(&mut top.agents);

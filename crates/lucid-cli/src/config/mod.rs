@@ -146,6 +146,7 @@ fn expand_home(path: &str) -> String {
 }
 
 /// `LUCID_SERVE_API_KEYS` (`name:key,name:key`), for `lucid serve`; empty when unset.
+#[cfg(feature = "server")]
 pub fn serve_api_keys() -> String {
     env("LUCID_SERVE_API_KEYS").unwrap_or_default()
 }
