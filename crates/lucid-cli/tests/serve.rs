@@ -98,7 +98,7 @@ async fn the_configured_agents_answer_over_http_and_sigterm_stops_the_server() {
     let dir = test_dir("serve-agents");
     let config = write_config(&dir, &mock);
     let (child, url) = tokio::task::block_in_place(|| serve(&dir, &config, Some("acme:acme-key-0123456789")));
-    let http = reqwest::Client::new();
+    let http = lucid::model::http::client_builder().build().unwrap();
     let models: Value = http
         .get(format!("{url}/v1/models"))
         .bearer_auth("acme-key-0123456789")

@@ -61,7 +61,13 @@ async fn start(
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(server.serve(listener, std::future::pending()));
-    Api { url, http: reqwest::Client::new(), key: None, mock: Arc::new(mock), _dir: Arc::new(dir) }
+    Api {
+        url,
+        http: lucid::model::http::client_builder().build().unwrap(),
+        key: None,
+        mock: Arc::new(mock),
+        _dir: Arc::new(dir),
+    }
 }
 
 impl Api {
@@ -203,7 +209,7 @@ fn gated(gate: &Arc<tokio::sync::Barrier>) -> impl Fn(&RecordedRequest) -> Reply
 /// Sends a request of the test's own to the mock's gate.
 async fn pass_gate(api: &Api) {
     let url = format!("{}/v1/chat/completions", api.mock.url());
-    reqwest::Client::new().post(url).body("{}").send().await.unwrap();
+    lucid::model::http::client_builder().build().unwrap().post(url).body("{}").send().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -530,7 +536,7 @@ async fn shutdown_lets_runs_finish_within_the_grace_then_cancels_the_rest_and_a_
     let serving = tokio::spawn(server.serve(listener, async {
         let _ = stopped.await;
     }));
-    let http = reqwest::Client::new();
+    let http = lucid::model::http::client_builder().build().unwrap();
     let session: Value = http
         .post(format!("{url}/v1/sessions"))
         .json(&json!({"agent": "default"}))
@@ -587,7 +593,7 @@ async fn a_run_left_going_by_a_dead_process_is_failed_at_the_next_start() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(server.serve(listener, std::future::pending()));
-    let http = reqwest::Client::new();
+    let http = lucid::model::http::client_builder().build().unwrap();
     let run: Value = http.get(format!("{url}/v1/runs/run_x")).send().await.unwrap().json().await.unwrap();
     assert_eq!((run["status"].as_str(), run["error"]["code"].as_str()), (Some("failed"), Some("unavailable")), "{run}");
     let next: Value = http
@@ -619,7 +625,7 @@ async fn a_provider_key_never_reaches_a_client_or_the_metrics() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(server.serve(listener, std::future::pending()));
-    let http = reqwest::Client::new();
+    let http = lucid::model::http::client_builder().build().unwrap();
     let session: Value = http
         .post(format!("{url}/v1/sessions"))
         .json(&json!({"agent": "default"}))

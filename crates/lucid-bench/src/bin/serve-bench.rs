@@ -106,8 +106,10 @@ async fn parent(sessions: usize, warmup: usize) -> anyhow::Result<()> {
     let mut line = String::new();
     BufReader::new(child.stdout.take().ok_or_else(|| anyhow::anyhow!("no stdout"))?).read_line(&mut line)?;
     let url = line.trim().to_string();
-    let http =
-        reqwest::Client::builder().pool_max_idle_per_host(usize::MAX).timeout(Duration::from_secs(120)).build()?;
+    let http = lucid::model::http::client_builder()
+        .pool_max_idle_per_host(usize::MAX)
+        .timeout(Duration::from_secs(120))
+        .build()?;
     for _ in 0..warmup {
         session(&http, &url).await.map_err(|e| anyhow::anyhow!("warm-up: {e}"))?;
     }
