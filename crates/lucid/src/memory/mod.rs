@@ -1,6 +1,7 @@
 //! Long-term memory: embeddings, vector indexes and [`ConversationMemory`].
 //!
-//! An [`Embedder`] turns text into vectors ([`OpenAiEmbedder`], [`GeminiEmbedder`], and a
+//! [`ConversationMemory`] works without any of the rest: old turns are summarised and the
+//! newest summaries recalled. An [`Embedder`] turns text into vectors ([`OpenAiEmbedder`], [`GeminiEmbedder`], and a
 //! local BERT-family model with the `local-embeddings` feature); a [`VectorIndex`] keeps
 //! them and finds the nearest ([`SqliteVectorIndex`], and `PgVectorIndex` with the
 //! `postgres` feature). [`ConversationMemory`] joins them to a session: a short-term window,
@@ -19,7 +20,10 @@ mod vector_pg;
 #[cfg(feature = "sqlite")]
 mod vector_sqlite;
 
-pub use conversation::{ConversationMemory, MemoryConfig, Prepared, RECALL_HEADER};
+pub(crate) use conversation::{Compress, Env, SessionMemory};
+pub use conversation::{
+    Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
+};
 pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;
