@@ -18,6 +18,8 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/sessions", "the stored sessions"),
     ("/save", "write the conversation to a file: /save [FILE.md|FILE.json]"),
     ("/usage", "tokens used by this session"),
+    ("/compact", "summarise the conversation so far now, keeping the last turn: /compact [FOCUS]"),
+    ("/memory", "the summaries of earlier turns, and what the last turn recalled"),
     ("/retry", "send the last message again (its answer is dropped)"),
     ("/undo", "drop the last turn"),
     ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
@@ -169,6 +171,20 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             std::fs::write(&path, text)?;
             println!("{}", style.dim(&format!("(saved to {path})")));
         }
+        "/compact" => {
+            let focus = Some(rest).filter(|r| !r.is_empty());
+            let done = chat.session.compact(focus).await?;
+            let note = if done.messages == 0 {
+                "(nothing to compact: only the last turn is in the window)".to_string()
+            } else {
+                format!(
+                    "(compacted {} messages into {} summaries, {} tokens in, {} out)",
+                    done.messages, done.summaries, done.usage.input_tokens, done.usage.output_tokens
+                )
+            };
+            println!("{}", style.dim(&note));
+        }
+        "/memory" => print!("{}", memory_report(&chat.session, style)),
         "/usage" => {
             let u = chat.session.usage();
             println!(
@@ -206,6 +222,40 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
         other => anyhow::bail!("unknown command {other}; /help lists them"),
     }
     Ok(Flow::Continue)
+}
+
+/// `/memory`: the memory's numbers, the summaries (oldest first, with how often each was
+/// recalled) and the ones the last turn recalled.
+fn memory_report(session: &lucid::Session, style: super::terminal::Style) -> String {
+    let Some(memory) = session.agent().memory() else {
+        return "(memory is off: [memory] enabled = false in the configuration)\n".into();
+    };
+    let c = memory.config();
+    let budget = c.budget(session.agent().context_budget());
+    let mut out = format!(
+        "budget {budget} tokens, compress at {:.0}%, {} messages in the window, at most {} summaries, recall {} ({})\n",
+        c.compression_threshold * 100.0,
+        c.short_term_capacity,
+        c.long_term_capacity,
+        c.recall_top_k,
+        memory.embedder_name().map_or("the newest, no embeddings".to_string(), |m| format!("by similarity, {m}")),
+    );
+    let summaries = session.summaries();
+    if summaries.is_empty() {
+        out.push_str("(no summaries yet)\n");
+    }
+    for (i, s) in summaries.iter().enumerate() {
+        let meta = format!("{}. {} messages, recalled {}×:", i + 1, s.messages, s.recalled);
+        out.push_str(&format!("{} {}\n", style.cyan(&meta), crate::display::hanging(&s.text, meta.chars().count() + 1)));
+    }
+    let recalled = session.recalled();
+    if !recalled.is_empty() {
+        out.push_str(&format!("{}\n", style.dim("recalled for the last turn:")));
+        for r in recalled {
+            out.push_str(&format!("  - {}\n", truncate(r, 200)));
+        }
+    }
+    out
 }
 
 /// The flags that do not choose the model, kept from the start.

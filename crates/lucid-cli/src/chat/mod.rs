@@ -167,6 +167,9 @@ async fn build_agent(
     if let Some(window) = crate::config::context_window(cfg, settings).await {
         b = b.context_window(window, window / 4);
     }
+    if let Some(memory) = crate::memory::conversation_memory(cfg, &settings.memory)? {
+        b = b.memory(memory);
+    }
     Ok(b.build())
 }
 

@@ -183,6 +183,11 @@ impl Agent {
         &self.config.permissions
     }
 
+    /// The layered memory, when it is on.
+    pub fn memory(&self) -> Option<&ConversationMemory> {
+        self.config.memory.as_ref()
+    }
+
     /// The most model calls one run may make.
     pub fn max_iterations(&self) -> usize {
         self.config.max_iterations

@@ -381,9 +381,12 @@ impl Session {
             match memory.compress(&env, &mut context, &mut state, Compress::Needed, &mut memory_usage).await {
                 Ok(c) => self.edited |= c.messages > 0,
                 Err(e) => {
-                    // The last resort: the oldest turns leave the window without a summary
-                    // (the store keeps them).
+                    // The last resort: the oldest turns leave the window without a summary.
+                    // The store is rewritten with the window, as after a compression: it
+                    // never holds turns the window no longer knows (whose call ids a new
+                    // turn could then repeat).
                     let dropped = memory.trim(&env, &mut context);
+                    self.edited |= dropped > 0;
                     tracing::warn!(error = %e, dropped_turns = dropped, "could not summarise old turns; trimmed them instead");
                 }
             }

@@ -12,8 +12,8 @@
 //! most relevant to the new user message (the newest, without an embedder) are placed
 //! right after the system prompt, for this turn only, as far as the budget allows.
 //!
-//! When no summary can be made (the model fails or times out), the oldest turns are
-//! trimmed instead: the session stays valid and the turn goes on.
+//! When no summary can be made (the model fails, times out or answers nothing), the oldest
+//! turns are trimmed instead: the session stays valid and the turn goes on.
 
 use std::sync::Arc;
 
@@ -191,6 +191,8 @@ pub struct ConversationMemory {
     embedder: Option<Arc<dyn Embedder>>,
     index: Option<Arc<dyn VectorIndex>>,
     config: MemoryConfig,
+    /// Embeddings failed once already: later failures are logged at debug level.
+    warned: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for ConversationMemory {
@@ -206,7 +208,7 @@ impl std::fmt::Debug for ConversationMemory {
 impl ConversationMemory {
     /// Memory with the default numbers, an embedder and a vector index.
     pub fn new(embedder: Arc<dyn Embedder>, index: Arc<dyn VectorIndex>) -> Self {
-        ConversationMemory { embedder: Some(embedder), index: Some(index), config: MemoryConfig::default() }
+        ConversationMemory { embedder: Some(embedder), index: Some(index), ..ConversationMemory::default() }
     }
 
     /// Uses this embedder (vectors kept with the summaries unless an index is given).
@@ -235,6 +237,15 @@ impl ConversationMemory {
     /// The embedder's model, if there is one.
     pub fn embedder_name(&self) -> Option<&str> {
         self.embedder.as_ref().map(|e| e.model_name())
+    }
+
+    /// An embedder or index failure costs only similarity: said once as a warning.
+    fn degraded(&self, what: &str, error: &dyn std::fmt::Display) {
+        if self.warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            tracing::debug!(%error, "{what}");
+        } else {
+            tracing::warn!(%error, "{what} (later failures are logged at debug level)");
+        }
     }
 
     fn filter(&self, session_id: Option<&str>) -> MemoryFilter {
@@ -307,7 +318,16 @@ impl ConversationMemory {
                 }
             };
             cost += u;
-            for piece in split_topics(&text) {
+            let pieces = split_topics(&text);
+            if pieces.is_empty() {
+                // Turns are never dropped for an empty summary.
+                *usage += cost;
+                return Err(crate::error::Error::Decode {
+                    provider: env.model.provider().to_string(),
+                    message: "the summary call answered no text".into(),
+                });
+            }
+            for piece in pieces {
                 made.push(Summary {
                     id: format!("sum_{:016x}", fastrand::u64(..)),
                     text: piece,
@@ -331,7 +351,8 @@ impl ConversationMemory {
     }
 
     /// The last resort when no summary could be made: the oldest whole turns are dropped
-    /// from the window (the store keeps them) until it is within the thresholds.
+    /// from the window until it is within the thresholds (a stored session then holds the
+    /// window, as after a compression).
     pub(crate) fn trim(&self, env: &Env<'_>, context: &mut Context) -> usize {
         let trigger = self.config.budget(env.window_budget) as f64 * self.config.compression_threshold;
         let limits = ContextLimits {
@@ -363,8 +384,12 @@ impl ConversationMemory {
             .collect();
         let vectors = match embedder.embed(&texts).await {
             Ok(v) if v.len() == texts.len() => v,
-            Ok(_) | Err(_) => {
-                tracing::warn!("could not embed old turns to find their topics; summarising them together");
+            Ok(v) => {
+                self.degraded("could not find the topics of old turns", &format!("{} vectors for {} texts", v.len(), texts.len()));
+                return whole;
+            }
+            Err(e) => {
+                self.degraded("could not embed old turns to find their topics; summarising them together", &e);
                 return whole;
             }
         };
@@ -393,8 +418,12 @@ impl ConversationMemory {
         let texts: Vec<String> = made.iter().map(|s| s.text.clone()).collect();
         let vectors = match embedder.embed(&texts).await {
             Ok(v) if v.len() == made.len() => v,
-            Ok(_) | Err(_) => {
-                tracing::warn!("could not embed the new summaries; they are recalled only as the newest");
+            Ok(v) => {
+                self.degraded("could not embed the new summaries", &format!("{} vectors for {} texts", v.len(), texts.len()));
+                return;
+            }
+            Err(e) => {
+                self.degraded("could not embed the new summaries; they are recalled only as the newest", &e);
                 return;
             }
         };
@@ -417,7 +446,7 @@ impl ConversationMemory {
                     })
                     .collect();
                 if let Err(e) = index.add(&records).await {
-                    tracing::warn!(error = %e, "could not index the new summaries");
+                    self.degraded("could not index the new summaries", &e);
                 }
             }
             None => made.iter_mut().zip(vectors).for_each(|(s, v)| s.embedding = Some(v)),
@@ -448,7 +477,8 @@ impl ConversationMemory {
         context.set_recall(None);
         memory.recalled.clear();
         let k = self.config.recall_top_k;
-        if k == 0 || text.trim().is_empty() {
+        // Nothing to recall (an index may hold other sessions' summaries of this user).
+        if k == 0 || text.trim().is_empty() || (memory.summaries.is_empty() && self.index.is_none()) {
             return;
         }
         let picks = match self.similar(env, memory, text, k).await {
@@ -491,7 +521,7 @@ impl ConversationMemory {
         let query = match embedder.embed(&[text.to_string()]).await {
             Ok(v) => v.into_iter().next()?,
             Err(e) => {
-                tracing::warn!(error = %e, "could not embed the message; recalling the newest summaries");
+                self.degraded("could not embed the message; recalling the newest summaries", &e);
                 return None;
             }
         };
@@ -502,7 +532,7 @@ impl ConversationMemory {
                     Some(hits.into_iter().filter(|h| h.score >= min).map(|h| (Some(h.record.id), h.record.text)).collect())
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "could not search the memory index; recalling the newest summaries");
+                    self.degraded("could not search the memory index; recalling the newest summaries", &e);
                     None
                 }
             };

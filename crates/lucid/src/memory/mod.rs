@@ -12,6 +12,7 @@
 
 mod conversation;
 mod embed;
+mod provider;
 #[cfg(feature = "local-embeddings")]
 mod local;
 mod vector;
@@ -25,6 +26,7 @@ pub use conversation::{
     Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
 };
 pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
+pub use provider::{default_embedding_model, provider_embedder};
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;
 pub use vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
