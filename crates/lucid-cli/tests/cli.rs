@@ -1080,3 +1080,67 @@ async fn plan_auto_answers_a_simple_request_at_once_and_plans_a_complex_one() {
     assert_eq!(text(&out.stdout), "Planned answer: 5.\n", "{}", text(&out.stderr));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `lucid run --session` has the layered memory with the provider's embeddings: OpenAI's
+/// `/embeddings` (its documented response shape) finds the summary a question is about.
+#[tokio::test(flavor = "multi_thread")]
+async fn run_session_summarises_and_recalls_with_the_providers_embeddings() {
+    fn vector(text: &str) -> Vec<f32> {
+        // One dimension per known word: texts about the same thing are near.
+        let words = ["cat", "tom", "tabby", "bread", "flour", "chess", "opening", "orbit"];
+        let lower = text.to_lowercase();
+        words.iter().map(|w| if lower.contains(w) { 1.0 } else { 0.0 }).chain([0.1]).collect()
+    }
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        if req.path.ends_with("/embeddings") {
+            let data: Vec<Value> = body["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| json!({"object": "embedding", "index": i, "embedding": vector(t.as_str().unwrap())}))
+                .collect();
+            return Reply::json(
+                200,
+                &json!({"object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 8, "total_tokens": 8}}),
+            );
+        }
+        let messages = body["messages"].as_array().unwrap();
+        if messages[0]["content"].as_str().unwrap_or_default().contains("compress conversations") {
+            let said = messages[1]["content"].as_str().unwrap_or_default();
+            let user: Vec<&str> = said.lines().filter_map(|l| l.strip_prefix("user: ")).collect();
+            return Reply::json(200, &text_completion(&format!("The user said: {}", user.join(" "))));
+        }
+        let recall = messages.iter().filter_map(|m| m["content"].as_str()).find(|c| c.starts_with("Relevant earlier"));
+        Reply::json(200, &text_completion(recall.unwrap_or("ok")))
+    })
+    .await;
+    let dir = test_dir("memory-embeddings");
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "[memory]\nshort_term_capacity = 4\nrecall_top_k = 1\n").unwrap();
+    let (url, db, config) = (server.url(), dir.join("m.db").display().to_string(), config.display().to_string());
+    let turns = [
+        "My cat is called Tom, a grey tabby.",
+        "Bread needs flour and water.",
+        "A chess opening controls the centre.",
+        "A geostationary orbit is high.",
+        "What is my cat called?",
+    ];
+    let mut last = String::new();
+    for said in turns {
+        let args = ["--config", &config, "run", "--provider", "openai", "--api", "chat", "--base-url", &url, "-m", "gpt-4o-mini"];
+        let mut args = args.to_vec();
+        args.extend(["--tools", "none", "--store", &db, "--session", "m", said]);
+        let out = run_in(&dir, &args, &[("OPENAI_API_KEY", "sk-test")]).await;
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        last = text(&out.stdout);
+    }
+    let embeddings: Vec<Value> =
+        server.requests().iter().filter(|r| r.path.ends_with("/embeddings")).map(|r| r.json()).collect();
+    assert!(!embeddings.is_empty(), "the provider's endpoint was used");
+    assert!(embeddings.iter().all(|b| b["model"] == "text-embedding-3-small"), "{embeddings:?}");
+    assert!(last.contains("The user said: My cat is called Tom"), "the cat's summary is recalled: {last}");
+    assert!(!last.contains("flour"), "only the most relevant one (recall_top_k = 1): {last}");
+    std::fs::remove_dir_all(dir).ok();
+}
