@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use lucid::memory::{ConversationMemory, Embedder};
 
-use crate::config::{ConfigError, Embeddings, MemorySettings, ModelConfig};
+use crate::config::{Embeddings, MemorySettings, ModelConfig};
 
 /// The memory `settings` describe for the model of `cfg`, or `None` when it is off.
 pub fn conversation_memory(cfg: &ModelConfig, settings: &MemorySettings) -> anyhow::Result<Option<ConversationMemory>> {
@@ -48,7 +48,7 @@ fn local(dir: &str) -> anyhow::Result<Option<Arc<dyn Embedder>>> {
 
 #[cfg(not(feature = "local-embeddings"))]
 fn local(dir: &str) -> anyhow::Result<Option<Arc<dyn Embedder>>> {
-    Err(ConfigError(format!(
+    Err(crate::config::ConfigError(format!(
         "[memory] embeddings = {dir:?} names a local model, but this lucid was built without them: \
          rebuild with `--features local-embeddings`, or set embeddings = \"provider\" or \"off\""
     ))

@@ -71,7 +71,12 @@ pub fn markdown(s: &StoredSession) -> String {
     if !summaries.is_empty() {
         out.push_str("\n## Summaries of earlier turns\n\n");
         for x in &summaries {
-            out.push_str(&format!("- {} ({} messages, recalled {}×)\n", x.text.replace('\n', " "), x.messages, x.recalled));
+            out.push_str(&format!(
+                "- {} ({} messages, recalled {}×)\n",
+                x.text.replace('\n', " "),
+                x.messages,
+                x.recalled
+            ));
         }
     }
     out.push_str(&markdown_messages(&s.messages));

@@ -258,7 +258,8 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         .collect();
     assert!(said.contains(&"first line \nsecond line".to_string()), "{said:?}");
     assert!(said.contains(&"pasted one\npasted two".to_string()), "{said:?}");
-    let focus = server.requests().iter().any(|r| r.json().to_string().contains("Give the most room to: the calculator."));
+    let focus =
+        server.requests().iter().any(|r| r.json().to_string().contains("Give the most room to: the calculator."));
     assert!(focus, "/compact's focus reaches the summary call");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -999,7 +999,19 @@ async fn a_session_is_kept_within_the_context_window_given() {
     for (session, config) in [("w", None), ("t", Some(off.as_str()))] {
         for prompt in [&first, &second] {
             let mut args = config.map_or(vec![], |c| vec!["--config", c]);
-            args.extend(["run", "--base-url", &url, "-m", "m", "--tools", "none", "--store", &db, "--session", session]);
+            args.extend([
+                "run",
+                "--base-url",
+                &url,
+                "-m",
+                "m",
+                "--tools",
+                "none",
+                "--store",
+                &db,
+                "--session",
+                session,
+            ]);
             args.extend(["--context-window", "1000", prompt.as_str()]);
             let out = run_in(&dir, &args, &[]).await;
             assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -1129,7 +1141,19 @@ async fn run_session_summarises_and_recalls_with_the_providers_embeddings() {
     ];
     let mut last = String::new();
     for said in turns {
-        let args = ["--config", &config, "run", "--provider", "openai", "--api", "chat", "--base-url", &url, "-m", "gpt-4o-mini"];
+        let args = [
+            "--config",
+            &config,
+            "run",
+            "--provider",
+            "openai",
+            "--api",
+            "chat",
+            "--base-url",
+            &url,
+            "-m",
+            "gpt-4o-mini",
+        ];
         let mut args = args.to_vec();
         args.extend(["--tools", "none", "--store", &db, "--session", "m", said]);
         let out = run_in(&dir, &args, &[("OPENAI_API_KEY", "sk-test")]).await;

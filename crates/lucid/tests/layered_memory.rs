@@ -44,7 +44,8 @@ fn tokens(body: &Value) -> usize {
 
 fn reply(text: &str, prompt_tokens: usize) -> Reply {
     let mut answer = text_completion(text);
-    answer["usage"] = json!({"prompt_tokens": prompt_tokens, "completion_tokens": 4, "total_tokens": prompt_tokens + 4});
+    answer["usage"] =
+        json!({"prompt_tokens": prompt_tokens, "completion_tokens": 4, "total_tokens": prompt_tokens + 4});
     Reply::json(200, &answer)
 }
 
@@ -151,7 +152,8 @@ async fn two_hundred_turns_in_a_4000_token_window_summarise_by_topic_and_recall_
     assert_eq!(session.usage().input_tokens, sent);
     // Kept with the session, and within the window's share.
     let stored = store.load("long").await.unwrap().unwrap();
-    let kept: Vec<lucid::memory::Summary> = serde_json::from_value(stored.info.metadata[SUMMARIES_KEY].clone()).unwrap();
+    let kept: Vec<lucid::memory::Summary> =
+        serde_json::from_value(stored.info.metadata[SUMMARIES_KEY].clone()).unwrap();
     assert_eq!(kept, session.summaries());
     assert!(kept.iter().any(|s| s.text.contains("my cat's name is Tom") && s.recalled >= 1));
     assert!(stored.messages.len() <= 21, "the store holds the short-term window: {}", stored.messages.len());

@@ -246,7 +246,11 @@ fn memory_report(session: &lucid::Session, style: super::terminal::Style) -> Str
     }
     for (i, s) in summaries.iter().enumerate() {
         let meta = format!("{}. {} messages, recalled {}×:", i + 1, s.messages, s.recalled);
-        out.push_str(&format!("{} {}\n", style.cyan(&meta), crate::display::hanging(&s.text, meta.chars().count() + 1)));
+        out.push_str(&format!(
+            "{} {}\n",
+            style.cyan(&meta),
+            crate::display::hanging(&s.text, meta.chars().count() + 1)
+        ));
     }
     let recalled = session.recalled();
     if !recalled.is_empty() {

@@ -220,7 +220,8 @@ mod tests {
         assert_eq!(m.config, lucid::memory::MemoryConfig::default());
         assert_eq!(m.embeddings, Embeddings::Provider);
         let section = |text: &str| toml::from_str::<file::MemorySection>(text).unwrap();
-        let m = memory_settings(Some(&section("max_context_tokens = 8000\nrecall_top_k = 0\nembeddings = \"off\""))).unwrap();
+        let m = memory_settings(Some(&section("max_context_tokens = 8000\nrecall_top_k = 0\nembeddings = \"off\"")))
+            .unwrap();
         assert_eq!((m.config.max_context_tokens, m.config.recall_top_k), (Some(8000), 0));
         assert_eq!(m.embeddings, Embeddings::Off);
         let m = memory_settings(Some(&section("embeddings = \"/models/minilm\""))).unwrap();

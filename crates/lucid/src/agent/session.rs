@@ -17,9 +17,9 @@ use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, 
 use crate::context::{Context, ContextLimits};
 use crate::error::{Error, Result};
 use crate::memory::{Compaction, Compress, Env, SessionMemory, Summary};
-use crate::store::SUMMARIES_KEY;
 use crate::message::{FinishReason, Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatRequest, ChatResponse, ResponseFormat, StreamEvent};
+use crate::store::SUMMARIES_KEY;
 use crate::tool::{ToolContext, ToolOutcome};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -303,7 +303,9 @@ impl Session {
     pub async fn compact(&mut self, focus: Option<&str>) -> Result<Compaction> {
         let config = Arc::clone(&self.agent.config);
         let memory = config.memory.as_ref().ok_or_else(|| {
-            Error::Config("this agent has no conversation memory: configure one with Agent::builder(..).memory(..)".into())
+            Error::Config(
+                "this agent has no conversation memory: configure one with Agent::builder(..).memory(..)".into(),
+            )
         })?;
         let lock = match (&config.store, &self.id) {
             (Some(store), Some(id)) => Some(store.lock(id, config.turn_lease).await?),
@@ -313,7 +315,8 @@ impl Session {
         let id = self.id.clone();
         let env = memory_env(&config, self.calibration, id.as_deref());
         let mut usage = Usage::default();
-        let done = memory.compress(&env, &mut self.context, &mut self.memory, Compress::All { focus }, &mut usage).await;
+        let done =
+            memory.compress(&env, &mut self.context, &mut self.memory, Compress::All { focus }, &mut usage).await;
         self.usage += usage;
         let saved = match &done {
             Ok(c) if c.messages > 0 => {
@@ -334,8 +337,6 @@ impl Session {
         }
         Ok(done)
     }
-
-
 
     /// How the provider's reported prompt tokens compare with Lucid's estimate (1.0 until a
     /// call reports usage); token budgets are applied to estimates scaled by it.

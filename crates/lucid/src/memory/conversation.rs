@@ -369,7 +369,7 @@ impl ConversationMemory {
         if starts.first() != Some(&0) {
             starts.insert(0, 0);
         }
-        let whole = vec![0..old.len()];
+        let whole = std::iter::once(0..old.len()).collect();
         let Some(embedder) = &self.embedder else { return whole };
         if starts.len() < 2 {
             return whole;
@@ -385,7 +385,10 @@ impl ConversationMemory {
         let vectors = match embedder.embed(&texts).await {
             Ok(v) if v.len() == texts.len() => v,
             Ok(v) => {
-                self.degraded("could not find the topics of old turns", &format!("{} vectors for {} texts", v.len(), texts.len()));
+                self.degraded(
+                    "could not find the topics of old turns",
+                    &format!("{} vectors for {} texts", v.len(), texts.len()),
+                );
                 return whole;
             }
             Err(e) => {
@@ -419,7 +422,10 @@ impl ConversationMemory {
         let vectors = match embedder.embed(&texts).await {
             Ok(v) if v.len() == made.len() => v,
             Ok(v) => {
-                self.degraded("could not embed the new summaries", &format!("{} vectors for {} texts", v.len(), texts.len()));
+                self.degraded(
+                    "could not embed the new summaries",
+                    &format!("{} vectors for {} texts", v.len(), texts.len()),
+                );
                 return;
             }
             Err(e) => {
@@ -528,9 +534,9 @@ impl ConversationMemory {
         let min = self.config.min_score;
         if let Some(index) = &self.index {
             return match index.search(&query, k, &self.filter(env.session_id)).await {
-                Ok(hits) => {
-                    Some(hits.into_iter().filter(|h| h.score >= min).map(|h| (Some(h.record.id), h.record.text)).collect())
-                }
+                Ok(hits) => Some(
+                    hits.into_iter().filter(|h| h.score >= min).map(|h| (Some(h.record.id), h.record.text)).collect(),
+                ),
                 Err(e) => {
                     self.degraded("could not search the memory index; recalling the newest summaries", &e);
                     None
@@ -613,7 +619,8 @@ mod tests {
 
     #[test]
     fn a_summary_splits_at_topic_breaks_only() {
-        let text = "Rome was a republic.\n---\nSourdough needs a starter.\n ---  \n\nJazz uses tritone subs.\n--- not a break";
+        let text =
+            "Rome was a republic.\n---\nSourdough needs a starter.\n ---  \n\nJazz uses tritone subs.\n--- not a break";
         assert_eq!(
             split_topics(text),
             ["Rome was a republic.", "Sourdough needs a starter.", "Jazz uses tritone subs.\n--- not a break"]

@@ -12,23 +12,23 @@
 
 mod conversation;
 mod embed;
-mod provider;
 #[cfg(feature = "local-embeddings")]
 mod local;
+mod provider;
 mod vector;
 #[cfg(feature = "postgres")]
 mod vector_pg;
 #[cfg(feature = "sqlite")]
 mod vector_sqlite;
 
-pub(crate) use conversation::{Compress, Env, SessionMemory};
 pub use conversation::{
     Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
 };
+pub(crate) use conversation::{Compress, Env, SessionMemory};
 pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
-pub use provider::{default_embedding_model, provider_embedder};
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;
+pub use provider::{default_embedding_model, provider_embedder};
 pub use vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
 #[cfg(feature = "postgres")]
 pub use vector_pg::PgVectorIndex;
