@@ -375,25 +375,12 @@ impl Session {
         }
         let mut memory_usage = Usage::default();
         if let (Some(memory), Some(prompt)) = (&config.memory, query) {
-            let mut state = std::mem::take(&mut self.memory);
             let id = self.id.clone();
             let env = memory_env(&config, self.calibration, id.as_deref());
-            let mut context = std::mem::take(&mut self.context);
-            match memory.compress(&env, &mut context, &mut state, Compress::Needed, &mut memory_usage).await {
-                Ok(c) => self.edited |= c.messages > 0,
-                Err(e) => {
-                    // The last resort: the oldest turns leave the window without a summary.
-                    // The store is rewritten with the window, as after a compression: it
-                    // never holds turns the window no longer knows (whose call ids a new
-                    // turn could then repeat).
-                    let dropped = memory.trim(&env, &mut context);
-                    self.edited |= dropped > 0;
-                    tracing::warn!(error = %e, dropped_turns = dropped, "could not summarise old turns; trimmed them instead");
-                }
-            }
-            memory.recall(&env, &mut context, &mut state, &prompt).await;
-            self.context = context;
-            self.memory = state;
+            // A trim rewrites the store with the window, as a compression does: it never
+            // holds turns the window no longer knows (whose call ids a new turn could repeat).
+            let before = memory.before_turn(&env, &mut self.context, &mut self.memory, &prompt, &mut memory_usage);
+            self.edited |= before.await;
         }
         // Summary calls are part of the turn's cost.
         let mut run = RunState { usage: memory_usage, ..RunState::default() };

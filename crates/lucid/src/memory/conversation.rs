@@ -17,6 +17,7 @@
 
 use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -286,9 +287,47 @@ impl ConversationMemory {
         cut
     }
 
+    /// Before a turn (its user message pushed): compresses what the thresholds require,
+    /// trimming instead when no summary can be made, then recalls for `text`. Returns
+    /// whether the history changed. Boxed, as [`Self::compress`]: one copy of this code
+    /// however many ways the loop is entered.
+    pub(crate) fn before_turn<'a>(
+        &'a self,
+        env: &'a Env<'a>,
+        context: &'a mut Context,
+        memory: &'a mut SessionMemory,
+        text: &'a str,
+        usage: &'a mut Usage,
+    ) -> BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let edited = match self.compress(env, context, memory, Compress::Needed, usage).await {
+                Ok(c) => c.messages > 0,
+                Err(e) => {
+                    // The last resort: the oldest turns leave the window without a summary.
+                    let dropped = self.trim(env, context);
+                    tracing::warn!(error = %e, dropped_turns = dropped, "could not summarise old turns; trimmed them instead");
+                    dropped > 0
+                }
+            };
+            self.recall(env, context, memory, text).await;
+            edited
+        })
+    }
+
     /// Summarises the oldest turns out of the window (see [`Compress`]). On `Err` nothing
     /// changed, but what the calls made before the failure cost is in `usage`.
-    pub(crate) async fn compress(
+    pub(crate) fn compress<'a>(
+        &'a self,
+        env: &'a Env<'a>,
+        context: &'a mut Context,
+        memory: &'a mut SessionMemory,
+        mode: Compress<'a>,
+        usage: &'a mut Usage,
+    ) -> BoxFuture<'a, Result<Compaction>> {
+        Box::pin(self.compress_now(env, context, memory, mode, usage))
+    }
+
+    async fn compress_now(
         &self,
         env: &Env<'_>,
         context: &mut Context,
@@ -353,7 +392,7 @@ impl ConversationMemory {
     /// The last resort when no summary could be made: the oldest whole turns are dropped
     /// from the window until it is within the thresholds (a stored session then holds the
     /// window, as after a compression).
-    pub(crate) fn trim(&self, env: &Env<'_>, context: &mut Context) -> usize {
+    fn trim(&self, env: &Env<'_>, context: &mut Context) -> usize {
         let trigger = self.config.budget(env.window_budget) as f64 * self.config.compression_threshold;
         let limits = ContextLimits {
             max_messages: Some(self.config.short_term_capacity),
@@ -479,7 +518,7 @@ impl ConversationMemory {
 
     /// Pins the summaries most relevant to `user_text` after the system prompt, as far as
     /// the budget allows. Never fails: without similarity, the newest are recalled.
-    pub(crate) async fn recall(&self, env: &Env<'_>, context: &mut Context, memory: &mut SessionMemory, text: &str) {
+    async fn recall(&self, env: &Env<'_>, context: &mut Context, memory: &mut SessionMemory, text: &str) {
         context.set_recall(None);
         memory.recalled.clear();
         let k = self.config.recall_top_k;
