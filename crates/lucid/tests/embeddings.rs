@@ -112,6 +112,18 @@ async fn index_suite(index: Arc<dyn VectorIndex>) {
     let gone = index.delete(&MemoryFilter { session_id: Some("s2".into()), ..Default::default() }).await.unwrap();
     assert_eq!(gone, 1);
     assert_eq!(index.search(&unit(1.5), 10, &MemoryFilter::default()).await.unwrap().len(), 3);
+    // One record by its id (a summary past the long-term cap).
+    let one = MemoryFilter { id: Some("2".into()), ..Default::default() };
+    assert_eq!(index.search(&unit(0.0), 10, &one).await.unwrap().len(), 1, "search by id");
+    assert_eq!(index.delete(&one).await.unwrap(), 1);
+    let ids: Vec<String> = index
+        .search(&unit(0.0), 10, &MemoryFilter::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|h| h.record.id)
+        .collect();
+    assert_eq!(ids, ["1", "4"]);
 }
 
 #[tokio::test]
