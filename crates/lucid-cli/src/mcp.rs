@@ -25,8 +25,7 @@ pub enum McpClient {}
 
 /// What a build without the `mcp` feature says when asked to use a server.
 #[cfg(not(feature = "mcp"))]
-const NO_MCP: &str =
-    "this lucid was built without MCP support; rebuild it with `cargo build --release -p lucid-cli --features mcp`";
+const NO_MCP: &str = "this lucid was built without its `mcp` feature; rebuild it with the default features (`cargo build --release -p lucid-cli`)";
 
 /// One server as the files describe it.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -279,7 +279,7 @@ async fn local_model(base_url: &str) -> Option<String> {
 }
 
 fn reqwest_client() -> Option<reqwest::Client> {
-    reqwest::Client::builder().timeout(Duration::from_millis(500)).build().ok()
+    lucid::model::http::client_builder().timeout(Duration::from_millis(500)).build().ok()
 }
 
 fn no_provider_message() -> ConfigError {
