@@ -25,7 +25,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
     ("/reasoning", "show or hide the model's reasoning"),
     ("/plan", "show or set when messages are planned first: /plan auto|always|never"),
-    ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` starts one again"),
+    ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` restarts one, or starts one that failed"),
     ("/exit", "leave (Ctrl-D works too)"),
 ];
 
@@ -79,24 +79,25 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             return Ok(Flow::Send(text));
         }
         "/mcp" if rest.is_empty() => {
-            if chat.mcp_servers.is_empty() && chat.mcp_failed.is_empty() {
+            if chat.mcp_servers.is_empty() {
                 println!("(no MCP servers: [mcp.servers.NAME] in the configuration file, or --mcp-config FILE.json)");
             }
-            for (name, location, state, tools) in crate::mcp::status(&chat.mcp_servers).await {
+            for (name, location, state, tools) in crate::mcp::status(&chat.mcp_servers.clients()).await {
                 let state = state.unwrap_or_else(|why| style.red(&why));
                 println!("  {} ({location}) {state}", style.cyan(&name));
                 println!("    {}", crate::display::hanging(&tools.join(", "), 4));
             }
-            for (name, why) in &chat.mcp_failed {
+            for (name, why) in chat.mcp_servers.failed() {
                 println!("  {} {}", style.cyan(name), style.red(&format!("failed: {why}")));
             }
         }
         "/mcp" => match rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim())) {
             ("restart", name) if !name.is_empty() => {
-                if crate::mcp::restart(&chat.mcp_servers, name).await? {
+                if chat.mcp_servers.restart(name).await? {
+                    chat.refresh_mcp_tools().await?;
                     println!("restarted {name}");
                 } else {
-                    println!("no running MCP server named {name}; a server that failed at start needs a new chat");
+                    println!("no MCP server named {name}");
                 }
             }
             _ => println!("usage: /mcp, or /mcp restart NAME"),
