@@ -11,6 +11,7 @@ mod config;
 mod config_show;
 mod display;
 mod mcp;
+mod memory;
 mod request;
 mod run;
 #[cfg(feature = "server")]

@@ -74,9 +74,13 @@ pub async fn run(
         }
     }
     let mcp_tools: Vec<_> = mcp_tools.into_iter().map(|(t, _)| t).collect();
-    let builder = crate::agent::builder(&cfg, &settings, crate::agent::People::default(), &mcp_tools).await?;
+    let mut builder = crate::agent::builder(&cfg, &settings, crate::agent::People::default(), &mcp_tools).await?;
     let mut session = match &args.agent.session {
         Some(id) => {
+            // A stored conversation has the layered memory, as in `lucid chat`.
+            if let Some(memory) = crate::memory::conversation_memory(&cfg, &settings.memory)? {
+                builder = builder.memory(memory);
+            }
             builder
                 .store(crate::sessions::open_store(settings.store.as_deref()).await?)
                 .build()
