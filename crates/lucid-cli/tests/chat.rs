@@ -1,7 +1,8 @@
 //! `lucid chat` as a person uses it: the real binary in a pseudo-terminal, against a local
 //! scripted server.
 
-use std::process::Command;
+mod common;
+
 use std::time::Duration;
 
 use expectrl::{ControlCode, Session};
@@ -71,12 +72,11 @@ fn script(req: &RecordedRequest) -> Reply {
 }
 
 fn spawn(url: &str, dir: &std::path::Path) -> Session {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    let mut cmd = common::lucid_command();
     cmd.args(["chat", "--base-url", url, "-m", "m", "--session", "work", "--tools", "calculator,write_file,ask_user"])
         .arg("--store")
         .arg(dir.join("sessions.db"))
         .current_dir(dir)
-        .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", dir)
         .env("TERM", "xterm")
