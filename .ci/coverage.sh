@@ -10,9 +10,9 @@
 #       After `cargo test --workspace --all-features` ran with RUSTC_WORKSPACE_WRAPPER=
 #       .ci/coverage-rustc and LLVM_PROFILE_FILE=COVERAGE_DIR/profraw/%p-%m.profraw (still
 #       set): merges the .profraw files, asks cargo (all fresh, nothing rebuilt) which
-#       instrumented tests, binaries and proc-macro libraries that run built, measures the lines of
-#       crates/*/src/ they map, prints a line per crate and the total, and fails when the
-#       total is below MIN_PERCENT.
+#       instrumented tests, binaries and proc-macro libraries that run built, measures
+#       the lines of crates/*/src/ they map, prints a line per crate and the total, and
+#       fails when the total is below MIN_PERCENT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
