@@ -216,7 +216,8 @@ where
     Ok(())
 }
 
-/// Logging on stderr only, as the contract requires.
+/// Logging on stderr only, as the contract requires; a warning there when the benchmark
+/// was built at an opt-level other than 3 (the size-first `release` profile).
 pub fn init_logging() {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
@@ -228,6 +229,13 @@ pub fn init_logging() {
         .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
         .with(filter)
         .init();
+    let level = env!("LUCID_BENCH_OPT_LEVEL");
+    if level != "3" {
+        tracing::warn!(
+            "built at opt-level {level}: the figures are not those of an application built for \
+             speed; build with `cargo build --profile speed -p lucid-bench`"
+        );
+    }
 }
 
 #[cfg(test)]

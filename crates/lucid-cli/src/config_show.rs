@@ -59,6 +59,25 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());
     }
+    let m = &agent.memory;
+    println!("[memory]");
+    println!("enabled = {}", m.enabled);
+    let budget = m.config.max_context_tokens.map_or("(the model's window, else 4000)".into(), |n| n.to_string());
+    println!("max_context_tokens = {budget}");
+    println!("compression_threshold = {}", m.config.compression_threshold);
+    println!("short_term_capacity = {}", m.config.short_term_capacity);
+    println!("long_term_capacity = {}", m.config.long_term_capacity);
+    println!("summary_target_tokens = {}", m.config.summary_target_tokens);
+    println!("recall_top_k = {}", m.config.recall_top_k);
+    let embeddings = match &m.embeddings {
+        config::Embeddings::Provider => "\"provider\"".to_string(),
+        config::Embeddings::Off => "\"off\"".to_string(),
+        config::Embeddings::Local(dir) => format!("{dir:?}"),
+    };
+    println!("embeddings = {embeddings}");
+    if let Some(model) = &m.embedding_model {
+        println!("embedding_model = {model:?}");
+    }
     crate::mcp::show(s.mcp.as_ref())?;
     if !s.profiles.is_empty() {
         println!("# profiles: {}", s.profiles.keys().cloned().collect::<Vec<_>>().join(", "));

@@ -10,6 +10,7 @@ mod config;
 mod config_show;
 mod display;
 mod mcp;
+mod memory;
 mod request;
 mod run;
 mod sessions;

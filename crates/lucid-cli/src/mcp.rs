@@ -25,8 +25,7 @@ pub enum McpClient {}
 
 /// What a build without the `mcp` feature says when asked to use a server.
 #[cfg(not(feature = "mcp"))]
-const NO_MCP: &str =
-    "this lucid was built without MCP support; rebuild it with `cargo build --release -p lucid-cli --features mcp`";
+const NO_MCP: &str = "this lucid was built without its `mcp` feature; rebuild it with the default features (`cargo build --release -p lucid-cli`)";
 
 /// One server as the files describe it.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -460,15 +459,94 @@ pub async fn status(_clients: &[McpClient]) -> Vec<(String, String, Result<Strin
     Vec::new()
 }
 
-/// Restarts the running server `name`; false when none has that name.
-pub async fn restart(clients: &[McpClient], name: &str) -> anyhow::Result<bool> {
-    #[cfg(feature = "mcp")]
-    if let Some(c) = clients.iter().find(|c| c.name() == name) {
-        c.restart().await?;
-        return Ok(true);
+/// The MCP servers of a chat: those that started, those that did not (with why), and what
+/// it takes to start one again or to pick up a server's changed tool list.
+pub struct ChatServers {
+    configs: BTreeMap<String, ServerConfig>,
+    running: Vec<(McpClient, ServerConfig)>,
+    failed: Vec<(String, String)>,
+    /// `--allow` patterns: tools they match are allowed whatever their server says.
+    allow: Vec<String>,
+    /// The tool names handed out by the last [`ChatServers::tools`].
+    handed_out: Vec<String>,
+}
+
+impl ChatServers {
+    /// Starts every server at once; one that fails is a warning on stderr and is kept, with
+    /// why, for `/mcp` and `/mcp restart`.
+    pub async fn start(configs: BTreeMap<String, ServerConfig>, allow: Vec<String>) -> anyhow::Result<Self> {
+        let (running, failed) = start(&configs, true).await?;
+        Ok(Self { configs, running, failed, allow, handed_out: Vec::new() })
     }
-    let _ = (clients, name);
-    Ok(false)
+
+    /// The servers' tools as they are now, each one's permission set in `permissions`
+    /// (allowed when an `--allow` pattern matches it, else per tool, else per server, else
+    /// `ask`).
+    pub fn tools(&mut self, permissions: &mut BTreeMap<String, Permission>) -> anyhow::Result<Vec<Arc<dyn Tool>>> {
+        let mut out = Vec::new();
+        for (tool, permission) in tools(&self.running)? {
+            let name = tool.spec().name().to_string();
+            let allowed = self.allow.iter().any(|p| glob(p, &name));
+            permissions.insert(name, if allowed { Permission::Allow } else { permission });
+            out.push(tool);
+        }
+        self.handed_out = out.iter().map(|t| t.spec().name().to_string()).collect();
+        Ok(out)
+    }
+
+    /// Whether the servers' tools differ from those [`ChatServers::tools`] last handed out
+    /// (a server announced `notifications/tools/list_changed`, or was restarted).
+    pub fn changed(&self) -> bool {
+        let now: Vec<String> = match tools(&self.running) {
+            Ok(tools) => tools.iter().map(|(t, _)| t.spec().name().to_string()).collect(),
+            Err(_) => return false,
+        };
+        now != self.handed_out
+    }
+
+    /// Whether no server is configured.
+    pub fn is_empty(&self) -> bool {
+        self.configs.is_empty()
+    }
+
+    /// The servers that started.
+    pub fn clients(&self) -> Vec<McpClient> {
+        self.running.iter().map(|(c, _)| c.clone()).collect()
+    }
+
+    /// The servers that did not start, with why.
+    pub fn failed(&self) -> &[(String, String)] {
+        &self.failed
+    }
+
+    /// Restarts the server `name`, or starts it when it failed at start; false when no
+    /// server has that name. A server that fails again stays listed as failed, and the
+    /// error says why.
+    pub async fn restart(&mut self, name: &str) -> anyhow::Result<bool> {
+        #[cfg(feature = "mcp")]
+        if let Some((c, _)) = self.running.iter().find(|(c, _)| c.name() == name) {
+            c.restart().await?;
+            return Ok(true);
+        }
+        let Some(index) = self.failed.iter().position(|(n, _)| n == name) else {
+            return Ok(false);
+        };
+        let Some(config) = self.configs.get(name) else {
+            return Ok(false);
+        };
+        let one = BTreeMap::from([(name.to_string(), config.clone())]);
+        match start(&one, false).await {
+            Ok((mut started, _)) => {
+                self.failed.remove(index);
+                self.running.append(&mut started);
+                Ok(true)
+            }
+            Err(e) => {
+                self.failed[index].1 = format!("{e:#}");
+                Err(e)
+            }
+        }
+    }
 }
 
 #[cfg(test)]

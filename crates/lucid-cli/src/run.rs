@@ -92,6 +92,10 @@ pub async fn run(
     }
     let mut session = match &args.agent.session {
         Some(id) => {
+            // A stored conversation has the layered memory, as in `lucid chat`.
+            if let Some(memory) = crate::memory::conversation_memory(&cfg, &settings.memory)? {
+                builder = builder.memory(memory);
+            }
             builder
                 .store(crate::sessions::open_store(settings.store.as_deref()).await?)
                 .build()

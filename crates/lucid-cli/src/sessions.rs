@@ -66,6 +66,19 @@ pub fn markdown(s: &StoredSession) -> String {
         s.info.message_count,
         time(s.info.updated_at)
     ));
+    let summaries = s.info.metadata.get(lucid::store::SUMMARIES_KEY).cloned().unwrap_or_default();
+    let summaries: Vec<lucid::memory::Summary> = serde_json::from_value(summaries).unwrap_or_default();
+    if !summaries.is_empty() {
+        out.push_str("\n## Summaries of earlier turns\n\n");
+        for x in &summaries {
+            out.push_str(&format!(
+                "- {} ({} messages, recalled {}×)\n",
+                x.text.replace('\n', " "),
+                x.messages,
+                x.recalled
+            ));
+        }
+    }
     out.push_str(&markdown_messages(&s.messages));
     out
 }

@@ -236,6 +236,12 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.send_line("/history").unwrap();
         p.expect("[user] What is 2+3?").unwrap();
         p.expect("[user] tell me something long").unwrap();
+        // The memory: compact now with a focus, then see the summary.
+        p.send_line("/compact the calculator").unwrap();
+        p.expect("(compacted ").unwrap();
+        p.send_line("/memory").unwrap();
+        p.expect("recall 3 (the newest, no embeddings)").unwrap();
+        p.expect("recalled 0×: Planned answer: 5.").unwrap();
         p.send_line("/clear").unwrap();
         p.expect("(conversation cleared)").unwrap();
         p.send_line("/history").unwrap();
@@ -253,5 +259,8 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         .collect();
     assert!(said.contains(&"first line \nsecond line".to_string()), "{said:?}");
     assert!(said.contains(&"pasted one\npasted two".to_string()), "{said:?}");
+    let focus =
+        server.requests().iter().any(|r| r.json().to_string().contains("Give the most room to: the calculator."));
+    assert!(focus, "/compact's focus reaches the summary call");
     let _ = std::fs::remove_dir_all(&dir);
 }

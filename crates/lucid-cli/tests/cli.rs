@@ -277,6 +277,11 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
     .await;
     let dir = std::env::temp_dir().join(format!("lucid-cli-kill-{}", std::process::id()));
     let db = dir.join("k.db").display().to_string();
+    // Every turn stays in the store: no summaries replace the oldest.
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "[memory]\nenabled = false\n").unwrap();
+    let config = config.display().to_string();
     let mut completed = 0;
     let mut seed = 0x9e37_79b9_u32;
     for i in 0..30 {
@@ -285,7 +290,8 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
         seed ^= seed << 5;
         let wait_ms = u64::from(seed % 160);
         let mut child = lucid_command()
-            .args(["run", "--base-url", &server.url(), "-m", "m", "--session", "k", "--store", &db, "--stream"])
+            .args(["--config", &config, "run", "--base-url", &server.url(), "-m", "m", "--session", "k"])
+            .args(["--store", &db, "--stream"])
             .arg(format!("turn {i}"))
             .env("HOME", std::env::temp_dir())
             .stdout(std::process::Stdio::null())
@@ -308,7 +314,7 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
     assert_eq!(stored.len() % 4, 0, "only whole turns are stored");
     assert!(stored.len() / 4 >= completed, "{} turns stored, {completed} completed", stored.len() / 4);
     // The killed processes' locks do not block the next turn.
-    let out = run_on(&server, &["--session", "k", "--store", &db, "--stream", "last"]).await;
+    let out = run_on(&server, &["--config", &config, "--session", "k", "--store", &db, "--stream", "last"]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let after = store.load("k").await.unwrap().unwrap().messages;
     assert!(lucid::history::validate(&after).is_ok());
@@ -965,23 +971,58 @@ async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_is_kept_within_the_context_window_given() {
-    let server = MockServer::start(|_| Reply::json(200, &text_completion("ok"))).await;
+    // The summariser keeps what the user said; the model answers "ok".
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let messages = body["messages"].as_array().unwrap();
+        if messages[0]["content"].as_str().unwrap_or_default().contains("compress conversations") {
+            let said = messages[1]["content"].as_str().unwrap_or_default();
+            return Reply::json(200, &text_completion(&format!("SUMMARY of {}", &said[..said.len().min(12)])));
+        }
+        Reply::json(200, &text_completion("ok"))
+    })
+    .await;
     let dir = test_dir("window");
     let url = server.url();
     let db = dir.join("s.db").display().to_string();
     let first = format!("FIRST {}", "a".repeat(2400));
     let second = format!("SECOND {}", "b".repeat(2400));
-    for prompt in [&first, &second] {
-        let args = ["run", "--base-url", &url, "-m", "m", "--tools", "none", "--store", &db, "--session", "w"];
-        let mut args = args.to_vec();
-        args.extend(["--context-window", "1000", prompt.as_str()]);
-        let out = run_in(&dir, &args, &[]).await;
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let off = dir.join("off.toml");
+    std::fs::write(&off, "[memory]\nenabled = false\n").unwrap();
+    let off = off.display().to_string();
+    for (session, config) in [("w", None), ("t", Some(off.as_str()))] {
+        for prompt in [&first, &second] {
+            let mut args = config.map_or(vec![], |c| vec!["--config", c]);
+            args.extend([
+                "run",
+                "--base-url",
+                &url,
+                "-m",
+                "m",
+                "--tools",
+                "none",
+                "--store",
+                &db,
+                "--session",
+                session,
+            ]);
+            args.extend(["--context-window", "1000", prompt.as_str()]);
+            let out = run_in(&dir, &args, &[]).await;
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
     }
-    let sent = server.requests()[1].json().to_string();
-    assert!(sent.contains("SECOND") && !sent.contains("FIRST"), "the older turn left the request: {sent:.200}");
-    // The stored session keeps both turns: the window limits requests, not the history.
-    let show = run_in(&dir, &["sessions", "--store", &db, "show", "w"], &[]).await;
+    let sent: Vec<String> = server.requests().iter().map(|r| r.json().to_string()).collect();
+    // With the memory (the default): the first turn is summarised out of the window, and
+    // the summary is pinned to the second turn's request and kept with the session.
+    assert_eq!(sent.len(), 5, "two turns, one summary call, then two turns without memory");
+    assert!(sent[1].contains("compress conversations") && sent[1].contains("FIRST"), "{:.300}", sent[1]);
+    assert!(sent[2].contains("SECOND") && !sent[2].contains("FIRST a") && sent[2].contains("SUMMARY of user: FIRST"));
+    let show = text(&run_in(&dir, &["sessions", "--store", &db, "show", "w"], &[]).await.stdout);
+    assert!(show.contains("## Summaries of earlier turns") && show.contains("SUMMARY of user: FIRST"), "{show}");
+    assert!(!show.contains("## User\n\nFIRST"), "the summarised turn left the stored window: {show}");
+    // Without it, the older turn is trimmed from the request, and the store keeps both.
+    assert!(sent[4].contains("SECOND") && !sent[4].contains("FIRST"), "the older turn left the request");
+    let show = run_in(&dir, &["sessions", "--store", &db, "show", "t"], &[]).await;
     assert!(text(&show.stdout).contains("FIRST"), "{}", text(&show.stdout));
     std::fs::remove_dir_all(dir).ok();
 }
@@ -1043,5 +1084,81 @@ async fn plan_auto_answers_a_simple_request_at_once_and_plans_a_complex_one() {
     assert_eq!(server.requests().len(), 1, "no classification with --no-plan");
     let out = run_in(&dir, &["run", "--config", "c.toml", "--base-url", &url, "-m", "m", "a and then b"], &[]).await;
     assert_eq!(text(&out.stdout), "Planned answer: 5.\n", "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `lucid run --session` has the layered memory with the provider's embeddings: OpenAI's
+/// `/embeddings` (its documented response shape) finds the summary a question is about.
+#[tokio::test(flavor = "multi_thread")]
+async fn run_session_summarises_and_recalls_with_the_providers_embeddings() {
+    fn vector(text: &str) -> Vec<f32> {
+        // One dimension per known word: texts about the same thing are near.
+        let words = ["cat", "tom", "tabby", "bread", "flour", "chess", "opening", "orbit"];
+        let lower = text.to_lowercase();
+        words.iter().map(|w| if lower.contains(w) { 1.0 } else { 0.0 }).chain([0.1]).collect()
+    }
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        if req.path.ends_with("/embeddings") {
+            let data: Vec<Value> = body["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| json!({"object": "embedding", "index": i, "embedding": vector(t.as_str().unwrap())}))
+                .collect();
+            return Reply::json(
+                200,
+                &json!({"object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 8, "total_tokens": 8}}),
+            );
+        }
+        let messages = body["messages"].as_array().unwrap();
+        if messages[0]["content"].as_str().unwrap_or_default().contains("compress conversations") {
+            let said = messages[1]["content"].as_str().unwrap_or_default();
+            let user: Vec<&str> = said.lines().filter_map(|l| l.strip_prefix("user: ")).collect();
+            return Reply::json(200, &text_completion(&format!("The user said: {}", user.join(" "))));
+        }
+        let recall = messages.iter().filter_map(|m| m["content"].as_str()).find(|c| c.starts_with("Relevant earlier"));
+        Reply::json(200, &text_completion(recall.unwrap_or("ok")))
+    })
+    .await;
+    let dir = test_dir("memory-embeddings");
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "[memory]\nshort_term_capacity = 4\nrecall_top_k = 1\n").unwrap();
+    let (url, db, config) = (server.url(), dir.join("m.db").display().to_string(), config.display().to_string());
+    let turns = [
+        "My cat is called Tom, a grey tabby.",
+        "Bread needs flour and water.",
+        "A chess opening controls the centre.",
+        "A geostationary orbit is high.",
+        "What is my cat called?",
+    ];
+    let mut last = String::new();
+    for said in turns {
+        let args = [
+            "--config",
+            &config,
+            "run",
+            "--provider",
+            "openai",
+            "--api",
+            "chat",
+            "--base-url",
+            &url,
+            "-m",
+            "gpt-4o-mini",
+        ];
+        let mut args = args.to_vec();
+        args.extend(["--tools", "none", "--store", &db, "--session", "m", said]);
+        let out = run_in(&dir, &args, &[("OPENAI_API_KEY", "sk-test")]).await;
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        last = text(&out.stdout);
+    }
+    let embeddings: Vec<Value> =
+        server.requests().iter().filter(|r| r.path.ends_with("/embeddings")).map(|r| r.json()).collect();
+    assert!(!embeddings.is_empty(), "the provider's endpoint was used");
+    assert!(embeddings.iter().all(|b| b["model"] == "text-embedding-3-small"), "{embeddings:?}");
+    assert!(last.contains("The user said: My cat is called Tom"), "the cat's summary is recalled: {last}");
+    assert!(!last.contains("flour"), "only the most relevant one (recall_top_k = 1): {last}");
     std::fs::remove_dir_all(dir).ok();
 }

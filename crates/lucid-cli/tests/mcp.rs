@@ -228,3 +228,58 @@ async fn mcp_serve_http_answers_the_rmcp_client_and_the_conformance_suite() {
     }
     let _ = server.kill().await;
 }
+
+/// `lucid chat` with a server that fails to start the first time: the chat goes on without
+/// it, `/mcp` says why, and `/mcp restart NAME` starts it and gives the agent its tools.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_starts_a_server_that_failed_at_start_with_mcp_restart() {
+    use expectrl::Session;
+    let Some(npm) = mcp_dir() else { return };
+    let dir = config_dir("restart", &npm);
+    let bin = npm.join("node_modules/.bin/mcp-server-everything");
+    let marker = dir.join("tried-once");
+    let script = dir.join("flaky.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ ! -e '{m}' ]; then touch '{m}'; echo 'not ready yet' >&2; exit 3; fi\nexec '{b}' stdio\n",
+            m = marker.display(),
+            b = bin.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let json = serde_json::json!({"mcpServers": {"flaky": {"command": script}}});
+    std::fs::write(dir.join("mcp.json"), json.to_string()).unwrap();
+    let server = MockServer::start(|_| Reply::sse(&text_stream(&["Hello."]))).await;
+    let url = server.url();
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = common::lucid_command();
+        cmd.current_dir(&dir)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .args(["chat", "--base-url", &url, "-m", "m", "--no-plan", "--mcp-config", "mcp.json"])
+            .arg("--store")
+            .arg(dir.join("sessions.db"))
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1");
+        let mut p = Session::spawn(cmd).expect("spawn lucid chat");
+        p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+        p.expect("not ready yet").unwrap();
+        p.expect("> ").unwrap();
+        p.send_line("/mcp").unwrap();
+        p.expect("flaky failed:").unwrap();
+        p.send_line("/mcp restart flaky").unwrap();
+        p.expect("restarted flaky").unwrap();
+        p.send_line("/tools").unwrap();
+        p.expect("flaky__echo").unwrap();
+        p.send_line("/mcp").unwrap();
+        p.expect("ok, MCP 20").unwrap();
+        p.send_line("/mcp restart nope").unwrap();
+        p.expect("no MCP server named nope").unwrap();
+        p.send_line("/exit").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+    })
+    .await
+    .unwrap();
+}

@@ -28,7 +28,7 @@ async fn main() -> lucid::Result<()> {
         .memory(
             ConversationMemory::new(Arc::new(embedder), Arc::new(SqliteVectorIndex::open(dir.join("memory.db"))?))
                 // A small window, so summaries and recall show up within a few turns.
-                .with_config(MemoryConfig { window_messages: 6, ..MemoryConfig::default() }),
+                .with_config(MemoryConfig { short_term_capacity: 6, ..MemoryConfig::default() }),
         )
         .build();
 

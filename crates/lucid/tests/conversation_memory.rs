@@ -69,7 +69,12 @@ async fn forty_turns(name: &str, embedder: Arc<dyn Embedder>) {
     .await;
     let tmp = std::env::temp_dir().join(format!("lucid-memory-{name}-{}", std::process::id()));
     let memory = ConversationMemory::new(embedder, Arc::new(SqliteVectorIndex::open(tmp.join("memory.db")).unwrap()))
-        .with_config(MemoryConfig { window_messages: 12, max_context_tokens: 400, recall_k: 2, ..Default::default() });
+        .with_config(MemoryConfig {
+            short_term_capacity: 12,
+            max_context_tokens: Some(400),
+            recall_top_k: 2,
+            ..Default::default()
+        });
     let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
     let agent = Agent::builder(model).system("You are a helpful assistant.").memory(memory).build();
     let mut session = agent.session();

@@ -112,6 +112,18 @@ async fn index_suite(index: Arc<dyn VectorIndex>) {
     let gone = index.delete(&MemoryFilter { session_id: Some("s2".into()), ..Default::default() }).await.unwrap();
     assert_eq!(gone, 1);
     assert_eq!(index.search(&unit(1.5), 10, &MemoryFilter::default()).await.unwrap().len(), 3);
+    // One record by its id (a summary past the long-term cap).
+    let one = MemoryFilter { id: Some("2".into()), ..Default::default() };
+    assert_eq!(index.search(&unit(0.0), 10, &one).await.unwrap().len(), 1, "search by id");
+    assert_eq!(index.delete(&one).await.unwrap(), 1);
+    let ids: Vec<String> = index
+        .search(&unit(0.0), 10, &MemoryFilter::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|h| h.record.id)
+        .collect();
+    assert_eq!(ids, ["1", "4"]);
 }
 
 #[tokio::test]
@@ -136,4 +148,69 @@ async fn pgvector_index_passes_the_suite() {
     // The table is shared by every run against this server: start from a clean slate.
     index.delete(&MemoryFilter::default()).await.unwrap();
     index_suite(Arc::new(index)).await;
+}
+
+/// Each provider's embedder, against the response shape its documentation shows: the
+/// OpenAI-compatible `/embeddings` of Zhipu (`embedding-3`), DashScope (`text-embedding-v4`,
+/// at most 10 texts a request), Ollama and OpenAI, and Gemini's `batchEmbedContents`.
+#[tokio::test]
+async fn each_providers_embedder_speaks_its_documented_shape() {
+    use lucid::memory::provider_embedder;
+    use lucid::model::http::HttpTransport;
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        if req.path.ends_with(":batchEmbedContents") {
+            // https://ai.google.dev/api/embeddings#method:-models.batchembedcontents
+            let n = body["requests"].as_array().unwrap().len();
+            return Reply::json(200, &json!({"embeddings": vec![json!({"values": [0.013168523, -0.008711934, 0.0]}); n]}));
+        }
+        let model = body["model"].as_str().unwrap().to_string();
+        let data: Vec<_> = (0..body["input"].as_array().unwrap().len())
+            .map(|i| json!({"embedding": [-0.02675454691052437, 0.019060475751757622, 0.0], "index": i, "object": "embedding"}))
+            .collect();
+        let mut answer = json!({"model": model, "data": data, "object": "list",
+                                "usage": {"completion_tokens": 0, "prompt_tokens": 4, "total_tokens": 4}});
+        if model == "text-embedding-v4" {
+            // DashScope adds an id.
+            answer["id"] = json!("f62c2ae7-0906-9758-ab34-47c5764f07e2");
+        }
+        Reply::json(200, &answer)
+    })
+    .await;
+    let root = server.url().trim_end_matches("/v1").to_string();
+    let texts: Vec<String> = (0..12).map(|i| format!("text {i}")).collect();
+    for (provider, base, model, requests) in [
+        ("openai", server.url(), "text-embedding-3-small", 1),
+        ("zhipu", server.url(), "embedding-3", 1),
+        ("qwen", server.url(), "text-embedding-v4", 2),
+        ("ollama", server.url(), "nomic-embed-text", 1),
+        ("gemini", root.clone(), "gemini-embedding-001", 1),
+    ] {
+        let before = server.requests().len();
+        let e = provider_embedder(provider, &base, Some("key-1".into()), None, HttpTransport::default())
+            .expect("the provider has an embeddings endpoint")
+            .unwrap();
+        assert_eq!(e.model_name(), model);
+        let v = e.embed(&texts).await.unwrap_or_else(|err| panic!("{provider}: {err}"));
+        assert_eq!(v.len(), 12, "{provider}");
+        assert!((lucid::memory::dot(&v[0], &v[0]) - 1.0).abs() < 1e-5, "{provider}: unit length");
+        let sent = &server.requests()[before..];
+        assert_eq!(sent.len(), requests, "{provider}: requests of at most the provider's batch");
+        let r = &sent[0];
+        if provider == "gemini" {
+            assert_eq!(r.path, "/v1beta/models/gemini-embedding-001:batchEmbedContents");
+            assert_eq!(r.header("x-goog-api-key"), Some("key-1"));
+            assert_eq!(r.json()["requests"][0]["model"], "models/gemini-embedding-001");
+            assert_eq!(r.json()["requests"][0]["content"]["parts"][0]["text"], "text 0");
+        } else {
+            assert_eq!(r.path, "/v1/embeddings", "{provider}");
+            assert_eq!(r.header("authorization"), Some("Bearer key-1"));
+            assert_eq!(r.json()["model"], model);
+        }
+    }
+    let none = provider_embedder("deepseek", "https://api.deepseek.com", None, None, HttpTransport::default());
+    assert!(none.is_none(), "no endpoint, no embedder");
+    // A server with no preset is used with a model named.
+    let named = provider_embedder("vllm", &server.url(), None, Some("bge-m3"), HttpTransport::default());
+    assert_eq!(named.unwrap().unwrap().model_name(), "bge-m3");
 }

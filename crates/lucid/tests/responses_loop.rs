@@ -143,6 +143,13 @@ async fn the_mock_refuses_a_call_sent_back_without_its_reasoning() {
 
 async fn reqwest_post(server: &MockServer, body: Value) -> Value {
     // Posted by hand: the codec would never send the broken shapes built from it.
-    let resp = reqwest::Client::new().post(format!("{}/responses", server.url())).json(&body).send().await.unwrap();
+    let resp = lucid::model::http::client_builder()
+        .build()
+        .unwrap()
+        .post(format!("{}/responses", server.url()))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     resp.json().await.unwrap()
 }

@@ -230,6 +230,12 @@ impl SessionStore for BrokenWrites {
             Err(e) => Box::pin(async move { Err(e) }),
         }
     }
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: serde_json::Value) -> BoxFuture<'a, lucid::Result<()>> {
+        match self.refuse() {
+            Ok(()) => self.inner.merge_metadata(id, patch),
+            Err(e) => Box::pin(async move { Err(e) }),
+        }
+    }
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<bool>> {
         self.inner.delete(id)
     }

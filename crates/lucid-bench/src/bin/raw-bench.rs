@@ -134,6 +134,9 @@ fn main() -> anyhow::Result<()> {
         // The settings of Lucid's default transport (`lucid::model::http::HttpTransport`):
         // a production client sets timeouts, and each adds a timer to every exchange, so
         // the floor must pay for them too for the comparison to be like for like.
+        // reqwest is built without a TLS crypto provider (as in Lucid): ring, installed
+        // directly so that this client owes nothing to Lucid.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .connect_timeout(std::time::Duration::from_secs(10))
             .timeout(std::time::Duration::from_secs(600))
@@ -143,7 +146,7 @@ fn main() -> anyhow::Result<()> {
         let url = format!("{}/chat/completions", args.base_url.trim_end_matches('/'));
         let tools = tools();
         let mode = args.mode;
-        bench("raw-reqwest", "reqwest 0.12", &args, process_start, move || {
+        bench("raw-reqwest", "reqwest 0.13", &args, process_start, move || {
             task(client.clone(), url.clone(), tools.clone(), mode)
         })
         .await

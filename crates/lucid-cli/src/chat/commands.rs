@@ -18,12 +18,14 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/sessions", "the stored sessions"),
     ("/save", "write the conversation to a file: /save [FILE.md|FILE.json]"),
     ("/usage", "tokens used by this session"),
+    ("/compact", "summarise the conversation so far now, keeping the last turn: /compact [FOCUS]"),
+    ("/memory", "the summaries of earlier turns, and what the last turn recalled"),
     ("/retry", "send the last message again (its answer is dropped)"),
     ("/undo", "drop the last turn"),
     ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
     ("/reasoning", "show or hide the model's reasoning"),
     ("/plan", "show or set when messages are planned first: /plan auto|always|never"),
-    ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` starts one again"),
+    ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` restarts one, or starts one that failed"),
     ("/exit", "leave (Ctrl-D works too)"),
 ];
 
@@ -77,24 +79,25 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             return Ok(Flow::Send(text));
         }
         "/mcp" if rest.is_empty() => {
-            if chat.mcp_servers.is_empty() && chat.mcp_failed.is_empty() {
+            if chat.mcp_servers.is_empty() {
                 println!("(no MCP servers: [mcp.servers.NAME] in the configuration file, or --mcp-config FILE.json)");
             }
-            for (name, location, state, tools) in crate::mcp::status(&chat.mcp_servers).await {
+            for (name, location, state, tools) in crate::mcp::status(&chat.mcp_servers.clients()).await {
                 let state = state.unwrap_or_else(|why| style.red(&why));
                 println!("  {} ({location}) {state}", style.cyan(&name));
                 println!("    {}", crate::display::hanging(&tools.join(", "), 4));
             }
-            for (name, why) in &chat.mcp_failed {
+            for (name, why) in chat.mcp_servers.failed() {
                 println!("  {} {}", style.cyan(name), style.red(&format!("failed: {why}")));
             }
         }
         "/mcp" => match rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim())) {
             ("restart", name) if !name.is_empty() => {
-                if crate::mcp::restart(&chat.mcp_servers, name).await? {
+                if chat.mcp_servers.restart(name).await? {
+                    chat.refresh_mcp_tools().await?;
                     println!("restarted {name}");
                 } else {
-                    println!("no running MCP server named {name}; a server that failed at start needs a new chat");
+                    println!("no MCP server named {name}");
                 }
             }
             _ => println!("usage: /mcp, or /mcp restart NAME"),
@@ -169,6 +172,20 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             std::fs::write(&path, text)?;
             println!("{}", style.dim(&format!("(saved to {path})")));
         }
+        "/compact" => {
+            let focus = Some(rest).filter(|r| !r.is_empty());
+            let done = chat.session.compact(focus).await?;
+            let note = if done.messages == 0 {
+                "(nothing to compact: only the last turn is in the window)".to_string()
+            } else {
+                format!(
+                    "(compacted {} messages into {} summaries, {} tokens in, {} out)",
+                    done.messages, done.summaries, done.usage.input_tokens, done.usage.output_tokens
+                )
+            };
+            println!("{}", style.dim(&note));
+        }
+        "/memory" => print!("{}", memory_report(&chat.session, style)),
         "/usage" => {
             let u = chat.session.usage();
             println!(
@@ -206,6 +223,44 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
         other => anyhow::bail!("unknown command {other}; /help lists them"),
     }
     Ok(Flow::Continue)
+}
+
+/// `/memory`: the memory's numbers, the summaries (oldest first, with how often each was
+/// recalled) and the ones the last turn recalled.
+fn memory_report(session: &lucid::Session, style: super::terminal::Style) -> String {
+    let Some(memory) = session.agent().memory() else {
+        return "(memory is off: [memory] enabled = false in the configuration)\n".into();
+    };
+    let c = memory.config();
+    let budget = c.budget(session.agent().context_budget());
+    let mut out = format!(
+        "budget {budget} tokens, compress at {:.0}%, {} messages in the window, at most {} summaries, recall {} ({})\n",
+        c.compression_threshold * 100.0,
+        c.short_term_capacity,
+        c.long_term_capacity,
+        c.recall_top_k,
+        memory.embedder_name().map_or("the newest, no embeddings".to_string(), |m| format!("by similarity, {m}")),
+    );
+    let summaries = session.summaries();
+    if summaries.is_empty() {
+        out.push_str("(no summaries yet)\n");
+    }
+    for (i, s) in summaries.iter().enumerate() {
+        let meta = format!("{}. {} messages, recalled {}×:", i + 1, s.messages, s.recalled);
+        out.push_str(&format!(
+            "{} {}\n",
+            style.cyan(&meta),
+            crate::display::hanging(&s.text, meta.chars().count() + 1)
+        ));
+    }
+    let recalled = session.recalled();
+    if !recalled.is_empty() {
+        out.push_str(&format!("{}\n", style.dim("recalled for the last turn:")));
+        for r in recalled {
+            out.push_str(&format!("  - {}\n", truncate(r, 200)));
+        }
+    }
+    out
 }
 
 /// The flags that do not choose the model, kept from the start.

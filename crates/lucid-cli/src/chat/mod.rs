@@ -68,12 +68,10 @@ impl Interviewer for UiInterviewer {
 pub struct Chat {
     cfg: ModelConfig,
     settings: AgentSettings,
-    /// The tools of the MCP servers started with the chat.
+    /// The tools of the MCP servers, as the agent has them.
     mcp: Vec<Arc<dyn lucid::tool::Tool>>,
-    /// The MCP servers that started.
-    mcp_servers: Vec<crate::mcp::McpClient>,
-    /// The MCP servers that did not start, with why.
-    mcp_failed: Vec<(String, String)>,
+    /// The MCP servers: those that started and those that did not.
+    mcp_servers: crate::mcp::ChatServers,
     file: FileConfig,
     store: Arc<dyn SessionStore>,
     session: Session,
@@ -96,16 +94,8 @@ pub async fn run(
 ) -> anyhow::Result<i32> {
     // MCP servers start at once; one that fails is a warning and the chat goes on.
     let servers = crate::mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
-    let (servers, mcp_failed) = crate::mcp::start(&servers, true).await?;
-    let mut mcp = Vec::new();
-    for (tool, permission) in crate::mcp::tools(&servers)? {
-        let name = tool.spec().name().to_string();
-        let allowed = args.agent.mcp.allow.iter().any(|p| crate::mcp::glob(p, &name));
-        settings
-            .permissions
-            .insert(name, if allowed { lucid::tool::permission::Permission::Allow } else { permission });
-        mcp.push(tool);
-    }
+    let mut mcp_servers = crate::mcp::ChatServers::start(servers, args.agent.mcp.allow.clone()).await?;
+    let mcp = mcp_servers.tools(&mut settings.permissions)?;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let style = Style::detect(no_color);
     let store = crate::sessions::open_store(settings.store.as_deref()).await?;
@@ -124,8 +114,7 @@ pub async fn run(
         cfg,
         settings,
         mcp,
-        mcp_servers: servers.into_iter().map(|(c, _)| c).collect(),
-        mcp_failed,
+        mcp_servers,
         file,
         store,
         session,
@@ -167,6 +156,9 @@ async fn build_agent(
     if let Some(window) = crate::config::context_window(cfg, settings).await {
         b = b.context_window(window, window / 4);
     }
+    if let Some(memory) = crate::memory::conversation_memory(cfg, &settings.memory)? {
+        b = b.memory(memory);
+    }
     Ok(b.build())
 }
 
@@ -205,6 +197,11 @@ impl Chat {
                     } else {
                         line
                     };
+                    if self.mcp_servers.changed()
+                        && let Err(e) = self.refresh_mcp_tools().await
+                    {
+                        println!("{}", self.style.red(&safe(&format!("error: {e:#}"))));
+                    }
                     let mut next = Some(prompt);
                     while let Some(prompt) = next.take() {
                         if !self.planned_turn(&prompt).await {
@@ -230,6 +227,13 @@ impl Chat {
         let agent = build_agent(&self.cfg, &self.settings, &self.mcp, &self.store, &self.ui_tx).await?;
         self.session = agent.session_with_id(&id).await?;
         Ok(())
+    }
+
+    /// Gives the agent the MCP servers' tools as they are now (after a server's
+    /// `tools/list_changed`, or a server restarted or started late), keeping the session.
+    async fn refresh_mcp_tools(&mut self) -> anyhow::Result<()> {
+        self.mcp = self.mcp_servers.tools(&mut self.settings.permissions)?;
+        self.rebuild().await
     }
 
     /// A message the planner answers, when the plan mode says so (`auto`: one short

@@ -60,9 +60,55 @@ pub struct Settings {
     /// Named profiles, laid over the top level.
     #[serde(default)]
     pub profiles: BTreeMap<String, Settings>,
+    /// `[memory]`: the layered memory of chat and stored sessions.
+    pub memory: Option<MemorySection>,
     /// MCP servers: `[mcp.servers.NAME]` (read by `crate::mcp`).
     #[serde(default)]
     pub mcp: Option<toml::Table>,
+}
+
+/// `[memory]`: the layered memory (`lucid::memory::ConversationMemory`) of `lucid chat`
+/// and `lucid run --session`. Unset numbers take the seed's defaults, and the context
+/// budget the model's window.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemorySection {
+    /// `false` turns summaries and recall off (whole turns are trimmed instead).
+    pub enabled: Option<bool>,
+    /// The context budget in tokens (default: the model's window, else 4000).
+    pub max_context_tokens: Option<usize>,
+    /// Compress when the context passes this share of the budget (default 0.8).
+    pub compression_threshold: Option<f64>,
+    /// Most messages kept in the window (default 20).
+    pub short_term_capacity: Option<usize>,
+    /// Most summaries kept per session (default 1000).
+    pub long_term_capacity: Option<usize>,
+    /// Target length of a summary in tokens (default 500).
+    pub summary_target_tokens: Option<usize>,
+    /// Summaries recalled per turn (default 3).
+    pub recall_top_k: Option<usize>,
+    /// `provider` (its embeddings endpoint, where it has one; the default), `off`, or the
+    /// folder of a local model (needs the `local-embeddings` build).
+    pub embeddings: Option<String>,
+    /// The provider's embedding model (default: its usual one).
+    pub embedding_model: Option<String>,
+}
+
+impl MemorySection {
+    /// `self` with every key `over` sets replaced.
+    fn overlay(self, over: MemorySection) -> MemorySection {
+        MemorySection {
+            enabled: over.enabled.or(self.enabled),
+            max_context_tokens: over.max_context_tokens.or(self.max_context_tokens),
+            compression_threshold: over.compression_threshold.or(self.compression_threshold),
+            short_term_capacity: over.short_term_capacity.or(self.short_term_capacity),
+            long_term_capacity: over.long_term_capacity.or(self.long_term_capacity),
+            summary_target_tokens: over.summary_target_tokens.or(self.summary_target_tokens),
+            recall_top_k: over.recall_top_k.or(self.recall_top_k),
+            embeddings: over.embeddings.or(self.embeddings),
+            embedding_model: over.embedding_model.or(self.embedding_model),
+        }
+    }
 }
 
 /// `[providers.NAME]`.
@@ -159,6 +205,10 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         writable_protected,
         mcp
     );
+    top.memory = match (top.memory, profile.memory) {
+        (Some(t), Some(p)) => Some(t.overlay(p)),
+        (t, p) => p.or(t),
+    };
     top.permissions.extend(profile.permissions);
     top.providers.extend(profile.providers);
     top
@@ -228,6 +278,19 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # provider = "ollama"
 # model = "llama3.2"
 
+# The layered memory of chats and stored sessions: old turns are summarised (by topic) and
+# the summaries kept with the session; the most relevant are recalled each turn.
+# [memory]
+# enabled = true
+# max_context_tokens = 4000      # default: the model's window (4000 when unknown)
+# compression_threshold = 0.8    # compress when the context passes this share
+# short_term_capacity = 20       # messages kept in the window
+# long_term_capacity = 1000      # summaries kept per session
+# summary_target_tokens = 500
+# recall_top_k = 3
+# embeddings = "provider"        # the provider's endpoint, "off", or a local model folder
+# embedding_model = "text-embedding-3-small"
+
 # MCP servers: their tools join the agent's as `{server}__{tool}` (`lucid mcp list` shows
 # them). Secrets come from the environment: `${VAR}` in `env` and `headers`.
 # [mcp.servers.everything]
@@ -256,8 +319,13 @@ mod tests {
             model = "gpt-4o-mini"
             [permissions]
             shell = "deny"
+            [memory]
+            recall_top_k = 5
+            embeddings = "off"
             [profiles.fast]
             provider = "groq"
+            [profiles.fast.memory]
+            short_term_capacity = 8
             [profiles.fast.permissions]
             write_file = "allow"
         "#;
@@ -270,6 +338,12 @@ mod tests {
         assert_eq!(f.settings.model.as_deref(), Some("gpt-4o-mini"), "kept from the top level");
         assert_eq!(f.settings.permissions["shell"], Permission::Deny);
         assert_eq!(f.settings.permissions["write_file"], Permission::Allow);
+        let memory = f.settings.memory.clone().unwrap();
+        assert_eq!(
+            (memory.recall_top_k, memory.short_term_capacity, memory.embeddings.as_deref()),
+            (Some(5), Some(8), Some("off")),
+            "a profile's [memory] keys replace the top level's one by one"
+        );
         let err = load(Some(&path), None, Some("slow")).unwrap_err();
         assert!(err.0.contains("no profile `slow`") && err.0.contains("profiles: fast"), "{}", err.0);
         std::fs::write(&path, "modle = \"x\"").unwrap();

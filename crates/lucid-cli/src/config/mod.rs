@@ -41,6 +41,63 @@ pub struct AgentSettings {
     pub python: Option<String>,
     pub db: Option<String>,
     pub writable_protected: Vec<String>,
+    /// `[memory]`, resolved.
+    pub memory: MemorySettings,
+}
+
+/// `[memory]`, checked, with the seed's defaults for what it leaves out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemorySettings {
+    /// Summaries and recall on (the default).
+    pub enabled: bool,
+    /// The numbers.
+    pub config: lucid::memory::MemoryConfig,
+    /// Where embeddings come from.
+    pub embeddings: Embeddings,
+    /// The provider's embedding model, when not its usual one.
+    pub embedding_model: Option<String>,
+}
+
+/// Where the memory's embeddings come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Embeddings {
+    /// The provider's embeddings endpoint, where it has one.
+    Provider,
+    /// None: the newest summaries are recalled.
+    Off,
+    /// A local sentence-transformers model in this folder.
+    Local(String),
+}
+
+/// Resolves and checks `[memory]`.
+pub fn memory_settings(section: Option<&file::MemorySection>) -> Result<MemorySettings, ConfigError> {
+    let m = section.cloned().unwrap_or_default();
+    let d = lucid::memory::MemoryConfig::default();
+    let bad = |key: &str, want: &str| ConfigError(format!("[memory] {key} must be {want}"));
+    let threshold = m.compression_threshold.unwrap_or(d.compression_threshold);
+    if !(threshold > 0.0 && threshold <= 1.0) {
+        return Err(bad("compression_threshold", "more than 0 and at most 1"));
+    }
+    let checked = |key: &str, v: Option<usize>, default: usize, min: usize| match v {
+        Some(n) if n < min => Err(bad(key, &format!("at least {min}"))),
+        v => Ok(v.unwrap_or(default)),
+    };
+    let config = lucid::memory::MemoryConfig {
+        max_context_tokens: m.max_context_tokens.map(|n| checked("max_context_tokens", Some(n), n, 256)).transpose()?,
+        compression_threshold: threshold,
+        short_term_capacity: checked("short_term_capacity", m.short_term_capacity, d.short_term_capacity, 2)?,
+        long_term_capacity: checked("long_term_capacity", m.long_term_capacity, d.long_term_capacity, 1)?,
+        summary_target_tokens: checked("summary_target_tokens", m.summary_target_tokens, d.summary_target_tokens, 16)?,
+        recall_top_k: m.recall_top_k.unwrap_or(d.recall_top_k),
+        ..d
+    };
+    let embeddings = match m.embeddings.as_deref().map(str::trim) {
+        None | Some("provider") => Embeddings::Provider,
+        Some("off" | "none") => Embeddings::Off,
+        Some("") => return Err(bad("embeddings", "\"provider\", \"off\" or a model folder")),
+        Some(path) => Embeddings::Local(expand_home(path)),
+    };
+    Ok(MemorySettings { enabled: m.enabled.unwrap_or(true), config, embeddings, embedding_model: m.embedding_model })
 }
 
 /// Resolves the agent flags over the file (the `--store` flag already includes
@@ -89,6 +146,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         python: file.python.as_deref().map(expand_home),
         db,
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
+        memory: memory_settings(file.memory.as_ref())?,
     })
 }
 
@@ -149,4 +207,34 @@ fn expand_home(path: &str) -> String {
 pub fn load_file(explicit: Option<&std::path::Path>, profile: Option<&str>) -> Result<FileConfig, ConfigError> {
     let default = file::default_path(env("XDG_CONFIG_HOME").as_deref(), env("HOME").as_deref());
     file::load(explicit, default, profile)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_takes_the_seed_defaults_and_refuses_bad_numbers() {
+        let m = memory_settings(None).unwrap();
+        assert!(m.enabled);
+        assert_eq!(m.config, lucid::memory::MemoryConfig::default());
+        assert_eq!(m.embeddings, Embeddings::Provider);
+        let section = |text: &str| toml::from_str::<file::MemorySection>(text).unwrap();
+        let m = memory_settings(Some(&section("max_context_tokens = 8000\nrecall_top_k = 0\nembeddings = \"off\"")))
+            .unwrap();
+        assert_eq!((m.config.max_context_tokens, m.config.recall_top_k), (Some(8000), 0));
+        assert_eq!(m.embeddings, Embeddings::Off);
+        let m = memory_settings(Some(&section("embeddings = \"/models/minilm\""))).unwrap();
+        assert_eq!(m.embeddings, Embeddings::Local("/models/minilm".into()));
+        for (text, key) in [
+            ("compression_threshold = 1.5", "compression_threshold"),
+            ("compression_threshold = 0.0", "compression_threshold"),
+            ("short_term_capacity = 1", "short_term_capacity"),
+            ("long_term_capacity = 0", "long_term_capacity"),
+            ("max_context_tokens = 10", "max_context_tokens"),
+        ] {
+            let err = memory_settings(Some(&section(text))).unwrap_err();
+            assert!(err.0.contains(key), "{text}: {}", err.0);
+        }
+    }
 }

@@ -38,16 +38,7 @@ impl ModelConfig {
     /// The client this configuration describes: the preset's (an OpenAI-compatible one
     /// for a bare base URL) on a transport with its retries, timeout and transcript.
     pub fn build(&self) -> lucid::Result<Arc<dyn ChatModel>> {
-        let retry = RetryPolicy { max_retries: self.max_retries, ..RetryPolicy::default() };
-        let mut transport =
-            HttpTransport::builder().retry(retry).request_timeout(self.timeout).read_timeout(self.timeout);
-        if let Some(d) = self.deadline {
-            transport = transport.deadline(d);
-        }
-        if let Some(path) = &self.transcript {
-            transport = transport.transcript(path);
-        }
-        let transport = transport.build()?;
+        let transport = self.transport()?;
         match (self.preset, self.api) {
             (Some(p), _) if p.protocol == Protocol::Anthropic && !self.prompt_cache => Ok(Arc::new(
                 Anthropic::new(self.api_key.clone().unwrap_or_default(), &self.model)?
@@ -72,6 +63,21 @@ impl ModelConfig {
                 OpenAiCompatible::new(&self.base_url, self.api_key.clone(), &self.model)?.with_transport(transport),
             )),
         }
+    }
+
+    /// The transport of this configuration's calls: its retries, timeout and transcript
+    /// (the model's, and its embeddings').
+    pub fn transport(&self) -> lucid::Result<HttpTransport> {
+        let retry = RetryPolicy { max_retries: self.max_retries, ..RetryPolicy::default() };
+        let mut transport =
+            HttpTransport::builder().retry(retry).request_timeout(self.timeout).read_timeout(self.timeout);
+        if let Some(d) = self.deadline {
+            transport = transport.deadline(d);
+        }
+        if let Some(path) = &self.transcript {
+            transport = transport.transcript(path);
+        }
+        transport.build()
     }
 
     /// The API the client speaks: `chat`, `responses`, `messages` or `generateContent`.
@@ -273,7 +279,7 @@ async fn local_model(base_url: &str) -> Option<String> {
 }
 
 fn reqwest_client() -> Option<reqwest::Client> {
-    reqwest::Client::builder().timeout(Duration::from_millis(500)).build().ok()
+    lucid::model::http::client_builder().timeout(Duration::from_millis(500)).build().ok()
 }
 
 fn no_provider_message() -> ConfigError {

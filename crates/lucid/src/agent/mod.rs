@@ -129,8 +129,9 @@ impl Agent {
         Session::new(self.clone())
     }
 
-    /// The stored conversation `id`, loaded (and repaired) from the agent's store, or
-    /// created there if it does not exist. Each turn is saved when it ends.
+    /// The stored conversation `id`, loaded (and repaired) from the agent's store with its
+    /// memory summaries, or created there if it does not exist. Each turn is saved when it
+    /// ends.
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -150,8 +151,11 @@ impl Agent {
             return Err(Error::Config("a session id cannot be empty".into()));
         }
         store.create(id, serde_json::json!({})).await?;
-        let stored = store.load(id).await?.map(|s| s.messages).unwrap_or_default();
-        Ok(Session::stored(self.clone(), id.to_string(), stored))
+        let (messages, summaries) = match store.load(id).await? {
+            Some(s) => (s.messages, summaries_of(id, &s.info.metadata)),
+            None => Default::default(),
+        };
+        Ok(Session::stored(self.clone(), id.to_string(), messages, summaries))
     }
 
     /// The session store, if one is configured.
@@ -177,6 +181,11 @@ impl Agent {
     /// The permission policy.
     pub fn permissions(&self) -> &PermissionPolicy {
         &self.config.permissions
+    }
+
+    /// The layered memory, when it is on.
+    pub fn memory(&self) -> Option<&ConversationMemory> {
+        self.config.memory.as_ref()
     }
 
     /// The most model calls one run may make.
@@ -208,6 +217,16 @@ impl Agent {
     pub fn context_window(&self) -> Option<crate::model::catalogue::ModelLimits> {
         self.config.window
     }
+}
+
+/// The summaries kept in a session's metadata; unreadable ones are dropped with a warning
+/// (the conversation itself is still there).
+fn summaries_of(id: &str, metadata: &serde_json::Value) -> Vec<crate::memory::Summary> {
+    let Some(value) = metadata.get(crate::store::SUMMARIES_KEY) else { return Vec::new() };
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| {
+        tracing::warn!(session = %id, error = %e, "the stored summaries cannot be read; starting without them");
+        Vec::new()
+    })
 }
 
 impl AgentConfig {

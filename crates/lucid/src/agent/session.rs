@@ -16,8 +16,10 @@ use tokio_util::sync::CancellationToken;
 use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, ToolCallRecord};
 use crate::context::{Context, ContextLimits};
 use crate::error::{Error, Result};
+use crate::memory::{Compaction, Compress, Env, SessionMemory, Summary};
 use crate::message::{FinishReason, Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatRequest, ChatResponse, ResponseFormat, StreamEvent};
+use crate::store::SUMMARIES_KEY;
 use crate::tool::{ToolContext, ToolOutcome};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -60,6 +62,8 @@ pub struct Session {
     edited: bool,
     /// Provider-reported prompt tokens over Lucid's estimate, smoothed over calls.
     calibration: f64,
+    /// Summaries of turns that left the window, and what the last turn recalled.
+    memory: SessionMemory,
 }
 
 impl Session {
@@ -73,12 +77,14 @@ impl Session {
             id: None,
             edited: false,
             calibration: 1.0,
+            memory: SessionMemory::default(),
         }
     }
 
-    pub(crate) fn stored(agent: Agent, id: String, messages: Vec<Message>) -> Self {
+    pub(crate) fn stored(agent: Agent, id: String, messages: Vec<Message>, summaries: Vec<Summary>) -> Self {
         let mut s = Session::with_messages(agent, messages);
         s.id = Some(id);
+        s.memory.summaries = summaries;
         s
     }
 
@@ -101,6 +107,7 @@ impl Session {
     /// Writes the whole history to the store now, replacing what it held (each turn is
     /// saved on its own when it ends; call this after editing the history, e.g. `clear`).
     pub async fn save(&mut self) -> Result<()> {
+        self.save_summaries().await?;
         if let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) {
             store.replace(id, self.context.history()).await?;
             self.edited = false;
@@ -108,8 +115,24 @@ impl Session {
         Ok(())
     }
 
+    /// Writes the summaries to the store's metadata when they changed. They go before the
+    /// messages they replace: a failure in between leaves both, never neither.
+    async fn save_summaries(&mut self) -> Result<()> {
+        let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
+        if self.memory.dirty {
+            let summaries = serde_json::to_value(&self.memory.summaries).map_err(|e| Error::Store {
+                store: store.kind(),
+                message: format!("the summaries of session `{id}` cannot be written: {e}"),
+            })?;
+            store.merge_metadata(id, serde_json::json!({ SUMMARIES_KEY: summaries })).await?;
+            self.memory.dirty = false;
+        }
+        Ok(())
+    }
+
     /// Saves the turn that just ended: appended, or the whole history after an edit.
     async fn save_turn(&mut self) -> Result<()> {
+        self.save_summaries().await?;
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         if self.edited {
             store.replace(id, self.context.history()).await?;
@@ -246,11 +269,73 @@ impl Session {
         self.context.messages()
     }
 
-    /// Forgets the conversation; keeps the system prompt. A stored session forgets it in
-    /// the store too at its next save.
+    /// Forgets the conversation and its summaries; keeps the system prompt. A stored
+    /// session forgets them in the store too at its next save.
     pub fn clear(&mut self) {
         self.context.clear();
+        self.context.set_recall(None);
+        self.memory = SessionMemory { dirty: true, ..SessionMemory::default() };
         self.edited = true;
+    }
+
+    /// The summaries of turns that left the window, oldest first (see
+    /// [`crate::memory::ConversationMemory`]); a stored session keeps them in its store.
+    pub fn summaries(&self) -> &[Summary] {
+        &self.memory.summaries
+    }
+
+    /// The summaries the last turn recalled, as pinned after the system prompt.
+    pub fn recalled(&self) -> &[String] {
+        &self.memory.recalled
+    }
+
+    /// Summarises every turn but the newest now (the agent's memory must be on), giving
+    /// the most room to `focus` when one is given, and saves the result. What the calls
+    /// cost is added to the session's usage. On `Err` the history is unchanged.
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+    /// let mut session = agent.session_with_id("long-chat").await?;
+    /// let done = session.compact(Some("the database migration")).await?;
+    /// println!("{} messages into {} summaries", done.messages, done.summaries);
+    /// # Ok(()) }
+    /// ```
+    pub async fn compact(&mut self, focus: Option<&str>) -> Result<Compaction> {
+        let config = Arc::clone(&self.agent.config);
+        let memory = config.memory.as_ref().ok_or_else(|| {
+            Error::Config(
+                "this agent has no conversation memory: configure one with Agent::builder(..).memory(..)".into(),
+            )
+        })?;
+        let lock = match (&config.store, &self.id) {
+            (Some(store), Some(id)) => Some(store.lock(id, config.turn_lease).await?),
+            _ => None,
+        };
+        self.context.repair();
+        let id = self.id.clone();
+        let env = memory_env(&config, self.calibration, id.as_deref());
+        let mut usage = Usage::default();
+        let done =
+            memory.compress(&env, &mut self.context, &mut self.memory, Compress::All { focus }, &mut usage).await;
+        self.usage += usage;
+        let saved = match &done {
+            Ok(c) if c.messages > 0 => {
+                self.context.set_recall(None);
+                self.save().await
+            }
+            _ => Ok(()),
+        };
+        if let (Some(store), Some(lock)) = (&config.store, &lock)
+            && let Err(e) = store.unlock(lock).await
+        {
+            tracing::warn!(session = %lock.session_id, error = %e, "could not release the turn lock");
+        }
+        let done = done?;
+        if let Err(e) = saved {
+            self.edited = true;
+            return Err(e);
+        }
+        Ok(done)
     }
 
     /// How the provider's reported prompt tokens compare with Lucid's estimate (1.0 until a
@@ -290,22 +375,12 @@ impl Session {
         }
         let mut memory_usage = Usage::default();
         if let (Some(memory), Some(prompt)) = (&config.memory, query) {
-            let counter = &*config.counter;
-            let prepared = memory.prepare(
-                &*config.model,
-                &mut self.context,
-                self.id.as_deref(),
-                &prompt,
-                counter,
-                self.calibration,
-            );
-            match prepared.await {
-                Ok(p) => {
-                    self.edited |= p.compressed_messages > 0;
-                    memory_usage = p.usage;
-                }
-                Err(e) => tracing::warn!(error = %e, "long-term memory failed for this turn; going on without it"),
-            }
+            let id = self.id.clone();
+            let env = memory_env(&config, self.calibration, id.as_deref());
+            // A trim rewrites the store with the window, as a compression does: it never
+            // holds turns the window no longer knows (whose call ids a new turn could repeat).
+            let before = memory.before_turn(&env, &mut self.context, &mut self.memory, &prompt, &mut memory_usage);
+            self.edited |= before.await;
         }
         // Summary calls are part of the turn's cost.
         let mut run = RunState { usage: memory_usage, ..RunState::default() };
@@ -539,6 +614,17 @@ impl Session {
                 }
             }
         }
+    }
+}
+
+/// What the memory needs of the agent and the session for a step.
+fn memory_env<'a>(config: &'a AgentConfig, calibration: f64, session_id: Option<&'a str>) -> Env<'a> {
+    Env {
+        model: &*config.model,
+        counter: &*config.counter,
+        calibration,
+        window_budget: config.token_budget(),
+        session_id,
     }
 }
 

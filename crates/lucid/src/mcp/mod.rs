@@ -170,22 +170,19 @@ impl std::fmt::Debug for HttpEndpoint {
 }
 
 impl HttpEndpoint {
-    fn transport(&self) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest_mcp::Client>, String> {
+    fn transport(&self) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let mut headers = HashMap::new();
         for (k, v) in &self.headers {
-            let name = reqwest_mcp::header::HeaderName::try_from(k.as_str())
+            let name = reqwest::header::HeaderName::try_from(k.as_str())
                 .map_err(|e| format!("invalid header name `{k}`: {e}"))?;
-            let value = reqwest_mcp::header::HeaderValue::try_from(v.as_str())
+            let value = reqwest::header::HeaderValue::try_from(v.as_str())
                 .map_err(|_| format!("the value of header `{k}` is not a valid header value"))?;
             headers.insert(name, value);
         }
-        // reqwest 0.13 (rmcp's) is built without a crypto provider: use ring, the one the
-        // model transport already links.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest_mcp::Client::builder()
+        let client = crate::model::http::client_builder()
             .pool_max_idle_per_host(0)
-            .redirect(reqwest_mcp::redirect::Policy::none())
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("could not build the HTTP client: {e}"))?;
         let config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str()).custom_headers(headers);

@@ -178,6 +178,12 @@ impl OpenAiEmbedder {
         Ok(e)
     }
 
+    /// The provider named in errors and the transcript (default `openai`).
+    pub fn with_provider(mut self, provider: &str) -> Self {
+        self.endpoint.provider = provider.to_string();
+        self
+    }
+
     /// Asks for vectors of this size (models that support shortening).
     pub fn with_dimensions(mut self, d: u32) -> Self {
         self.dimensions = Some(d);

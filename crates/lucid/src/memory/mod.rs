@@ -1,6 +1,7 @@
 //! Long-term memory: embeddings, vector indexes and [`ConversationMemory`].
 //!
-//! An [`Embedder`] turns text into vectors ([`OpenAiEmbedder`], [`GeminiEmbedder`], and a
+//! [`ConversationMemory`] works without any of the rest: old turns are summarised and the
+//! newest summaries recalled. An [`Embedder`] turns text into vectors ([`OpenAiEmbedder`], [`GeminiEmbedder`], and a
 //! local BERT-family model with the `local-embeddings` feature); a [`VectorIndex`] keeps
 //! them and finds the nearest ([`SqliteVectorIndex`], and `PgVectorIndex` with the
 //! `postgres` feature). [`ConversationMemory`] joins them to a session: a short-term window,
@@ -13,16 +14,21 @@ mod conversation;
 mod embed;
 #[cfg(feature = "local-embeddings")]
 mod local;
+mod provider;
 mod vector;
 #[cfg(feature = "postgres")]
 mod vector_pg;
 #[cfg(feature = "sqlite")]
 mod vector_sqlite;
 
-pub use conversation::{ConversationMemory, MemoryConfig, Prepared, RECALL_HEADER};
+pub use conversation::{
+    Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
+};
+pub(crate) use conversation::{Compress, Env, SessionMemory};
 pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;
+pub use provider::{default_embedding_model, provider_embedder};
 pub use vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
 #[cfg(feature = "postgres")]
 pub use vector_pg::PgVectorIndex;

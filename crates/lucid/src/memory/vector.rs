@@ -34,6 +34,8 @@ pub struct MemoryRecord {
 /// Which records a search or delete considers; unset fields match everything.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemoryFilter {
+    /// Only the record with this id.
+    pub id: Option<String>,
     /// Only this session's records.
     pub session_id: Option<String>,
     /// Only this user's records.
@@ -46,7 +48,8 @@ impl MemoryFilter {
     /// Whether a record passes.
     pub fn matches(&self, r: &MemoryRecord) -> bool {
         let ok = |want: &Option<String>, have: &Option<String>| want.is_none() || want == have;
-        ok(&self.session_id, &r.session_id)
+        self.id.as_ref().is_none_or(|id| id == &r.id)
+            && ok(&self.session_id, &r.session_id)
             && ok(&self.user_id, &r.user_id)
             && self.kind.as_ref().is_none_or(|k| k == &r.kind)
     }

@@ -133,11 +133,11 @@ impl VectorIndex for PgVectorIndex {
                         "SELECT id, text, kind, session_id, user_id, created_at, metadata::text,
                                 1 - (embedding <=> $1::text::vector) AS score
                          FROM {} WHERE ($2::text IS NULL OR session_id = $2) AND ($3::text IS NULL OR user_id = $3)
-                           AND ($4::text IS NULL OR kind = $4)
+                           AND ($4::text IS NULL OR kind = $4) AND ($6::text IS NULL OR id = $6)
                          ORDER BY embedding <=> $1::text::vector LIMIT $5",
                         self.table
                     ),
-                    &[&literal(query), &filter.session_id, &filter.user_id, &filter.kind, &(k as i64)],
+                    &[&literal(query), &filter.session_id, &filter.user_id, &filter.kind, &(k as i64), &filter.id],
                 )
                 .await
                 .map_err(db_err)?;
@@ -167,10 +167,10 @@ impl VectorIndex for PgVectorIndex {
                 .execute(
                     &format!(
                         "DELETE FROM {} WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR user_id = $2)
-                         AND ($3::text IS NULL OR kind = $3)",
+                         AND ($3::text IS NULL OR kind = $3) AND ($4::text IS NULL OR id = $4)",
                         self.table
                     ),
-                    &[&filter.session_id, &filter.user_id, &filter.kind],
+                    &[&filter.session_id, &filter.user_id, &filter.kind, &filter.id],
                 )
                 .await
                 .map_err(db_err)?;

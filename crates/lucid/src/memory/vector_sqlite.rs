@@ -207,8 +207,8 @@ impl VectorIndex for SqliteVectorIndex {
             let n = conn
                 .execute(
                     "DELETE FROM lucid_memories WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR user_id = ?2)
-                     AND (?3 IS NULL OR kind = ?3)",
-                    params![filter.session_id, filter.user_id, filter.kind],
+                     AND (?3 IS NULL OR kind = ?3) AND (?4 IS NULL OR id = ?4)",
+                    params![filter.session_id, filter.user_id, filter.kind, filter.id],
                 )
                 .map_err(db_err)?;
             *mirror = Mirror::default();

@@ -89,7 +89,7 @@ struct ClientSettings {
 
 impl ClientSettings {
     fn build(self, keep_idle: bool) -> Result<reqwest::Client> {
-        let mut b = reqwest::Client::builder()
+        let mut b = client_builder()
             .connect_timeout(self.connect_timeout)
             .read_timeout(self.read_timeout)
             .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION")));
@@ -98,6 +98,33 @@ impl ClientSettings {
         }
         b.build().map_err(|e| Error::Config(format!("could not build the HTTP client: {e}")))
     }
+}
+
+/// A `reqwest` client builder set up as Lucid's own clients are: TLS through rustls with
+/// the `ring` crypto provider and the platform's certificate roots (on Linux the system
+/// store, or the file `SSL_CERT_FILE` names).
+///
+/// `reqwest` is built without a crypto provider of its own, so a client built with plain
+/// `reqwest::Client::builder()` before anything has installed one panics; this installs
+/// `ring` as the process's default provider once, unless the application installed another
+/// first (then that one is kept). Use it for a client handed to
+/// [`HttpTransportBuilder::client`].
+///
+/// ```
+/// let client = lucid::model::http::client_builder()
+///     .connect_timeout(std::time::Duration::from_secs(5))
+///     .build()
+///     .unwrap();
+/// let transport = lucid::model::http::HttpTransport::builder().client(client).build();
+/// # drop(transport);
+/// ```
+pub fn client_builder() -> reqwest::ClientBuilder {
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        // Err only when a provider is installed already, which is then the one used.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
 }
 
 /// What bounds one call.

@@ -212,6 +212,19 @@ impl SessionStore for InMemoryStore {
         .boxed()
     }
 
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: Value) -> BoxFuture<'a, Result<()>> {
+        async move {
+            if !self.ensure(id).await? {
+                return Err(Self::missing(id));
+            }
+            if let Some(b) = &self.backing {
+                b.merge_metadata(id, patch.clone()).await?;
+            }
+            self.edit(id, |s| super::merge_json(&mut s.info.metadata, patch))
+        }
+        .boxed()
+    }
+
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         async move {
             let here = self.guard().sessions.remove(id).is_some();

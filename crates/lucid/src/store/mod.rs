@@ -16,7 +16,11 @@
 //! the stored history by the same trimming and repair as always (see [`crate::context`]);
 //! the store never holds a half-written turn. Long-term recall lives in [`crate::memory`].
 //!
-//! A store of your own implements the trait's eight methods:
+//! A session's metadata is free-form JSON: `create` sets it and
+//! [`SessionStore::merge_metadata`] updates its top-level keys. The layered memory keeps
+//! its summaries there, under [`SUMMARIES_KEY`], so they live and go with the session.
+//!
+//! A store of your own implements the trait's nine methods:
 //!
 //! ```
 //! use std::collections::HashMap;
@@ -57,6 +61,12 @@
 //!         if let Some(s) = self.0.lock().unwrap().get_mut(id) {
 //!             s.messages = messages.to_vec();
 //!             s.info.message_count = s.messages.len();
+//!         }
+//!         async { Ok(()) }.boxed()
+//!     }
+//!     fn merge_metadata<'a>(&'a self, id: &'a str, patch: serde_json::Value) -> BoxFuture<'a, Result<()>> {
+//!         if let Some(s) = self.0.lock().unwrap().get_mut(id) {
+//!             lucid::store::merge_json(&mut s.info.metadata, patch);
 //!         }
 //!         async { Ok(()) }.boxed()
 //!     }
@@ -160,6 +170,9 @@ pub trait SessionStore: Send + Sync + 'static {
     fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>>;
     /// Replaces every message (after compression) atomically.
     fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, Result<()>>;
+    /// Sets the top-level keys of `patch` (an object) in the session's metadata, keeping
+    /// the others; a `null` value removes its key. Atomic; the session must exist.
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: Value) -> BoxFuture<'a, Result<()>>;
     /// Deletes the session; false when it did not exist.
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
     /// Sessions, most recently updated first.
@@ -228,6 +241,34 @@ pub async fn repair(store: &dyn SessionStore, id: &str) -> Result<Option<Session
     .await;
     store.unlock(&lock).await?;
     outcome
+}
+
+/// The metadata key under which a session's memory summaries are kept (see
+/// [`crate::memory::Summary`]).
+pub const SUMMARIES_KEY: &str = "summaries";
+
+/// Lays the top-level keys of `patch` over `metadata` (what
+/// [`SessionStore::merge_metadata`] does): a `null` removes its key, and metadata that is
+/// not an object becomes one.
+///
+/// ```
+/// use serde_json::json;
+/// let mut m = json!({"user": "ada", "tag": "x"});
+/// lucid::store::merge_json(&mut m, json!({"tag": null, "summaries": []}));
+/// assert_eq!(m, json!({"user": "ada", "summaries": []}));
+/// ```
+pub fn merge_json(metadata: &mut Value, patch: Value) {
+    if !metadata.is_object() {
+        *metadata = Value::Object(serde_json::Map::new());
+    }
+    let (Some(map), Value::Object(patch)) = (metadata.as_object_mut(), patch) else { return };
+    for (k, v) in patch {
+        if v.is_null() {
+            map.remove(&k);
+        } else {
+            map.insert(k, v);
+        }
+    }
 }
 
 /// Milliseconds since the Unix epoch.

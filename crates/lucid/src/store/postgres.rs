@@ -260,6 +260,28 @@ impl SessionStore for PostgresStore {
         .boxed()
     }
 
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: Value) -> BoxFuture<'a, Result<()>> {
+        async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await.map_err(db_err)?;
+            lock_row(&tx, id).await?;
+            let row = tx
+                .query_one("SELECT metadata::text FROM lucid_sessions WHERE id = $1", &[&id])
+                .await
+                .map_err(db_err)?;
+            let mut metadata: Value = serde_json::from_str(row.get::<_, &str>(0)).unwrap_or(Value::Null);
+            super::merge_json(&mut metadata, patch);
+            tx.execute(
+                "UPDATE lucid_sessions SET metadata = $2::text::jsonb, updated_at = GREATEST(updated_at, $3) WHERE id = $1",
+                &[&id, &metadata.to_string(), &now_ms()],
+            )
+            .await
+            .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)
+        }
+        .boxed()
+    }
+
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         async move {
             let mut client = self.client().await?;

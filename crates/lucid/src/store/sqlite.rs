@@ -264,6 +264,22 @@ impl SessionStore for SqliteStore {
         .boxed()
     }
 
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: Value) -> BoxFuture<'a, Result<()>> {
+        let id = id.to_string();
+        self.run(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let mut metadata = get_info(&tx, &id)?.ok_or_else(|| missing(&id))?.metadata;
+            super::merge_json(&mut metadata, patch);
+            tx.execute(
+                "UPDATE sessions SET metadata = ?2, updated_at = max(updated_at, ?3) WHERE id = ?1",
+                params![id, metadata.to_string(), now_ms()],
+            )
+            .map_err(db_err)?;
+            tx.commit().map_err(db_err)
+        })
+        .boxed()
+    }
+
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         let id = id.to_string();
         self.run(move |conn| {

@@ -41,7 +41,7 @@ pub fn turn(i: usize) -> Vec<Message> {
 }
 
 /// Runs the shared behaviour against `store` and panics on the first difference: missing
-/// sessions, create (idempotent, metadata kept), append and load in order with counts and
+/// sessions, create (idempotent, metadata kept), metadata merged key by key, append and load in order with counts and
 /// titles, replace, listing most recent first with limit and offset, turn locks (a second
 /// lock refused with [`crate::Error::SessionBusy`], per session, free again after unlock),
 /// and delete.
@@ -55,6 +55,16 @@ pub async fn suite(store: Arc<dyn SessionStore>) {
     assert_eq!(info.metadata, json!({"user": "ada"}));
     let again = store.create("s1", json!({"other": true})).await.unwrap();
     assert_eq!(again.metadata, json!({"user": "ada"}), "{kind}: create leaves an existing session alone");
+
+    assert!(store.merge_metadata("nope", json!({"a": 1})).await.is_err(), "{kind}: metadata of a missing session");
+    store.merge_metadata("s1", json!({"summaries": [{"text": "ünïcode ✓"}], "tag": "x"})).await.unwrap();
+    store.merge_metadata("s1", json!({"tag": null})).await.unwrap();
+    let info = store.load("s1").await.unwrap().unwrap().info;
+    assert_eq!(
+        info.metadata,
+        json!({"user": "ada", "summaries": [{"text": "ünïcode ✓"}]}),
+        "{kind}: merge_metadata sets and removes top-level keys, keeping the others"
+    );
 
     store.append("s1", &turn(0)).await.unwrap();
     store.append("s1", &turn(1)).await.unwrap();
