@@ -2,16 +2,15 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{run_in, test_dir, text};
+use common::{lucid_command, run_in, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion};
 use serde_json::{Value, json};
 
 fn lucid(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lucid"))
+    lucid_command()
         .args(args)
-        .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", std::env::temp_dir())
         .output()
@@ -290,11 +289,10 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
         seed ^= seed >> 17;
         seed ^= seed << 5;
         let wait_ms = u64::from(seed % 160);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lucid"))
+        let mut child = lucid_command()
             .args(["--config", &config, "run", "--base-url", &server.url(), "-m", "m", "--session", "k"])
             .args(["--store", &db, "--stream"])
             .arg(format!("turn {i}"))
-            .env_clear()
             .env("HOME", std::env::temp_dir())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -617,9 +615,8 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
          [profiles.ds]\nprovider = \"deepseek\"\nmodel = \"deepseek-chat\"\ntemperature = 0.1\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
+    let out = lucid_command()
         .args(["config", "show", "--config", &f, "--profile", "ds"])
-        .env_clear()
         .env("HOME", &dir)
         .env("MY_DS_KEY", "sk-deepseek-secret-1234")
         .output()
@@ -637,9 +634,8 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
     assert!(shown.contains("\"read_file\"") && shown.contains("  # lucid chat"), "{shown}");
     assert!(shown.contains("# lucid run: tools = [\"calculator\", \"current_time\", \"ask_user\"]"), "{shown}");
     // Flags override the file.
-    let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
+    let out = lucid_command()
         .args(["config", "show", "--config", &f, "--provider", "ollama", "--model", "llama3.2"])
-        .env_clear()
         .env("HOME", &dir)
         .output()
         .unwrap();
@@ -781,10 +777,9 @@ fn every_printing_subcommand_ends_quietly_when_its_reader_is_gone() {
         // The reading end is closed before the command starts: its first print fails.
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let out = Command::new(env!("CARGO_BIN_EXE_lucid"))
+        let out = lucid_command()
             .args(&args)
             .current_dir(&dir)
-            .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", &dir)
             .stdout(writer)
@@ -909,10 +904,9 @@ async fn db_gives_the_model_the_sql_tools_on_a_read_only_database() {
 /// `lucid ARGS` in `dir` with `input` on standard input.
 async fn run_with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    let mut cmd = lucid_command();
     cmd.args(args)
         .current_dir(dir)
-        .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", dir)
         .stdin(std::process::Stdio::piped())

@@ -254,9 +254,8 @@ async fn chat_starts_a_server_that_failed_at_start_with_mcp_restart() {
     let server = MockServer::start(|_| Reply::sse(&text_stream(&["Hello."]))).await;
     let url = server.url();
     tokio::task::spawn_blocking(move || {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_lucid"));
+        let mut cmd = common::lucid_command();
         cmd.current_dir(&dir)
-            .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", &dir)
             .args(["chat", "--base-url", &url, "-m", "m", "--no-plan", "--mcp-config", "mcp.json"])

@@ -14,14 +14,25 @@ pub fn text(b: &[u8]) -> String {
 /// with these environment variables besides PATH and HOME, on a blocking thread so an
 /// in-process server keeps serving.
 pub async fn run_in(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    let mut cmd = lucid_command();
     cmd.args(args)
         .current_dir(dir)
-        .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", dir)
         .envs(vars.iter().copied());
     tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
+}
+
+/// The `lucid` binary with an empty environment, but for `LLVM_PROFILE_FILE` when it is
+/// set: in `.ci/run`'s coverage run each `lucid` a test starts writes its profile there
+/// too, instead of a `default_*.profraw` in its working folder.
+pub fn lucid_command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    cmd.env_clear();
+    if let Some(file) = std::env::var_os("LLVM_PROFILE_FILE") {
+        cmd.env("LLVM_PROFILE_FILE", file);
+    }
+    cmd
 }
 
 /// A fresh folder for one test, named after it.
