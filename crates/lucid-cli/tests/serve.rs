@@ -37,13 +37,12 @@ fn write_config(dir: &Path, mock: &MockServer) -> std::path::PathBuf {
 /// `lucid serve` started in `dir` on a free loopback port; returns the process and its URL
 /// once it listens.
 fn serve(dir: &Path, config: &Path, keys: Option<&str>) -> (Child, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lucid"));
+    let mut cmd = common::lucid_command();
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--store"])
         .arg(dir.join("serve.db"))
         .arg("--config")
         .arg(config)
         .current_dir(dir)
-        .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", dir)
         .stderr(Stdio::piped());
