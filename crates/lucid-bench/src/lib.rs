@@ -18,6 +18,20 @@ pub const PROMPT: &str = "What is 2 + 3? Use the add tool.";
 /// The only answer that counts as success.
 pub const ANSWER: &str = "The answer is 5.";
 
+// The contract's one tool, `add(a: int, b: int) -> int`, declared with `#[tool]` as a user
+// would; `lucid-bench` and `serve-bench` give it to their agents. Its doc comment is the
+// description the model sees.
+/// Adds two integers.
+#[lucid::tool]
+pub fn add(
+    /// first operand
+    a: i64,
+    /// second operand
+    b: i64,
+) -> i64 {
+    a + b
+}
+
 /// `nonstream` or `stream`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {

@@ -6,18 +6,7 @@ use std::time::Instant;
 use futures::StreamExt;
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
-use lucid_bench::{BenchArgs, Mode, PROMPT, SYSTEM, TaskOutcome, bench};
-
-/// Adds two integers.
-#[tool]
-fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> i64 {
-    a + b
-}
+use lucid_bench::{BenchArgs, Mode, PROMPT, SYSTEM, TaskOutcome, add, bench};
 
 fn main() -> anyhow::Result<()> {
     let process_start = Instant::now();

@@ -19,20 +19,9 @@ use std::time::{Duration, Instant};
 
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
-use lucid_bench::{ANSWER, PROMPT, SYSTEM};
+use lucid_bench::{ANSWER, PROMPT, SYSTEM, add};
 use lucid_server::{Server, ServerConfig};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> i64 {
-    a + b
-}
 
 fn main() -> anyhow::Result<()> {
     lucid_bench::init_logging();
