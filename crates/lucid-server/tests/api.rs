@@ -55,19 +55,33 @@ async fn start(
     let mock = MockServer::start(handler).await;
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
     let agent = Agent::builder(model).system("You add numbers.").tool(add).tool(AskUser::deferred()).build();
+    start_agent(name, mock, agent, tune).await
+}
+
+/// A server with `agent` as `default`, its database in a new folder `name`.
+async fn start_agent(
+    name: &str,
+    mock: MockServer,
+    agent: Agent,
+    tune: impl FnOnce(ServerConfig) -> ServerConfig,
+) -> Api {
     let dir = temp_dir(name);
     let config = tune(ServerConfig::new(dir.0.join("serve.db")).agent("default", agent));
-    let server = Server::open(config).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(server.serve(listener, std::future::pending()));
     Api {
-        url,
+        url: listen(Server::open(config).await.unwrap()).await,
         http: lucid::model::http::client_builder().build().unwrap(),
         key: None,
         mock: Arc::new(mock),
         _dir: Arc::new(dir),
     }
+}
+
+/// Serves `server` on a free loopback port until the test ends; its base URL.
+async fn listen(server: Server) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    url
 }
 
 impl Api {
@@ -561,10 +575,7 @@ async fn shutdown_lets_runs_finish_within_the_grace_then_cancels_the_rest_and_a_
     serving.await.unwrap().unwrap();
 
     // The same database opened again: the run stays cancelled, the session takes runs.
-    let server = Server::open(config()).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(server.serve(listener, std::future::pending()));
+    let url = listen(Server::open(config()).await.unwrap()).await;
     let run: Value = http.get(format!("{url}/v1/runs/{run_id}")).send().await.unwrap().json().await.unwrap();
     assert_eq!(run["status"], "cancelled");
     let session: Value = http.get(format!("{url}/v1/sessions/{id}")).send().await.unwrap().json().await.unwrap();
@@ -590,9 +601,7 @@ async fn a_run_left_going_by_a_dead_process_is_failed_at_the_next_start() {
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
     let server =
         Server::open(ServerConfig::new(&db).agent("default", Agent::builder(model).tool(add).build())).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(server.serve(listener, std::future::pending()));
+    let url = listen(server).await;
     let http = lucid::model::http::client_builder().build().unwrap();
     let run: Value = http.get(format!("{url}/v1/runs/run_x")).send().await.unwrap().json().await.unwrap();
     assert_eq!((run["status"].as_str(), run["error"]["code"].as_str()), (Some("failed"), Some("unavailable")), "{run}");
@@ -617,25 +626,9 @@ async fn a_provider_key_never_reaches_a_client_or_the_metrics() {
     })
     .await;
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), Some(KEY.into()), "mock").unwrap();
-    let dir = temp_dir("secret");
-    let server =
-        Server::open(ServerConfig::new(dir.0.join("serve.db")).agent("default", Agent::builder(model).build()))
-            .await
-            .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(server.serve(listener, std::future::pending()));
-    let http = lucid::model::http::client_builder().build().unwrap();
-    let session: Value = http
-        .post(format!("{url}/v1/sessions"))
-        .json(&json!({"agent": "default"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap();
+    let api = start_agent("secret", mock, Agent::builder(model).build(), |c| c).await;
+    let (url, http) = (&api.url, &api.http);
+    let id = api.session().await;
     let run = http
         .post(format!("{url}/v1/sessions/{id}/runs"))
         .json(&json!({"input": "hi"}))
