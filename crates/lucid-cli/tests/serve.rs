@@ -98,38 +98,20 @@ async fn the_configured_agents_answer_over_http_and_sigterm_stops_the_server() {
     let config = write_config(&dir, &mock);
     let (child, url) = tokio::task::block_in_place(|| serve(&dir, &config, Some("acme:acme-key-0123456789")));
     let http = lucid::model::http::client_builder().build().unwrap();
-    let models: Value = http
-        .get(format!("{url}/v1/models"))
-        .bearer_auth("acme-key-0123456789")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let models: Value = json_of(http.get(format!("{url}/v1/models")).bearer_auth("acme-key-0123456789")).await;
     let ids: Vec<&str> = models["data"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["default", "support"]);
-    let session: Value = http
-        .post(format!("{url}/v1/sessions"))
-        .bearer_auth("acme-key-0123456789")
-        .json(&json!({"agent": "support"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let session: Value = json_of(
+        http.post(format!("{url}/v1/sessions")).bearer_auth("acme-key-0123456789").json(&json!({"agent": "support"})),
+    )
+    .await;
     let id = session["id"].as_str().unwrap();
-    let run: Value = http
-        .post(format!("{url}/v1/sessions/{id}/runs"))
-        .bearer_auth("acme-key-0123456789")
-        .json(&json!({"input": "My order is late"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let run: Value = json_of(
+        http.post(format!("{url}/v1/sessions/{id}/runs"))
+            .bearer_auth("acme-key-0123456789")
+            .json(&json!({"input": "My order is late"})),
+    )
+    .await;
     assert_eq!(
         (run["status"].as_str(), run["result"]["content"].as_str()),
         (Some("completed"), Some("Hello from the mock."))
@@ -200,4 +182,9 @@ async fn the_official_openai_python_sdk_talks_to_the_facade() {
     assert_eq!(got["unknown_model"], json!([404, "model_not_found"]));
     assert_eq!(got["wrong_key"], 401);
     assert!(status.success());
+}
+
+/// The JSON a request is answered with.
+async fn json_of(request: reqwest::RequestBuilder) -> Value {
+    request.send().await.unwrap().json().await.unwrap()
 }
