@@ -70,6 +70,12 @@ impl JsonObject {
         }
     }
 
+    /// The body of a turn, `{input, stream}`: the input text and whether to stream.
+    pub fn turn(&self) -> Result<(String, bool), ApiError> {
+        self.only(&["input", "stream"])?;
+        Ok((self.text("input")?.to_string(), self.flag("stream")?))
+    }
+
     /// An optional object (empty when absent or null).
     pub fn object(&self, field: &str) -> Result<Value, ApiError> {
         match self.0.get(field) {

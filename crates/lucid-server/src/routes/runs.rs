@@ -94,9 +94,7 @@ pub async fn input(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    body.only(&["input", "stream"])?;
-    let input = body.text("input")?.to_string();
-    let stream = body.flag("stream")?;
+    let (input, stream) = body.turn()?;
     let row = owned_run(&server, &tenant, &id).await?;
     if row.status != RunStatus::NeedsInput {
         return Err(ApiError::conflict(

@@ -109,9 +109,7 @@ pub async fn run(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    body.only(&["input", "stream"])?;
-    let input = body.text("input")?.to_string();
-    let stream = body.flag("stream")?;
+    let (input, stream) = body.turn()?;
     let session_row = owned(&server, &tenant, &id).await?;
     let agent = server.agents.get(&session_row.agent).ok_or_else(|| {
         ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
