@@ -42,14 +42,25 @@ pub fn tools(attr: TokenStream, item: TokenStream) -> TokenStream {
 struct Options {
     name: Option<(String, Span)>,
     description: Option<String>,
+    /// `idempotent`: the generated `Tool::idempotent` answers true.
+    idempotent: bool,
 }
 
 fn parse_options(attr: TokenStream2) -> syn::Result<Options> {
     let mut opts = Options::default();
     let metas = Punctuated::<Meta, Token![,]>::parse_terminated.parse2(attr)?;
     for meta in metas {
+        if let Meta::Path(p) = &meta
+            && p.is_ident("idempotent")
+        {
+            opts.idempotent = true;
+            continue;
+        }
         let Meta::NameValue(nv) = &meta else {
-            return Err(syn::Error::new(meta.span(), "expected `name = \"...\"` or `description = \"...\"`"));
+            return Err(syn::Error::new(
+                meta.span(),
+                "expected `name = \"...\"`, `description = \"...\"` or `idempotent`",
+            ));
         };
         let value = match &nv.value {
             Expr::Lit(l) => match &l.lit {
@@ -63,7 +74,10 @@ fn parse_options(attr: TokenStream2) -> syn::Result<Options> {
         } else if nv.path.is_ident("description") {
             opts.description = Some(value.value());
         } else {
-            return Err(syn::Error::new(nv.path.span(), "unknown option; expected `name` or `description`"));
+            return Err(syn::Error::new(
+                nv.path.span(),
+                "unknown option; expected `name`, `description` or `idempotent`",
+            ));
         }
     }
     Ok(opts)
@@ -179,6 +193,7 @@ fn params(sig: &mut Signature, method: bool) -> syn::Result<Vec<Param>> {
 /// The pieces shared by both macros: the argument struct, and the body of `invoke`.
 fn tool_impl(
     tool_ty: TokenStream2,
+    opts_idempotent: bool,
     name: &str,
     description: &str,
     params: &[Param],
@@ -213,6 +228,11 @@ fn tool_impl(
     } else {
         quote!(::lucid::tool::output_text(&__out))
     };
+    let idempotent = if opts_idempotent {
+        quote! { fn idempotent(&self) -> bool { true } }
+    } else {
+        quote!()
+    };
     quote! {
         #[derive(::lucid::__private::serde::Deserialize, ::lucid::__private::schemars::JsonSchema)]
         #[serde(crate = "::lucid::__private::serde", deny_unknown_fields)]
@@ -221,6 +241,8 @@ fn tool_impl(
         struct #args_ident { #(#fields,)* }
 
         impl ::lucid::tool::Tool for #tool_ty {
+            #idempotent
+
             fn spec(&self) -> &::lucid::tool::ToolSpec {
                 static SPEC: ::std::sync::OnceLock<::lucid::tool::ToolSpec> = ::std::sync::OnceLock::new();
                 SPEC.get_or_init(|| ::lucid::tool::ToolSpec::for_args::<#args_ident>(#name, #description))
@@ -253,7 +275,8 @@ fn expand_fn(opts: Options, mut func: ItemFn) -> syn::Result<TokenStream2> {
     let mut inner = func.clone();
     inner.sig.ident = format_ident!("call");
     inner.vis = syn::parse_quote!(pub);
-    let imp = tool_impl(quote!(#fn_ident), &name, &description, &params, &func.sig, quote!(#fn_ident::call));
+    let imp =
+        tool_impl(quote!(#fn_ident), opts.idempotent, &name, &description, &params, &func.sig, quote!(#fn_ident::call));
     Ok(quote! {
         #(#docs)*
         ///
@@ -301,8 +324,15 @@ fn expand_impl(mut block: ItemImpl) -> syn::Result<TokenStream2> {
         let params = params(&mut method.sig, true)?;
         let description = opts.description.clone().unwrap_or_else(|| doc_text(&method.attrs));
         let tool_ident = format_ident!("__LucidTool_{}_{}", type_name, method_ident);
-        let imp =
-            tool_impl(quote!(#tool_ident), &name, &description, &params, &method.sig, quote!(self.0.#method_ident));
+        let imp = tool_impl(
+            quote!(#tool_ident),
+            opts.idempotent,
+            &name,
+            &description,
+            &params,
+            &method.sig,
+            quote!(self.0.#method_ident),
+        );
         generated.push(quote! {
             #[allow(non_camel_case_types)]
             struct #tool_ident(::std::sync::Arc<#self_ty>);

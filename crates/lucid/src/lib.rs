@@ -87,6 +87,8 @@ pub use tool::{Tool, ToolError, ToolSpec};
 /// `#[tool(description = "...")]`), the argument schema from the parameter types, with
 /// parameter doc comments as descriptions; `Option<T>` parameters are not required.
 /// A parameter of type [`tool::ToolContext`] receives the call's context instead.
+/// `#[tool(idempotent)]` marks a tool that may run again with no further effect
+/// ([`Tool::idempotent`]): a call a crash interrupted is then re-run on recovery.
 ///
 /// The function becomes a unit value of the same name implementing [`Tool`]; the original
 /// function stays callable as `name::call(..)`.
@@ -104,6 +106,12 @@ pub use tool::{Tool, ToolError, ToolSpec};
 /// assert_eq!(hello::call("Ada".into(), None), "Hello, Ada.");
 /// assert_eq!(hello.spec().name(), "greet");
 /// assert_eq!(hello.spec().parameters()["required"], serde_json::json!(["name"]));
+/// assert!(!hello.idempotent());
+///
+/// /// Reads a file.
+/// #[tool(idempotent)]
+/// fn read(path: String) -> String { path }
+/// assert!(read.idempotent());
 /// ```
 pub use lucid_macros::tool;
 

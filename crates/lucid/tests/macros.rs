@@ -58,7 +58,7 @@ impl Account {
     }
 
     /// The current balance.
-    #[tool]
+    #[tool(idempotent)]
     fn balance(&self) -> i64 {
         self.balance.load(Ordering::SeqCst)
     }
@@ -68,6 +68,25 @@ impl Account {
     fn audit(&self) -> bool {
         true
     }
+}
+
+#[tool(idempotent, name = "echo_back")]
+fn echo(text: String) -> String {
+    text
+}
+
+#[test]
+fn idempotent_marks_functions_and_methods_and_nothing_else() {
+    assert!(echo.idempotent() && !loud.idempotent() && !distance.idempotent());
+    let mut tools = ToolRegistry::new();
+    tools.add(echo);
+    tools.add(loud);
+    tools.add_set(Arc::new(Account::default()));
+    let marked: Vec<bool> =
+        ["echo_back", "shout", "deposit", "balance", "unknown"].into_iter().map(|n| tools.is_idempotent(n)).collect();
+    assert_eq!(marked, [true, false, false, true, false]);
+    tools.add(lucid::tool::Idempotent(loud));
+    assert!(tools.is_idempotent("shout"), "the wrapper marks a tool made without the attribute");
 }
 
 #[test]

@@ -343,7 +343,8 @@ pub fn tool_set(clients: &[McpClient]) -> Result<Vec<Arc<McpTool>>, McpError> {
         let schema = serde_json::Value::Object((*tool.input_schema).clone());
         let spec = ToolSpec::new(name, description, schema)
             .map_err(|e| McpError::Protocol { server: client.name().to_string(), reason: e.to_string() })?;
-        tools.push(Arc::new(McpTool::new(spec, tool.name.to_string(), client.clone())));
+        let idempotent = self::tool::declared_idempotent(&tool);
+        tools.push(Arc::new(McpTool::new(spec, tool.name.to_string(), client.clone(), idempotent)));
     }
     Ok(tools)
 }

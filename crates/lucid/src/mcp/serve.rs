@@ -67,7 +67,13 @@ impl ToolServer {
                     Value::Object(m) => m.clone(),
                     _ => serde_json::Map::from_iter([("type".to_string(), Value::from("object"))]),
                 };
-                rmcp::model::Tool::new(s.name().to_string(), s.description().to_string(), Arc::new(schema))
+                let tool = rmcp::model::Tool::new(s.name().to_string(), s.description().to_string(), Arc::new(schema));
+                if self.tools.is_idempotent(s.name()) {
+                    // Clients that recover interrupted calls (Lucid among them) may re-run it.
+                    tool.with_annotations(rmcp::model::ToolAnnotations::new().idempotent(true))
+                } else {
+                    tool
+                }
             })
             .collect()
     }
@@ -185,5 +191,35 @@ pub async fn serve_http(
                 tracing::debug!(error = %e, "MCP HTTP connection ended");
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::Idempotent;
+    use lucid_macros::tool;
+
+    /// Adds two integers.
+    #[tool]
+    fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    /// Reads a number.
+    #[tool]
+    fn read(n: i64) -> i64 {
+        n
+    }
+
+    #[test]
+    fn idempotent_tools_are_listed_with_the_hint_clients_read_back() {
+        let mut tools = ToolRegistry::new();
+        tools.add(add);
+        tools.add(Idempotent(read));
+        let listed = ToolServer::new(tools, None).listed();
+        let hints: Vec<bool> = listed.iter().map(crate::mcp::tool::declared_idempotent).collect();
+        assert_eq!(hints, [false, true]);
+        assert!(listed[0].annotations.is_none(), "a plain tool gets no annotations");
     }
 }

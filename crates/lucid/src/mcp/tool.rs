@@ -15,6 +15,8 @@ pub struct McpTool {
     /// The tool's name on its server (the spec's name may carry a prefix or a hash).
     remote: String,
     client: McpClient,
+    /// The server's annotations say `idempotentHint: true`.
+    idempotent: bool,
 }
 
 impl std::fmt::Debug for McpTool {
@@ -24,8 +26,8 @@ impl std::fmt::Debug for McpTool {
 }
 
 impl McpTool {
-    pub(crate) fn new(spec: ToolSpec, remote: String, client: McpClient) -> Self {
-        McpTool { spec, remote, client }
+    pub(crate) fn new(spec: ToolSpec, remote: String, client: McpClient, idempotent: bool) -> Self {
+        McpTool { spec, remote, client, idempotent }
     }
 
     /// The name of the server serving this tool.
@@ -44,6 +46,11 @@ impl Tool for McpTool {
         &self.spec
     }
 
+    /// What the server's annotations say (`idempotentHint`, false when absent).
+    fn idempotent(&self) -> bool {
+        self.idempotent
+    }
+
     fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
         async move {
             let args = match args {
@@ -57,6 +64,12 @@ impl Tool for McpTool {
         }
         .boxed()
     }
+}
+
+/// Whether a server's tool says it is idempotent: its annotations hold
+/// `idempotentHint: true` (a hint the server vouches for; absent means no).
+pub(crate) fn declared_idempotent(tool: &rmcp::model::Tool) -> bool {
+    tool.annotations.as_ref().is_some_and(|a| a.idempotent_hint == Some(true))
 }
 
 /// The text the model reads for a `tools/call` result: `structuredContent` (as JSON) when
@@ -140,6 +153,21 @@ mod tests {
             result_text(&r),
             "here\n[image: image/png, 3 bytes]\n[resource file:///a.txt (text/plain)]\nhi\n[resource link: file:///b (b)]"
         );
+    }
+
+    #[test]
+    fn idempotent_only_when_the_annotations_say_so() {
+        let tool = |annotations: Value| -> rmcp::model::Tool {
+            let mut t = json!({"name": "t", "inputSchema": {"type": "object"}});
+            if !annotations.is_null() {
+                t["annotations"] = annotations;
+            }
+            serde_json::from_value(t).expect("a valid tool")
+        };
+        assert!(declared_idempotent(&tool(json!({"idempotentHint": true}))));
+        assert!(!declared_idempotent(&tool(json!({"idempotentHint": false}))));
+        assert!(!declared_idempotent(&tool(json!({"readOnlyHint": true}))));
+        assert!(!declared_idempotent(&tool(Value::Null)));
     }
 
     #[test]

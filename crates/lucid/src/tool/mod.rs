@@ -122,6 +122,46 @@ pub trait Tool: Send + Sync + 'static {
     /// Runs the tool with arguments already validated against the schema.
     /// `Ok` is the output text the model reads; `Err` is reported to it as a failure.
     fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>>;
+    /// Calling it again with the same arguments has no further effect; a call interrupted
+    /// by a crash is run again on recovery instead of answered `interrupted` (see
+    /// [`Agent::session_with_id`](crate::Agent::session_with_id)). False unless the tool
+    /// says so: mark a tool with [`Idempotent`] or `#[tool(idempotent)]`.
+    fn idempotent(&self) -> bool {
+        false
+    }
+}
+
+/// A tool marked idempotent: calling it again with the same arguments has no further
+/// effect, so a call a crash interrupted is run again when the session is recovered
+/// (instead of answered "interrupted").
+///
+/// ```
+/// use lucid::prelude::*;
+/// use lucid::tool::{Idempotent, ToolRegistry};
+///
+/// /// Reads a setting.
+/// #[tool]
+/// fn read_setting(key: String) -> String { format!("{key}=on") }
+///
+/// let mut tools = ToolRegistry::new();
+/// tools.add(Idempotent(read_setting));
+/// assert!(tools.is_idempotent("read_setting"));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Idempotent<T: Tool>(pub T);
+
+impl<T: Tool> Tool for Idempotent<T> {
+    fn spec(&self) -> &ToolSpec {
+        self.0.spec()
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        self.0.invoke(args, ctx)
+    }
+
+    fn idempotent(&self) -> bool {
+        true
+    }
 }
 
 /// A value holding several tools that share state (what `#[tools]` implements).

@@ -269,6 +269,10 @@ impl Tool for Guarded {
         }
         .boxed()
     }
+
+    fn idempotent(&self) -> bool {
+        self.tool.idempotent()
+    }
 }
 
 #[cfg(test)]

@@ -119,6 +119,27 @@ impl ToolRegistry {
         self.index.get(name).map(|&i| &self.tools[i])
     }
 
+    /// Whether the tool with this name is [idempotent](Tool::idempotent) (false for an
+    /// unknown name).
+    ///
+    /// ```
+    /// use lucid::prelude::*;
+    /// use lucid::tool::{Idempotent, ToolRegistry};
+    ///
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let mut tools = ToolRegistry::new();
+    /// tools.add(add);
+    /// assert!(!tools.is_idempotent("add"));
+    /// tools.add(Idempotent(add));
+    /// assert!(tools.is_idempotent("add") && !tools.is_idempotent("nope"));
+    /// ```
+    pub fn is_idempotent(&self, name: &str) -> bool {
+        self.get(name).is_some_and(|t| t.idempotent())
+    }
+
     /// True when no tool is registered.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
