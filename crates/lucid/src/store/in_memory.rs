@@ -291,4 +291,15 @@ impl SessionStore for InMemoryStore {
         }
         .boxed()
     }
+
+    fn break_lock<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        async move {
+            let here = self.guard().locks.remove(id).is_some();
+            match &self.backing {
+                Some(b) => Ok(b.break_lock(id).await? || here),
+                None => Ok(here),
+            }
+        }
+        .boxed()
+    }
 }

@@ -93,6 +93,10 @@
 //! let agent = lucid::Agent::builder(model).store(std::sync::Arc::new(MapStore::default())).build();
 //! let mut session = agent.session_with_id("support-42").await?;
 //! # Ok(()) }
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! // Without a `break_lock` of its own, a store says it cannot break turn locks.
+//! assert!(MapStore::default().break_lock("support-42").await.is_err());
+//! # });
 //! ```
 
 pub mod encoding;
@@ -111,7 +115,7 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::message::Message;
 
 pub use in_memory::InMemoryStore;
@@ -183,6 +187,30 @@ pub trait SessionStore: Send + Sync + 'static {
     fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>>;
     /// Releases a lock taken with [`SessionStore::lock`].
     fn unlock<'a>(&'a self, lock: &'a TurnLock) -> BoxFuture<'a, Result<()>>;
+
+    /// Removes the session's turn lock whoever holds it; true when there was one. For a
+    /// coordinator that knows the holder is gone (its lease in another table expired, its
+    /// machine was lost) and hands the session to another process at once, without waiting
+    /// for the turn lease. The holder, if it still runs, loses its guarantee: break only a
+    /// lock whose holder is known dead. The default answers [`Error::Store`] ("this store
+    /// cannot break turn locks"), so stores written before it still compile.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use std::time::Duration;
+    /// use lucid::store::{InMemoryStore, SessionStore};
+    /// let store = InMemoryStore::new(10);
+    /// let _held = store.lock("s", Duration::from_secs(60)).await.unwrap();
+    /// assert!(store.break_lock("s").await.unwrap());
+    /// assert!(store.lock("s", Duration::from_secs(60)).await.is_ok(), "free again");
+    /// # });
+    /// ```
+    fn break_lock<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        let _ = id;
+        Box::pin(async move {
+            Err(Error::Store { store: self.kind(), message: "this store cannot break turn locks".into() })
+        })
+    }
 
     /// The session with every message that can still be read, and the positions of those
     /// that cannot (a corrupted row): what [`repair`] rebuilds from. Stores that keep

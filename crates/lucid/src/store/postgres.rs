@@ -357,4 +357,16 @@ impl SessionStore for PostgresStore {
         }
         .boxed()
     }
+
+    fn break_lock<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        async move {
+            let client = self.client().await?;
+            let removed = client
+                .execute("DELETE FROM lucid_session_locks WHERE session_id = $1", &[&id])
+                .await
+                .map_err(db_err)?;
+            Ok(removed > 0)
+        }
+        .boxed()
+    }
 }

@@ -346,4 +346,13 @@ impl SessionStore for SqliteStore {
         })
         .boxed()
     }
+
+    fn break_lock<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        let id = id.to_string();
+        self.run(move |conn| {
+            let removed = conn.execute("DELETE FROM session_locks WHERE session_id = ?1", [&id]).map_err(db_err)?;
+            Ok(removed > 0)
+        })
+        .boxed()
+    }
 }

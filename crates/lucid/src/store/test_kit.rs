@@ -43,7 +43,8 @@ pub fn turn(i: usize) -> Vec<Message> {
 /// Runs the shared behaviour against `store` and panics on the first difference: missing
 /// sessions, create (idempotent, metadata kept), metadata merged key by key, append and load in order with counts and
 /// titles, replace, listing most recent first with limit and offset, turn locks (a second
-/// lock refused with [`crate::Error::SessionBusy`], per session, free again after unlock),
+/// lock refused with [`crate::Error::SessionBusy`], per session, free again after unlock or
+/// after [`SessionStore::break_lock`]),
 /// and delete.
 pub async fn suite(store: Arc<dyn SessionStore>) {
     let kind = store.kind();
@@ -101,6 +102,12 @@ pub async fn suite(store: Arc<dyn SessionStore>) {
     store.unlock(&lock).await.unwrap();
     let relock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
     store.unlock(&relock).await.unwrap();
+
+    let _held = store.lock("s1", Duration::from_secs(60)).await.unwrap();
+    assert!(store.break_lock("s1").await.unwrap(), "{kind}: break_lock removes a held lock");
+    assert!(!store.break_lock("s1").await.unwrap(), "{kind}: break_lock reports there was none");
+    let taken = store.lock("s1", Duration::from_secs(60)).await.expect("a broken lock can be taken at once");
+    store.unlock(&taken).await.unwrap();
 
     assert!(store.delete("s3").await.unwrap());
     assert!(!store.delete("s3").await.unwrap());
