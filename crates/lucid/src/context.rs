@@ -62,6 +62,13 @@ impl Context {
         (c, report)
     }
 
+    /// A context holding `messages` as they are, without the repair pass: for a stored
+    /// history whose last calls are still to be answered (the caller checked the rest).
+    pub(crate) fn from_messages_unrepaired(messages: Vec<Message>) -> Self {
+        let has_system = matches!(messages.first(), Some(Message::System { .. }));
+        Context { messages, has_system, has_recall: false }
+    }
+
     /// The system prompt, if any.
     pub fn system(&self) -> Option<&str> {
         match self.messages.first() {
@@ -154,6 +161,22 @@ impl Context {
         self.messages.iter().enumerate().filter(|(_, m)| matches!(m, Message::User { .. })).map(|(i, _)| i).collect()
     }
 
+    /// Start index of the last turn (its user message), if there is one; no allocation,
+    /// unlike [`Context::turn_starts`].
+    ///
+    /// ```
+    /// use lucid::{context::Context, Message};
+    /// let mut c = Context::new(Some("Be brief.".into()));
+    /// assert_eq!(c.last_turn_start(), None);
+    /// c.push(Message::user("hi"));
+    /// c.push(Message::assistant("hello"));
+    /// c.push(Message::user("again"));
+    /// assert_eq!(c.last_turn_start(), Some(3));
+    /// ```
+    pub fn last_turn_start(&self) -> Option<usize> {
+        self.messages.iter().rposition(|m| matches!(m, Message::User { .. }))
+    }
+
     /// Drops everything but the system prompt (and the recalled memory).
     pub fn clear(&mut self) {
         let start = self.history_start();
@@ -169,8 +192,8 @@ impl Context {
 
     /// Removes the last turn and returns its messages (an "undo").
     pub fn pop_turn(&mut self) -> Vec<Message> {
-        match self.turn_starts().last() {
-            Some(&start) => self.messages.split_off(start),
+        match self.last_turn_start() {
+            Some(start) => self.messages.split_off(start),
             None => Vec::new(),
         }
     }

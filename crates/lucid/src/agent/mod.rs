@@ -42,6 +42,8 @@ pub(crate) struct AgentConfig {
     pub window_budget: Option<usize>,
     pub store: Option<Arc<dyn SessionStore>>,
     pub turn_lease: Duration,
+    /// Commit a stored session's turn at each step, not only at its end.
+    pub durable_steps: bool,
     pub memory: Option<ConversationMemory>,
     pub counter: Arc<dyn TokenCounter>,
     pub permissions: PermissionPolicy,
@@ -102,6 +104,7 @@ impl Agent {
                 window_budget: None,
                 store: None,
                 turn_lease: Duration::from_secs(15 * 60),
+                durable_steps: false,
                 memory: None,
                 counter: crate::tokens::counter_for_model(model.model_name()),
                 permissions: PermissionPolicy::allow_all(),
@@ -131,7 +134,14 @@ impl Agent {
 
     /// The stored conversation `id`, loaded (and repaired) from the agent's store with its
     /// memory summaries, or created there if it does not exist. Each turn is saved when it
-    /// ends.
+    /// ends (each step, with [`AgentBuilder::durable_steps`]).
+    ///
+    /// A history that ends with tool calls not all answered (the process running the turn
+    /// died) is recovered at the next `run`, `resume` or their streamed forms, before
+    /// anything else: in call order, a call to an [idempotent](crate::Tool::idempotent)
+    /// tool is run again, any other call is answered with
+    /// [`INTERRUPTED`](crate::history::INTERRUPTED); the results are appended (and
+    /// committed at once), then the run goes on (`resume` calls the model with them).
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -156,6 +166,11 @@ impl Agent {
             None => Default::default(),
         };
         Ok(Session::stored(self.clone(), id.to_string(), messages, summaries))
+    }
+
+    /// Whether stored sessions commit every step ([`AgentBuilder::durable_steps`]).
+    pub fn durable_steps(&self) -> bool {
+        self.config.durable_steps
     }
 
     /// The session store, if one is configured.
@@ -336,6 +351,33 @@ impl AgentBuilder {
     /// minutes; a lock whose process died on this host is taken over at once).
     pub fn turn_lease(mut self, lease: Duration) -> Self {
         self.config.turn_lease = lease;
+        self
+    }
+
+    /// Commits a stored session's turn to the store at every step, not only when the turn
+    /// ends (default off): the user message before the first model call, each answer with
+    /// tool calls before its tools run, each tool result as it arrives. A process that
+    /// dies mid-turn then loses at most the step under way; whoever loads the session next
+    /// ([`Agent::session_with_id`]) continues from there, re-running interrupted calls to
+    /// [idempotent](crate::Tool::idempotent) tools and answering the others "interrupted".
+    /// The cost is one store write per step instead of one per turn. A step that cannot be
+    /// written is logged and written with the end-of-turn save; the turn goes on.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use std::sync::Arc;
+    /// use lucid::store::InMemoryStore;
+    /// # let model = Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+    /// let agent = lucid::Agent::builder(model)
+    ///     .store(Arc::new(InMemoryStore::new(100)))
+    ///     .durable_steps(true)
+    ///     .build();
+    /// let session = agent.session_with_id("job-7").await.unwrap();
+    /// assert!(agent.durable_steps());
+    /// # let _ = session; });
+    /// ```
+    pub fn durable_steps(mut self, on: bool) -> Self {
+        self.config.durable_steps = on;
         self
     }
 

@@ -60,6 +60,12 @@ pub struct Session {
     id: Option<String>,
     /// The history was edited (cleared, undone, compressed): the next save replaces it whole.
     edited: bool,
+    /// Messages of the last turn (from its user message) the store already holds; what
+    /// follows is written by the next save. Trimming only drops older turns, so this
+    /// count stays true while the turn grows.
+    turn_saved: usize,
+    /// The stored history ended with unanswered tool calls: the next run answers them.
+    recover: bool,
     /// Provider-reported prompt tokens over Lucid's estimate, smoothed over calls.
     calibration: f64,
     /// Summaries of turns that left the window, and what the last turn recalled.
@@ -76,15 +82,32 @@ impl Session {
             usage: Usage::default(),
             id: None,
             edited: false,
+            turn_saved: 0,
+            recover: false,
             calibration: 1.0,
             memory: SessionMemory::default(),
         }
     }
 
     pub(crate) fn stored(agent: Agent, id: String, messages: Vec<Message>, summaries: Vec<Summary>) -> Self {
-        let mut s = Session::with_messages(agent, messages);
+        let recover = recoverable(&messages);
+        let mut s = if recover {
+            // Left as they are for the next run to answer (the rest is valid, checked).
+            let mut s = Session::new(agent);
+            let system = s.context.system().map(str::to_string);
+            s.context = Context::from_messages_unrepaired(messages);
+            if s.context.system().is_none() {
+                s.context.set_system(system);
+            }
+            s
+        } else {
+            Session::with_messages(agent, messages)
+        };
         s.id = Some(id);
         s.memory.summaries = summaries;
+        s.recover = recover;
+        // Everything loaded is in the store already.
+        s.turn_saved = s.last_turn_len();
         s
     }
 
@@ -111,8 +134,14 @@ impl Session {
         if let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) {
             store.replace(id, self.context.history()).await?;
             self.edited = false;
+            self.turn_saved = self.last_turn_len();
         }
         Ok(())
+    }
+
+    /// The messages of the last turn, from its user message.
+    fn last_turn_len(&self) -> usize {
+        self.context.last_turn_start().map_or(0, |start| self.context.messages().len() - start)
     }
 
     /// Writes the summaries to the store's metadata when they changed. They go before the
@@ -130,18 +159,35 @@ impl Session {
         Ok(())
     }
 
-    /// Saves the turn that just ended: appended, or the whole history after an edit.
+    /// Saves the turn that just ended: what the store lacks of it appended, or the whole
+    /// history after an edit.
     async fn save_turn(&mut self) -> Result<()> {
         self.save_summaries().await?;
+        self.write_unsaved().await
+    }
+
+    /// Writes what the store lacks: the last turn's messages past those already written,
+    /// or the whole history after an edit or when the written ones are no longer there.
+    async fn write_unsaved(&mut self) -> Result<()> {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
-        if self.edited {
+        let len = self.last_turn_len();
+        if self.edited || len < self.turn_saved {
             store.replace(id, self.context.history()).await?;
             self.edited = false;
-            return Ok(());
+        } else if len > self.turn_saved {
+            let end = self.context.messages().len();
+            store.append(id, &self.context.messages()[end - (len - self.turn_saved)..]).await?;
         }
-        match self.context.turn_starts().last() {
-            Some(&start) => store.append(id, &self.context.messages()[start..]).await,
-            None => Ok(()),
+        self.turn_saved = len;
+        Ok(())
+    }
+
+    /// A step of a durable turn ([`crate::AgentBuilder::durable_steps`]): written now. A
+    /// failure does not stop the turn; the end-of-turn save writes the whole history.
+    async fn commit_step(&mut self) {
+        if let Err(e) = self.write_unsaved().await {
+            tracing::warn!(session = self.id.as_deref().unwrap_or_default(), error = %e, "could not commit a step of the turn; the end of the turn writes it");
+            self.edited = true;
         }
     }
 
@@ -164,6 +210,29 @@ impl Session {
     /// ```
     pub async fn resume(&mut self) -> Result<AgentResult> {
         self.drive(None, false, Events::NONE, None).await
+    }
+
+    /// [`Session::resume`], streamed as [`Session::run_stream`] streams a turn: the last
+    /// event is [`AgentEvent::Completed`] or [`AgentEvent::Error`].
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+    /// use futures::StreamExt;
+    /// // A run another process left half done: its interrupted calls are answered first.
+    /// let mut session = agent.session_with_id("job-7").await?;
+    /// let mut events = session.resume_stream();
+    /// while let Some(event) = events.next().await {
+    ///     if let lucid::AgentEvent::ToolCallFinished { name, is_error, .. } = event {
+    ///         println!("{name}: {}", if is_error { "failed" } else { "done" });
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn resume_stream(&mut self) -> impl Stream<Item = AgentEvent> + Send + '_ {
+        let queue = Arc::new(EventQueue::default());
+        let events = Arc::clone(&queue);
+        let fut = Box::pin(async move { self.drive(None, true, Events(Some(&events)), None).await });
+        DriveStream { fut: Some(fut), queue, last: None }
     }
 
     /// Runs one turn whose answer must be JSON matching `T`'s schema, and returns it
@@ -367,11 +436,18 @@ impl Session {
             _ => None,
         };
         let token = self.canceller.begin();
+        let mut run = RunState::default();
+        let mut cancelled = false;
+        if self.recover {
+            self.recover = false;
+            cancelled = self.answer_open_calls(&config, &token, events, &mut run).await;
+        }
         self.context.repair();
         // Memory needs the text after the context took it; copy it only then.
         let query = config.memory.as_ref().and(prompt.clone());
         if let Some(prompt) = prompt {
             self.context.push(Message::user(prompt));
+            self.turn_saved = 0;
         }
         let mut memory_usage = Usage::default();
         if let (Some(memory), Some(prompt)) = (&config.memory, query) {
@@ -382,8 +458,11 @@ impl Session {
             let before = memory.before_turn(&env, &mut self.context, &mut self.memory, &prompt, &mut memory_usage);
             self.edited |= before.await;
         }
+        if config.durable_steps {
+            self.commit_step().await;
+        }
         // Summary calls are part of the turn's cost.
-        let mut run = RunState { usage: memory_usage, ..RunState::default() };
+        run.usage += memory_usage;
         match options {
             // Tools first, the structured report last: servers that enforce a schema with a
             // grammar (llama.cpp, vLLM's guided decoding) would otherwise force the report
@@ -400,7 +479,11 @@ impl Session {
             }
             _ => run.options = options.cloned(),
         }
-        let outcome = self.iterate(&config, &token, stream, events, &mut run).await;
+        let outcome = if cancelled {
+            Ok(StopReason::Cancelled)
+        } else {
+            self.iterate(&config, &token, stream, events, &mut run).await
+        };
         self.context.repair();
         self.canceller.end();
         self.usage += run.usage;
@@ -491,7 +574,8 @@ impl Session {
                 }
             }
             run.finish_reason = response.finish_reason;
-            let truncated: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
+            let truncated: Vec<(String, &str)> =
+                response.incomplete_tool_calls().map(|c| (c.id.clone(), NOT_RUN_TRUNCATED)).collect();
             let ChatResponse { mut message, .. } = response;
             if let Some(answer) = structured_answer(run.options.as_ref(), &message) {
                 // Anthropic answers a schema through a forced tool: its input is the answer.
@@ -530,6 +614,9 @@ impl Session {
                 continue;
             }
             self.context.push(Message::Assistant(message));
+            if config.durable_steps {
+                self.commit_step().await;
+            }
             if run.iterations >= config.max_iterations {
                 for c in &calls {
                     run.records.push(record(c, None, None));
@@ -546,16 +633,46 @@ impl Session {
         }
     }
 
-    /// Runs one turn's calls concurrently (bounded), keeping results in call order.
-    /// Returns true when cancelled; finished results are kept, the rest left unanswered
-    /// for the repair pass to mark as interrupted.
+    /// Answers the calls a stored history ended with, before anything else of the run:
+    /// idempotent tools run again, the others are answered "interrupted". The results are
+    /// written at once. Returns true when cancelled.
+    async fn answer_open_calls(
+        &mut self,
+        config: &AgentConfig,
+        token: &CancellationToken,
+        events: Events<'_>,
+        run: &mut RunState,
+    ) -> bool {
+        let Some((at, answered)) = open_calls(self.context.messages()) else { return false };
+        let Message::Assistant(a) = &self.context.messages()[at] else { return false };
+        let calls = a.tool_calls[answered..].to_vec();
+        let not_run: Vec<(String, &str)> = calls
+            .iter()
+            .filter(|c| !config.tools.is_idempotent(&c.name))
+            .map(|c| (c.id.clone(), crate::history::INTERRUPTED))
+            .collect();
+        tracing::info!(
+            session = self.id.as_deref().unwrap_or_default(),
+            rerun = calls.len() - not_run.len(),
+            interrupted = not_run.len(),
+            "answering the tool calls an earlier run left open"
+        );
+        let cancelled = self.execute_tools(config, token, events, &calls, &not_run, run).await;
+        self.commit_step().await;
+        cancelled
+    }
+
+    /// Runs one turn's calls concurrently (bounded), keeping results in call order; the
+    /// calls in `not_run` are answered with their error text instead. Returns true when
+    /// cancelled; finished results are kept, the rest left unanswered for the repair pass
+    /// to mark as interrupted.
     async fn execute_tools(
         &mut self,
         config: &AgentConfig,
         token: &CancellationToken,
         events: Events<'_>,
         calls: &[ToolCall],
-        truncated: &[String],
+        not_run: &[(String, &str)],
         run: &mut RunState,
     ) -> bool {
         for c in calls {
@@ -569,11 +686,11 @@ impl Session {
         let mut results = futures::stream::iter((0..calls.len()).map(|i| {
             let c = &calls[i];
             let ctx = ToolContext { call_id: c.id.clone(), cancel: token.child_token() };
-            let cut = truncated.contains(&c.id);
+            let skip = not_run.iter().find(|(id, _)| *id == c.id).map(|(_, why)| *why);
             async move {
                 let started = Instant::now();
-                let outcome = if cut {
-                    ToolOutcome::error(NOT_RUN_TRUNCATED.to_string())
+                let outcome = if let Some(why) = skip {
+                    ToolOutcome::error(why.to_string())
                 } else if let Err(refused) = config.permissions.check(c).await {
                     ToolOutcome::error(refused)
                 } else {
@@ -603,6 +720,9 @@ impl Session {
                     run.records.push(record(c, Some(&outcome), Some(elapsed)));
                     run.questions.extend(outcome.questions);
                     self.context.push(Message::tool_result(&c.id, &c.name, outcome.content, outcome.is_error));
+                    if config.durable_steps {
+                        self.commit_step().await;
+                    }
                 }
                 Some(None) => return false,
                 None => {
@@ -615,6 +735,31 @@ impl Session {
             }
         }
     }
+}
+
+/// The tool calls that end a history unanswered: the index of the last assistant message
+/// and how many of its calls are answered, when fewer than all. Results are pushed in call
+/// order, so the answered calls are a prefix; anything else is the repair pass's business.
+fn open_calls(messages: &[Message]) -> Option<(usize, usize)> {
+    let at = messages.iter().rposition(|m| !matches!(m, Message::Tool(_)))?;
+    let Message::Assistant(a) = &messages[at] else { return None };
+    let results = &messages[at + 1..];
+    let in_order = results.iter().zip(&a.tool_calls).all(|(r, c)| matches!(r, Message::Tool(t) if t.call_id == c.id));
+    (results.len() < a.tool_calls.len() && in_order).then_some((at, results.len()))
+}
+
+/// Whether a stored history ends with open calls a run can answer as they are: the
+/// history before them valid and holding the turn's user message, their ids fresh.
+fn recoverable(messages: &[Message]) -> bool {
+    let Some((at, _)) = open_calls(messages) else { return false };
+    let Message::Assistant(a) = &messages[at] else { return false };
+    let head = &messages[..at];
+    let mut ids = std::collections::HashSet::new();
+    let fresh = a.tool_calls.iter().all(|c| !c.id.is_empty() && ids.insert(c.id.as_str()))
+        && !head
+            .iter()
+            .any(|m| matches!(m, Message::Assistant(h) if h.tool_calls.iter().any(|c| ids.contains(c.id.as_str()))));
+    fresh && head.iter().any(|m| matches!(m, Message::User { .. })) && crate::history::validate(head).is_ok()
 }
 
 /// What the memory needs of the agent and the session for a step.
