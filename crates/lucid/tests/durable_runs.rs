@@ -358,3 +358,16 @@ async fn a_session_loaded_without_open_calls_runs_as_before() {
     let Message::Tool(a) = &t.model.seen()[0].1[3] else { panic!("a's result") };
     assert_eq!(a.content, INTERRUPTED);
 }
+
+#[tokio::test]
+async fn a_call_id_the_repair_renames_after_it_was_committed_is_rewritten_in_the_store() {
+    // Some servers number calls per answer: the second `c1` is renamed by the repair
+    // after both were committed, so the store is rewritten rather than left with two `c1`.
+    let t = setup(memory(), true, vec![calls(&[("c1", "fetch")]), calls(&[("c1", "fetch")]), text("done")]);
+    let mut session = t.agent.session_with_id(ID).await.unwrap();
+    session.run("go").await.unwrap();
+    let all = stored(&*t.store).await;
+    assert!(validate(&all).is_ok(), "{all:?}");
+    assert_eq!(all, session.context().history());
+    assert_eq!(all.len(), 6);
+}

@@ -538,7 +538,11 @@ impl Session {
                 ..config.limits
             };
             self.context.trim_with(&limits, &*config.counter);
-            self.context.repair();
+            if !self.context.repair().is_clean() && self.turn_saved > 0 {
+                // It may have changed messages already stored (a call id renamed): the
+                // written ones are no longer a prefix, so the next write replaces.
+                self.edited = true;
+            }
             let measure = config.memory.is_some() || config.token_budget().is_some();
             let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
             run.iterations += 1;
