@@ -67,12 +67,15 @@ impl ChatModel for Scripted {
     }
 }
 
+/// What a tool saw in the store at each of its calls.
+type Snapshots = Arc<Mutex<Vec<Vec<Message>>>>;
+
 /// A tool that counts its calls and notes what the store held for the session meanwhile.
 struct Probe {
     spec: ToolSpec,
     store: Arc<dyn SessionStore>,
     calls: Arc<AtomicUsize>,
-    seen: Arc<Mutex<Vec<Vec<Message>>>>,
+    seen: Snapshots,
 }
 
 impl Probe {
@@ -126,7 +129,7 @@ struct Setup {
     model: Arc<Scripted>,
     agent: Agent,
     /// The tool `fetch` (idempotent) and the tool `charge` (not).
-    fetch: (Arc<AtomicUsize>, Arc<Mutex<Vec<Vec<Message>>>>),
+    fetch: (Arc<AtomicUsize>, Snapshots),
     charge: Arc<AtomicUsize>,
 }
 
