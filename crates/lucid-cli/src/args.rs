@@ -148,9 +148,14 @@ pub struct ServeArgs {
     /// How many runs one API key (tenant) may have going at once.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub max_runs_per_tenant: usize,
-    /// Seconds runs may go on after SIGTERM or Ctrl-C before they are cancelled.
+    /// Seconds runs may go on after SIGTERM or Ctrl-C before their leases are given up
+    /// (another instance, or this one restarted, continues them from their last step).
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     pub grace: u64,
+    /// Seconds a run stays this instance's without a renewal: runs of an instance that
+    /// died are continued by another after at most this long.
+    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..))]
+    pub lease: u64,
     /// The `default` agent's model flags (laid over the configuration's top level); the
     /// transcript, retries and timeout apply to every agent.
     #[command(flatten)]

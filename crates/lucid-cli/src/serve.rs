@@ -1,12 +1,13 @@
 //! `lucid serve`: the configuration's agents (`default` from the top level, and each
 //! `[agents.NAME]`) behind the HTTP API of `lucid-server`, sessions and runs kept in the
-//! SQLite store. Each agent is built by the same factory as `lucid run`'s (`crate::agent`),
+//! SQLite store, or in PostgreSQL (`--store postgres://…`, the `postgres` feature) shared
+//! by any number of instances. Each agent is built by the same factory as `lucid run`'s (`crate::agent`),
 //! with nobody at a keyboard: `ask_user` stops the run in `needs_input`, a policy's `ask`
 //! refuses.
 
 use std::time::Duration;
 
-use lucid_server::{ApiKeys, Server, ServerConfig};
+use lucid_server::{ApiKeys, Database, Server, ServerConfig};
 
 use crate::args::{AgentArgs, ModelArgs, ServeArgs};
 use crate::config::file::FileConfig;
@@ -18,18 +19,21 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
     let keys = ApiKeys::parse(&config::serve_api_keys()).map_err(|e| ConfigError(e.to_string()))?;
     lucid_server::check_bind(args.listen, &keys).map_err(|e| ConfigError(e.to_string()))?;
     let spec = args.store.store.clone().or_else(|| file.settings.store.clone()).unwrap_or_default();
-    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
-        return Err(ConfigError(
-            "lucid serve keeps its sessions and runs in SQLite for now (--store PATH); Postgres is not supported yet"
-                .into(),
-        )
-        .into());
-    }
-    let database = crate::sessions::sqlite_path(&spec)?;
+    let database = match Database::parse(&spec) {
+        Database::Postgres(url) if cfg!(feature = "postgres") => Database::Postgres(url),
+        Database::Postgres(_) => {
+            return Err(ConfigError(
+                "this lucid was built without Postgres support: rebuild with `--features postgres`".into(),
+            )
+            .into());
+        }
+        Database::Sqlite(_) => Database::Sqlite(crate::sessions::sqlite_path(&spec)?),
+    };
     let mut serving = ServerConfig::new(database)
         .keys(keys.clone())
         .max_runs_per_tenant(args.max_runs_per_tenant)
-        .grace(Duration::from_secs(args.grace));
+        .grace(Duration::from_secs(args.grace))
+        .lease(Duration::from_secs(args.lease));
     // MCP servers stay up as long as the agents using their tools.
     let mut mcp_servers = Vec::new();
     for (name, settings) in config::file::agents(&file.settings)? {

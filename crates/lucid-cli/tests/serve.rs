@@ -188,3 +188,217 @@ async fn the_official_openai_python_sdk_talks_to_the_facade() {
 async fn json_of(request: reqwest::RequestBuilder) -> Value {
     request.send().await.unwrap().json().await.unwrap()
 }
+
+/// A fresh database on the test Postgres for one test (the serve tables are shared by every
+/// instance on a database, so a test's runs must not meet another's); dropped at the end.
+#[cfg(feature = "postgres")]
+struct TestDatabase {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+#[cfg(feature = "postgres")]
+impl TestDatabase {
+    async fn create(admin: &str, name: &str) -> TestDatabase {
+        let name = format!("{name}_{}", std::process::id());
+        let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"))
+            .await
+            .unwrap();
+        let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
+        let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
+        let url = match query {
+            Some(q) => format!("{base}/{name}?{q}"),
+            None => format!("{base}/{name}"),
+        };
+        TestDatabase { admin: admin.to_string(), name, url }
+    }
+
+    async fn drop_now(self) {
+        let (client, conn) = tokio_postgres::connect(&self.admin, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).await.unwrap();
+    }
+}
+
+/// The events of an SSE body read so far, and what is left of an unfinished one.
+#[cfg(feature = "postgres")]
+fn take_events(buffer: &mut String) -> Vec<(u64, String, Value)> {
+    let mut out = Vec::new();
+    while let Some(end) = buffer.find("\n\n") {
+        let block: String = buffer.drain(..end + 2).collect();
+        let (mut id, mut event, mut data) = (None, String::new(), String::new());
+        for line in block.lines() {
+            if let Some(v) = line.strip_prefix("id:") {
+                id = v.trim().parse().ok();
+            } else if let Some(v) = line.strip_prefix("event:") {
+                event = v.trim().to_string();
+            } else if let Some(v) = line.strip_prefix("data:") {
+                data.push_str(v.trim_start());
+            }
+        }
+        if let Some(id) = id {
+            out.push((id, event, serde_json::from_str(&data).unwrap_or(Value::Null)));
+        }
+    }
+    out
+}
+
+/// `lucid serve` on `store` in `dir` with a short lease.
+#[cfg(feature = "postgres")]
+fn serve_on(dir: &Path, config: &Path, store: &str) -> (Child, String) {
+    let mut cmd = common::lucid_command();
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--lease", "3", "--store", store])
+        .arg("--config")
+        .arg(config)
+        .current_dir(dir)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("start lucid serve");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = String::new();
+    let url = loop {
+        let line = lines.next().unwrap_or_else(|| panic!("lucid serve ended early:\n{seen}")).unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if let Some(rest) = line.split("listening on ").nth(1) {
+            break rest.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, url)
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_instances() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let Some(admin) = real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL") else { return };
+    let database = TestDatabase::create(&admin, "lucid_serve_kill").await;
+    // The model: a shell call that counts in a file, then (after its result) an answer the
+    // first time held until the instance is killed; "Hold on" is held until cancelled.
+    let held = Arc::new(tokio::sync::Notify::new());
+    let answers = Arc::new(AtomicUsize::new(0));
+    let (signal, count) = (Arc::clone(&held), Arc::clone(&answers));
+    let mock = MockServer::start(move |req: &RecordedRequest| {
+        let body = req.json();
+        let messages = body["messages"].as_array().cloned().unwrap_or_default();
+        let last = messages.last().cloned().unwrap_or(Value::Null);
+        let stream = body["stream"] == true;
+        let reply = |pieces: &[&str]| {
+            if stream { Reply::sse(&text_stream(pieces)) } else { Reply::json(200, &text_completion(&pieces.concat())) }
+        };
+        if last["content"] == "Hold on" {
+            signal.notify_one();
+            return reply(&["never"]).with_delay(Duration::from_secs(300));
+        }
+        if last["role"] == "user" {
+            let call = [("call_count_1", "shell", r#"{"command": "echo ran >> counter.txt"}"#)];
+            return if stream {
+                Reply::sse(&lucid_mock::tool_call_stream(&call))
+            } else {
+                Reply::json(200, &lucid_mock::tool_call_completion(&call))
+            };
+        }
+        if count.fetch_add(1, Ordering::SeqCst) == 0 {
+            signal.notify_one();
+            return reply(&["too late"]).with_delay(Duration::from_secs(300));
+        }
+        reply(&["Counted ", "once."])
+    })
+    .await;
+    let dir = common::test_dir("serve-kill");
+    let config = dir.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "base_url = \"{}/v1\"\nmodel = \"mock-model\"\ntools = [\"shell\"]\n[permissions]\nshell = \"allow\"\n",
+            mock.url()
+        ),
+    )
+    .unwrap();
+    let (first, url_a) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    let (second, url_b) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    let http = lucid::model::http::client_builder().build().unwrap();
+    let session: Value = json_of(http.post(format!("{url_a}/v1/sessions")).json(&json!({"agent": "default"}))).await;
+    let id = session["id"].as_str().unwrap().to_string();
+
+    // The run starts on the first instance; its stream is read until the tool has run and
+    // the next model call is under way, then that instance is killed.
+    let mut stream = http
+        .post(format!("{url_a}/v1/sessions/{id}/runs"))
+        .json(&json!({"input": "Count once", "stream": true}))
+        .send()
+        .await
+        .unwrap();
+    let run_id = stream.headers()["lucid-run-id"].to_str().unwrap().to_string();
+    let (mut buffer, mut seen) = (String::new(), Vec::new());
+    while !seen.iter().any(|(_, kind, _): &(u64, String, Value)| kind == "tool_call_finished") {
+        let chunk = stream.chunk().await.unwrap().expect("the stream ended before the tool ran");
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        seen.extend(take_events(&mut buffer));
+    }
+    held.notified().await;
+    let mut first = first;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Whatever was still on its way from the killed instance.
+    while let Ok(Some(chunk)) = stream.chunk().await {
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        seen.extend(take_events(&mut buffer));
+    }
+
+    // The client reattaches to the other instance after the last event it saw.
+    let last = seen.last().unwrap().0;
+    let rest = http
+        .get(format!("{url_b}/v1/runs/{run_id}/events"))
+        .header("last-event-id", last.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    buffer = rest;
+    seen.extend(take_events(&mut buffer));
+    let ids: Vec<u64> = seen.iter().map(|e| e.0).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "every event once, in order: {ids:?}");
+    let kinds: Vec<&str> = seen.iter().map(|e| e.1.as_str()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "tool_call_started").count(), 1, "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| **k == "tool_call_finished").count(), 1, "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"completed"), "{kinds:?}");
+    assert_eq!(std::fs::read_to_string(dir.join("counter.txt")).unwrap(), "ran\n", "the tool ran exactly once");
+    let run: Value = json_of(http.get(format!("{url_b}/v1/runs/{run_id}"))).await;
+    assert_eq!((run["status"].as_str(), run["result"]["content"].as_str()), (Some("completed"), Some("Counted once.")));
+    let session: Value = json_of(http.get(format!("{url_b}/v1/sessions/{id}"))).await;
+    let roles: Vec<&str> =
+        session["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap_or("?")).collect();
+    assert_eq!(roles, ["user", "assistant", "tool", "assistant"], "nothing lost, nothing twice: {session}");
+
+    // Cancel sent to an instance that is not running the run.
+    let (third, url_c) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    let session: Value = json_of(http.post(format!("{url_b}/v1/sessions")).json(&json!({"agent": "default"}))).await;
+    let id = session["id"].as_str().unwrap().to_string();
+    let going = http
+        .post(format!("{url_b}/v1/sessions/{id}/runs"))
+        .json(&json!({"input": "Hold on", "stream": true}))
+        .send()
+        .await
+        .unwrap();
+    let run_id = going.headers()["lucid-run-id"].to_str().unwrap().to_string();
+    held.notified().await;
+    let cancelled: Value = json_of(http.post(format!("{url_c}/v1/runs/{run_id}/cancel"))).await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    let events = going.text().await.unwrap();
+    assert!(events.contains("event: cancelled"), "{events}");
+    for child in [second, third] {
+        let status = tokio::task::block_in_place(|| stop(child));
+        assert!(status.success(), "{status:?}");
+    }
+    database.drop_now().await;
+}

@@ -60,27 +60,90 @@ pub use error::ApiError;
 /// The default request body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
 
+/// Where sessions, runs and events live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite file (created if missing): one instance.
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL (`postgres://…`): any number of instances share it (needs the
+    /// `postgres` feature).
+    Postgres(String),
+}
+
+impl Database {
+    /// `postgres://…` or `postgresql://…` is PostgreSQL; anything else a SQLite path.
+    ///
+    /// ```
+    /// use lucid_server::Database;
+    /// assert!(matches!(Database::parse("postgres://lucid@db/lucid"), Database::Postgres(_)));
+    /// assert_eq!(Database::parse("serve.db"), Database::Sqlite("serve.db".into()));
+    /// ```
+    pub fn parse(spec: &str) -> Database {
+        if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+            Database::Postgres(spec.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(spec))
+        }
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Database {
+        Database::Sqlite(path)
+    }
+}
+
+impl From<&std::path::Path> for Database {
+    fn from(path: &std::path::Path) -> Database {
+        Database::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Database {
+    fn from(path: &PathBuf) -> Database {
+        Database::Sqlite(path.clone())
+    }
+}
+
+impl From<&str> for Database {
+    fn from(spec: &str) -> Database {
+        Database::parse(spec)
+    }
+}
+
+impl From<String> for Database {
+    fn from(spec: String) -> Database {
+        Database::parse(&spec)
+    }
+}
+
 /// What a [`Server`] is made of.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// The agents by name (`model` in the OpenAI facade, `agent` of a session).
     pub agents: BTreeMap<String, Agent>,
-    /// The SQLite file of sessions, runs and events (created if missing).
-    pub database: PathBuf,
+    /// Where sessions, runs and events live.
+    pub database: Database,
     /// The API keys; none serves loopback only.
     pub keys: ApiKeys,
     /// The largest request body, in bytes.
     pub body_limit: usize,
     /// How many runs (and chat completions) one tenant may have going at once.
     pub max_runs_per_tenant: usize,
-    /// How long runs may go on after the shutdown signal before they are cancelled.
+    /// How long runs may go on after the shutdown signal before their leases are given
+    /// up (another instance, or this one restarted, continues them).
     pub grace: Duration,
+    /// How long a run stays this instance's without a renewal: an instance that dies
+    /// leaves its runs to the others after at most this long (at once when it was a
+    /// process of the same host).
+    pub lease: Duration,
 }
 
 impl ServerConfig {
-    /// No agents yet, the database at `database`, no keys, 1 MiB bodies, 16 runs per
-    /// tenant, 30 s of grace.
-    pub fn new(database: impl Into<PathBuf>) -> ServerConfig {
+    /// No agents yet, the database at `database` (a SQLite path, or
+    /// [`Database::Postgres`]), no keys, 1 MiB bodies, 16 runs per tenant, 30 s of grace,
+    /// 15 s leases.
+    pub fn new(database: impl Into<Database>) -> ServerConfig {
         ServerConfig {
             agents: BTreeMap::new(),
             database: database.into(),
@@ -88,7 +151,14 @@ impl ServerConfig {
             body_limit: DEFAULT_BODY_LIMIT,
             max_runs_per_tenant: 16,
             grace: Duration::from_secs(30),
+            lease: Duration::from_secs(15),
         }
+    }
+
+    /// Sets how long a run stays this instance's without a renewal (at least 1 s).
+    pub fn lease(mut self, lease: Duration) -> ServerConfig {
+        self.lease = lease.max(Duration::from_secs(1));
+        self
     }
 
     /// Adds (or replaces) the agent `name`.
@@ -154,6 +224,9 @@ pub struct Shared {
     body_limit: usize,
     max_runs: usize,
     grace: Duration,
+    lease: Duration,
+    /// This instance, as the owner of its runs' leases: `host:pid:nonce`.
+    owner: String,
     runs: runs::Runs,
     metrics: metrics::Metrics,
     started: u64,
@@ -167,8 +240,10 @@ impl std::ops::Deref for Server {
 }
 
 impl Server {
-    /// Opens the database and readies the agents (each keeps its sessions in it). Runs a
-    /// previous process left going are marked `failed`, so their sessions take runs again.
+    /// Opens the database and readies the agents (each keeps its sessions in it, committed
+    /// at every step). Starts the lease keeper: it renews this instance's runs, passes on
+    /// cancels asked on other instances, and continues the runs of instances that are
+    /// gone (a previous process of this one included), from their last commit.
     pub async fn open(config: ServerConfig) -> Result<Server, ServeError> {
         if config.agents.is_empty() {
             return Err(ServeError::Config("no agents to serve".into()));
@@ -178,24 +253,14 @@ impl Server {
                 "agent name `{bad}`: use letters, digits, `-`, `_` or `.` (at most 64)"
             )));
         }
-        let path = config.database.clone();
-        let store: Arc<dyn SessionStore> = Arc::new(
-            tokio::task::spawn_blocking(move || lucid::store::SqliteStore::open(path))
-                .await
-                .map_err(|e| ServeError::Config(format!("opening the session store: {e}")))??,
-        );
-        let db = db::Db::open(&config.database).await?;
-        let abandoned = db.fail_abandoned(now_ms()).await?;
-        if abandoned > 0 {
-            tracing::warn!(runs = abandoned, "runs left going by a previous process are marked failed");
-        }
+        let (store, db) = open_database(&config.database).await?;
         let agents = config
             .agents
             .into_iter()
-            .map(|(name, agent)| (name, agent.to_builder().store(Arc::clone(&store)).build()))
+            .map(|(name, agent)| (name, agent.to_builder().store(Arc::clone(&store)).durable_steps(true).build()))
             .collect();
         let started = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        Ok(Server {
+        let server = Server {
             inner: Arc::new(Shared {
                 agents,
                 store,
@@ -204,11 +269,16 @@ impl Server {
                 body_limit: config.body_limit,
                 max_runs: config.max_runs_per_tenant,
                 grace: config.grace,
+                lease: config.lease,
+                owner: lucid::store::lock::owner(),
                 runs: runs::Runs::default(),
                 metrics: metrics::Metrics::default(),
                 started,
             }),
-        })
+        };
+        // Runs a previous process left going are claimed now (and every tick after).
+        runs::keep_leases(&server).await;
+        Ok(server)
     }
 
     /// The routes, with this server as their state.
@@ -252,6 +322,31 @@ fn finished(r: Result<std::io::Result<()>, tokio::task::JoinError>) -> Result<()
     match r {
         Ok(r) => Ok(r?),
         Err(e) => Err(ServeError::Io(std::io::Error::other(e))),
+    }
+}
+
+/// Opens the session store and the server's tables in the same database.
+async fn open_database(database: &Database) -> Result<(Arc<dyn SessionStore>, db::Db), ServeError> {
+    match database {
+        Database::Sqlite(path) => {
+            let file = path.clone();
+            let store: Arc<dyn SessionStore> = Arc::new(
+                tokio::task::spawn_blocking(move || lucid::store::SqliteStore::open(file))
+                    .await
+                    .map_err(|e| ServeError::Config(format!("opening the session store: {e}")))??,
+            );
+            Ok((store, db::Db::sqlite(path).await?))
+        }
+        #[cfg(feature = "postgres")]
+        Database::Postgres(url) => {
+            let store = lucid::store::PostgresStore::connect(url).await?;
+            let db = db::Db::postgres(store.pool().clone()).await?;
+            Ok((Arc::new(store), db))
+        }
+        #[cfg(not(feature = "postgres"))]
+        Database::Postgres(_) => {
+            Err(ServeError::Config("this build has no PostgreSQL support: build with the `postgres` feature".into()))
+        }
     }
 }
 

@@ -1,19 +1,21 @@
 //! Runs in this process: starting a turn of a session's agent on a task of its own,
-//! recording its events (numbered, stored at every model reply and tool result), the
-//! event streams clients read (live, or from the database after the fact), cancellation,
-//! and the per-tenant cap on runs going at once.
+//! recording its events (numbered, stored at every model reply and tool result, fenced by
+//! the run's lease), the event streams clients read (live, or from the database after the
+//! fact), cancellation, the per-tenant cap on runs going at once, and the lease keeper
+//! that renews this instance's runs and continues those of instances that are gone.
 
 use std::collections::{HashMap, VecDeque};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::{Stream, StreamExt};
-use lucid::{AgentEvent, Canceller, Session};
+use lucid::{AgentEvent, AgentResult, Canceller, Message, Session, StopReason};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::db::{RunStatus, StoredEvent};
+use crate::db::{Claimed, RunStatus, StoredEvent, first_seq_of_generation};
 use crate::events::{self, Outcome};
 use crate::{ApiError, Server};
 
@@ -49,11 +51,27 @@ impl Drop for Slot {
     }
 }
 
+/// What a turn starts from.
+pub enum Turn {
+    /// A new user message (or the answers to the agent's questions).
+    Prompt(String),
+    /// The session's history as stored: a run continued after its instance was gone.
+    Resume,
+}
+
+/// How many runs of instances that are gone one lease tick takes over at most.
+const CLAIM_BATCH: usize = 16;
+
 /// A turn going in this process.
 pub struct LiveRun {
     id: String,
     canceller: Canceller,
     cancel_asked: AtomicBool,
+    /// The run's lease is gone (another instance claimed it): nothing more is written.
+    lost: AtomicBool,
+    /// The server is stopping and gives the run up: its end is not recorded, its lease is
+    /// released for another instance to continue it.
+    released: AtomicBool,
     log: Mutex<Log>,
     changed: watch::Sender<()>,
 }
@@ -76,12 +94,20 @@ impl LiveRun {
         self.changed.send_replace(());
     }
 
-    /// The events not stored yet (marked stored).
-    fn unstored(&self) -> Vec<StoredEvent> {
+    /// The events not stored yet, and the log's length they reach.
+    fn unstored(&self) -> (usize, Vec<StoredEvent>) {
+        let log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        (log.events.len(), log.events[log.stored..].to_vec())
+    }
+
+    /// Marks the events before `end` stored.
+    fn stored_up_to(&self, end: usize) {
         let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
-        let out = log.events[log.stored..].to_vec();
-        log.stored = log.events.len();
-        out
+        log.stored = log.stored.max(end);
+    }
+
+    fn is_over(&self) -> bool {
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).outcome.is_some()
     }
 
     fn finish(&self, outcome: Outcome) {
@@ -105,6 +131,17 @@ impl Runs {
         Ok(Slot { tenant: tenant.to_string(), counts: Arc::clone(&self.per_tenant) })
     }
 
+    /// A slot of `tenant` taken whatever the cap: for runs continued from an instance
+    /// that is gone, which were admitted already.
+    fn slot(&self, tenant: &str) -> Slot {
+        *self.per_tenant.lock().unwrap_or_else(|p| p.into_inner()).entry(tenant.to_string()).or_insert(0) += 1;
+        Slot { tenant: tenant.to_string(), counts: Arc::clone(&self.per_tenant) }
+    }
+
+    fn all(&self) -> Vec<Arc<LiveRun>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect()
+    }
+
     /// How many turns are going in this process.
     pub fn active(&self) -> usize {
         self.live.lock().unwrap_or_else(|p| p.into_inner()).len()
@@ -126,8 +163,9 @@ impl Runs {
         }
     }
 
-    /// Stops taking runs; waits up to `grace` for those going to end, then cancels the
-    /// rest and waits (a few seconds at most) for them to record that.
+    /// Stops taking runs; waits up to `grace` for those going to end, then stops the rest
+    /// and gives up their leases (another instance, or this one restarted, continues them
+    /// from their last commit), waiting a few seconds at most for that.
     pub async fn drain(&self, grace: Duration) {
         self.stopping.store(true, Ordering::Relaxed);
         let idle = async {
@@ -140,10 +178,11 @@ impl Runs {
             }
         };
         if tokio::time::timeout(grace, idle).await.is_err() {
-            let ids: Vec<String> = self.live.lock().unwrap_or_else(|p| p.into_inner()).keys().cloned().collect();
-            tracing::warn!(runs = ids.len(), "grace period over: cancelling the runs still going");
-            for id in &ids {
-                self.cancel(id);
+            let going = self.all();
+            tracing::warn!(runs = going.len(), "grace period over: giving up the runs still going to other instances");
+            for live in &going {
+                live.released.store(true, Ordering::Relaxed);
+                live.canceller.cancel_now();
             }
             let idle = async {
                 while self.active() > 0 {
@@ -155,14 +194,16 @@ impl Runs {
     }
 }
 
-/// Starts a turn of `session` on `prompt` as run `id`, its events numbered from
-/// `first_seq`; the run's row must already say `running`.
-pub fn start(server: &Server, id: &str, session: Session, prompt: String, first_seq: u64, slot: Slot) {
+/// Starts a turn of `session` as run `id`, its events numbered from `first_seq`; the
+/// run's row must already say `running`, owned by this instance.
+pub fn start(server: &Server, id: &str, session: Session, turn: Turn, first_seq: u64, slot: Slot) {
     let (changed, _) = watch::channel(());
     let live = Arc::new(LiveRun {
         id: id.to_string(),
         canceller: session.canceller(),
         cancel_asked: AtomicBool::new(false),
+        lost: AtomicBool::new(false),
+        released: AtomicBool::new(false),
         log: Mutex::new(Log { first_seq, events: Vec::new(), stored: 0, outcome: None }),
         changed,
     });
@@ -171,34 +212,62 @@ pub fn start(server: &Server, id: &str, session: Session, prompt: String, first_
     tokio::spawn(async move {
         let _slot = slot;
         let started = Instant::now();
-        let outcome = drive(&server, &live, session, prompt).await;
-        let status = outcome.status;
-        let stored = server
-            .db
-            .finish_run(
-                &live.id,
-                status,
-                outcome.result.clone(),
-                outcome.error.clone(),
-                live.unstored(),
-                crate::now_ms(),
-            )
-            .await;
-        if let Err(e) = stored {
-            tracing::error!(run = %live.id, "the run's end could not be stored: {e}");
-        }
-        server.metrics.turn_ended(status, started.elapsed());
+        let outcome = drive(&server, &live, session, turn).await;
+        record_end(&server, &live, &outcome, started.elapsed()).await;
         live.finish(outcome);
         server.runs.live.lock().unwrap_or_else(|p| p.into_inner()).remove(&live.id);
         server.runs.ended.notify_waiters();
     });
 }
 
+/// Writes where the turn left the run: its end, or (given up at shutdown) its last events
+/// and the lease released; nothing once the lease is lost.
+async fn record_end(server: &Server, live: &LiveRun, outcome: &Outcome, took: Duration) {
+    let id = &live.id;
+    if live.lost.load(Ordering::Relaxed) {
+        tracing::warn!(run = %id, "the run's lease was lost: another instance continues it");
+        return;
+    }
+    if live.released.load(Ordering::Relaxed) && outcome.status == RunStatus::Cancelled {
+        let kept = server.db.append_events(id, &server.owner, live.unstored().1).await;
+        if let Err(e) = &kept {
+            tracing::error!(run = %id, "the run's last events could not be stored: {e}");
+        }
+        if let Err(e) = server.db.release(&server.owner, vec![id.clone()]).await {
+            tracing::error!(run = %id, "the run's lease could not be released (it expires on its own): {e}");
+        }
+        tracing::info!(run = %id, "run given up for another instance to continue");
+        return;
+    }
+    let stored = server
+        .db
+        .finish_run(
+            id,
+            &server.owner,
+            outcome.status,
+            outcome.result.clone(),
+            outcome.error.clone(),
+            live.unstored().1,
+            crate::now_ms(),
+        )
+        .await;
+    match stored {
+        Ok(true) => server.metrics.turn_ended(outcome.status, took),
+        Ok(false) => {
+            tracing::warn!(run = %id, "the run's lease was lost before its end: another instance continues it")
+        }
+        Err(e) => tracing::error!(run = %id, "the run's end could not be stored: {e}"),
+    }
+}
+
 /// Runs the turn, recording its events; stores them at every model reply and tool result.
-async fn drive(server: &Server, live: &LiveRun, mut session: Session, prompt: String) -> Outcome {
+async fn drive(server: &Server, live: &LiveRun, mut session: Session, turn: Turn) -> Outcome {
     let mut outcome = None;
     let mut cancel_sent = false;
-    let mut events = session.run_stream(prompt);
+    let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match turn {
+        Turn::Prompt(prompt) => Box::pin(session.run_stream(prompt)),
+        Turn::Resume => Box::pin(session.resume_stream()),
+    };
     while let Some(event) = events.next().await {
         // A cancel that came before the loop took its token is sent again.
         if !cancel_sent && live.cancel_asked.load(Ordering::Relaxed) {
@@ -215,12 +284,22 @@ async fn drive(server: &Server, live: &LiveRun, mut session: Session, prompt: St
             _ => {}
         }
         let (kind, data) = events::encode(&event);
+        if kind == "cancelled" && live.released.load(Ordering::Relaxed) {
+            // Given up, not cancelled: the instance that continues the run ends it.
+            continue;
+        }
         live.push(kind, data);
         // Deltas wait for the next step's end; every other event is a step's end.
         if !matches!(kind, "text_delta" | "reasoning_delta") && !events::is_last(kind) {
-            let batch = live.unstored();
-            if let Err(e) = server.db.append_events(&live.id, batch).await {
-                tracing::error!(run = %live.id, "the run's events could not be stored: {e}");
+            let (end, batch) = live.unstored();
+            match server.db.append_events(&live.id, &server.owner, batch).await {
+                Ok(true) => live.stored_up_to(end),
+                Ok(false) => {
+                    live.lost.store(true, Ordering::Relaxed);
+                    live.canceller.cancel_now();
+                }
+                // Kept unstored: the next step's end tries them again.
+                Err(e) => tracing::error!(run = %live.id, "the run's events could not be stored yet: {e}"),
             }
         }
     }
@@ -228,11 +307,181 @@ async fn drive(server: &Server, live: &LiveRun, mut session: Session, prompt: St
     outcome.unwrap_or_else(|| Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())))
 }
 
+/// Renews this instance's leases, passes on the cancels asked elsewhere, stops the runs
+/// whose lease another instance took, and (unless stopping) continues the runs of
+/// instances that are gone. Runs once now, then every third of a lease (at most 1 s)
+/// while the server lives.
+pub async fn keep_leases(server: &Server) {
+    lease_tick(server).await;
+    let every = (server.lease / 3).min(Duration::from_secs(1));
+    let weak = Arc::downgrade(&server.inner);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await;
+        loop {
+            ticks.tick().await;
+            let Some(inner) = weak.upgrade() else { return };
+            lease_tick(&Server { inner }).await;
+        }
+    });
+}
+
+/// One turn of [`keep_leases`].
+async fn lease_tick(server: &Server) {
+    let now = crate::now_ms();
+    let until = now + server.lease.as_millis() as i64;
+    match server.db.renew(&server.owner, until).await {
+        Ok(renewed) => {
+            for r in renewed.iter().filter(|r| r.cancel_requested) {
+                if let Some(live) = server.runs.get(&r.id)
+                    && !live.cancel_asked.swap(true, Ordering::Relaxed)
+                {
+                    tracing::info!(run = %r.id, "cancel asked on another instance");
+                    live.canceller.cancel_now();
+                }
+            }
+            for live in server.runs.all() {
+                if !live.is_over() && !renewed.iter().any(|r| r.id == live.id) && !live.released.load(Ordering::Relaxed)
+                {
+                    tracing::warn!(run = %live.id, "another instance took this run over: stopping it here");
+                    live.lost.store(true, Ordering::Relaxed);
+                    live.canceller.cancel_now();
+                }
+            }
+        }
+        Err(e) => tracing::warn!("renewing the runs' leases: {e}"),
+    }
+    if server.runs.stopping.load(Ordering::Relaxed) {
+        return;
+    }
+    let gone = match server.db.other_owners(&server.owner, now).await {
+        Ok(owners) => owners.into_iter().filter(|o| lucid::store::lock::is_stale(o, i64::MAX, now)).collect(),
+        Err(e) => {
+            tracing::warn!("looking for runs of instances that are gone: {e}");
+            return;
+        }
+    };
+    match server.db.claim(&server.owner, until, now, gone, CLAIM_BATCH).await {
+        Ok(claimed) => {
+            for run in claimed {
+                recover(server, run).await;
+            }
+        }
+        Err(e) => tracing::warn!("claiming runs of instances that are gone: {e}"),
+    }
+}
+
+/// Continues a run claimed from an instance that is gone, from the session's last commit:
+/// completed tool calls are kept, a call that was in flight is run again if its tool is
+/// idempotent and answered "interrupted" otherwise, the model call in flight is repeated.
+async fn recover(server: &Server, run: Claimed) {
+    let first_seq = first_seq_of_generation(run.generation);
+    tracing::info!(run = %run.id, session = %run.session_id, generation = run.generation, "continuing a run whose instance is gone");
+    if run.cancel_requested {
+        let result = bare_result(String::new(), StopReason::Cancelled);
+        return end_claimed(server, &run, first_seq, &AgentEvent::Completed(result)).await;
+    }
+    let Some(agent) = server.agents.get(&run.agent) else {
+        let e = lucid::Error::Config(format!("the agent `{}` is no longer served", run.agent));
+        return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await;
+    };
+    if let Some(store) = agent.store() {
+        // The session's turn lock died with the instance that held the run's lease.
+        if let Err(e) = store.break_lock(&run.session_id).await {
+            tracing::warn!(session = %run.session_id, "the gone instance's turn lock could not be broken: {e}");
+        }
+    }
+    let session = match agent.session_with_id(&run.session_id).await {
+        Ok(s) => s,
+        Err(e) => return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await,
+    };
+    let input = run.input.clone().unwrap_or_default();
+    let turn = match where_the_turn_is(session.messages(), &input) {
+        TurnState::NotStarted => Turn::Prompt(input),
+        TurnState::Going => Turn::Resume,
+        TurnState::Answered(content) => {
+            let result = bare_result(content, StopReason::Completed);
+            return end_claimed(server, &run, first_seq, &AgentEvent::Completed(result)).await;
+        }
+    };
+    let slot = server.runs.slot(&run.tenant);
+    start(server, &run.id, session, turn, first_seq, slot);
+}
+
+/// How far the stored session got with a run's turn.
+#[derive(Debug, PartialEq)]
+enum TurnState {
+    /// The turn's input is not in the history: it never began.
+    NotStarted,
+    /// The input is there, the answer not yet.
+    Going,
+    /// The input and the final answer are there; only the run's end was not recorded.
+    Answered(String),
+}
+
+/// Where the turn on `input` stands in `messages` (the input is the last user message
+/// once the turn began: it is committed before the first model call).
+fn where_the_turn_is(messages: &[Message], input: &str) -> TurnState {
+    let Some(last_user) = messages.iter().rposition(|m| matches!(m, Message::User { .. })) else {
+        return TurnState::NotStarted;
+    };
+    if messages[last_user].text() != input {
+        return TurnState::NotStarted;
+    }
+    match messages.last() {
+        Some(Message::Assistant(a)) if a.tool_calls.is_empty() && messages.len() > last_user + 1 => {
+            TurnState::Answered(a.content.clone())
+        }
+        _ => TurnState::Going,
+    }
+}
+
+/// A result with nothing but an answer and why the run stopped.
+fn bare_result(content: String, stop_reason: StopReason) -> AgentResult {
+    AgentResult {
+        content,
+        tool_calls: Vec::new(),
+        iterations: 0,
+        usage: lucid::Usage::default(),
+        stop_reason,
+        finish_reason: None,
+        questions: Vec::new(),
+    }
+}
+
+/// Ends a claimed run without a turn: its last event is `event`.
+async fn end_claimed(server: &Server, run: &Claimed, seq: u64, event: &AgentEvent) {
+    let outcome = match event {
+        AgentEvent::Completed(r) => Outcome::of_result(r),
+        AgentEvent::Error(e) => Outcome::of_error(e),
+        _ => Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())),
+    };
+    let (kind, data) = events::encode(event);
+    let last = StoredEvent { seq, kind, data: data.to_string() };
+    let now = crate::now_ms();
+    match server
+        .db
+        .finish_run(&run.id, &server.owner, outcome.status, outcome.result, outcome.error, vec![last], now)
+        .await
+    {
+        Ok(true) => server.metrics.turn_ended(outcome.status, Duration::ZERO),
+        Ok(false) => tracing::warn!(run = %run.id, "the claimed run was taken by another instance"),
+        Err(e) => tracing::error!(run = %run.id, "the claimed run's end could not be stored: {e}"),
+    }
+}
+
 /// The run's events after number `after`, as they come: the stream ends after the last
 /// event of a turn when nothing follows it.
 pub fn events(server: &Server, id: &str, after: u64) -> impl Stream<Item = StoredEvent> + Send + 'static {
-    let reader =
-        Reader { server: server.clone(), id: id.to_string(), cursor: after, pending: VecDeque::new(), done: false };
+    let reader = Reader {
+        server: server.clone(),
+        id: id.to_string(),
+        cursor: after,
+        below: 0,
+        pending: VecDeque::new(),
+        done: false,
+    };
     futures::stream::unfold(reader, |mut r| async move {
         let event = r.next().await?;
         Some((event, r))
@@ -243,6 +492,8 @@ struct Reader {
     server: Server,
     id: String,
     cursor: u64,
+    /// The live log's first number whose earlier events were read from the database.
+    below: u64,
     pending: VecDeque<StoredEvent>,
     done: bool,
 }
@@ -279,8 +530,8 @@ impl Reader {
                     let fresh: Vec<StoredEvent> = log.events.iter().filter(|e| e.seq > self.cursor).cloned().collect();
                     (log.first_seq, fresh, log.outcome.is_some())
                 };
-                if self.cursor + 1 < first_seq {
-                    // Earlier turns' events are all stored.
+                if self.cursor + 1 < first_seq && self.below != first_seq {
+                    // Earlier turns' (and earlier owners') events are all stored.
                     match self.server.db.events_after(&self.id, self.cursor).await {
                         Ok(stored) => self.pending.extend(stored.into_iter().filter(|e| e.seq < first_seq)),
                         Err(e) => {
@@ -288,7 +539,11 @@ impl Reader {
                             return false;
                         }
                     }
+                    self.below = first_seq;
                     self.pending.extend(fresh);
+                    if self.pending.is_empty() {
+                        continue;
+                    }
                     return true;
                 }
                 if !fresh.is_empty() {
@@ -322,7 +577,9 @@ impl Reader {
                 self.pending.extend(stored);
                 return true;
             }
-            if !wait || !status.is_some_and(RunStatus::is_active) {
+            // A stopping server ends the streams of runs it does not run (they go on
+            // elsewhere, or after a restart): the client reattaches there.
+            if !wait || !status.is_some_and(RunStatus::is_active) || self.server.runs.stopping.load(Ordering::Relaxed) {
                 return false;
             }
             tokio::time::sleep(POLL).await;

@@ -70,8 +70,12 @@ pub async fn events(
     Ok(stream_events(&server, &id, after))
 }
 
-/// `POST /v1/runs/{id}/cancel`: stops the run now (a run waiting for input is cancelled
-/// at once); the run as it stands after.
+/// How long a cancel sent to the instance running the run is waited for.
+const CANCEL_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `POST /v1/runs/{id}/cancel`: stops the run now, whichever instance runs it (a run
+/// waiting for input is cancelled at once); the run as it stands after (still `running`
+/// only if its instance did not stop it within 10 s: it will, or whoever claims it).
 pub async fn cancel(
     State(server): State<Server>,
     tenant: Tenant,
@@ -80,8 +84,22 @@ pub async fn cancel(
     let row = owned_run(&server, &tenant, &id).await?;
     if row.status == RunStatus::NeedsInput {
         server.db.move_run(&id, RunStatus::NeedsInput, RunStatus::Cancelled, crate::now_ms()).await?;
-    } else if row.status.is_active() && server.runs.cancel(&id) {
-        crate::runs::wait(&server, &id).await;
+    } else if row.status.is_active() {
+        if server.runs.cancel(&id) {
+            crate::runs::wait(&server, &id).await;
+        } else if server.db.request_cancel(&id).await? {
+            // Its instance reads the request when it renews its lease.
+            let stopped = async {
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    match server.db.run_status(&id).await {
+                        Ok(Some(s)) if s.is_active() => {}
+                        _ => return,
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(CANCEL_WAIT, stopped).await;
+        }
     }
     Ok(axum::Json(run_json(&owned_run(&server, &tenant, &id).await?)).into_response())
 }
@@ -109,10 +127,12 @@ pub async fn input(
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     let session = agent.session_with_id(&row.session_id).await?;
     let first_seq = server.db.last_event(&id).await? + 1;
-    if !server.db.move_run(&id, RunStatus::NeedsInput, RunStatus::Running, crate::now_ms()).await? {
+    let now = crate::now_ms();
+    let lease_until = now + server.lease.as_millis() as i64;
+    if !server.db.continue_run(&id, &input, &server.owner, lease_until, now).await? {
         return Err(busy(&row.session_id));
     }
-    crate::runs::start(&server, &id, session, input, first_seq, slot);
+    crate::runs::start(&server, &id, session, crate::runs::Turn::Prompt(input), first_seq, slot);
     if stream {
         return Ok(stream_events(&server, &id, first_seq - 1));
     }

@@ -125,18 +125,20 @@ pub async fn run(
         created_at: now,
         updated_at: now,
     };
-    if !server.db.insert_run(&tenant.0, &row).await? {
+    let lease_until = now + server.lease.as_millis() as i64;
+    if !server.db.insert_run(&tenant.0, &row, &input, &server.owner, lease_until).await? {
         return Err(busy(&id));
     }
     let session = match agent.session_with_id(&id).await {
         Ok(s) => s,
         Err(e) => {
             let outcome = crate::events::Outcome::of_error(&e);
-            server.db.finish_run(&row.id, outcome.status, None, outcome.error, Vec::new(), crate::now_ms()).await?;
+            let now = crate::now_ms();
+            server.db.finish_run(&row.id, &server.owner, outcome.status, None, outcome.error, Vec::new(), now).await?;
             return Err(e.into());
         }
     };
-    crate::runs::start(&server, &row.id, session, input, 1, slot);
+    crate::runs::start(&server, &row.id, session, crate::runs::Turn::Prompt(input), 1, slot);
     if stream {
         return Ok(stream_events(&server, &row.id, 0));
     }

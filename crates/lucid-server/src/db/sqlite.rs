@@ -1,133 +1,17 @@
-//! What the server keeps besides the conversations: which tenant owns each session, the
-//! runs with their status and result, and every run's events, in the same SQLite file as
-//! the session store (tables `serve_sessions`, `serve_runs`, `serve_events`).
-//!
-//! One run at a time per session is the database's rule, not the process's: a partial
-//! unique index allows one `queued` or `running` run per session. Work goes through
-//! `spawn_blocking`, never on the runtime's threads.
+//! The server's tables in the SQLite file of the session store: one instance. Work goes
+//! through `spawn_blocking`, never on the runtime's threads.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
 use serde_json::Value;
 
-/// A database failure.
-#[derive(Debug, thiserror::Error)]
-pub enum DbError {
-    /// SQLite said no.
-    #[error("the server's database failed: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// The blocking task did not finish (the runtime is shutting down).
-    #[error("the server's database task stopped: {0}")]
-    Task(#[from] tokio::task::JoinError),
-    /// A stored JSON value does not parse.
-    #[error("a stored value of the server's database is not JSON: {0}")]
-    Json(#[from] serde_json::Error),
-}
-
-type Result<T> = std::result::Result<T, DbError>;
-
-/// Where a run is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    /// Accepted, not started yet.
-    Queued,
-    /// The agent is working.
-    Running,
-    /// The agent answered.
-    Completed,
-    /// The run stopped on an error.
-    Failed,
-    /// Cancelled by a client.
-    Cancelled,
-    /// The agent asked questions (`ask_user`); `POST /v1/runs/{id}/input` answers them.
-    NeedsInput,
-}
-
-impl RunStatus {
-    /// The snake_case name, as stored and answered.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Queued => "queued",
-            RunStatus::Running => "running",
-            RunStatus::Completed => "completed",
-            RunStatus::Failed => "failed",
-            RunStatus::Cancelled => "cancelled",
-            RunStatus::NeedsInput => "needs_input",
-        }
-    }
-
-    fn parse(s: &str) -> RunStatus {
-        match s {
-            "queued" => RunStatus::Queued,
-            "running" => RunStatus::Running,
-            "completed" => RunStatus::Completed,
-            "cancelled" => RunStatus::Cancelled,
-            "needs_input" => RunStatus::NeedsInput,
-            _ => RunStatus::Failed,
-        }
-    }
-
-    /// Whether the agent is (about to be) working on it.
-    pub fn is_active(self) -> bool {
-        matches!(self, RunStatus::Queued | RunStatus::Running)
-    }
-
-    /// Whether nothing more will happen to it (`needs_input` waits for an answer).
-    pub fn is_final(self) -> bool {
-        matches!(self, RunStatus::Completed | RunStatus::Failed | RunStatus::Cancelled)
-    }
-}
-
-/// A session as the API shows it (its messages come from the session store).
-#[derive(Debug, Clone, Serialize)]
-pub struct SessionRow {
-    /// Its id.
-    pub id: String,
-    /// The agent it talks to.
-    pub agent: String,
-    /// The client's metadata.
-    pub metadata: Value,
-    /// Creation time, milliseconds since the Unix epoch.
-    pub created_at: i64,
-}
-
-/// A run as the API shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct RunRow {
-    /// Its id.
-    pub id: String,
-    /// The session it belongs to.
-    pub session_id: String,
-    /// Where it is.
-    pub status: RunStatus,
-    /// The agent's result once it answered (or asked questions).
-    pub result: Option<Value>,
-    /// What failed, in the API's error shape, when it failed.
-    pub error: Option<Value>,
-    /// Creation time, milliseconds since the Unix epoch.
-    pub created_at: i64,
-    /// Time of the last change.
-    pub updated_at: i64,
-}
-
-/// One event of a run, numbered from 1 within the run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEvent {
-    /// Its number (the SSE `id:`).
-    pub seq: u64,
-    /// Its type (the SSE `event:`).
-    pub kind: &'static str,
-    /// Its JSON (the SSE `data:`).
-    pub data: String,
-}
+use super::{Claimed, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
 
 /// The server's tables in one SQLite file.
 #[derive(Clone)]
-pub struct Db {
+pub struct SqliteDb {
     conn: Arc<Mutex<Connection>>,
 }
 
@@ -140,7 +24,9 @@ CREATE TABLE IF NOT EXISTS serve_sessions (
 CREATE INDEX IF NOT EXISTS serve_sessions_by_tenant ON serve_sessions (tenant, created_at DESC, id);
 CREATE TABLE IF NOT EXISTS serve_runs (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
-    result TEXT, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+    result TEXT, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+    owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0, generation INTEGER NOT NULL DEFAULT 0,
+    cancel_requested INTEGER NOT NULL DEFAULT 0, input TEXT);
 CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_id)
     WHERE status IN ('queued', 'running');
 CREATE TABLE IF NOT EXISTS serve_events (
@@ -148,43 +34,19 @@ CREATE TABLE IF NOT EXISTS serve_events (
     PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
 ";
 
-/// The event types a run emits, so a stored one is a `&'static str` again.
-const KINDS: &[&str] = &[
-    "iteration",
-    "text_delta",
-    "reasoning_delta",
-    "tool_call_started",
-    "tool_call_finished",
-    "needs_input",
-    "completed",
-    "cancelled",
-    "error",
-];
-
-/// The stored kind as one of [`KINDS`] (`error` for anything else).
-fn kind(s: &str) -> &'static str {
-    KINDS.iter().find(|k| **k == s).copied().unwrap_or("error")
-}
-
-fn json_or_null(text: Option<String>) -> Result<Option<Value>> {
-    Ok(match text {
-        Some(t) => Some(serde_json::from_str(&t)?),
-        None => None,
-    })
-}
-
-impl Db {
+impl SqliteDb {
     /// Opens (or creates) the tables in the SQLite file at `path`.
-    pub async fn open(path: &Path) -> Result<Db> {
+    pub async fn open(path: &Path) -> Result<SqliteDb> {
         let path = path.to_path_buf();
         let conn = tokio::task::spawn_blocking(move || -> Result<Connection> {
             let conn = Connection::open(path)?;
             conn.busy_timeout(std::time::Duration::from_secs(5))?;
             conn.execute_batch(SCHEMA)?;
+            add_lease_columns(&conn)?;
             Ok(conn)
         })
         .await??;
-        Ok(Db { conn: Arc::new(Mutex::new(conn)) })
+        Ok(SqliteDb { conn: Arc::new(Mutex::new(conn)) })
     }
 
     async fn with<T: Send + 'static>(
@@ -202,20 +64,6 @@ impl Db {
     /// Answers when the database does.
     pub async fn ping(&self) -> Result<()> {
         self.with(|c| Ok(c.query_row("SELECT 1", [], |_| Ok(()))?)).await
-    }
-
-    /// Runs a previous process left `queued` or `running` (it stopped mid-run) become
-    /// `failed`, so their sessions take runs again. Returns how many.
-    pub async fn fail_abandoned(&self, now: i64) -> Result<usize> {
-        let error = crate::ApiError::unavailable("the server stopped during the run").body().to_string();
-        self.with(move |c| {
-            Ok(c.execute(
-                "UPDATE serve_runs SET status = 'failed', error = ?1, updated_at = ?2 \
-                 WHERE status IN ('queued', 'running')",
-                params![error, now],
-            )?)
-        })
-        .await
     }
 
     /// Records a new session of `tenant`.
@@ -276,7 +124,7 @@ impl Db {
     pub async fn delete_session(&self, tenant: &str, id: &str) -> Result<bool> {
         let (tenant, id) = (tenant.to_string(), id.to_string());
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let gone = tx.execute("DELETE FROM serve_sessions WHERE tenant = ?1 AND id = ?2", params![tenant, id])?;
             if gone > 0 {
                 tx.execute(
@@ -291,29 +139,28 @@ impl Db {
         .await
     }
 
-    /// Records a new `running` run; false (nothing written) when its session already has
-    /// an active one.
-    pub async fn insert_run(&self, tenant: &str, row: &RunRow) -> Result<bool> {
-        let (tenant, row) = (tenant.to_string(), row.clone());
+    /// See [`super::Db::insert_run`].
+    pub async fn insert_run(
+        &self,
+        tenant: &str,
+        row: &RunRow,
+        input: &str,
+        owner: &str,
+        lease_until: i64,
+    ) -> Result<bool> {
+        let (tenant, row, input, owner) = (tenant.to_string(), row.clone(), input.to_string(), owner.to_string());
         self.with(move |c| {
             let r = c.execute(
-                "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-                params![row.id, tenant, row.session_id, row.status.as_str(), row.created_at],
+                "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
+                 input) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8)",
+                params![row.id, tenant, row.session_id, row.status.as_str(), row.created_at, owner, lease_until, input],
             );
-            match r {
-                Ok(_) => Ok(true),
-                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
-                    Ok(false)
-                }
-                Err(e) => Err(e.into()),
-            }
+            not_unique(r)
         })
         .await
     }
 
-    /// Moves a run from `from` to `to`; false when it was not in `from` (or another run of
-    /// its session is active and `to` is active).
+    /// See [`super::Db::move_run`].
     pub async fn move_run(&self, id: &str, from: RunStatus, to: RunStatus, now: i64) -> Result<bool> {
         let id = id.to_string();
         self.with(move |c| {
@@ -321,49 +168,187 @@ impl Db {
                 "UPDATE serve_runs SET status = ?1, updated_at = ?2 WHERE id = ?3 AND status = ?4",
                 params![to.as_str(), now, id, from.as_str()],
             );
-            match r {
-                Ok(n) => Ok(n > 0),
-                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
-                    Ok(false)
-                }
-                Err(e) => Err(e.into()),
-            }
+            not_unique(r)
         })
         .await
     }
 
-    /// Writes the run's new status with its events not yet stored, in one transaction.
+    /// See [`super::Db::continue_run`].
+    pub async fn continue_run(&self, id: &str, input: &str, owner: &str, lease_until: i64, now: i64) -> Result<bool> {
+        let (id, input, owner) = (id.to_string(), input.to_string(), owner.to_string());
+        self.with(move |c| {
+            let r = c.execute(
+                "UPDATE serve_runs SET status = 'running', owner = ?1, lease_until = ?2, cancel_requested = 0, \
+                 updated_at = ?3, input = ?5 WHERE id = ?4 AND status = 'needs_input'",
+                params![owner, lease_until, now, id, input],
+            );
+            not_unique(r)
+        })
+        .await
+    }
+
+    /// See [`super::Db::finish_run`].
+    #[allow(clippy::too_many_arguments)]
     pub async fn finish_run(
         &self,
         id: &str,
+        owner: &str,
         status: RunStatus,
         result: Option<Value>,
         error: Option<Value>,
         events: Vec<StoredEvent>,
         now: i64,
-    ) -> Result<()> {
-        let id = id.to_string();
+    ) -> Result<bool> {
+        let (id, owner) = (id.to_string(), owner.to_string());
         self.with(move |c| {
-            let tx = c.transaction()?;
-            insert_events(&tx, &id, &events)?;
-            tx.execute(
-                "UPDATE serve_runs SET status = ?1, result = ?2, error = ?3, updated_at = ?4 WHERE id = ?5",
-                params![status.as_str(), result.map(|v| v.to_string()), error.map(|v| v.to_string()), now, id],
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let owned = tx.execute(
+                "UPDATE serve_runs SET status = ?1, result = ?2, error = ?3, updated_at = ?4, owner = NULL, \
+                 lease_until = 0 WHERE id = ?5 AND owner = ?6 AND status = 'running'",
+                params![status.as_str(), result.map(|v| v.to_string()), error.map(|v| v.to_string()), now, id, owner],
             )?;
+            if owned == 0 {
+                return Ok(false);
+            }
+            insert_events(&tx, &id, &events)?;
+            tx.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// See [`super::Db::append_events`].
+    pub async fn append_events(&self, id: &str, owner: &str, events: Vec<StoredEvent>) -> Result<bool> {
+        let (id, owner) = (id.to_string(), owner.to_string());
+        self.with(move |c| {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let owned: Option<i64> = tx
+                .query_row(
+                    "SELECT 1 FROM serve_runs WHERE id = ?1 AND owner = ?2 AND status = 'running'",
+                    params![id, owner],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if owned.is_none() {
+                return Ok(false);
+            }
+            insert_events(&tx, &id, &events)?;
+            tx.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// See [`super::Db::renew`].
+    pub async fn renew(&self, owner: &str, lease_until: i64) -> Result<Vec<Renewed>> {
+        let owner = owner.to_string();
+        self.with(move |c| {
+            let mut stmt = c.prepare_cached(
+                "UPDATE serve_runs SET lease_until = ?1 WHERE owner = ?2 AND status = 'running' \
+                 RETURNING id, cancel_requested",
+            )?;
+            let rows = stmt.query_map(params![lease_until, owner], |r| {
+                Ok(Renewed { id: r.get(0)?, cancel_requested: r.get::<_, i64>(1)? != 0 })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+        .await
+    }
+
+    /// See [`super::Db::release`].
+    pub async fn release(&self, owner: &str, ids: Vec<String>) -> Result<()> {
+        let owner = owner.to_string();
+        self.with(move |c| {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            for id in &ids {
+                tx.execute(
+                    "UPDATE serve_runs SET owner = NULL, lease_until = 0 WHERE id = ?1 AND owner = ?2 \
+                     AND status = 'running'",
+                    params![id, owner],
+                )?;
+            }
             tx.commit()?;
             Ok(())
         })
         .await
     }
 
-    /// Stores events of a run that is still going.
-    pub async fn append_events(&self, id: &str, events: Vec<StoredEvent>) -> Result<()> {
+    /// See [`super::Db::other_owners`].
+    pub async fn other_owners(&self, owner: &str, now: i64) -> Result<Vec<String>> {
+        let owner = owner.to_string();
+        self.with(move |c| {
+            let mut stmt = c.prepare(
+                "SELECT DISTINCT owner FROM serve_runs WHERE status = 'running' AND owner IS NOT NULL \
+                 AND owner <> ?1 AND lease_until >= ?2",
+            )?;
+            let rows = stmt.query_map(params![owner, now], |r| r.get::<_, String>(0))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+        .await
+    }
+
+    /// See [`super::Db::claim`].
+    pub async fn claim(
+        &self,
+        owner: &str,
+        lease_until: i64,
+        now: i64,
+        gone: Vec<String>,
+        limit: usize,
+    ) -> Result<Vec<Claimed>> {
+        let owner = owner.to_string();
+        self.with(move |c| {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut claimed = Vec::new();
+            {
+                let mut stmt = tx.prepare(
+                    "SELECT r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.owner, \
+                     r.lease_until, r.input FROM serve_runs r JOIN serve_sessions s ON s.id = r.session_id \
+                     WHERE r.status = 'running' ORDER BY r.lease_until",
+                )?;
+                let rows = stmt.query_map([], |r| {
+                    Ok((
+                        Claimed {
+                            id: r.get(0)?,
+                            tenant: r.get(1)?,
+                            session_id: r.get(2)?,
+                            agent: r.get(3)?,
+                            generation: r.get::<_, i64>(4)? + 1,
+                            cancel_requested: r.get::<_, i64>(5)? != 0,
+                            input: r.get(8)?,
+                        },
+                        r.get::<_, Option<String>>(6)?,
+                        r.get::<_, i64>(7)?,
+                    ))
+                })?;
+                for row in rows {
+                    let (run, holder, until) = row?;
+                    let free = until < now || holder.as_ref().is_none_or(|h| gone.contains(h));
+                    if free && holder.as_deref() != Some(owner.as_str()) && claimed.len() < limit {
+                        claimed.push(run);
+                    }
+                }
+            }
+            for run in &claimed {
+                tx.execute(
+                    "UPDATE serve_runs SET owner = ?1, lease_until = ?2, generation = ?3 WHERE id = ?4",
+                    params![owner, lease_until, run.generation, run.id],
+                )?;
+            }
+            tx.commit()?;
+            Ok(claimed)
+        })
+        .await
+    }
+
+    /// See [`super::Db::request_cancel`].
+    pub async fn request_cancel(&self, id: &str) -> Result<bool> {
         let id = id.to_string();
         self.with(move |c| {
-            let tx = c.transaction()?;
-            insert_events(&tx, &id, &events)?;
-            tx.commit()?;
-            Ok(())
+            Ok(c.execute(
+                "UPDATE serve_runs SET cancel_requested = 1 WHERE id = ?1 AND status = 'running'",
+                params![id],
+            )? > 0)
         })
         .await
     }
@@ -424,7 +409,7 @@ impl Db {
         self.with(move |c| {
             let mut stmt =
                 c.prepare("SELECT seq, kind, data FROM serve_events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq")?;
-            let rows = stmt.query_map(params![id, after as i64], |r| {
+            let rows = stmt.query_map(params![id, after.min(i64::MAX as u64) as i64], |r| {
                 Ok(StoredEvent {
                     seq: r.get::<_, i64>(0)? as u64,
                     kind: kind(&r.get::<_, String>(1)?),
@@ -452,6 +437,33 @@ fn insert_events(tx: &rusqlite::Transaction<'_>, id: &str, events: &[StoredEvent
     let mut stmt = tx.prepare_cached("INSERT INTO serve_events (run_id, seq, kind, data) VALUES (?1, ?2, ?3, ?4)")?;
     for e in events {
         stmt.execute(params![id, e.seq as i64, e.kind, e.data])?;
+    }
+    Ok(())
+}
+
+/// Whether a write went through: false when the one-active-run-per-session index said no.
+fn not_unique(r: rusqlite::Result<usize>) -> Result<bool> {
+    match r {
+        Ok(n) => Ok(n > 0),
+        Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Adds the lease columns to a `serve_runs` table made before runs had owners.
+fn add_lease_columns(conn: &Connection) -> rusqlite::Result<()> {
+    let has_owner: bool =
+        conn.query_row("SELECT COUNT(*) > 0 FROM pragma_table_info('serve_runs') WHERE name = 'owner'", [], |r| {
+            r.get(0)
+        })?;
+    if !has_owner {
+        conn.execute_batch(
+            "ALTER TABLE serve_runs ADD COLUMN owner TEXT;
+             ALTER TABLE serve_runs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE serve_runs ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE serve_runs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE serve_runs ADD COLUMN input TEXT;",
+        )?;
     }
     Ok(())
 }

@@ -1,0 +1,402 @@
+//! The server's tables in the PostgreSQL database of the session store, shared by every
+//! instance: created once under an advisory lock, runs claimed with
+//! `FOR UPDATE SKIP LOCKED` so two instances never take the same one.
+
+use deadpool_postgres::Pool;
+use serde_json::Value;
+use tokio_postgres::error::SqlState;
+
+use super::{Claimed, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+
+/// An arbitrary constant naming the advisory lock that serializes the tables' creation.
+const SCHEMA_LOCK: i64 = 0x6c75_6369_6473_7276; // "lucidsrv"
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS serve_sessions (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, agent TEXT NOT NULL, metadata TEXT NOT NULL,
+    created_at BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_sessions_by_tenant ON serve_sessions (tenant, created_at DESC, id);
+CREATE TABLE IF NOT EXISTS serve_runs (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
+    result TEXT, error TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+    owner TEXT, lease_until BIGINT NOT NULL DEFAULT 0, generation BIGINT NOT NULL DEFAULT 0,
+    cancel_requested BOOLEAN NOT NULL DEFAULT FALSE, input TEXT);
+CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_id)
+    WHERE status IN ('queued', 'running');
+CREATE INDEX IF NOT EXISTS serve_runs_running ON serve_runs (lease_until) WHERE status = 'running';
+CREATE TABLE IF NOT EXISTS serve_events (
+    run_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq));
+";
+
+/// The server's tables in PostgreSQL.
+#[derive(Clone)]
+pub struct PostgresDb {
+    pool: Pool,
+}
+
+/// Whether a write went through: false when the one-active-run-per-session index said no.
+fn not_unique(r: std::result::Result<u64, tokio_postgres::Error>) -> Result<bool> {
+    match r {
+        Ok(n) => Ok(n > 0),
+        Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn session_row(r: &tokio_postgres::Row) -> Result<SessionRow> {
+    Ok(SessionRow {
+        id: r.get(0),
+        agent: r.get(1),
+        metadata: serde_json::from_str(r.get::<_, &str>(2))?,
+        created_at: r.get(3),
+    })
+}
+
+fn stored_event(r: &tokio_postgres::Row) -> StoredEvent {
+    StoredEvent { seq: r.get::<_, i64>(0) as u64, kind: kind(r.get::<_, &str>(1)), data: r.get(2) }
+}
+
+async fn insert_events(tx: &deadpool_postgres::Transaction<'_>, id: &str, events: &[StoredEvent]) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let seqs: Vec<i64> = events.iter().map(|e| e.seq as i64).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
+    let data: Vec<&str> = events.iter().map(|e| e.data.as_str()).collect();
+    tx.execute(
+        "INSERT INTO serve_events (run_id, seq, kind, data) \
+         SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::TEXT[])",
+        &[&id, &seqs, &kinds, &data],
+    )
+    .await?;
+    Ok(())
+}
+
+impl PostgresDb {
+    /// Creates the tables if missing.
+    pub async fn open(pool: Pool) -> Result<PostgresDb> {
+        let mut client = pool.get().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK]).await?;
+        tx.batch_execute(SCHEMA).await?;
+        tx.commit().await?;
+        Ok(PostgresDb { pool })
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object> {
+        Ok(self.pool.get().await?)
+    }
+
+    /// See [`super::Db::ping`].
+    pub async fn ping(&self) -> Result<()> {
+        self.client().await?.simple_query("SELECT 1").await?;
+        Ok(())
+    }
+
+    /// See [`super::Db::create_session`].
+    pub async fn create_session(&self, tenant: &str, row: &SessionRow) -> Result<()> {
+        self.client()
+            .await?
+            .execute(
+                "INSERT INTO serve_sessions (id, tenant, agent, metadata, created_at) VALUES ($1, $2, $3, $4, $5)",
+                &[&row.id, &tenant, &row.agent, &row.metadata.to_string(), &row.created_at],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// See [`super::Db::session`].
+    pub async fn session(&self, tenant: &str, id: &str) -> Result<Option<SessionRow>> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 AND id = $2",
+                &[&tenant, &id],
+            )
+            .await?;
+        row.as_ref().map(session_row).transpose()
+    }
+
+    /// See [`super::Db::sessions`].
+    pub async fn sessions(&self, tenant: &str, limit: usize, offset: usize) -> Result<Vec<SessionRow>> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 \
+                 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3",
+                &[&tenant, &(limit as i64), &(offset as i64)],
+            )
+            .await?;
+        rows.iter().map(session_row).collect()
+    }
+
+    /// See [`super::Db::delete_session`].
+    pub async fn delete_session(&self, tenant: &str, id: &str) -> Result<bool> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let gone = tx.execute("DELETE FROM serve_sessions WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await?;
+        if gone > 0 {
+            tx.execute(
+                "DELETE FROM serve_events WHERE run_id IN (SELECT id FROM serve_runs WHERE session_id = $1)",
+                &[&id],
+            )
+            .await?;
+            tx.execute("DELETE FROM serve_runs WHERE session_id = $1", &[&id]).await?;
+        }
+        tx.commit().await?;
+        Ok(gone > 0)
+    }
+
+    /// See [`super::Db::insert_run`].
+    pub async fn insert_run(
+        &self,
+        tenant: &str,
+        row: &RunRow,
+        input: &str,
+        owner: &str,
+        lease_until: i64,
+    ) -> Result<bool> {
+        let r = self
+            .client()
+            .await?
+            .execute(
+                "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
+                 input) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8)",
+                &[
+                    &row.id,
+                    &tenant,
+                    &row.session_id,
+                    &row.status.as_str(),
+                    &row.created_at,
+                    &owner,
+                    &lease_until,
+                    &input,
+                ],
+            )
+            .await;
+        not_unique(r)
+    }
+
+    /// See [`super::Db::move_run`].
+    pub async fn move_run(&self, id: &str, from: RunStatus, to: RunStatus, now: i64) -> Result<bool> {
+        let r = self
+            .client()
+            .await?
+            .execute(
+                "UPDATE serve_runs SET status = $1, updated_at = $2 WHERE id = $3 AND status = $4",
+                &[&to.as_str(), &now, &id, &from.as_str()],
+            )
+            .await;
+        not_unique(r)
+    }
+
+    /// See [`super::Db::continue_run`].
+    pub async fn continue_run(&self, id: &str, input: &str, owner: &str, lease_until: i64, now: i64) -> Result<bool> {
+        let r = self
+            .client()
+            .await?
+            .execute(
+                "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
+                 updated_at = $3, input = $5 WHERE id = $4 AND status = 'needs_input'",
+                &[&owner, &lease_until, &now, &id, &input],
+            )
+            .await;
+        not_unique(r)
+    }
+
+    /// See [`super::Db::finish_run`].
+    #[allow(clippy::too_many_arguments)]
+    pub async fn finish_run(
+        &self,
+        id: &str,
+        owner: &str,
+        status: RunStatus,
+        result: Option<Value>,
+        error: Option<Value>,
+        events: Vec<StoredEvent>,
+        now: i64,
+    ) -> Result<bool> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let owned = tx
+            .execute(
+                "UPDATE serve_runs SET status = $1, result = $2, error = $3, updated_at = $4, owner = NULL, \
+                 lease_until = 0 WHERE id = $5 AND owner = $6 AND status = 'running'",
+                &[&status.as_str(), &result.map(|v| v.to_string()), &error.map(|v| v.to_string()), &now, &id, &owner],
+            )
+            .await?;
+        if owned == 0 {
+            return Ok(false);
+        }
+        insert_events(&tx, id, &events).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// See [`super::Db::append_events`].
+    pub async fn append_events(&self, id: &str, owner: &str, events: Vec<StoredEvent>) -> Result<bool> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Locks the run's row: a claim waits for these events, and skips the run meanwhile.
+        let owned = tx
+            .query_opt(
+                "SELECT 1 FROM serve_runs WHERE id = $1 AND owner = $2 AND status = 'running' FOR UPDATE",
+                &[&id, &owner],
+            )
+            .await?;
+        if owned.is_none() {
+            return Ok(false);
+        }
+        insert_events(&tx, id, &events).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// See [`super::Db::renew`].
+    pub async fn renew(&self, owner: &str, lease_until: i64) -> Result<Vec<Renewed>> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "UPDATE serve_runs SET lease_until = $1 WHERE owner = $2 AND status = 'running' \
+                 RETURNING id, cancel_requested",
+                &[&lease_until, &owner],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| Renewed { id: r.get(0), cancel_requested: r.get(1) }).collect())
+    }
+
+    /// See [`super::Db::release`].
+    pub async fn release(&self, owner: &str, ids: Vec<String>) -> Result<()> {
+        self.client()
+            .await?
+            .execute(
+                "UPDATE serve_runs SET owner = NULL, lease_until = 0 WHERE id = ANY($1) AND owner = $2 \
+                 AND status = 'running'",
+                &[&ids, &owner],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// See [`super::Db::other_owners`].
+    pub async fn other_owners(&self, owner: &str, now: i64) -> Result<Vec<String>> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT DISTINCT owner FROM serve_runs WHERE status = 'running' AND owner IS NOT NULL \
+                 AND owner <> $1 AND lease_until >= $2",
+                &[&owner, &now],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// See [`super::Db::claim`].
+    pub async fn claim(
+        &self,
+        owner: &str,
+        lease_until: i64,
+        now: i64,
+        gone: Vec<String>,
+        limit: usize,
+    ) -> Result<Vec<Claimed>> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "WITH free AS (
+                     SELECT id FROM serve_runs
+                     WHERE status = 'running' AND (owner IS NULL OR owner <> $1)
+                       AND (lease_until < $3 OR owner IS NULL OR owner = ANY($4))
+                     ORDER BY lease_until LIMIT $5
+                     FOR UPDATE SKIP LOCKED)
+                 UPDATE serve_runs r SET owner = $1, lease_until = $2, generation = r.generation + 1
+                 FROM free, serve_sessions s
+                 WHERE r.id = free.id AND s.id = r.session_id
+                 RETURNING r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.input",
+                &[&owner, &lease_until, &now, &gone, &(limit as i64)],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Claimed {
+                id: r.get(0),
+                tenant: r.get(1),
+                session_id: r.get(2),
+                agent: r.get(3),
+                generation: r.get(4),
+                cancel_requested: r.get(5),
+                input: r.get(6),
+            })
+            .collect())
+    }
+
+    /// See [`super::Db::request_cancel`].
+    pub async fn request_cancel(&self, id: &str) -> Result<bool> {
+        let n = self
+            .client()
+            .await?
+            .execute("UPDATE serve_runs SET cancel_requested = TRUE WHERE id = $1 AND status = 'running'", &[&id])
+            .await?;
+        Ok(n > 0)
+    }
+
+    /// See [`super::Db::run`].
+    pub async fn run(&self, tenant: &str, id: &str) -> Result<Option<RunRow>> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT id, session_id, status, result, error, created_at, updated_at FROM serve_runs \
+                 WHERE tenant = $1 AND id = $2",
+                &[&tenant, &id],
+            )
+            .await?;
+        row.map(|r| {
+            Ok(RunRow {
+                id: r.get(0),
+                session_id: r.get(1),
+                status: RunStatus::parse(r.get::<_, &str>(2)),
+                result: json_or_null(r.get(3))?,
+                error: json_or_null(r.get(4))?,
+                created_at: r.get(5),
+                updated_at: r.get(6),
+            })
+        })
+        .transpose()
+    }
+
+    /// See [`super::Db::run_status`].
+    pub async fn run_status(&self, id: &str) -> Result<Option<RunStatus>> {
+        let row = self.client().await?.query_opt("SELECT status FROM serve_runs WHERE id = $1", &[&id]).await?;
+        Ok(row.map(|r| RunStatus::parse(r.get::<_, &str>(0))))
+    }
+
+    /// See [`super::Db::events_after`].
+    pub async fn events_after(&self, id: &str, after: u64) -> Result<Vec<StoredEvent>> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT seq, kind, data FROM serve_events WHERE run_id = $1 AND seq > $2 ORDER BY seq",
+                &[&id, &(after.min(i64::MAX as u64) as i64)],
+            )
+            .await?;
+        Ok(rows.iter().map(stored_event).collect())
+    }
+
+    /// See [`super::Db::last_event`].
+    pub async fn last_event(&self, id: &str) -> Result<u64> {
+        let row = self
+            .client()
+            .await?
+            .query_one("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = $1", &[&id])
+            .await?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+}
