@@ -204,10 +204,8 @@ impl TestDatabase {
         let name = format!("{name}_{}", std::process::id());
         let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await.unwrap();
         tokio::spawn(conn);
-        client
-            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"))
-            .await
-            .unwrap();
+        client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
+        client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
         let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
         let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
         let url = match query {
@@ -245,6 +243,23 @@ fn take_events(buffer: &mut String) -> Vec<(u64, String, Value)> {
         }
     }
     out
+}
+
+/// Kills the processes still running when a test ends early (a failed assertion), so none
+/// outlives it.
+#[cfg(feature = "postgres")]
+struct KillOnDrop(Vec<u32>);
+
+#[cfg(feature = "postgres")]
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        for pid in &self.0 {
+            // SAFETY: kill(2) on the pid of a child this test started (already gone: ESRCH).
+            unsafe {
+                libc::kill(*pid as i32, libc::SIGKILL);
+            }
+        }
+    }
 }
 
 /// `lucid serve` on `store` in `dir` with a short lease.
@@ -324,6 +339,7 @@ async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_i
     .unwrap();
     let (first, url_a) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
     let (second, url_b) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    let mut _guard = KillOnDrop(vec![first.id(), second.id()]);
     let http = lucid::model::http::client_builder().build().unwrap();
     let session: Value = json_of(http.post(format!("{url_a}/v1/sessions")).json(&json!({"agent": "default"}))).await;
     let id = session["id"].as_str().unwrap().to_string();
@@ -372,6 +388,7 @@ async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_i
     assert_eq!(kinds.iter().filter(|k| **k == "tool_call_started").count(), 1, "{kinds:?}");
     assert_eq!(kinds.iter().filter(|k| **k == "tool_call_finished").count(), 1, "{kinds:?}");
     assert_eq!(kinds.last(), Some(&"completed"), "{kinds:?}");
+    assert!(seen.last().unwrap().0 > 1 << 32, "ended by the run's second owner: {ids:?}");
     assert_eq!(std::fs::read_to_string(dir.join("counter.txt")).unwrap(), "ran\n", "the tool ran exactly once");
     let run: Value = json_of(http.get(format!("{url_b}/v1/runs/{run_id}"))).await;
     assert_eq!((run["status"].as_str(), run["result"]["content"].as_str()), (Some("completed"), Some("Counted once.")));
@@ -382,6 +399,7 @@ async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_i
 
     // Cancel sent to an instance that is not running the run.
     let (third, url_c) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    _guard.0.push(third.id());
     let session: Value = json_of(http.post(format!("{url_b}/v1/sessions")).json(&json!({"agent": "default"}))).await;
     let id = session["id"].as_str().unwrap().to_string();
     let going = http
@@ -400,5 +418,6 @@ async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_i
         let status = tokio::task::block_in_place(|| stop(child));
         assert!(status.success(), "{status:?}");
     }
+    _guard.0.clear();
     database.drop_now().await;
 }

@@ -503,6 +503,11 @@ impl Reader {
         loop {
             if let Some(e) = self.pending.pop_front() {
                 self.cursor = e.seq;
+                if events::is_last(e.kind) {
+                    // The turn's end is sent once the run's status says it: a client that
+                    // reads the run next sees where it went.
+                    wait(&self.server, &self.id).await;
+                }
                 if events::is_last(e.kind) && self.pending.is_empty() {
                     // The turn ended: go on only if another turn has events already.
                     self.fill(false).await;

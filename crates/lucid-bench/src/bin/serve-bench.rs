@@ -181,7 +181,8 @@ impl FreshDatabase {
         let name = format!("serve_bench_{}", std::process::id());
         let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await?;
         tokio::spawn(conn);
-        client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}")).await?;
+        client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await?;
+        client.batch_execute(&format!("CREATE DATABASE {name}")).await?;
         let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
         let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
         let url = match query {
