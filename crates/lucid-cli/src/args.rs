@@ -141,8 +141,13 @@ pub struct AgentArgs {
 /// `lucid serve`.
 #[cfg(feature = "server")]
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ServeArgs {
-    /// The address to listen on. Without `LUCID_SERVE_API_KEYS`, only a loopback address.
+    /// API keys kept (hashed) in the store, instead of serving.
+    #[command(subcommand)]
+    pub command: Option<ServeCommand>,
+    /// The address to listen on. Without keys (`LUCID_SERVE_API_KEYS`, or stored with
+    /// `lucid serve keys create`), only a loopback address.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
     /// How many runs one API key (tenant) may have going at once.
@@ -221,6 +226,36 @@ pub struct StoreArgs {
     /// Default: `$XDG_DATA_HOME/lucid/lucid.db` (`~/.local/share/lucid/lucid.db`).
     #[arg(long, env = "LUCID_STORE", global = true)]
     pub store: Option<String>,
+}
+
+/// `lucid serve …` subcommands.
+#[cfg(feature = "server")]
+#[derive(Debug, Subcommand)]
+pub enum ServeCommand {
+    /// API keys kept in the store (its SHA-256 only): each key's tenant sees only its own
+    /// sessions and runs, on every instance sharing the store.
+    Keys {
+        #[command(subcommand)]
+        action: KeysAction,
+    },
+}
+
+/// `lucid serve keys …`.
+#[cfg(feature = "server")]
+#[derive(Debug, Subcommand)]
+pub enum KeysAction {
+    /// Creates a key of tenant NAME and prints it, once.
+    Create {
+        /// The tenant (letters, digits, `-`, `_`, `.`).
+        name: String,
+    },
+    /// The stored keys: id, tenant, creation time.
+    List,
+    /// Removes a key by its id (`key_…`); instances stop accepting it within 10 s.
+    Revoke {
+        /// The key's id, as `list` shows it.
+        id: String,
+    },
 }
 
 /// `lucid sessions …`.

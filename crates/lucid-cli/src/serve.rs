@@ -9,26 +9,23 @@ use std::time::Duration;
 
 use lucid_server::{ApiKeys, Database, Server, ServerConfig};
 
-use crate::args::{AgentArgs, ModelArgs, ServeArgs};
+use crate::args::{AgentArgs, KeysAction, ModelArgs, ServeArgs, ServeCommand};
 use crate::config::file::FileConfig;
 use crate::config::{self, ConfigError};
 use crate::tools::ToolDefaults;
 
-/// Serves until SIGTERM or Ctrl-C; returns the exit code.
+/// Serves until SIGTERM or Ctrl-C (or runs `keys …`); returns the exit code.
 pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
+    let database = database(&args, file)?;
+    if let Some(ServeCommand::Keys { action }) = args.command {
+        return keys(action, &database).await;
+    }
     let keys = ApiKeys::parse(&config::serve_api_keys()).map_err(|e| ConfigError(e.to_string()))?;
-    lucid_server::check_bind(args.listen, &keys).map_err(|e| ConfigError(e.to_string()))?;
-    let spec = args.store.store.clone().or_else(|| file.settings.store.clone()).unwrap_or_default();
-    let database = match Database::parse(&spec) {
-        Database::Postgres(url) if cfg!(feature = "postgres") => Database::Postgres(url),
-        Database::Postgres(_) => {
-            return Err(ConfigError(
-                "this lucid was built without Postgres support: rebuild with `--features postgres`".into(),
-            )
-            .into());
-        }
-        Database::Sqlite(_) => Database::Sqlite(crate::sessions::sqlite_path(&spec)?),
-    };
+    if let Err(e) = lucid_server::check_bind(args.listen, &keys)
+        && lucid_server::keys::list(&database).await.map_err(serve_error)?.is_empty()
+    {
+        return Err(ConfigError(e.to_string()).into());
+    }
     let mut serving = ServerConfig::new(database)
         .keys(keys.clone())
         .max_runs_per_tenant(args.max_runs_per_tenant)
@@ -50,20 +47,64 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         serving = serving.agent(name, builder.build());
     }
     let names: Vec<String> = serving.agents.keys().cloned().collect();
-    let server = Server::open(serving).await.map_err(|e| match e {
-        lucid_server::ServeError::Config(m) => ConfigError(m).into(),
-        other => anyhow::Error::from(other),
-    })?;
+    let server = Server::open(serving).await.map_err(serve_error)?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| ConfigError(format!("cannot listen on {}: {e}", args.listen)))?;
     let addr = listener.local_addr()?;
-    if keys.is_empty() {
-        eprintln!("lucid serve: no API keys (LUCID_SERVE_API_KEYS), so only this machine can connect");
+    if server.check_bind("0.0.0.0:0".parse()?).is_err() {
+        eprintln!(
+            "lucid serve: no API keys (LUCID_SERVE_API_KEYS or `lucid serve keys create`), so only this machine can connect"
+        );
     }
     eprintln!("lucid serve: listening on http://{addr} (agents: {})", names.join(", "));
     server.serve(listener, stop_signal()).await?;
     drop(mcp_servers);
+    Ok(0)
+}
+
+/// The store of `--store`, the configuration's `store`, or the default SQLite file.
+fn database(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<Database> {
+    let spec = args.store.store.clone().or_else(|| file.settings.store.clone()).unwrap_or_default();
+    Ok(match Database::parse(&spec) {
+        Database::Postgres(url) if cfg!(feature = "postgres") => Database::Postgres(url),
+        Database::Postgres(_) => {
+            return Err(ConfigError(
+                "this lucid was built without Postgres support: rebuild with `--features postgres`".into(),
+            )
+            .into());
+        }
+        Database::Sqlite(_) => Database::Sqlite(crate::sessions::sqlite_path(&spec)?),
+    })
+}
+
+fn serve_error(e: lucid_server::ServeError) -> anyhow::Error {
+    match e {
+        lucid_server::ServeError::Config(m) => ConfigError(m).into(),
+        other => anyhow::Error::from(other),
+    }
+}
+
+/// `lucid serve keys create|list|revoke`.
+async fn keys(action: KeysAction, database: &Database) -> anyhow::Result<i32> {
+    match action {
+        KeysAction::Create { name } => {
+            let key = lucid_server::keys::create(database, &name).await.map_err(serve_error)?;
+            eprintln!("lucid serve: key {} of tenant {} created; it is shown only now:", key.id, key.tenant);
+            println!("{}", key.key);
+        }
+        KeysAction::List => {
+            for k in lucid_server::keys::list(database).await.map_err(serve_error)? {
+                println!("{}\t{}\t{}", k.id, k.tenant, crate::sessions::time(k.created_at));
+            }
+        }
+        KeysAction::Revoke { id } => {
+            if !lucid_server::keys::revoke(database, &id).await.map_err(serve_error)? {
+                return Err(ConfigError(format!("no stored key `{id}` (see `lucid serve keys list`)")).into());
+            }
+            eprintln!("lucid serve: key {id} revoked");
+        }
+    }
     Ok(0)
 }
 

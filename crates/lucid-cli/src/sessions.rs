@@ -42,7 +42,7 @@ async fn open_postgres(_url: &str) -> anyhow::Result<Arc<dyn SessionStore>> {
     Err(ConfigError("this lucid was built without Postgres support: rebuild with `--features postgres`".into()).into())
 }
 
-fn time(ms: i64) -> String {
+pub fn time(ms: i64) -> String {
     let secs = ms / 1000;
     let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);

@@ -123,6 +123,32 @@ async fn the_configured_agents_answer_over_http_and_sigterm_stops_the_server() {
     assert!(status.success(), "{status:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_created_with_the_cli_are_the_only_way_in() {
+    let mock = MockServer::start(hello).await;
+    let dir = test_dir("serve-keys");
+    let config = write_config(&dir, &mock);
+    let store = dir.join("serve.db").display().to_string();
+    let out = common::run_in(&dir, &["serve", "keys", "create", "acme", "--store", &store], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let key = text(&out.stdout).trim().to_string();
+    assert!(key.starts_with("lk_") && text(&out.stderr).contains("shown only now"), "{key} {}", text(&out.stderr));
+    let out = common::run_in(&dir, &["serve", "keys", "list", "--store", &store], &[]).await;
+    let listed = text(&out.stdout);
+    assert!(listed.contains("\tacme\t") && !listed.contains(&key), "{listed}");
+    let out = common::run_in(&dir, &["serve", "keys", "revoke", "key_nothing", "--store", &store], &[]).await;
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+
+    let (child, url) = tokio::task::block_in_place(|| serve(&dir, &config, None));
+    let http = lucid::model::http::client_builder().build().unwrap();
+    let anonymous = http.get(format!("{url}/v1/models")).send().await.unwrap();
+    assert_eq!(anonymous.status().as_u16(), 401, "a stored key makes every request need one");
+    let models: Value = json_of(http.get(format!("{url}/v1/models")).bearer_auth(&key)).await;
+    assert_eq!(models["data"][0]["id"], "default");
+    let status = tokio::task::block_in_place(|| stop(child));
+    assert!(status.success(), "{status:?}");
+}
+
 /// The Python used by the test of the official SDK.
 const SDK_SCRIPT: &str = r#"
 import json, sys

@@ -56,7 +56,7 @@ impl ApiKeys {
             let n = i + 1;
             let (name, key) = entry.split_once(':').ok_or_else(|| KeysError(format!("entry {n} is not `name:key`")))?;
             let (name, key) = (name.trim(), key.trim());
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+            if !valid_tenant(name) {
                 return Err(KeysError(format!("entry {n}: the tenant name must be letters, digits, `-`, `_` or `.`")));
             }
             if key.len() < MIN_KEY_LEN {
@@ -89,6 +89,11 @@ impl ApiKeys {
     }
 }
 
+/// A tenant name a log line and a label can carry as it is.
+pub(crate) fn valid_tenant(name: &str) -> bool {
+    crate::valid_name(name)
+}
+
 /// Byte equality whose time depends on the lengths only.
 fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
@@ -100,7 +105,8 @@ pub fn check_bind(addr: SocketAddr, keys: &ApiKeys) -> Result<(), KeysError> {
     if keys.is_empty() && !addr.ip().is_loopback() {
         return Err(KeysError(format!(
             "no API keys are set, so lucid serve binds loopback addresses only, not {addr}; \
-             set LUCID_SERVE_API_KEYS=name:key,... to serve other hosts"
+             set LUCID_SERVE_API_KEYS=name:key,... or create keys with `lucid serve keys create NAME` to serve \
+             other hosts"
         )));
     }
     Ok(())
@@ -115,14 +121,38 @@ impl FromRequestParts<crate::Server> for Tenant {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &crate::Server) -> Result<Self, Self::Rejection> {
-        let keys = &state.keys;
-        if keys.is_empty() {
+        if !state.keys_required {
             return Ok(Tenant(LOCAL_TENANT.to_string()));
         }
         let header = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
         let key = header.and_then(|h| h.strip_prefix("Bearer ")).map(str::trim).ok_or_else(ApiError::unauthorized)?;
-        keys.tenant_of(key).map(|t| Tenant(t.to_string())).ok_or_else(ApiError::unauthorized)
+        if let Some(t) = state.keys.tenant_of(key) {
+            return Ok(Tenant(t.to_string()));
+        }
+        stored_tenant(state, key).await.map(Tenant)
     }
+}
+
+/// The tenant of a key stored in the database (`lucid serve keys create`), looked up by its
+/// hash and trusted for [`crate::keys::CACHE_FOR`].
+async fn stored_tenant(state: &crate::Server, key: &str) -> Result<String, ApiError> {
+    let hash = crate::keys::hash(key);
+    let now = std::time::Instant::now();
+    {
+        let cache = state.key_cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((tenant, at)) = cache.get(&hash)
+            && now.duration_since(*at) < crate::keys::CACHE_FOR
+        {
+            return Ok(tenant.clone());
+        }
+    }
+    let tenant = state.db.key_tenant(&hash).await?.ok_or_else(ApiError::unauthorized)?;
+    let mut cache = state.key_cache.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= 10_000 {
+        cache.retain(|_, (_, at)| now.duration_since(*at) < crate::keys::CACHE_FOR);
+    }
+    cache.insert(hash, (tenant.clone(), now));
+    Ok(tenant)
 }
 
 #[cfg(test)]

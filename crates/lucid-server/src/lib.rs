@@ -40,6 +40,7 @@ mod body;
 mod db;
 mod error;
 mod events;
+pub mod keys;
 mod metrics;
 mod routes;
 mod runs;
@@ -54,7 +55,7 @@ use lucid::Agent;
 use lucid::store::SessionStore;
 
 pub use auth::{ApiKeys, KeysError, LOCAL_TENANT, MIN_KEY_LEN, Tenant, check_bind};
-pub use db::{DbError, RunRow, RunStatus, SessionRow};
+pub use db::{DbError, KeyRow, RunRow, RunStatus, SessionRow};
 pub use error::ApiError;
 
 /// The default request body limit: 1 MiB.
@@ -221,6 +222,11 @@ pub struct Shared {
     store: Arc<dyn SessionStore>,
     db: db::Db,
     keys: ApiKeys,
+    /// Requests need a key: keys came from the environment or were stored in the database
+    /// when the server opened.
+    keys_required: bool,
+    /// Stored keys looked up lately: their hash → tenant, and when.
+    key_cache: std::sync::Mutex<std::collections::HashMap<String, (String, std::time::Instant)>>,
     body_limit: usize,
     max_runs: usize,
     grace: Duration,
@@ -254,6 +260,7 @@ impl Server {
             )));
         }
         let (store, db) = open_database(&config.database).await?;
+        let keys_required = !config.keys.is_empty() || !db.keys().await?.is_empty();
         let agents = config
             .agents
             .into_iter()
@@ -266,6 +273,8 @@ impl Server {
                 store,
                 db,
                 keys: config.keys,
+                keys_required,
+                key_cache: Default::default(),
                 body_limit: config.body_limit,
                 max_runs: config.max_runs_per_tenant,
                 grace: config.grace,
@@ -279,6 +288,12 @@ impl Server {
         // Runs a previous process left going are claimed now (and every tick after).
         runs::keep_leases(&server).await;
         Ok(server)
+    }
+
+    /// Refuses to serve a non-loopback address when no request needs a key (none in
+    /// [`ServerConfig::keys`], none stored with [`keys::create`]).
+    pub fn check_bind(&self, addr: std::net::SocketAddr) -> Result<(), KeysError> {
+        if self.keys_required { Ok(()) } else { check_bind(addr, &self.keys) }
     }
 
     /// The routes, with this server as their state.
@@ -326,7 +341,7 @@ fn finished(r: Result<std::io::Result<()>, tokio::task::JoinError>) -> Result<()
 }
 
 /// Opens the session store and the server's tables in the same database.
-async fn open_database(database: &Database) -> Result<(Arc<dyn SessionStore>, db::Db), ServeError> {
+pub(crate) async fn open_database(database: &Database) -> Result<(Arc<dyn SessionStore>, db::Db), ServeError> {
     match database {
         Database::Sqlite(path) => {
             let file = path.clone();

@@ -336,6 +336,58 @@ async fn tenants_see_only_their_own_sessions_and_runs() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_stored_in_the_database_are_tenants_until_revoked() {
+    let dir = temp_dir("stored-keys");
+    let database: lucid_server::Database = dir.0.join("serve.db").into();
+    let initech = lucid_server::keys::create(&database, "initech").await.unwrap();
+    assert!(initech.key.starts_with("lk_") && initech.key.len() == 51, "{initech:?}");
+    assert!(!format!("{initech:?}").contains(&initech.key), "Debug never shows the key");
+    assert!(lucid_server::keys::create(&database, "no spaces").await.is_err());
+    let listed = lucid_server::keys::list(&database).await.unwrap();
+    assert_eq!((listed.len(), listed[0].id.as_str(), listed[0].tenant.as_str()), (1, initech.id.as_str(), "initech"));
+    let stored = rusqlite::Connection::open(dir.0.join("serve.db"))
+        .unwrap()
+        .query_row("SELECT hash FROM serve_keys", [], |r| r.get::<_, String>(0))
+        .unwrap();
+    assert_eq!(stored, lucid_server::keys::hash(&initech.key), "only the hash is kept");
+
+    let mock = Arc::new(MockServer::start(bench_handler()).await);
+    let open = || async {
+        let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+        let agent = Agent::builder(model).tool(add).build();
+        // No keys in the environment: the stored one alone makes every request need a key.
+        let server = Server::open(ServerConfig::new(database.clone()).agent("default", agent)).await.unwrap();
+        assert!(server.check_bind("0.0.0.0:8080".parse().unwrap()).is_ok(), "stored keys allow other hosts");
+        assert!(server.check_bind("127.0.0.1:8080".parse().unwrap()).is_ok());
+        Api {
+            url: listen(server).await,
+            http: lucid::model::http::client_builder().build().unwrap(),
+            key: None,
+            mock: Arc::clone(&mock),
+            _dir: Arc::new(temp_dir("stored-keys-unused")),
+        }
+    };
+    let api = open().await;
+    assert_eq!(api.get("/v1/sessions").await.0, 401);
+    assert_eq!(api.as_key("lk_0000000000000000000000000000000000000000000000000").get("/v1/sessions").await.0, 401);
+    let client = api.as_key(&initech.key);
+    let id = client.session().await;
+    let (_, run) = client.post(&format!("/v1/sessions/{id}/runs"), json!({"input": "What is 2 + 3?"})).await;
+    assert_eq!(run["status"], "completed", "{run}");
+
+    let hooli = lucid_server::keys::create(&database, "hooli").await.unwrap();
+    let (status, list) = api.as_key(&hooli.key).get("/v1/sessions").await;
+    assert_eq!((status, &list["data"]), (200, &json!([])), "another stored tenant sees nothing of initech's");
+
+    assert!(lucid_server::keys::revoke(&database, &initech.id).await.unwrap());
+    assert!(!lucid_server::keys::revoke(&database, &initech.id).await.unwrap());
+    // A server opened after the revocation (no cached lookup) refuses the key.
+    let api = open().await;
+    assert_eq!(api.as_key(&initech.key).get("/v1/sessions").await.0, 401);
+    assert_eq!(api.as_key(&hooli.key).get("/v1/sessions").await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_lost_the_stream_resumes_after_its_last_event_id_and_sees_each_event_once() {
     // Slow chunks: the run is still going when the client comes back.
     let handler = |req: &RecordedRequest| {

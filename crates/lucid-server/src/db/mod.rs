@@ -140,6 +140,17 @@ pub struct StoredEvent {
     pub data: String,
 }
 
+/// An API key kept in the database (its hash only).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyRow {
+    /// Its public id (`key_…`), to revoke it by.
+    pub id: String,
+    /// The tenant it is a key of.
+    pub tenant: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
 /// A run this instance just took over from an owner that is gone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claimed {
@@ -343,6 +354,26 @@ impl Db {
     /// lease); false when the run is not running.
     pub async fn request_cancel(&self, id: &str) -> Result<bool> {
         each!(self.request_cancel(id))
+    }
+
+    /// Keeps a new API key of `tenant` by the SHA-256 of the key (hex).
+    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+        each!(self.insert_key(row, hash))
+    }
+
+    /// The stored keys, oldest first.
+    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+        each!(self.keys())
+    }
+
+    /// Removes the stored key `id`; false when there is none.
+    pub async fn revoke_key(&self, id: &str) -> Result<bool> {
+        each!(self.revoke_key(id))
+    }
+
+    /// The tenant of the stored key whose SHA-256 (hex) is `hash`.
+    pub async fn key_tenant(&self, hash: &str) -> Result<Option<String>> {
+        each!(self.key_tenant(hash))
     }
 
     /// The run, if `tenant` owns it.

@@ -6,7 +6,7 @@ use deadpool_postgres::Pool;
 use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
-use super::{Claimed, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+use super::{Claimed, KeyRow, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
 const SCHEMA_LOCK: i64 = 0x6c75_6369_6473_7276; // "lucidsrv"
@@ -24,6 +24,8 @@ CREATE TABLE IF NOT EXISTS serve_runs (
 CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_id)
     WHERE status IN ('queued', 'running');
 CREATE INDEX IF NOT EXISTS serve_runs_running ON serve_runs (lease_until) WHERE status = 'running';
+CREATE TABLE IF NOT EXISTS serve_keys (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS serve_events (
     run_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (run_id, seq));
@@ -334,6 +336,39 @@ impl PostgresDb {
                 input: r.get(6),
             })
             .collect())
+    }
+
+    /// See [`super::Db::insert_key`].
+    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+        self.client()
+            .await?
+            .execute(
+                "INSERT INTO serve_keys (id, tenant, hash, created_at) VALUES ($1, $2, $3, $4)",
+                &[&row.id, &row.tenant, &hash, &row.created_at],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// See [`super::Db::keys`].
+    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+        let rows = self
+            .client()
+            .await?
+            .query("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id", &[])
+            .await?;
+        Ok(rows.iter().map(|r| KeyRow { id: r.get(0), tenant: r.get(1), created_at: r.get(2) }).collect())
+    }
+
+    /// See [`super::Db::revoke_key`].
+    pub async fn revoke_key(&self, id: &str) -> Result<bool> {
+        Ok(self.client().await?.execute("DELETE FROM serve_keys WHERE id = $1", &[&id]).await? > 0)
+    }
+
+    /// See [`super::Db::key_tenant`].
+    pub async fn key_tenant(&self, hash: &str) -> Result<Option<String>> {
+        let row = self.client().await?.query_opt("SELECT tenant FROM serve_keys WHERE hash = $1", &[&hash]).await?;
+        Ok(row.map(|r| r.get(0)))
     }
 
     /// See [`super::Db::request_cancel`].

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
-use super::{Claimed, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+use super::{Claimed, KeyRow, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
 
 /// The server's tables in one SQLite file.
 #[derive(Clone)]
@@ -29,6 +29,8 @@ CREATE TABLE IF NOT EXISTS serve_runs (
     cancel_requested INTEGER NOT NULL DEFAULT 0, input TEXT);
 CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_id)
     WHERE status IN ('queued', 'running');
+CREATE TABLE IF NOT EXISTS serve_keys (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS serve_events (
     run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
@@ -337,6 +339,45 @@ impl SqliteDb {
             }
             tx.commit()?;
             Ok(claimed)
+        })
+        .await
+    }
+
+    /// See [`super::Db::insert_key`].
+    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+        let (row, hash) = (row.clone(), hash.to_string());
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO serve_keys (id, tenant, hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+                params![row.id, row.tenant, hash, row.created_at],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// See [`super::Db::keys`].
+    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+        self.with(|c| {
+            let mut stmt = c.prepare("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id")?;
+            let rows =
+                stmt.query_map([], |r| Ok(KeyRow { id: r.get(0)?, tenant: r.get(1)?, created_at: r.get(2)? }))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+        .await
+    }
+
+    /// See [`super::Db::revoke_key`].
+    pub async fn revoke_key(&self, id: &str) -> Result<bool> {
+        let id = id.to_string();
+        self.with(move |c| Ok(c.execute("DELETE FROM serve_keys WHERE id = ?1", params![id])? > 0)).await
+    }
+
+    /// See [`super::Db::key_tenant`].
+    pub async fn key_tenant(&self, hash: &str) -> Result<Option<String>> {
+        let hash = hash.to_string();
+        self.with(move |c| {
+            Ok(c.query_row("SELECT tenant FROM serve_keys WHERE hash = ?1", params![hash], |r| r.get(0)).optional()?)
         })
         .await
     }
