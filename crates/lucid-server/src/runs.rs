@@ -212,7 +212,11 @@ pub fn start(server: &Server, id: &str, session: Session, turn: Turn, first_seq:
     tokio::spawn(async move {
         let _slot = slot;
         let started = Instant::now();
-        let outcome = drive(&server, &live, session, turn).await;
+        let (steps, ended) = tokio::sync::mpsc::unbounded_channel();
+        let writer = tokio::spawn(store_steps(server.clone(), Arc::clone(&live), ended));
+        let outcome = drive(&server, &live, session, turn, steps).await;
+        // The last step's events are stored before the run's end.
+        let _ = writer.await;
         record_end(&server, &live, &outcome, started.elapsed()).await;
         live.finish(outcome);
         server.runs.live.lock().unwrap_or_else(|p| p.into_inner()).remove(&live.id);
@@ -260,8 +264,38 @@ async fn record_end(server: &Server, live: &LiveRun, outcome: &Outcome, took: Du
     }
 }
 
-/// Runs the turn, recording its events; stores them at every model reply and tool result.
-async fn drive(server: &Server, live: &LiveRun, mut session: Session, turn: Turn) -> Outcome {
+/// Stores a run's events each time a step ends (a signal on `ended`; several pending are
+/// one write), fenced by the lease, until the turn is over. A task of its own: the turn's
+/// stream is polled without waiting for the database, so a store write of the agent's
+/// (holding a pooled connection inside the stream) never waits behind one of these.
+async fn store_steps(server: Server, live: Arc<LiveRun>, mut ended: tokio::sync::mpsc::UnboundedReceiver<()>) {
+    while ended.recv().await.is_some() {
+        while ended.try_recv().is_ok() {}
+        let (end, batch) = live.unstored();
+        if batch.is_empty() || live.lost.load(Ordering::Relaxed) {
+            continue;
+        }
+        match server.db.append_events(&live.id, &server.owner, batch).await {
+            Ok(true) => live.stored_up_to(end),
+            Ok(false) => {
+                live.lost.store(true, Ordering::Relaxed);
+                live.canceller.cancel_now();
+            }
+            // Kept unstored: the next step's end tries them again.
+            Err(e) => tracing::error!(run = %live.id, "the run's events could not be stored yet: {e}"),
+        }
+    }
+}
+
+/// Runs the turn, recording its events; signals `steps` at every model reply and tool
+/// result, for [`store_steps`].
+async fn drive(
+    server: &Server,
+    live: &LiveRun,
+    mut session: Session,
+    turn: Turn,
+    steps: tokio::sync::mpsc::UnboundedSender<()>,
+) -> Outcome {
     let mut outcome = None;
     let mut cancel_sent = false;
     let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match turn {
@@ -291,19 +325,11 @@ async fn drive(server: &Server, live: &LiveRun, mut session: Session, turn: Turn
         live.push(kind, data);
         // Deltas wait for the next step's end; every other event is a step's end.
         if !matches!(kind, "text_delta" | "reasoning_delta") && !events::is_last(kind) {
-            let (end, batch) = live.unstored();
-            match server.db.append_events(&live.id, &server.owner, batch).await {
-                Ok(true) => live.stored_up_to(end),
-                Ok(false) => {
-                    live.lost.store(true, Ordering::Relaxed);
-                    live.canceller.cancel_now();
-                }
-                // Kept unstored: the next step's end tries them again.
-                Err(e) => tracing::error!(run = %live.id, "the run's events could not be stored yet: {e}"),
-            }
+            let _ = steps.send(());
         }
     }
     drop(events);
+    drop(steps);
     outcome.unwrap_or_else(|| Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())))
 }
 
