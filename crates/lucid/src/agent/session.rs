@@ -307,6 +307,12 @@ impl Session {
 
     /// Runs one user turn, streaming the answer and the tool calls as events. The last
     /// event is [`AgentEvent::Completed`] or [`AgentEvent::Error`].
+    ///
+    /// The stream *is* the loop: it only advances while it is polled. Between two events
+    /// the loop may be paused in the middle of a store write, holding one of the store's
+    /// pooled connections; a consumer that awaits work needing the same pool (writing
+    /// each event to the same Postgres, say) should hand it to another task, or many
+    /// streams at once can exhaust the pool and wait on each other.
     pub fn run_stream(&mut self, prompt: impl Into<String>) -> impl Stream<Item = AgentEvent> + Send + '_ {
         let queue = Arc::new(EventQueue::default());
         let events = Arc::clone(&queue);
