@@ -264,7 +264,12 @@ impl Server {
         let agents = config
             .agents
             .into_iter()
-            .map(|(name, agent)| (name, agent.to_builder().store(Arc::clone(&store)).durable_steps(true).build()))
+            .map(|(name, agent)| {
+                let builder = agent.to_builder().store(Arc::clone(&store)).durable_steps(true);
+                // Telemetry names the agent as the API does, unless it has a name of its own.
+                let builder = if agent.name().is_none() { builder.name(name.clone()) } else { builder };
+                (name, builder.build())
+            })
             .collect();
         let started = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let server = Server {

@@ -74,6 +74,7 @@ pub mod orchestrate;
 pub mod redact;
 pub mod store;
 pub mod structured;
+pub mod telemetry;
 pub mod tokens;
 pub mod tool;
 

@@ -27,6 +27,8 @@ use crate::tool::{Tool, ToolRegistry, ToolSet};
 
 #[derive(Clone)]
 pub(crate) struct AgentConfig {
+    /// The agent's name in telemetry (`gen_ai.agent.name`).
+    pub name: Option<String>,
     pub model: Arc<dyn ChatModel>,
     pub system: Option<String>,
     pub tools: ToolRegistry,
@@ -93,6 +95,7 @@ impl Agent {
         let model = model.into_chat_model();
         AgentBuilder {
             config: AgentConfig {
+                name: None,
                 system: None,
                 tools: ToolRegistry::new(),
                 options: ChatOptions::default(),
@@ -193,6 +196,11 @@ impl Agent {
         self.config.system.as_deref()
     }
 
+    /// The agent's name, if it was given one ([`AgentBuilder::name`]).
+    pub fn name(&self) -> Option<&str> {
+        self.config.name.as_deref()
+    }
+
     /// The permission policy.
     pub fn permissions(&self) -> &PermissionPolicy {
         &self.config.permissions
@@ -256,6 +264,19 @@ pub struct AgentBuilder {
 }
 
 impl AgentBuilder {
+    /// The agent's name, as telemetry reports it: the `invoke_agent {name}` span of each
+    /// turn, `gen_ai.agent.name` ([`crate::telemetry`]).
+    ///
+    /// ```
+    /// # let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap();
+    /// let agent = lucid::Agent::builder(model).name("support").build();
+    /// assert_eq!(agent.name(), Some("support"));
+    /// ```
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.config.name = Some(name.into());
+        self
+    }
+
     /// The system prompt, pinned at the top of every session.
     pub fn system(mut self, prompt: impl Into<String>) -> Self {
         self.config.system = Some(prompt.into());

@@ -12,6 +12,7 @@ use futures::future::BoxFuture;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::{Agent, AgentConfig, AgentEvent, AgentResult, Canceller, StopReason, ToolCallRecord};
 use crate::context::{Context, ContextLimits};
@@ -429,7 +430,26 @@ impl Session {
         &self.agent
     }
 
+    /// One turn, in its `invoke_agent` span ([`crate::telemetry`]).
     async fn drive(
+        &mut self,
+        prompt: Option<String>,
+        stream: bool,
+        events: Events<'_>,
+        options: Option<&ChatOptions>,
+    ) -> Result<AgentResult> {
+        let config = &self.agent.config;
+        let span =
+            crate::telemetry::agent_span(config.name.as_deref(), config.model.provider(), config.model.model_name());
+        let result = self.drive_turn(prompt, stream, events, options).instrument(span.clone()).await;
+        match &result {
+            Ok(r) => crate::telemetry::record_usage(&span, r.usage),
+            Err(e) => crate::telemetry::record_error(&span, e),
+        }
+        result
+    }
+
+    async fn drive_turn(
         &mut self,
         prompt: Option<String>,
         stream: bool,
@@ -557,13 +577,23 @@ impl Session {
             let options = run.options.as_ref().unwrap_or(&config.options);
             // The report call offers no tools: its answer is the structured report.
             let specs = if run.reporting { &[] } else { config.tools.specs() };
+            let chat = crate::telemetry::chat_span(
+                config.model.provider(),
+                config.model.model_name(),
+                self.context.messages(),
+            );
             let request = ChatRequest::new(self.context.messages(), specs, options);
-            let call = call_model(config, request, stream, events, &mut run.content);
+            let call = call_model(config, request, stream, events, &mut run.content).instrument(chat.clone());
             let response = tokio::select! {
                 biased;
                 _ = token.cancelled() => return Ok(StopReason::Cancelled),
                 r = call => r,
             };
+            match &response {
+                Ok(r) => crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message),
+                Err(e) => crate::telemetry::record_error(&chat, e),
+            }
+            drop(chat);
             let response = match response {
                 Err(Error::Provider(e)) if e.is_context_overflow() && run.cap.is_none() => {
                     // The provider counts more than the estimate said: keep 60% of what was
@@ -697,6 +727,7 @@ impl Session {
             let c = &calls[i];
             let ctx = ToolContext { call_id: c.id.clone(), cancel: token.child_token() };
             let skip = not_run.iter().find(|(id, _)| *id == c.id).map(|(_, why)| *why);
+            let span = crate::telemetry::tool_span(&c.name, &c.id);
             async move {
                 let started = Instant::now();
                 let outcome = if let Some(why) = skip {
@@ -706,8 +737,12 @@ impl Session {
                 } else {
                     tools.execute(c, ctx, config.tool_timeout).await
                 };
+                if outcome.is_error {
+                    crate::telemetry::record_tool_error(&tracing::Span::current());
+                }
                 (c, outcome, started.elapsed())
             }
+            .instrument(span)
         }))
         .buffered(config.tool_concurrency);
         let mut done = 0;

@@ -1,0 +1,191 @@
+//! Spans of the agent loop after the OpenTelemetry semantic conventions for generative AI:
+//! `invoke_agent {name}` for each turn, `chat {model}` for each model call and
+//! `execute_tool {tool}` for each tool call, with their `gen_ai.*` attributes
+//! (`gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`,
+//! `gen_ai.usage.input_tokens` / `output_tokens`, `gen_ai.response.finish_reasons`,
+//! `gen_ai.agent.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`).
+//!
+//! They are `tracing` spans at INFO level with target `lucid::telemetry`; the `otel.name`
+//! field carries the conventional span name, which a tracing → OpenTelemetry bridge (such
+//! as `tracing-opentelemetry`) uses as the exported name. Without a subscriber interested
+//! in them they cost a few nanoseconds each.
+//!
+//! The messages sent and received (`gen_ai.input.messages`, `gen_ai.output.messages`,
+//! JSON) are recorded only when opted in: [`capture_content`]`(true)`, or
+//! `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true` in the environment.
+//!
+//! ```
+//! lucid::telemetry::capture_content(false); // the default: no prompt or answer text in spans
+//! assert!(!lucid::telemetry::captures_content());
+//! ```
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use tracing::Span;
+use tracing::field::Empty;
+
+use crate::message::{FinishReason, Message, Usage};
+
+/// The target of every span of this module.
+pub const TARGET: &str = "lucid::telemetry";
+
+/// 0: not decided (read the environment), 1: off, 2: on.
+static CAPTURE: AtomicU8 = AtomicU8::new(0);
+
+/// Records (or stops recording) the messages sent to and received from models in the
+/// `chat` spans, whatever the environment says.
+pub fn capture_content(on: bool) {
+    CAPTURE.store(if on { 2 } else { 1 }, Ordering::Relaxed);
+}
+
+/// Whether the `chat` spans record message content.
+pub fn captures_content() -> bool {
+    match CAPTURE.load(Ordering::Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            static FROM_ENV: OnceLock<bool> = OnceLock::new();
+            *FROM_ENV.get_or_init(|| {
+                std::env::var("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+                    .is_ok_and(|v| v.eq_ignore_ascii_case("true"))
+            })
+        }
+    }
+}
+
+/// The `gen_ai.provider.name` of a Lucid provider: the conventions' well-known value
+/// where there is one, else Lucid's own name.
+pub fn provider_name(provider: &str) -> &str {
+    match provider {
+        "gemini" => "gcp.gemini",
+        "mistral" => "mistral_ai",
+        "xai" => "x_ai",
+        other => other,
+    }
+}
+
+/// The span of one turn of an agent (`invoke_agent`).
+pub(crate) fn agent_span(agent: Option<&str>, provider: &str, model: &str) -> Span {
+    let span = tracing::info_span!(
+        target: TARGET,
+        "invoke_agent",
+        otel.name = Empty,
+        otel.kind = "internal",
+        gen_ai.operation.name = "invoke_agent",
+        gen_ai.agent.name = agent,
+        gen_ai.provider.name = provider_name(provider),
+        gen_ai.request.model = model,
+        gen_ai.usage.input_tokens = Empty,
+        gen_ai.usage.output_tokens = Empty,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", agent.map_or_else(|| "invoke_agent".to_string(), |a| format!("invoke_agent {a}")));
+    }
+    span
+}
+
+/// The span of one model call (`chat`), with the messages sent when content is captured.
+pub(crate) fn chat_span(provider: &str, model: &str, messages: &[Message]) -> Span {
+    let span = tracing::info_span!(
+        target: TARGET,
+        "chat",
+        otel.name = Empty,
+        otel.kind = "client",
+        gen_ai.operation.name = "chat",
+        gen_ai.provider.name = provider_name(provider),
+        gen_ai.request.model = model,
+        gen_ai.usage.input_tokens = Empty,
+        gen_ai.usage.output_tokens = Empty,
+        gen_ai.response.finish_reasons = Empty,
+        gen_ai.input.messages = Empty,
+        gen_ai.output.messages = Empty,
+        error.type = Empty,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", format!("chat {model}"));
+        if captures_content() {
+            span.record("gen_ai.input.messages", serde_json::to_string(messages).unwrap_or_default());
+        }
+    }
+    span
+}
+
+/// Records what a model call answered on its span.
+pub(crate) fn record_answer(
+    span: &Span,
+    usage: Option<Usage>,
+    finish: Option<FinishReason>,
+    answer: &crate::message::AssistantMessage,
+) {
+    if span.is_disabled() {
+        return;
+    }
+    if let Some(u) = usage {
+        record_usage(span, u);
+    }
+    if let Some(f) = finish {
+        let reason = serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        span.record("gen_ai.response.finish_reasons", format!("[\"{reason}\"]"));
+    }
+    if captures_content() {
+        span.record("gen_ai.output.messages", serde_json::to_string(answer).unwrap_or_default());
+    }
+}
+
+/// Records a failure's kind (`error.type`, a short stable name) on a span.
+pub(crate) fn record_error(span: &Span, error: &crate::Error) {
+    if !span.is_disabled() {
+        span.record("error.type", error_type(error));
+    }
+}
+
+/// The `error.type` of an error: the provider's HTTP status when it sent one, else the
+/// kind of failure.
+fn error_type(error: &crate::Error) -> String {
+    use crate::Error;
+    match error {
+        Error::Provider(p) => p.status.map_or_else(|| "provider_error".to_string(), |s| s.to_string()),
+        Error::Network { .. } => "network".into(),
+        Error::Decode { .. } => "decode".into(),
+        Error::StreamTruncated { .. } => "stream_truncated".into(),
+        Error::Cancelled => "cancelled".into(),
+        Error::Store { .. } | Error::TurnNotSaved { .. } => "store".into(),
+        Error::SessionBusy { .. } => "session_busy".into(),
+        _ => "_OTHER".into(),
+    }
+}
+
+/// Marks an `execute_tool` span whose call answered an error.
+pub(crate) fn record_tool_error(span: &Span) {
+    if !span.is_disabled() {
+        span.record("error.type", "tool_error");
+    }
+}
+
+/// Records token usage on an `invoke_agent` or `chat` span.
+pub(crate) fn record_usage(span: &Span, usage: Usage) {
+    if !span.is_disabled() {
+        span.record("gen_ai.usage.input_tokens", usage.input_tokens);
+        span.record("gen_ai.usage.output_tokens", usage.output_tokens);
+    }
+}
+
+/// The span of one tool call (`execute_tool`).
+pub(crate) fn tool_span(name: &str, call_id: &str) -> Span {
+    let span = tracing::info_span!(
+        target: TARGET,
+        "execute_tool",
+        otel.name = Empty,
+        otel.kind = "internal",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = name,
+        gen_ai.tool.call.id = call_id,
+        gen_ai.tool.type = "function",
+        error.type = Empty,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", format!("execute_tool {name}"));
+    }
+    span
+}
