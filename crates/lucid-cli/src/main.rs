@@ -12,6 +12,8 @@ mod config_show;
 mod display;
 mod mcp;
 mod memory;
+#[cfg(feature = "otel")]
+mod otel;
 mod request;
 mod run;
 #[cfg(feature = "server")]
@@ -21,6 +23,7 @@ mod tools;
 mod workflow;
 
 use clap::Parser;
+use tracing_subscriber::Layer;
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -31,7 +34,7 @@ use config::ConfigError;
 fn main() {
     end_quietly_on_a_closed_pipe();
     let cli = Cli::parse();
-    init_logging(cli.verbose);
+    let telemetry = init_logging(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -45,6 +48,7 @@ fn main() {
             Err(e) => report(&e),
         }
     });
+    telemetry.shutdown();
     std::process::exit(code);
 }
 
@@ -140,7 +144,22 @@ fn report(e: &anyhow::Error) -> i32 {
     1
 }
 
-fn init_logging(verbose: u8) {
+/// What logging leaves running: the OpenTelemetry exporter, flushed before exit.
+struct Telemetry {
+    #[cfg(feature = "otel")]
+    exporter: Option<otel::Exporter>,
+}
+
+impl Telemetry {
+    fn shutdown(self) {
+        #[cfg(feature = "otel")]
+        if let Some(e) = self.exporter {
+            e.shutdown();
+        }
+    }
+}
+
+fn init_logging(verbose: u8) -> Telemetry {
     let default = match verbose {
         0 => "warn",
         1 => "info",
@@ -152,17 +171,24 @@ fn init_logging(verbose: u8) {
         .ok()
         .and_then(|s| s.parse::<Targets>().ok())
         .unwrap_or_else(|| default.parse().unwrap_or_default());
-    tracing_subscriber::registry()
-        // Every log line goes through the one redaction function: no level shows a key.
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(|| lucid::redact::Redacting(display::LogLine::new()))
-                // Colour codes only where a terminal shows them, not in a log file or pipe.
-                .with_ansi(
-                    std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none(),
-                )
-                .with_target(false),
-        )
-        .with(filter)
-        .init();
+    // Every log line goes through the one redaction function: no level shows a key.
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(|| lucid::redact::Redacting(display::LogLine::new()))
+        // Colour codes only where a terminal shows them, not in a log file or pipe.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none())
+        .with_target(false)
+        .with_filter(filter);
+    let registry = tracing_subscriber::registry().with(log);
+    #[cfg(feature = "otel")]
+    if let Some(settings) = config::otel()
+        && let Some((layer, exporter)) = otel::layer(&settings)
+    {
+        registry.with(layer).init();
+        return Telemetry { exporter: Some(exporter) };
+    }
+    registry.init();
+    Telemetry {
+        #[cfg(feature = "otel")]
+        exporter: None,
+    }
 }

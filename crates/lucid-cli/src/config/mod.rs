@@ -209,6 +209,25 @@ pub fn serve_api_keys() -> String {
     env("LUCID_SERVE_API_KEYS").unwrap_or_default()
 }
 
+/// Where the `otel` feature exports spans: `OTEL_EXPORTER_OTLP_ENDPOINT` (none: no export),
+/// `OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_SERVICE_NAME`.
+#[cfg(feature = "otel")]
+pub struct OtelSettings {
+    /// The collector's base URL (`/v1/traces` is added).
+    pub endpoint: String,
+    /// `http/protobuf` (the default) or `http/json`.
+    pub protocol: Option<String>,
+    /// The service name (default `lucid`).
+    pub service: Option<String>,
+}
+
+/// The OpenTelemetry export settings of the environment, if an endpoint is set.
+#[cfg(feature = "otel")]
+pub fn otel() -> Option<OtelSettings> {
+    let endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT").filter(|e| !e.trim().is_empty())?;
+    Some(OtelSettings { endpoint, protocol: env("OTEL_EXPORTER_OTLP_PROTOCOL"), service: env("OTEL_SERVICE_NAME") })
+}
+
 /// Loads the configuration file the global flags name (or the default one).
 pub fn load_file(explicit: Option<&std::path::Path>, profile: Option<&str>) -> Result<FileConfig, ConfigError> {
     let default = file::default_path(env("XDG_CONFIG_HOME").as_deref(), env("HOME").as_deref());
