@@ -447,7 +447,9 @@ enum TurnState {
 }
 
 /// Where the turn on `input` stands in `messages` (the input is the last user message
-/// once the turn began: it is committed before the first model call).
+/// once the turn began: it is committed before the first model call). One case reads
+/// wrong: the same input sent twice in a row, the process gone before the second turn's
+/// first commit — the earlier answer is then taken for this run's.
 fn where_the_turn_is(messages: &[Message], input: &str) -> TurnState {
     let Some(last_user) = messages.iter().rposition(|m| matches!(m, Message::User { .. })) else {
         return TurnState::NotStarted;
