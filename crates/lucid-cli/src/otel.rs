@@ -32,7 +32,7 @@ where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
 {
     // The exporter's HTTP client needs the process's rustls provider.
-    let _ = lucid::model::http::client_builder();
+    lucid::model::http::install_crypto_provider();
     let protocol = match settings.protocol.as_deref() {
         Some("http/json") => Protocol::HttpJson,
         _ => Protocol::HttpBinary,

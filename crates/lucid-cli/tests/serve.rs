@@ -34,12 +34,18 @@ fn write_config(dir: &Path, mock: &MockServer) -> std::path::PathBuf {
     path
 }
 
-/// `lucid serve` started in `dir` on a free loopback port; returns the process and its URL
-/// once it listens.
+/// `lucid serve` started in `dir` on a free loopback port, its store `serve.db` there;
+/// returns the process and its URL once it listens.
 fn serve(dir: &Path, config: &Path, keys: Option<&str>) -> (Child, String) {
+    let store = dir.join("serve.db").display().to_string();
+    serve_with(dir, config, &["--store", &store], keys)
+}
+
+/// `lucid serve` started in `dir` on a free loopback port with these further arguments.
+fn serve_with(dir: &Path, config: &Path, args: &[&str], keys: Option<&str>) -> (Child, String) {
     let mut cmd = common::lucid_command();
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--store"])
-        .arg(dir.join("serve.db"))
+    cmd.args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
         .arg("--config")
         .arg(config)
         .current_dir(dir)
@@ -291,27 +297,7 @@ impl Drop for KillOnDrop {
 /// `lucid serve` on `store` in `dir` with a short lease.
 #[cfg(feature = "postgres")]
 fn serve_on(dir: &Path, config: &Path, store: &str) -> (Child, String) {
-    let mut cmd = common::lucid_command();
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--lease", "3", "--store", store])
-        .arg("--config")
-        .arg(config)
-        .current_dir(dir)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("start lucid serve");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut seen = String::new();
-    let url = loop {
-        let line = lines.next().unwrap_or_else(|| panic!("lucid serve ended early:\n{seen}")).unwrap();
-        seen.push_str(&line);
-        seen.push('\n');
-        if let Some(rest) = line.split("listening on ").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, url)
+    serve_with(dir, config, &["--lease", "3", "--store", store], None)
 }
 
 #[cfg(feature = "postgres")]

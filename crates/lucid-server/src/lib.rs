@@ -301,6 +301,11 @@ impl Server {
         if self.keys_required { Ok(()) } else { check_bind(addr, &self.keys) }
     }
 
+    /// When a lease taken or renewed at `now` runs out.
+    pub(crate) fn lease_until(&self, now: i64) -> i64 {
+        now + self.lease.as_millis() as i64
+    }
+
     /// The routes, with this server as their state.
     pub fn router(&self) -> axum::Router {
         routes::router(self.clone())

@@ -356,7 +356,7 @@ pub async fn keep_leases(server: &Server) {
 /// One turn of [`keep_leases`].
 async fn lease_tick(server: &Server) {
     let now = crate::now_ms();
-    let until = now + server.lease.as_millis() as i64;
+    let until = server.lease_until(now);
     match server.db.renew(&server.owner, until).await {
         Ok(renewed) => {
             for r in renewed.iter().filter(|r| r.cancel_requested) {
@@ -624,7 +624,7 @@ impl Reader {
 pub async fn wait(server: &Server, id: &str) {
     while let Some(live) = server.runs.get(id) {
         let mut changed = live.changed.subscribe();
-        if live.log.lock().unwrap_or_else(|p| p.into_inner()).outcome.is_some() {
+        if live.is_over() {
             return;
         }
         let _ = changed.changed().await;

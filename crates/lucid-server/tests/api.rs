@@ -26,7 +26,8 @@ struct Api {
     http: reqwest::Client,
     key: Option<String>,
     mock: Arc<MockServer>,
-    _dir: Arc<TempDir>,
+    /// The server's folder, when the test did not keep it itself.
+    _dir: Option<Arc<TempDir>>,
 }
 
 /// A folder removed when the test ends.
@@ -72,7 +73,7 @@ async fn start_agent(
         http: lucid::model::http::client_builder().build().unwrap(),
         key: None,
         mock: Arc::new(mock),
-        _dir: Arc::new(dir),
+        _dir: Some(Arc::new(dir)),
     }
 }
 
@@ -85,13 +86,24 @@ async fn listen(server: Server) -> String {
 }
 
 impl Api {
+    /// A client of the server at `url`, its agents on `mock`.
+    fn at(url: String, mock: &Arc<MockServer>) -> Api {
+        Api {
+            url,
+            http: lucid::model::http::client_builder().build().unwrap(),
+            key: None,
+            mock: Arc::clone(mock),
+            _dir: None,
+        }
+    }
+
     fn as_key(&self, key: &str) -> Api {
         Api {
             url: self.url.clone(),
             http: self.http.clone(),
             key: Some(key.to_string()),
             mock: Arc::clone(&self.mock),
-            _dir: Arc::clone(&self._dir),
+            _dir: self._dir.clone(),
         }
     }
 
@@ -359,13 +371,7 @@ async fn keys_stored_in_the_database_are_tenants_until_revoked() {
         let server = Server::open(ServerConfig::new(database.clone()).agent("default", agent)).await.unwrap();
         assert!(server.check_bind("0.0.0.0:8080".parse().unwrap()).is_ok(), "stored keys allow other hosts");
         assert!(server.check_bind("127.0.0.1:8080".parse().unwrap()).is_ok());
-        Api {
-            url: listen(server).await,
-            http: lucid::model::http::client_builder().build().unwrap(),
-            key: None,
-            mock: Arc::clone(&mock),
-            _dir: Arc::new(temp_dir("stored-keys-unused")),
-        }
+        Api::at(listen(server).await, &mock)
     };
     let api = open().await;
     assert_eq!(api.get("/v1/sessions").await.0, 401);
@@ -595,6 +601,7 @@ async fn shutdown_gives_up_runs_still_going_after_the_grace_and_a_restart_contin
         Reply::sse(&text_stream(&["Hello ", "again."]))
     })
     .await;
+    let mock = Arc::new(mock);
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
     let agent = Agent::builder(model).build();
     let dir = temp_dir("shutdown");
@@ -602,24 +609,14 @@ async fn shutdown_gives_up_runs_still_going_after_the_grace_and_a_restart_contin
         || ServerConfig::new(dir.0.join("serve.db")).agent("default", agent.clone()).grace(Duration::from_millis(100));
     let server = Server::open(config()).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
+    let api = Api::at(format!("http://{}", listener.local_addr().unwrap()), &mock);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let serving = tokio::spawn(server.serve(listener, async {
         let _ = stopped.await;
     }));
-    let http = lucid::model::http::client_builder().build().unwrap();
-    let session: Value = http
-        .post(format!("{url}/v1/sessions"))
-        .json(&json!({"agent": "default"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap().to_string();
-    let stream = http
-        .post(format!("{url}/v1/sessions/{id}/runs"))
+    let id = api.session().await;
+    let stream = api
+        .req(reqwest::Method::POST, &format!("/v1/sessions/{id}/runs"))
         .json(&json!({"input": "hi", "stream": true}))
         .send()
         .await
@@ -635,10 +632,10 @@ async fn shutdown_gives_up_runs_still_going_after_the_grace_and_a_restart_contin
     serving.await.unwrap().unwrap();
 
     // The same database opened again: the run is continued from its last step and ends.
-    let url = listen(Server::open(config()).await.unwrap()).await;
+    let api = Api::at(listen(Server::open(config()).await.unwrap()).await, &mock);
     let last = before.last().and_then(|e| e.id).unwrap();
-    let after = http
-        .get(format!("{url}/v1/runs/{run_id}/events"))
+    let after = api
+        .req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))
         .header("last-event-id", last.to_string())
         .send()
         .await
@@ -650,9 +647,9 @@ async fn shutdown_gives_up_runs_still_going_after_the_grace_and_a_restart_contin
     assert_eq!(after.last().unwrap().event.as_deref(), Some("completed"), "{after:?}");
     let ids: Vec<u64> = before.iter().chain(&after).filter_map(|e| e.id).collect();
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "every event once, in order: {ids:?}");
-    let run: Value = http.get(format!("{url}/v1/runs/{run_id}")).send().await.unwrap().json().await.unwrap();
+    let (_, run) = api.get(&format!("/v1/runs/{run_id}")).await;
     assert_eq!((run["status"].as_str(), run["result"]["content"].as_str()), (Some("completed"), Some("Hello again.")));
-    let session: Value = http.get(format!("{url}/v1/sessions/{id}")).send().await.unwrap().json().await.unwrap();
+    let (_, session) = api.get(&format!("/v1/sessions/{id}")).await;
     let contents: Vec<&str> =
         session["messages"].as_array().unwrap().iter().filter_map(|m| m["content"].as_str()).collect();
     assert_eq!(contents, ["hi", "Hello again."], "the input once, then the answer: {session}");
@@ -675,30 +672,21 @@ async fn a_run_left_going_by_a_dead_process_is_continued_at_the_next_start() {
     )
     .unwrap();
     drop(conn);
-    let mock = MockServer::start(bench_handler()).await;
+    let mock = Arc::new(MockServer::start(bench_handler()).await);
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
     let server =
         Server::open(ServerConfig::new(&db).agent("default", Agent::builder(model).tool(add).build())).await.unwrap();
-    let url = listen(server).await;
-    let http = lucid::model::http::client_builder().build().unwrap();
-    let events = http.get(format!("{url}/v1/runs/run_x/events")).send().await.unwrap().text().await.unwrap();
+    let api = Api::at(listen(server).await, &mock);
+    let events = api.req(reqwest::Method::GET, "/v1/runs/run_x/events").send().await.unwrap().text().await.unwrap();
     let events = parse_sse(&events);
     assert_eq!(events.last().unwrap().event.as_deref(), Some("completed"), "{events:?}");
     assert!(events.iter().all(|e| e.id.unwrap() > 1 << 32), "numbered as the run's second owner: {events:?}");
-    let run: Value = http.get(format!("{url}/v1/runs/run_x")).send().await.unwrap().json().await.unwrap();
+    let (_, run) = api.get("/v1/runs/run_x").await;
     assert_eq!(
         (run["status"].as_str(), run["result"]["content"].as_str()),
         (Some("completed"), Some("The answer is 5."))
     );
-    let next: Value = http
-        .post(format!("{url}/v1/sessions/sess_x/runs"))
-        .json(&json!({"input": "What is 2 + 3?"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, next) = api.post("/v1/sessions/sess_x/runs", json!({"input": "What is 2 + 3?"})).await;
     assert_eq!(next["status"], "completed", "{next}");
 }
 

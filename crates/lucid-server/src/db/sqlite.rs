@@ -306,9 +306,9 @@ impl SqliteDb {
                 let mut stmt = tx.prepare(
                     "SELECT r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.owner, \
                      r.lease_until, r.input FROM serve_runs r JOIN serve_sessions s ON s.id = r.session_id \
-                     WHERE r.status = 'running' ORDER BY r.lease_until",
+                     WHERE r.status = 'running' AND (r.owner IS NULL OR r.owner <> ?1) ORDER BY r.lease_until",
                 )?;
-                let rows = stmt.query_map([], |r| {
+                let rows = stmt.query_map(params![owner], |r| {
                     Ok((
                         Claimed {
                             id: r.get(0)?,
@@ -326,7 +326,7 @@ impl SqliteDb {
                 for row in rows {
                     let (run, holder, until) = row?;
                     let free = until < now || holder.as_ref().is_none_or(|h| gone.contains(h));
-                    if free && holder.as_deref() != Some(owner.as_str()) && claimed.len() < limit {
+                    if free && claimed.len() < limit {
                         claimed.push(run);
                     }
                 }

@@ -128,8 +128,7 @@ pub async fn input(
     let session = agent.session_with_id(&row.session_id).await?;
     let first_seq = server.db.last_event(&id).await? + 1;
     let now = crate::now_ms();
-    let lease_until = now + server.lease.as_millis() as i64;
-    if !server.db.continue_run(&id, &input, &server.owner, lease_until, now).await? {
+    if !server.db.continue_run(&id, &input, &server.owner, server.lease_until(now), now).await? {
         return Err(busy(&row.session_id));
     }
     crate::runs::start(&server, &id, session, crate::runs::Turn::Prompt(input), first_seq, slot);

@@ -125,8 +125,7 @@ pub async fn run(
         created_at: now,
         updated_at: now,
     };
-    let lease_until = now + server.lease.as_millis() as i64;
-    if !server.db.insert_run(&tenant.0, &row, &input, &server.owner, lease_until).await? {
+    if !server.db.insert_run(&tenant.0, &row, &input, &server.owner, server.lease_until(now)).await? {
         return Err(busy(&id));
     }
     let session = match agent.session_with_id(&id).await {

@@ -119,12 +119,24 @@ impl ClientSettings {
 /// # drop(transport);
 /// ```
 pub fn client_builder() -> reqwest::ClientBuilder {
+    install_crypto_provider();
+    reqwest::Client::builder()
+}
+
+/// Installs `ring` as rustls' process-wide crypto provider, once (a provider the
+/// application installed first is kept): what [`client_builder`] does before building, for
+/// HTTP clients made elsewhere (an exporter's, say) on the same reqwest.
+///
+/// ```
+/// lucid::model::http::install_crypto_provider();
+/// assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+/// ```
+pub fn install_crypto_provider() {
     static PROVIDER: std::sync::Once = std::sync::Once::new();
     PROVIDER.call_once(|| {
         // Err only when a provider is installed already, which is then the one used.
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
-    reqwest::Client::builder()
 }
 
 /// What bounds one call.
