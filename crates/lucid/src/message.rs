@@ -179,7 +179,9 @@ pub struct ToolResult {
 /// Token usage of one model call, or summed over several.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Prompt tokens (OpenAI `prompt_tokens`).
+    /// Every prompt token of the call, cached ones included, for every provider (OpenAI
+    /// `prompt_tokens`; Anthropic `input_tokens + cache_read_input_tokens +
+    /// cache_creation_input_tokens`). Token calibration and the memory's triggers read it.
     pub input_tokens: u64,
     /// Generated tokens, reasoning included (OpenAI `completion_tokens`).
     pub output_tokens: u64,
@@ -190,10 +192,10 @@ pub struct Usage {
     /// `cached_tokens`, Gemini `cachedContentTokenCount`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cached_input_tokens: u64,
-    /// Anthropic: prompt tokens read from the cache, in addition to `input_tokens`.
+    /// Anthropic: prompt tokens read from the cache, a part of `input_tokens`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_read_input_tokens: u64,
-    /// Anthropic: prompt tokens written to the cache, in addition to `input_tokens`.
+    /// Anthropic: prompt tokens written to the cache, a part of `input_tokens`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_creation_input_tokens: u64,
 }

@@ -76,7 +76,7 @@ async fn anthropic_tool_round_trip() {
     let r = s.run("What is 2 + 3?").await.unwrap();
     assert_eq!(r.content, "The answer is 5.");
     assert_eq!(r.tool_calls[0].output.as_deref(), Some("5"));
-    assert_eq!((r.usage.input_tokens, r.usage.output_tokens, r.usage.cache_read_input_tokens), (80, 18, 20));
+    assert_eq!((r.usage.input_tokens, r.usage.output_tokens, r.usage.cache_read_input_tokens), (100, 18, 20));
     let reqs = server.requests();
     assert_eq!(reqs.len(), 3, "the 529 was retried");
     assert_eq!(reqs[1].path, "/v1/messages");

@@ -267,6 +267,8 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
     out.into_iter().map(|(role, content)| json!({"role": role, "content": content})).collect()
 }
 
+/// Reads a `usage` object. Anthropic reports `input_tokens` without the cached prompt;
+/// [`prompt_total`] adds it back once the last report is in.
 fn usage(u: &Value, into: &mut Usage) {
     let n = |k: &str| u.get(k).and_then(Value::as_u64);
     if let Some(v) = n("input_tokens") {
@@ -281,6 +283,14 @@ fn usage(u: &Value, into: &mut Usage) {
     if let Some(v) = n("cache_creation_input_tokens") {
         into.cache_creation_input_tokens = v;
     }
+}
+
+/// Lucid's `input_tokens` is every prompt token, for every provider; Anthropic's excludes
+/// the tokens read from and written to the prompt cache, so they are added here (they stay
+/// readable on their own as parts of the total).
+fn prompt_total(mut u: Usage) -> Usage {
+    u.input_tokens += u.cache_read_input_tokens + u.cache_creation_input_tokens;
+    u
 }
 
 fn decode_err(provider: &str, message: String) -> Error {
@@ -323,7 +333,7 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
     Ok(ChatResponse {
         finish_reason: normalize_finish(raw.as_deref().map(finish_reason), !message.tool_calls.is_empty()),
         raw_finish_reason: raw,
-        usage: has_usage.then_some(u),
+        usage: has_usage.then(|| prompt_total(u)),
         model: v["model"].as_str().map(str::to_string),
         incomplete_call_ids: Vec::new(),
         message,
@@ -477,7 +487,7 @@ impl StreamDecoder for AnthropicStreamDecoder {
         }
         let mut asm = self.asm;
         if self.saw_usage {
-            asm.set_usage(self.usage);
+            asm.set_usage(prompt_total(self.usage));
         }
         let mut r = asm.finish(finish_reason);
         if !self.blocks.is_empty() {
