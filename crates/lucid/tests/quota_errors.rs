@@ -70,3 +70,22 @@ fn gemini_per_day_quota_is_final_per_minute_is_retried() {
         gemini::decode_error("gemini", 429, body("GenerateRequestsPerMinutePerProjectPerModel-FreeTier").as_bytes());
     assert_eq!((minute.kind, minute.retryable), (RateLimited, true));
 }
+
+#[tokio::test]
+async fn openai_insufficient_quota_is_one_request_on_every_compatible_preset() {
+    use lucid::model::{Preset, Protocol};
+    let quota = serde_json::json!({"error": {"message": "You exceeded your current quota, please check your plan and billing details.",
+        "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}});
+    for preset in Preset::all().iter().filter(|p| p.protocol == Protocol::OpenAiChat) {
+        let body = quota.clone();
+        let server = lucid_mock::MockServer::start(move |_| lucid_mock::Reply::json(429, &body)).await;
+        let model = lucid::model::build(preset, Some("k".into()), "m", Some(&server.url()), None).unwrap();
+        let err = lucid::Agent::builder(model).build().session().run("hi").await.unwrap_err();
+        assert!(
+            matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted && !e.retryable),
+            "{}: {err:?}",
+            preset.name
+        );
+        assert_eq!(server.requests().len(), 1, "{}: the quota error was retried", preset.name);
+    }
+}

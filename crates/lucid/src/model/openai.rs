@@ -372,16 +372,22 @@ pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
                     Some(code) => e.with_code(code),
                     None => e,
                 };
-                QuotaRule::apply(quota_table(provider), e)
+                mark_quota(provider, e)
             }
         },
-        Err(_) => QuotaRule::apply(quota_table(provider), ProviderError::new(provider, Some(status), preview(body))),
+        Err(_) => mark_quota(provider, ProviderError::new(provider, Some(status), preview(body))),
     }
 }
 
-/// The quota table of the preset named `provider`, OpenAI's when there is none.
-fn quota_table(provider: &str) -> &'static [QuotaRule] {
-    Preset::find(provider).map_or(OPENAI_QUOTA, |p| p.quota)
+/// `e`, marked quota-exhausted by the preset's own table or by OpenAI's codes, which every
+/// compatible server and gateway may forward (an `insufficient_quota` from `qwen`,
+/// `deepseek` or `ollama` is never retried either).
+fn mark_quota(provider: &str, e: ProviderError) -> ProviderError {
+    let e = QuotaRule::apply(OPENAI_QUOTA, e);
+    match Preset::find(provider) {
+        Some(p) => QuotaRule::apply(p.quota, e),
+        None => e,
+    }
 }
 
 pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
@@ -403,7 +409,7 @@ pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value)
     if let Some(c) = code {
         e = e.with_code(c);
     }
-    QuotaRule::apply(quota_table(provider), e)
+    mark_quota(provider, e)
 }
 
 fn preview(body: &[u8]) -> String {
