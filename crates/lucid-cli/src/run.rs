@@ -236,6 +236,19 @@ pub async fn run(
         }
         StopReason::Cancelled => 130,
         StopReason::NeedsInput => 4,
+        StopReason::OutputLimit => {
+            eprintln!(
+                "lucid: {} (raise it with --max-tokens)",
+                result.stop_message.as_deref().unwrap_or("a tool call was cut off by the output token limit")
+            );
+            3
+        }
+        _ => {
+            if let Some(why) = &result.stop_message {
+                eprintln!("lucid: {why}");
+            }
+            3
+        }
     })
 }
 

@@ -24,7 +24,8 @@ impl Outcome {
         let status = match result.stop_reason {
             StopReason::NeedsInput => RunStatus::NeedsInput,
             StopReason::Cancelled => RunStatus::Cancelled,
-            StopReason::Completed | StopReason::MaxIterations => RunStatus::Completed,
+            // The turn ended with a result (a limit, a hook's stop): the result says which.
+            _ => RunStatus::Completed,
         };
         Outcome { status, result: serde_json::to_value(result).ok(), error: None }
     }
@@ -103,15 +104,9 @@ mod tests {
     fn each_event_has_a_type_and_the_last_ones_say_where_the_run_went() {
         let (kind, body) = encode(&AgentEvent::TextDelta("hi".into()));
         assert_eq!((kind, body["text"].as_str()), ("text_delta", Some("hi")));
-        let result = AgentResult {
-            content: String::new(),
-            tool_calls: Vec::new(),
-            iterations: 1,
-            usage: Default::default(),
-            stop_reason: StopReason::NeedsInput,
-            finish_reason: None,
-            questions: vec!["Which city?".into()],
-        };
+        let mut result = AgentResult::new("", StopReason::NeedsInput);
+        result.iterations = 1;
+        result.questions = vec!["Which city?".into()];
         let (kind, body) = encode(&AgentEvent::Completed(result.clone()));
         assert_eq!(kind, "needs_input");
         assert_eq!(body["questions"][0], "Which city?");

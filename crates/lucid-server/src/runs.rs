@@ -467,15 +467,7 @@ fn where_the_turn_is(messages: &[Message], input: &str) -> TurnState {
 
 /// A result with nothing but an answer and why the run stopped.
 fn bare_result(content: String, stop_reason: StopReason) -> AgentResult {
-    AgentResult {
-        content,
-        tool_calls: Vec::new(),
-        iterations: 0,
-        usage: lucid::Usage::default(),
-        stop_reason,
-        finish_reason: None,
-        questions: Vec::new(),
-    }
+    AgentResult::new(content, stop_reason)
 }
 
 /// Ends a claimed run without a turn: its last event is `event`.

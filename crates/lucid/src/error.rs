@@ -108,12 +108,15 @@ pub enum Error {
         source: Box<Error>,
     },
     /// Another turn of this session is running (in this process or another).
-    #[error("session `{id}` is busy: another turn is running ({owner})")]
+    #[error("session `{id}` is busy: another turn is running ({owner}{})", if *in_this_process { ", in this process" } else { "" })]
     SessionBusy {
         /// The session.
         id: String,
         /// Who holds the turn lock (`host:pid:nonce`).
         owner: String,
+        /// The holder is this process: another `Session` on the same id has a turn under
+        /// way (a dropped turn releases its lock itself).
+        in_this_process: bool,
     },
     /// Writing the transcript or another local file failed.
     #[error("i/o error on {path}: {source}")]

@@ -122,11 +122,14 @@ pub use lucid_macros::tools;
 
 /// What most programs need: `use lucid::prelude::*;`.
 pub mod prelude {
+    pub use crate::agent::hooks::Hook;
     pub use crate::agent::{Agent, AgentEvent, AgentResult, Session, StopReason};
     pub use crate::message::{Message, ToolCall, Usage};
     pub use crate::model::ChatModel;
     pub use crate::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec};
     pub use crate::{tool, tools};
+    /// `next()` on [`Session::run_stream`]'s events.
+    pub use futures::StreamExt;
 }
 
 #[doc(hidden)]

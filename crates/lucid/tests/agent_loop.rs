@@ -480,15 +480,22 @@ async fn network_failure_is_a_clear_error() {
 }
 
 #[tokio::test]
-async fn arguments_cut_by_max_tokens_are_not_executed() {
+async fn arguments_cut_by_max_tokens_end_the_turn_naming_the_limit() {
     let mut cut = tool_call_completion(&[("c1", "add", r#"{"a": 2, "b"#)]);
     cut["choices"][0]["finish_reason"] = json!("length");
     let server = MockServer::sequence(vec![ok(cut), ok(text_completion("sorry"))]).await;
     let mut s = agent(&server).session();
     let r = s.run("2+3").await.unwrap();
-    assert!(r.tool_calls[0].is_error);
-    assert!(r.tool_calls[0].output.as_deref().unwrap().contains("cut off by the output token limit"));
-    assert_eq!(r.content, "sorry");
+    // Not executed, and the model is not asked again (it would hit the same limit).
+    assert_eq!(r.stop_reason, StopReason::OutputLimit);
+    assert_eq!(server.requests().len(), 1);
+    assert_eq!(r.tool_calls[0].output, None);
+    let why = r.stop_message.as_deref().unwrap();
+    assert!(why.contains("`add`") && why.contains("output token limit") && why.contains("max_tokens"), "{why}");
+    // The history stays valid: the cut call is answered "not executed".
+    assert!(validate(s.messages()).is_ok());
+    let Some(Message::Tool(t)) = s.messages().last() else { panic!("{:?}", s.messages()) };
+    assert!(t.is_error && t.content.contains("cut off by the output token limit"));
 }
 
 #[tokio::test]

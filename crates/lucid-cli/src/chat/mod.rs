@@ -369,7 +369,15 @@ impl Chat {
                             println!("  ? {}", safe(q));
                         }
                     }
-                    StopReason::Completed => {}
+                    StopReason::OutputLimit => println!(
+                        "{}",
+                        style.red(&format!("({}; raise max_tokens)", r.stop_message.as_deref().unwrap_or("cut off")))
+                    ),
+                    _ => {
+                        if let Some(why) = &r.stop_message {
+                            println!("{}", style.dim(&format!("({})", safe(why))));
+                        }
+                    }
                 }
                 let total = self.session.usage();
                 println!(

@@ -11,6 +11,7 @@ use crate::message::{FinishReason, Usage};
 /// Why a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum StopReason {
     /// The model answered without asking for tools.
     Completed,
@@ -21,6 +22,18 @@ pub enum StopReason {
     /// The agent asked the user questions nobody could answer during the run (see
     /// [`AgentResult::questions`]); the next user message should carry the answers.
     NeedsInput,
+    /// A hook stopped the turn before a model call
+    /// ([`ModelCallDecision::Stop`](super::hooks::ModelCallDecision::Stop));
+    /// [`AgentResult::stop_message`] says why.
+    Stopped,
+    /// A hook deferred a tool call
+    /// ([`ToolCallDecision::Defer`](super::hooks::ToolCallDecision::Defer)): the calls in
+    /// [`AgentResult::deferred`] wait, unanswered, for the next `resume`.
+    Deferred,
+    /// The model's tool call was cut off by the output token limit; the turn ends rather
+    /// than ask again (which usually hits the same limit). [`AgentResult::stop_message`]
+    /// names the limit.
+    OutputLimit,
 }
 
 impl StopReason {
@@ -31,12 +44,16 @@ impl StopReason {
             StopReason::MaxIterations => "max_iterations",
             StopReason::Cancelled => "cancelled",
             StopReason::NeedsInput => "needs_input",
+            StopReason::Stopped => "stopped",
+            StopReason::Deferred => "deferred",
+            StopReason::OutputLimit => "output_limit",
         }
     }
 }
 
 /// One tool call of a run, executed or not.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ToolCallRecord {
     /// Call id.
     pub id: String,
@@ -56,6 +73,7 @@ pub struct ToolCallRecord {
 
 /// The outcome of one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct AgentResult {
     /// The final answer text (the last model message's text).
     pub content: String,
@@ -74,6 +92,37 @@ pub struct AgentResult {
     /// during the run ([`StopReason::NeedsInput`]); empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub questions: Vec<String>,
+    /// Why the turn stopped, in words, when the stop reason needs them
+    /// ([`StopReason::Stopped`], [`StopReason::OutputLimit`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_message: Option<String>,
+    /// The calls waiting for an outside decision ([`StopReason::Deferred`]), with their
+    /// arguments; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deferred: Vec<crate::message::ToolCall>,
+}
+
+impl AgentResult {
+    /// A result with this answer and stop reason, and nothing else (no calls, no usage).
+    ///
+    /// ```
+    /// use lucid::{AgentResult, StopReason};
+    /// let r = AgentResult::new("done", StopReason::Completed);
+    /// assert!(r.tool_calls.is_empty() && r.iterations == 0);
+    /// ```
+    pub fn new(content: impl Into<String>, stop_reason: StopReason) -> Self {
+        AgentResult {
+            content: content.into(),
+            tool_calls: Vec::new(),
+            iterations: 0,
+            usage: Usage::default(),
+            stop_reason,
+            finish_reason: None,
+            questions: Vec::new(),
+            stop_message: None,
+            deferred: Vec::new(),
+        }
+    }
 }
 
 /// What [`Session::run_stream`](crate::Session::run_stream) yields.

@@ -6,7 +6,9 @@
 //! non-streaming run is the same loop with its events unused.
 
 mod cancel;
+mod decide;
 mod events;
+pub mod hooks;
 mod session;
 
 use std::sync::Arc;
@@ -49,6 +51,10 @@ pub(crate) struct AgentConfig {
     pub memory: Option<ConversationMemory>,
     pub counter: Arc<dyn TokenCounter>,
     pub permissions: PermissionPolicy,
+    /// The hooks attached, in order.
+    pub attached: Vec<Arc<dyn hooks::Hook>>,
+    /// What a turn runs: the permission policy first, then the attached hooks.
+    pub hooks: hooks::Hooks,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -111,6 +117,8 @@ impl Agent {
                 memory: None,
                 counter: crate::tokens::counter_for_model(model.model_name()),
                 permissions: PermissionPolicy::allow_all(),
+                attached: Vec::new(),
+                hooks: hooks::Hooks::default(),
                 model,
             },
         }
@@ -164,11 +172,8 @@ impl Agent {
             return Err(Error::Config("a session id cannot be empty".into()));
         }
         store.create(id, serde_json::json!({})).await?;
-        let (messages, summaries) = match store.load(id).await? {
-            Some(s) => (s.messages, summaries_of(id, &s.info.metadata)),
-            None => Default::default(),
-        };
-        Ok(Session::stored(self.clone(), id.to_string(), messages, summaries))
+        let stored = store.load(id).await?;
+        Ok(Session::stored(self.clone(), id.to_string(), stored))
     }
 
     /// Whether stored sessions commit every step ([`AgentBuilder::durable_steps`]).
@@ -439,8 +444,26 @@ impl AgentBuilder {
         self
     }
 
+    /// Attaches a [hook](hooks): code of your own called at each point of every turn
+    /// (before and after model and tool calls, after each step, at the turn's end). Hooks
+    /// run in the order they were attached, after the permission policy.
+    ///
+    /// ```
+    /// use lucid::agent::hooks::Hook;
+    /// /// Sees every turn, changes nothing.
+    /// struct Quiet;
+    /// impl Hook for Quiet {}
+    /// # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+    /// let agent = lucid::Agent::builder(model).hook(Quiet).build();
+    /// ```
+    pub fn hook(mut self, hook: impl hooks::Hook) -> Self {
+        self.config.attached.push(Arc::new(hook));
+        self
+    }
+
     /// Builds the agent.
     pub fn build(mut self) -> Agent {
+        self.config.hooks = hooks::Hooks::chain(&self.config.permissions, &self.config.attached);
         self.config.window_budget = self.config.window.map(|w| {
             let schemas = serde_json::to_string(self.config.tools.specs()).unwrap_or_default();
             let tools = if self.config.tools.is_empty() { 0 } else { self.config.counter.count(&schemas) };

@@ -287,6 +287,10 @@ impl Planner {
                     answer.iterations
                 )));
             }
+            other => {
+                let why = answer.stop_message.unwrap_or_else(|| other.as_str().to_string());
+                return Err(Error::Plan(format!("every step is done, but writing the answer stopped: {why}")));
+            }
         }
         let mut usage = planning.usage();
         usage += exec_usage;

@@ -21,7 +21,8 @@ struct Entry {
 #[derive(Default)]
 struct Inner {
     sessions: HashMap<String, Entry>,
-    locks: HashMap<String, String>,
+    /// Turn locks: the holder and the end of its lease.
+    locks: HashMap<String, (String, tokio::time::Instant)>,
     clock: u64,
 }
 
@@ -254,15 +255,20 @@ impl SessionStore for InMemoryStore {
             let owner = lock::owner();
             {
                 let mut inner = self.guard();
-                if let Some(holder) = inner.locks.get(id) {
+                let now = tokio::time::Instant::now();
+                if let Some((holder, until)) = inner.locks.get(id)
+                    && *until > now
+                {
                     return Err(busy(id, holder));
                 }
-                inner.locks.insert(id.to_string(), owner.clone());
+                inner.locks.insert(id.to_string(), (owner.clone(), now + lease));
             }
             if let Some(b) = &self.backing {
                 match b.lock(id, lease).await {
                     Ok(remote) => {
-                        self.guard().locks.insert(id.to_string(), remote.owner.clone());
+                        self.guard()
+                            .locks
+                            .insert(id.to_string(), (remote.owner.clone(), tokio::time::Instant::now() + lease));
                         return Ok(remote);
                     }
                     Err(e) => {
@@ -280,7 +286,7 @@ impl SessionStore for InMemoryStore {
         async move {
             {
                 let mut inner = self.guard();
-                if inner.locks.get(&lock.session_id) == Some(&lock.owner) {
+                if inner.locks.get(&lock.session_id).is_some_and(|(owner, _)| *owner == lock.owner) {
                     inner.locks.remove(&lock.session_id);
                 }
             }

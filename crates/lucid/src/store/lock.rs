@@ -47,5 +47,12 @@ fn process_alive(_pid: u32) -> bool {
 
 /// The error for a session whose turn lock `owner` holds.
 pub fn busy(id: &str, owner: &str) -> Error {
-    Error::SessionBusy { id: id.to_string(), owner: owner.to_string() }
+    Error::SessionBusy { id: id.to_string(), owner: owner.to_string(), in_this_process: is_this_process(owner) }
+}
+
+/// Whether `owner` (`host:pid:nonce`) is this process.
+pub fn is_this_process(owner: &str) -> bool {
+    let mut parts = owner.split(':');
+    parts.next().is_some_and(|host| host == hostname())
+        && parts.next().and_then(|p| p.parse::<u32>().ok()) == Some(std::process::id())
 }

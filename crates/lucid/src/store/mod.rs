@@ -275,6 +275,11 @@ pub async fn repair(store: &dyn SessionStore, id: &str) -> Result<Option<Session
 /// [`crate::memory::Summary`]).
 pub const SUMMARIES_KEY: &str = "summaries";
 
+/// The metadata key under which a session keeps the ids of the tool calls a hook deferred
+/// ([`crate::agent::hooks::ToolCallDecision::Defer`]): the next `resume`, in any process,
+/// asks the hooks about them again instead of answering them "interrupted".
+pub const DEFERRED_KEY: &str = "deferred_calls";
+
 /// Lays the top-level keys of `patch` over `metadata` (what
 /// [`SessionStore::merge_metadata`] does): a `null` removes its key, and metadata that is
 /// not an object becomes one.

@@ -115,6 +115,17 @@ impl PermissionPolicy {
         self
     }
 
+    /// Whether every call may run without asking (then an agent's loop skips the policy).
+    ///
+    /// ```
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    /// assert!(PermissionPolicy::allow_all().allows_everything());
+    /// assert!(!PermissionPolicy::allow_all().set("shell", Permission::Ask).allows_everything());
+    /// ```
+    pub fn allows_everything(&self) -> bool {
+        self.default == Permission::Allow && self.tools.values().all(|p| *p == Permission::Allow)
+    }
+
     /// The permission of `tool` (an "always" answer for every call of it makes it
     /// `Allow`; one limited to a folder does not).
     pub fn permission(&self, tool: &str) -> Permission {

@@ -1,0 +1,319 @@
+//! Hooks: where code of your own takes part in every turn without a branch in the loop.
+//!
+//! A [`Hook`] has one method per point of the turn, each a no-op by default, so a hook
+//! implements only the points it cares about. Hooks are attached with
+//! [`AgentBuilder::hook`](crate::AgentBuilder::hook) and run in the order they were
+//! attached; at a point that decides (before a model call, before a tool call) the first
+//! hook that does not say "continue" decides. Every call sees a [`HookContext`]: the
+//! session id, the iteration and the turn's usage so far.
+//!
+//! | point | may |
+//! |---|---|
+//! | [`Hook::before_model_call`] | read or edit the request ([`ModelCall`]), or stop the turn |
+//! | [`Hook::after_model_response`] | read or edit the answer |
+//! | [`Hook::before_tool_call`] | allow, deny with a message the model reads, replace the arguments, or defer the call |
+//! | [`Hook::after_tool_result`] | read or edit the result |
+//! | [`Hook::after_step`] | see each step once it is in the history (and committed, for a durable session) |
+//! | [`Hook::turn_end`] | see the turn's result |
+//!
+//! The agent's [`PermissionPolicy`](crate::tool::permission::PermissionPolicy) is itself
+//! the first hook of every agent. A turn with no hook of yours attached does no work for
+//! them.
+//!
+//! Deferring a tool call ends the turn with [`StopReason::Deferred`]: the model's message
+//! and its calls stay in the history, unanswered, and [`AgentResult::deferred`] lists
+//! them. The next [`Session::resume`](crate::Session::resume) (in this process or, for a
+//! stored session, any other) asks the hooks again for those calls, runs the ones allowed
+//! and goes on; what decides them (an approval kept somewhere) is the hook's business.
+//!
+//! ```
+//! use std::sync::atomic::{AtomicUsize, Ordering};
+//! use futures::future::BoxFuture;
+//! use lucid::agent::hooks::{Hook, HookContext, ModelCall, ModelCallDecision, ToolCallDecision};
+//! use lucid::ToolCall;
+//!
+//! /// Refuses `shell` commands that mention `rm`, and stops a turn after 5 model calls.
+//! #[derive(Default)]
+//! struct Guard { calls: AtomicUsize }
+//!
+//! impl Hook for Guard {
+//!     fn before_model_call<'a>(&'a self, _cx: &'a HookContext<'a>, _call: &'a mut ModelCall<'_>) -> BoxFuture<'a, ModelCallDecision> {
+//!         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+//!         Box::pin(async move {
+//!             if n > 5 { ModelCallDecision::Stop("the budget of 5 model calls is spent".into()) } else { ModelCallDecision::Continue }
+//!         })
+//!     }
+//!     fn before_tool_call<'a>(&'a self, _cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
+//!         Box::pin(async move {
+//!             if call.name == "shell" && call.arguments.contains("rm ") {
+//!                 ToolCallDecision::Deny("Deleting files is not allowed here.".into())
+//!             } else {
+//!                 ToolCallDecision::Allow
+//!             }
+//!         })
+//!     }
+//! }
+//! # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+//! let agent = lucid::Agent::builder(model).hook(Guard::default()).build();
+//! ```
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+
+use super::AgentResult;
+use crate::message::{Message, ToolCall, Usage};
+use crate::model::{ChatOptions, ChatResponse};
+use crate::tool::{ToolOutcome, ToolSpec};
+
+/// What every hook call knows of the turn.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct HookContext<'a> {
+    /// The stored session's id ([`Agent::session_with_id`](crate::Agent::session_with_id)).
+    pub session_id: Option<&'a str>,
+    /// The agent's name ([`AgentBuilder::name`](crate::AgentBuilder::name)).
+    pub agent: Option<&'a str>,
+    /// Model calls of this turn so far (the one about to be made included, before a model
+    /// call).
+    pub iteration: usize,
+    /// What this turn has used so far.
+    pub usage: Usage,
+}
+
+/// The request of one model call, as a hook may edit it. Each part is borrowed from the
+/// session until a hook changes it ([`Cow::to_mut`]): an edit changes this request only,
+/// never the stored history.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct ModelCall<'r> {
+    /// Every message the request sends, the system prompt first.
+    pub messages: Cow<'r, [Message]>,
+    /// The tools offered.
+    pub tools: Cow<'r, [ToolSpec]>,
+    /// Sampling and output options.
+    pub options: Cow<'r, ChatOptions>,
+}
+
+/// A hook's word before a model call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelCallDecision {
+    /// Make the call.
+    Continue,
+    /// End the turn now with [`StopReason::Stopped`](super::StopReason::Stopped); the
+    /// text is [`AgentResult::stop_message`].
+    Stop(String),
+}
+
+/// A hook's word before a tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolCallDecision {
+    /// Let the call run (the next hook may still say otherwise).
+    Allow,
+    /// Do not run it; the model reads this text as the call's failed result.
+    Deny(String),
+    /// Run it with these arguments (a JSON object as text) instead of the model's; the
+    /// history keeps what the model asked for.
+    Replace(String),
+    /// Do not run it now: the turn ends with [`StopReason::Deferred`](super::StopReason::Deferred)
+    /// once the other calls of the step are done, and the call waits, unanswered, for the
+    /// next `resume`.
+    Defer,
+}
+
+/// One step the turn added to the history.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// The user's message opened the turn.
+    UserMessage(&'a Message),
+    /// The model's message with its tool calls.
+    ModelMessage(&'a Message),
+    /// A tool call's result.
+    ToolResult(&'a Message),
+}
+
+/// Code that takes part in every turn; see the [module docs](self). Every method has a
+/// no-op default.
+pub trait Hook: Send + Sync + 'static {
+    /// Before each model call: read or edit the request, or stop the turn.
+    fn before_model_call<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        call: &'a mut ModelCall<'_>,
+    ) -> BoxFuture<'a, ModelCallDecision> {
+        let _ = (cx, call);
+        Box::pin(std::future::ready(ModelCallDecision::Continue))
+    }
+
+    /// After each model response, before anything acts on it: read or edit it.
+    fn after_model_response<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        response: &'a mut ChatResponse,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (cx, response);
+        Box::pin(std::future::ready(()))
+    }
+
+    /// Before each tool call: allow, deny, replace its arguments or defer it.
+    fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
+        let _ = (cx, call);
+        Box::pin(std::future::ready(ToolCallDecision::Allow))
+    }
+
+    /// After each tool call (or refusal): read or edit the result the model will read.
+    fn after_tool_result<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        call: &'a ToolCall,
+        outcome: &'a mut ToolOutcome,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (cx, call, outcome);
+        Box::pin(std::future::ready(()))
+    }
+
+    /// After each step is in the history (and committed, for a durable stored session).
+    fn after_step<'a>(&'a self, cx: &'a HookContext<'a>, step: Step<'a>) -> BoxFuture<'a, ()> {
+        let _ = (cx, step);
+        Box::pin(std::future::ready(()))
+    }
+
+    /// At the turn's end, with its result (not called when the turn fails).
+    fn turn_end<'a>(&'a self, cx: &'a HookContext<'a>, result: &'a AgentResult) -> BoxFuture<'a, ()> {
+        let _ = (cx, result);
+        Box::pin(std::future::ready(()))
+    }
+}
+
+impl<H: Hook + ?Sized> Hook for Arc<H> {
+    fn before_model_call<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        call: &'a mut ModelCall<'_>,
+    ) -> BoxFuture<'a, ModelCallDecision> {
+        (**self).before_model_call(cx, call)
+    }
+    fn after_model_response<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        response: &'a mut ChatResponse,
+    ) -> BoxFuture<'a, ()> {
+        (**self).after_model_response(cx, response)
+    }
+    fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
+        (**self).before_tool_call(cx, call)
+    }
+    fn after_tool_result<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        call: &'a ToolCall,
+        outcome: &'a mut ToolOutcome,
+    ) -> BoxFuture<'a, ()> {
+        (**self).after_tool_result(cx, call, outcome)
+    }
+    fn after_step<'a>(&'a self, cx: &'a HookContext<'a>, step: Step<'a>) -> BoxFuture<'a, ()> {
+        (**self).after_step(cx, step)
+    }
+    fn turn_end<'a>(&'a self, cx: &'a HookContext<'a>, result: &'a AgentResult) -> BoxFuture<'a, ()> {
+        (**self).turn_end(cx, result)
+    }
+}
+
+/// The agent's permission policy as the first hook: a call it refuses is denied with the
+/// text the model reads.
+impl Hook for crate::tool::permission::PermissionPolicy {
+    fn before_tool_call<'a>(&'a self, _cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
+        Box::pin(async move {
+            match self.check(call).await {
+                Ok(()) => ToolCallDecision::Allow,
+                Err(refused) => ToolCallDecision::Deny(refused),
+            }
+        })
+    }
+}
+
+/// The agent's hooks in order; every point runs them all, a decision stops at the first
+/// hook that does not continue.
+#[derive(Clone, Default)]
+pub(crate) struct Hooks(Vec<Arc<dyn Hook>>);
+
+impl Hooks {
+    /// The chain a turn runs: the permission policy (unless it allows everything), then
+    /// the attached hooks.
+    pub fn chain(permissions: &crate::tool::permission::PermissionPolicy, attached: &[Arc<dyn Hook>]) -> Self {
+        let mut all: Vec<Arc<dyn Hook>> = Vec::with_capacity(attached.len() + 1);
+        if !permissions.allows_everything() {
+            all.push(Arc::new(permissions.clone()));
+        }
+        all.extend(attached.iter().cloned());
+        Hooks(all)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub async fn before_model_call(&self, cx: &HookContext<'_>, call: &mut ModelCall<'_>) -> ModelCallDecision {
+        for h in &self.0 {
+            match h.before_model_call(cx, call).await {
+                ModelCallDecision::Continue => {}
+                stop => return stop,
+            }
+        }
+        ModelCallDecision::Continue
+    }
+
+    pub async fn after_model_response(&self, cx: &HookContext<'_>, response: &mut ChatResponse) {
+        for h in &self.0 {
+            h.after_model_response(cx, response).await;
+        }
+    }
+
+    /// The first word that is not "allow"; a replacement is passed on to the later hooks,
+    /// which see the call with the new arguments.
+    pub async fn before_tool_call(&self, cx: &HookContext<'_>, call: &ToolCall) -> ToolCallDecision {
+        let mut replaced: Option<ToolCall> = None;
+        for h in &self.0 {
+            let current = replaced.as_ref().unwrap_or(call);
+            match h.before_tool_call(cx, current).await {
+                ToolCallDecision::Allow => {}
+                ToolCallDecision::Replace(arguments) => {
+                    replaced = Some(ToolCall { arguments, ..current.clone() });
+                }
+                other => return other,
+            }
+        }
+        match replaced {
+            Some(c) => ToolCallDecision::Replace(c.arguments),
+            None => ToolCallDecision::Allow,
+        }
+    }
+
+    pub async fn after_tool_result(&self, cx: &HookContext<'_>, call: &ToolCall, outcome: &mut ToolOutcome) {
+        for h in &self.0 {
+            h.after_tool_result(cx, call, outcome).await;
+        }
+    }
+
+    pub async fn after_step(&self, cx: &HookContext<'_>, step: Step<'_>) {
+        for h in &self.0 {
+            h.after_step(cx, step).await;
+        }
+    }
+
+    pub async fn turn_end(&self, cx: &HookContext<'_>, result: &AgentResult) {
+        for h in &self.0 {
+            h.turn_end(cx, result).await;
+        }
+    }
+}
+
+impl std::fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Hooks({})", self.0.len())
+    }
+}

@@ -1,0 +1,171 @@
+//! What a stored session writes, and the turn lock that keeps one turn at a time.
+//!
+//! A turn holds its session's lock through a [`HeldLock`]: released when the turn ends,
+//! and also when its future is dropped (a timeout, a dropped stream or request handler)
+//! or panics, by a task of its own. A turn starting in this process waits for such a
+//! release first, so dropping a turn never leaves its session busy.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use super::Session;
+use crate::error::{Error, Result};
+use crate::store::{SUMMARIES_KEY, SessionStore, TurnLock};
+
+impl Session {
+    /// Writes the whole history to the store now, replacing what it held (each turn is
+    /// saved on its own when it ends; call this after editing the history, e.g. `clear`).
+    pub async fn save(&mut self) -> Result<()> {
+        self.save_summaries().await?;
+        if let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) {
+            self.touched = true;
+            store.replace(id, self.context.history()).await?;
+            self.edited = false;
+            self.turn_saved = self.last_turn_len();
+        }
+        Ok(())
+    }
+
+    /// The messages of the last turn, from its user message.
+    pub(super) fn last_turn_len(&self) -> usize {
+        self.context.last_turn_start().map_or(0, |start| self.context.messages().len() - start)
+    }
+
+    /// Writes the summaries to the store's metadata when they changed. They go before the
+    /// messages they replace: a failure in between leaves both, never neither.
+    async fn save_summaries(&mut self) -> Result<()> {
+        let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
+        if self.memory.dirty {
+            let summaries = serde_json::to_value(&self.memory.summaries).map_err(|e| Error::Store {
+                store: store.kind(),
+                message: format!("the summaries of session `{id}` cannot be written: {e}"),
+            })?;
+            self.touched = true;
+            store.merge_metadata(id, serde_json::json!({ SUMMARIES_KEY: summaries })).await?;
+            self.memory.dirty = false;
+        }
+        Ok(())
+    }
+
+    /// Saves the turn that just ended: what the store lacks of it appended, or the whole
+    /// history after an edit.
+    pub(super) async fn save_turn(&mut self) -> Result<()> {
+        self.save_summaries().await?;
+        self.write_unsaved().await
+    }
+
+    /// Writes what the store lacks: the last turn's messages past those already written,
+    /// or the whole history after an edit or when the written ones are no longer there.
+    async fn write_unsaved(&mut self) -> Result<()> {
+        let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
+        let len = self.last_turn_len();
+        if self.edited || len < self.turn_saved {
+            self.touched = true;
+            store.replace(id, self.context.history()).await?;
+            self.edited = false;
+        } else if len > self.turn_saved {
+            self.touched = true;
+            let end = self.context.messages().len();
+            store.append(id, &self.context.messages()[end - (len - self.turn_saved)..]).await?;
+        }
+        self.turn_saved = len;
+        Ok(())
+    }
+
+    /// A step of a durable turn ([`crate::AgentBuilder::durable_steps`]): written now;
+    /// other turns write at their end.
+    pub(super) async fn commit_step(&mut self) {
+        if self.agent.config.durable_steps {
+            self.commit().await;
+        }
+    }
+
+    /// Writes what the store lacks now. A failure does not stop the turn; the end-of-turn
+    /// save writes the whole history.
+    pub(super) async fn commit(&mut self) {
+        if let Err(e) = self.write_unsaved().await {
+            tracing::warn!(session = self.id.as_deref().unwrap_or_default(), error = %e, "could not commit a step of the turn; the end of the turn writes it");
+            self.edited = true;
+        }
+    }
+
+    /// Takes the turn lock of a stored session (none for a session kept in memory).
+    pub(super) async fn lock_turn(&self) -> Result<Option<HeldLock>> {
+        let config = &self.agent.config;
+        match (&config.store, &self.id) {
+            (Some(store), Some(id)) => HeldLock::take(store, id, config.turn_lease).await.map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// A session's turn lock, held by this process until [`HeldLock::release`] or drop.
+pub(super) struct HeldLock {
+    store: Arc<dyn SessionStore>,
+    lock: Option<TurnLock>,
+}
+
+impl HeldLock {
+    /// Takes the lock, after any release a dropped turn of this process has under way.
+    pub async fn take(store: &Arc<dyn SessionStore>, id: &str, lease: Duration) -> Result<Self> {
+        let key = id.to_string();
+        let pending = releases().lock().unwrap_or_else(PoisonError::into_inner).get(&key).cloned();
+        if let Some(mut done) = pending {
+            // A closed channel means the release task is gone (done or never run): go on.
+            let _ = done.wait_for(|released| *released).await;
+        }
+        let lock = store.lock(id, lease).await?;
+        Ok(HeldLock { store: Arc::clone(store), lock: Some(lock) })
+    }
+
+    /// Gives the lock back; a failure is logged (the lease ends it).
+    pub async fn release(mut self) {
+        if let Some(lock) = self.lock.take() {
+            unlock(&*self.store, &lock).await;
+        }
+    }
+}
+
+impl Drop for HeldLock {
+    fn drop(&mut self) {
+        let Some(lock) = self.lock.take() else { return };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            tracing::warn!(session = %lock.session_id, "a turn was dropped outside a Tokio runtime; its lock ends with its lease");
+            return;
+        };
+        let key = lock.session_id.clone();
+        let (done, waiting) = watch::channel(false);
+        releases().lock().unwrap_or_else(PoisonError::into_inner).insert(key.clone(), waiting);
+        let store = Arc::clone(&self.store);
+        tracing::debug!(session = %lock.session_id, "turn dropped; releasing its lock");
+        runtime.spawn(async move {
+            unlock(&*store, &lock).await;
+            let mut pending = releases().lock().unwrap_or_else(PoisonError::into_inner);
+            if pending.get(&key).is_some_and(|w| w.same_channel(&done.subscribe())) {
+                pending.remove(&key);
+            }
+            drop(pending);
+            let _ = done.send(true);
+        });
+    }
+}
+
+async fn unlock(store: &dyn SessionStore, lock: &TurnLock) {
+    if let Err(e) = store.unlock(lock).await {
+        tracing::warn!(session = %lock.session_id, error = %e, "could not release the turn lock");
+    }
+}
+
+/// A session id. Two stores with the same id wait for each other's releases: a moment,
+/// never a wrong answer, and a second store on the same database (a new `Agent` on the
+/// same SQLite file) waits as it must.
+type ReleaseKey = String;
+
+/// Releases under way of locks whose turns were dropped, by session.
+fn releases() -> &'static Mutex<HashMap<ReleaseKey, watch::Receiver<bool>>> {
+    static RELEASES: OnceLock<Mutex<HashMap<ReleaseKey, watch::Receiver<bool>>>> = OnceLock::new();
+    RELEASES.get_or_init(Mutex::default)
+}

@@ -1,0 +1,137 @@
+//! One step's tool calls: the hooks' word on each, then the allowed ones run
+//! concurrently (bounded), results kept in call order.
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use super::Session;
+use super::stream::Events;
+use super::turn::RunState;
+use crate::agent::hooks::{Step, ToolCallDecision};
+use crate::agent::{AgentConfig, AgentEvent, ToolCallRecord};
+use crate::message::{Message, ToolCall};
+use crate::tool::{ToolContext, ToolOutcome};
+
+/// What happens to one call of the step.
+enum Plan {
+    Run(ToolCall),
+    Answer(ToolOutcome),
+}
+
+impl Session {
+    /// Runs one step's calls; the calls in `not_run` are answered with their error text
+    /// instead, without asking the hooks. A call a hook defers waits, unanswered, with
+    /// every call after it in the step (the answered ones stay a prefix of the step); they
+    /// go to `run.deferred`. Returns true when cancelled; finished results are kept, the
+    /// rest left unanswered for the repair pass to mark as interrupted.
+    pub(super) async fn execute_tools(
+        &mut self,
+        config: &AgentConfig,
+        token: &CancellationToken,
+        events: Events<'_>,
+        calls: &[ToolCall],
+        not_run: &[(String, &str)],
+        run: &mut RunState,
+    ) -> bool {
+        let mut plans = Vec::with_capacity(calls.len());
+        for c in calls {
+            if let Some((_, why)) = not_run.iter().find(|(id, _)| *id == c.id) {
+                plans.push(Plan::Answer(ToolOutcome::error(why.to_string())));
+                continue;
+            }
+            let cx = run.hook_context(config, self.id.as_deref());
+            match config.hooks.before_tool_call(&cx, c).await {
+                ToolCallDecision::Allow => plans.push(Plan::Run(c.clone())),
+                ToolCallDecision::Replace(arguments) => plans.push(Plan::Run(ToolCall { arguments, ..c.clone() })),
+                ToolCallDecision::Deny(why) => plans.push(Plan::Answer(ToolOutcome::error(why))),
+                ToolCallDecision::Defer => break,
+            }
+        }
+        let calls_now = &calls[..plans.len()];
+        run.deferred.extend(calls[plans.len()..].iter().cloned());
+        for c in calls_now {
+            events.emit(|| AgentEvent::ToolCallStarted {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            });
+        }
+        let tools = &config.tools;
+        let mut results = futures::stream::iter(plans.into_iter().enumerate().map(|(i, plan)| {
+            let c = &calls_now[i];
+            let ctx = ToolContext { call_id: c.id.clone(), cancel: token.child_token() };
+            let span = crate::telemetry::tool_span(&c.name, &c.id);
+            async move {
+                let started = Instant::now();
+                let outcome = match plan {
+                    Plan::Answer(outcome) => outcome,
+                    Plan::Run(call) => tools.execute(&call, ctx, config.tool_timeout).await,
+                };
+                if outcome.is_error {
+                    crate::telemetry::record_tool_error(&tracing::Span::current());
+                }
+                (c, outcome, started.elapsed())
+            }
+            .instrument(span)
+        }))
+        .buffered(config.tool_concurrency);
+        let mut done = 0;
+        loop {
+            let next = tokio::select! {
+                biased;
+                _ = token.cancelled() => None,
+                r = results.next() => Some(r),
+            };
+            match next {
+                Some(Some((c, mut outcome, elapsed))) => {
+                    done += 1;
+                    if !config.hooks.is_empty() {
+                        let cx = run.hook_context(config, self.id.as_deref());
+                        config.hooks.after_tool_result(&cx, c, &mut outcome).await;
+                    }
+                    events.emit(|| AgentEvent::ToolCallFinished {
+                        id: c.id.clone(),
+                        name: c.name.clone(),
+                        output: outcome.content.clone(),
+                        is_error: outcome.is_error,
+                        duration: elapsed,
+                    });
+                    run.records.push(record(c, Some(&outcome), Some(elapsed)));
+                    run.questions.extend(outcome.questions);
+                    self.context.push(Message::tool_result(&c.id, &c.name, outcome.content, outcome.is_error));
+                    self.commit_step().await;
+                    if !config.hooks.is_empty()
+                        && let Some(last) = self.context.messages().last()
+                    {
+                        let cx = run.hook_context(config, self.id.as_deref());
+                        config.hooks.after_step(&cx, Step::ToolResult(last)).await;
+                    }
+                }
+                Some(None) => return false,
+                None => {
+                    drop(results);
+                    for c in &calls_now[done..] {
+                        run.records.push(record(c, None, None));
+                    }
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+/// The record of a call; without an outcome, a call that did not run.
+pub(super) fn record(c: &ToolCall, outcome: Option<&ToolOutcome>, elapsed: Option<Duration>) -> ToolCallRecord {
+    ToolCallRecord {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        arguments: c.parse_arguments().unwrap_or_else(|_| Value::String(c.arguments.clone())),
+        output: outcome.map(|o| o.content.clone()),
+        is_error: outcome.is_some_and(|o| o.is_error),
+        duration: elapsed,
+    }
+}

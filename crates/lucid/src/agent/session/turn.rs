@@ -1,0 +1,471 @@
+//! The turn: the driver that carries out what [`crate::agent::decide`] decides, calling
+//! the hooks at each point.
+//!
+//! A turn is `drive` (its span, and its undo when dropped) → `drive_turn` (lock, recovery,
+//! memory, save) → `iterate` (model calls and tool steps).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use super::stream::Events;
+use super::tools::record;
+use super::{Session, Snapshot};
+use crate::agent::decide::{self, Facts, Next};
+use crate::agent::hooks::{HookContext, ModelCall, ModelCallDecision, Step};
+use crate::agent::{AgentConfig, AgentEvent, AgentResult, StopReason, ToolCallRecord};
+use crate::context::ContextLimits;
+use crate::error::{Error, Result};
+use crate::memory::Env;
+use crate::message::{FinishReason, Message, ToolCall, Usage};
+use crate::model::{ChatOptions, ChatRequest, ChatResponse, StreamEvent};
+
+/// Result text for calls left unexecuted because the iteration limit was reached.
+const NOT_RUN_LIMIT: &str = "Not executed: the agent reached its iteration limit.";
+/// Result text for calls whose arguments were cut off by `max_tokens`.
+const NOT_RUN_TRUNCATED: &str =
+    "Not executed: the arguments were cut off by the output token limit. Call the tool again with shorter arguments.";
+/// Result text for the other calls of a step whose call was cut off.
+const NOT_RUN_STEP_CUT: &str = "Not executed: another call of this step was cut off by the output token limit.";
+
+/// Where one turn stands.
+#[derive(Default)]
+pub(super) struct RunState {
+    pub content: String,
+    pub records: Vec<ToolCallRecord>,
+    pub iterations: usize,
+    pub usage: Usage,
+    pub finish_reason: Option<FinishReason>,
+    /// Options for this run only (structured output).
+    pub options: Option<ChatOptions>,
+    /// A structured run with tools: the options of its report call, made once the model
+    /// answers without calling a tool (until then, calls carry no format).
+    pub report: Option<ChatOptions>,
+    /// The report call is under way: no tools are offered.
+    pub reporting: bool,
+    /// A tighter token budget after the provider said the request was over its window
+    /// (set once per run: a second such error is reported).
+    pub cap: Option<usize>,
+    /// Questions for the user from `ask_user` calls nobody could answer.
+    pub questions: Vec<String>,
+    /// Calls a hook deferred, waiting unanswered.
+    pub deferred: Vec<ToolCall>,
+    /// Why the turn stopped, in words.
+    pub stop_message: Option<String>,
+}
+
+impl RunState {
+    pub fn hook_context<'a>(&self, config: &'a AgentConfig, session_id: Option<&'a str>) -> HookContext<'a> {
+        HookContext { session_id, agent: config.name.as_deref(), iteration: self.iterations, usage: self.usage }
+    }
+}
+
+/// A turn under way; dropped before [`Unfinished::done`] (the turn's future was dropped,
+/// or it panicked), it puts the session back as it was before the turn: dropping is
+/// cancelling. A stored session whose turn wrote to the store reloads from it at its
+/// next turn, so it continues from what was committed.
+struct Unfinished<'s> {
+    session: &'s mut Session,
+    before: Option<Snapshot>,
+}
+
+impl Unfinished<'_> {
+    fn done(mut self) {
+        self.before = None;
+    }
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        let Some(before) = self.before.take() else { return };
+        let s = &mut *self.session;
+        tracing::debug!(session = s.id.as_deref().unwrap_or_default(), "turn dropped before its end; undone");
+        s.restore(before);
+        s.canceller.end();
+        if s.touched {
+            s.reload = true;
+        }
+    }
+}
+
+impl Session {
+    /// One turn, in its `invoke_agent` span ([`crate::telemetry`]).
+    pub(super) async fn drive(
+        &mut self,
+        prompt: Option<String>,
+        stream: bool,
+        events: Events<'_>,
+        options: Option<&ChatOptions>,
+    ) -> Result<AgentResult> {
+        let config = Arc::clone(&self.agent.config);
+        let span =
+            crate::telemetry::agent_span(config.name.as_deref(), config.model.provider(), config.model.model_name());
+        self.touched = false;
+        let before = Some(self.snapshot());
+        let turn = Unfinished { session: self, before };
+        let result = turn.session.drive_turn(prompt, stream, events, options).instrument(span.clone()).await;
+        turn.done();
+        match &result {
+            Ok(r) => crate::telemetry::record_usage(&span, r.usage),
+            Err(e) => crate::telemetry::record_error(&span, e),
+        }
+        result
+    }
+
+    async fn drive_turn(
+        &mut self,
+        prompt: Option<String>,
+        stream: bool,
+        events: Events<'_>,
+        options: Option<&ChatOptions>,
+    ) -> Result<AgentResult> {
+        let config = Arc::clone(&self.agent.config);
+        let lock = self.lock_turn().await?;
+        if self.reload
+            && let Err(e) = self.reload_from_store().await
+        {
+            if let Some(lock) = lock {
+                lock.release().await;
+            }
+            return Err(e);
+        }
+        let token = self.canceller.begin();
+        let mut run = RunState::default();
+        let mut cancelled = false;
+        if self.recover {
+            self.recover = false;
+            cancelled = self.answer_open_calls(&token, events, &mut run).await;
+        }
+        let outcome = if cancelled {
+            Ok(StopReason::Cancelled)
+        } else if !run.deferred.is_empty() && prompt.is_none() {
+            Ok(StopReason::Deferred)
+        } else {
+            // A new message gives up calls still deferred: the repair answers them.
+            run.deferred.clear();
+            self.open_turn(&config, prompt, options, &mut run).await;
+            self.iterate(&config, &token, stream, events, &mut run).await
+        };
+        let deferred = matches!(outcome, Ok(StopReason::Deferred));
+        if !deferred {
+            self.context.repair();
+        }
+        self.recover = deferred;
+        self.canceller.end();
+        self.usage += run.usage;
+        let saved = match self.save_turn().await {
+            Ok(()) => self.set_deferred(run.deferred.iter().map(|c| c.id.clone()).collect()).await,
+            Err(e) => Err(e),
+        };
+        if let Some(lock) = lock {
+            lock.release().await;
+        }
+        let stop_reason = outcome?;
+        let result = AgentResult {
+            content: run.content,
+            tool_calls: run.records,
+            iterations: run.iterations,
+            usage: run.usage,
+            stop_reason,
+            finish_reason: run.finish_reason,
+            questions: run.questions,
+            stop_message: run.stop_message,
+            deferred: run.deferred,
+        };
+        if let Err(e) = saved {
+            // The store holds less than the session: the next save writes it whole.
+            self.edited = true;
+            return Err(Error::TurnNotSaved {
+                session: self.id.clone().unwrap_or_default(),
+                result: Box::new(result),
+                source: Box::new(e),
+            });
+        }
+        if !config.hooks.is_empty() {
+            let cx = HookContext {
+                session_id: self.id.as_deref(),
+                agent: config.name.as_deref(),
+                iteration: result.iterations,
+                usage: result.usage,
+            };
+            config.hooks.turn_end(&cx, &result).await;
+        }
+        Ok(result)
+    }
+
+    /// The turn's start: the user's message in, the memory's recall and compression, the
+    /// step committed, and the output mode chosen.
+    async fn open_turn(
+        &mut self,
+        config: &AgentConfig,
+        prompt: Option<String>,
+        options: Option<&ChatOptions>,
+        run: &mut RunState,
+    ) {
+        self.context.repair();
+        // Memory needs the text after the context took it; copy it only then.
+        let query = config.memory.as_ref().and(prompt.clone());
+        let prompted = prompt.is_some();
+        if let Some(prompt) = prompt {
+            self.context.push(Message::user(prompt));
+            self.turn_saved = 0;
+        }
+        let mut memory_usage = Usage::default();
+        if let (Some(memory), Some(prompt)) = (&config.memory, query) {
+            let id = self.id.clone();
+            let env = memory_env(config, self.calibration, id.as_deref());
+            // A trim rewrites the store with the window, as a compression does: it never
+            // holds turns the window no longer knows (whose call ids a new turn could repeat).
+            let before = memory.before_turn(&env, &mut self.context, &mut self.memory, &prompt, &mut memory_usage);
+            self.edited |= before.await;
+        }
+        self.commit_step().await;
+        if prompted
+            && !config.hooks.is_empty()
+            && let Some(at) = self.context.last_turn_start()
+        {
+            let cx = run.hook_context(config, self.id.as_deref());
+            config.hooks.after_step(&cx, Step::UserMessage(&self.context.messages()[at])).await;
+        }
+        // Summary calls are part of the turn's cost.
+        run.usage += memory_usage;
+        match options {
+            Some(o) if decide::report_last(o, !config.tools.is_empty(), config.model.format_with_tools()) => {
+                run.options = Some(ChatOptions { response_format: None, ..o.clone() });
+                run.report = Some(o.clone());
+            }
+            _ => run.options = options.cloned(),
+        }
+    }
+
+    async fn iterate(
+        &mut self,
+        config: &AgentConfig,
+        token: &CancellationToken,
+        stream: bool,
+        events: Events<'_>,
+        run: &mut RunState,
+    ) -> Result<StopReason> {
+        loop {
+            if token.is_cancelled() || (run.iterations > 0 && self.canceller.after_turn_requested()) {
+                return Ok(StopReason::Cancelled);
+            }
+            self.fit_window(config, run);
+            let measure = config.memory.is_some() || config.token_budget().is_some();
+            let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
+            run.iterations += 1;
+            events.emit(|| AgentEvent::Iteration(run.iterations));
+            run.content.clear();
+            let response = {
+                let options = run.options.as_ref().unwrap_or(&config.options);
+                // The report call offers no tools: its answer is the structured report.
+                let specs = if run.reporting { &[] } else { config.tools.specs() };
+                let mut call = ModelCall {
+                    messages: Cow::Borrowed(self.context.messages()),
+                    tools: Cow::Borrowed(specs),
+                    options: Cow::Borrowed(options),
+                };
+                if !config.hooks.is_empty() {
+                    let cx = run.hook_context(config, self.id.as_deref());
+                    if let ModelCallDecision::Stop(why) = config.hooks.before_model_call(&cx, &mut call).await {
+                        run.iterations -= 1;
+                        run.stop_message = Some(why);
+                        return Ok(StopReason::Stopped);
+                    }
+                }
+                let chat =
+                    crate::telemetry::chat_span(config.model.provider(), config.model.model_name(), &call.messages);
+                let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
+                let answer = call_model(config, request, stream, events, &mut run.content).instrument(chat.clone());
+                let response = tokio::select! {
+                    biased;
+                    _ = token.cancelled() => return Ok(StopReason::Cancelled),
+                    r = answer => r,
+                };
+                match &response {
+                    Ok(r) => crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message),
+                    Err(e) => crate::telemetry::record_error(&chat, e),
+                }
+                response
+            };
+            let mut response = match response {
+                Err(Error::Provider(e)) if e.is_context_overflow() && run.cap.is_none() => {
+                    // The provider counts more than the estimate said: keep 60% of what was
+                    // sent (older turns go first, never the current one) and try once more.
+                    let sent = self.context.count_tokens(&*config.counter);
+                    tracing::info!(provider = %e.provider, estimated = sent, error = %e.message, "over the context window; trimming harder and trying again");
+                    run.cap = Some(sent * 6 / 10);
+                    run.iterations -= 1;
+                    continue;
+                }
+                r => r?,
+            };
+            if let Some(u) = response.usage {
+                run.usage += u;
+                self.calibrate(estimated, u);
+            }
+            if !config.hooks.is_empty() {
+                let cx = run.hook_context(config, self.id.as_deref());
+                config.hooks.after_model_response(&cx, &mut response).await;
+            }
+            run.finish_reason = response.finish_reason;
+            let cut: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
+            decide::structured_answer(run.options.as_ref(), &mut response);
+            let message = response.message;
+            run.content.clone_from(&message.content);
+            let facts = Facts {
+                iterations: run.iterations,
+                max_iterations: config.max_iterations,
+                report: run.report.as_ref(),
+            };
+            let next = decide::after_answer(&message, !cut.is_empty(), &facts);
+            match next {
+                Next::AskForReport => {
+                    // This answer is not kept; the report is written from the same history.
+                    run.options = run.report.take();
+                    run.reporting = true;
+                    continue;
+                }
+                Next::ReportInstead => {
+                    // Small models may never stop calling: these calls are left out and one
+                    // last call, without tools, asks for the report from the results so far.
+                    for c in &message.tool_calls {
+                        run.records.push(record(c, None, None));
+                    }
+                    run.options = run.report.take();
+                    run.reporting = true;
+                    continue;
+                }
+                Next::Finish => {
+                    if !message.is_empty() {
+                        self.context.push(Message::Assistant(message));
+                    }
+                    return Ok(StopReason::Completed);
+                }
+                Next::StopCutOff | Next::StopAtLimit | Next::RunTools => {}
+            }
+            let calls = message.tool_calls.clone();
+            self.context.push(Message::Assistant(message));
+            self.commit_step().await;
+            if !config.hooks.is_empty()
+                && let Some(last) = self.context.messages().last()
+            {
+                let cx = run.hook_context(config, self.id.as_deref());
+                config.hooks.after_step(&cx, Step::ModelMessage(last)).await;
+            }
+            match next {
+                Next::StopAtLimit => {
+                    self.answer_not_run(&calls, |_| NOT_RUN_LIMIT, run);
+                    return Ok(StopReason::MaxIterations);
+                }
+                Next::StopCutOff => {
+                    let names: Vec<&str> =
+                        calls.iter().filter(|c| cut.contains(&c.id)).map(|c| c.name.as_str()).collect();
+                    self.answer_not_run(
+                        &calls,
+                        |c| if cut.contains(&c.id) { NOT_RUN_TRUNCATED } else { NOT_RUN_STEP_CUT },
+                        run,
+                    );
+                    let limit = match config.options.max_tokens.or(run.options.as_ref().and_then(|o| o.max_tokens)) {
+                        Some(n) => format!("the output token limit ({n} tokens, ChatOptions::max_tokens)"),
+                        None => "the model's output token limit (raise it with ChatOptions::max_tokens)".into(),
+                    };
+                    run.stop_message = Some(format!(
+                        "the arguments of the tool call `{}` were cut off by {limit}; the turn ended instead of asking the model again",
+                        names.join("`, `")
+                    ));
+                    return Ok(StopReason::OutputLimit);
+                }
+                _ => {}
+            }
+            if self.execute_tools(config, token, events, &calls, &[], run).await {
+                return Ok(StopReason::Cancelled);
+            }
+            if !run.deferred.is_empty() {
+                return Ok(StopReason::Deferred);
+            }
+            if !run.questions.is_empty() {
+                return Ok(StopReason::NeedsInput);
+            }
+        }
+    }
+
+    /// Answers calls that will not run, each with its reason, as failed results.
+    fn answer_not_run(&mut self, calls: &[ToolCall], why: impl Fn(&ToolCall) -> &'static str, run: &mut RunState) {
+        for c in calls {
+            run.records.push(record(c, None, None));
+            self.context.push(Message::tool_result(&c.id, &c.name, why(c), true));
+        }
+    }
+
+    /// Trims the context to the window (calibrated) and repairs it.
+    fn fit_window(&mut self, config: &AgentConfig, run: &RunState) {
+        let budget = config.token_budget().map(|t| (t as f64 / self.calibration) as usize);
+        let limits = ContextLimits {
+            max_tokens: match (budget, run.cap) {
+                (Some(b), Some(c)) => Some(b.min(c)),
+                (b, c) => b.or(c),
+            },
+            ..config.limits
+        };
+        self.context.trim_with(&limits, &*config.counter);
+        if !self.context.repair().is_clean() && self.turn_saved > 0 {
+            // It may have changed messages already stored (a call id renamed): the
+            // written ones are no longer a prefix, so the next write replaces.
+            self.edited = true;
+        }
+    }
+
+    /// Moves the calibration toward what the provider counted: every prompt token,
+    /// cached ones included ([`Usage::input_tokens`]).
+    fn calibrate(&mut self, estimated: usize, u: Usage) {
+        if estimated > 0 && u.input_tokens > 0 {
+            let ratio = (u.input_tokens as f64 / estimated as f64).clamp(0.25, 4.0);
+            self.calibration = 0.5 * self.calibration + 0.5 * ratio;
+        }
+    }
+}
+
+/// What the memory needs of the agent and the session for a step.
+pub(super) fn memory_env<'a>(config: &'a AgentConfig, calibration: f64, session_id: Option<&'a str>) -> Env<'a> {
+    Env {
+        model: &*config.model,
+        counter: &*config.counter,
+        calibration,
+        window_budget: config.token_budget(),
+        session_id,
+    }
+}
+
+/// One model call; streamed text goes to `partial` as it arrives so a cancelled run still
+/// reports what was said.
+async fn call_model(
+    config: &AgentConfig,
+    request: ChatRequest<'_>,
+    stream: bool,
+    events: Events<'_>,
+    partial: &mut String,
+) -> Result<ChatResponse> {
+    if !stream {
+        return config.model.chat(request).await;
+    }
+    let mut answer = config.model.chat_stream(request).await?;
+    while let Some(event) = answer.next().await {
+        match event? {
+            StreamEvent::TextDelta(t) => {
+                partial.push_str(&t);
+                events.emit(|| AgentEvent::TextDelta(t));
+            }
+            StreamEvent::ReasoningDelta(t) => events.emit(|| AgentEvent::ReasoningDelta(t)),
+            StreamEvent::ToolCallStarted { .. } | StreamEvent::ToolCallDelta { .. } => {}
+            StreamEvent::Done(response) => return Ok(response),
+        }
+    }
+    Err(Error::StreamTruncated {
+        provider: config.model.provider().to_string(),
+        message: "the stream ended without a complete answer".into(),
+    })
+}
