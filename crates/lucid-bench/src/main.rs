@@ -8,6 +8,11 @@ use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
 use lucid_bench::{BenchArgs, Mode, PROMPT, SYSTEM, TaskOutcome, add, bench};
 
+/// A hook at every point that changes nothing.
+struct NoOp;
+
+impl Hook for NoOp {}
+
 fn main() -> anyhow::Result<()> {
     let process_start = Instant::now();
     lucid_bench::init_logging();
@@ -15,7 +20,14 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let model = OpenAiCompatible::new(&args.base_url, Some("sk-mock".into()), "gpt-4o-mini")?;
-        let agent = Agent::builder(model).system(SYSTEM).tool(add).max_iterations(4).build();
+        let mut builder = Agent::builder(model).system(SYSTEM).tool(add).max_iterations(4);
+        // What hooks cost: LUCID_BENCH_HOOKS=N attaches N hooks that do nothing (the
+        // contract's figures are taken with none).
+        let hooks: usize = std::env::var("LUCID_BENCH_HOOKS").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+        for _ in 0..hooks {
+            builder = builder.hook(NoOp);
+        }
+        let agent = builder.build();
         let mode = args.mode;
         let version = concat!("lucid ", env!("CARGO_PKG_VERSION"));
         bench("lucid", version, &args, process_start, move || {
