@@ -1,6 +1,6 @@
 //! Session store and vector index speed.
 //!
-//! `cargo bench -p lucid --bench memory`: appending and loading a 200-message session in
+//! `cargo bench -p lucid-agent --bench memory`: appending and loading a 200-message session in
 //! SQLite, and top-10 search over 100,000 384-dimension vectors in the embedded index.
 
 use std::hint::black_box;

@@ -2,7 +2,7 @@
 //! (whole and streamed), the repair pass, and one whole agent task (two model calls and a
 //! tool call) against an in-process model that answers instantly.
 //!
-//! `cargo bench -p lucid --bench overhead`
+//! `cargo bench -p lucid-agent --bench overhead`
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! sequence of 20 steps, a fan-out of 20 joined, and a loop of 20 iterations.
 //! Divide a result by 20 for the per-step overhead.
 //!
-//! `cargo bench -p lucid --bench workflow`
+//! `cargo bench -p lucid-agent --bench workflow`
 
 use std::hint::black_box;
 

@@ -2,7 +2,7 @@
 //! `python` interpreter (persistent, limited, no network) to compute with what it read.
 //!
 //! Run with a provider key and a Python 3 on `PATH`, e.g.
-//! `OPENAI_API_KEY=... cargo run -p lucid --example data_analyst --features python`
+//! `OPENAI_API_KEY=... cargo run -p lucid-agent --example data_analyst --features python`
 //! (or `LUCID_MODEL=deepseek:deepseek-chat`, `LUCID_MODEL=ollama:llama3.2`, …).
 
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Any OpenAI-compatible server by URL, with its quirks chosen explicitly, a transcript of
 //! every HTTP exchange, and a cancellable run.
 //!
-//! `cargo run -p lucid --example local_server -- http://127.0.0.1:8080/v1 my-model`
+//! `cargo run -p lucid-agent --example local_server -- http://127.0.0.1:8080/v1 my-model`
 
 use std::time::Duration;
 

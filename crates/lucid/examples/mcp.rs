@@ -1,7 +1,7 @@
 //! The tools of an MCP server, given to an agent.
 //!
 //! ```sh
-//! cargo run -p lucid --features mcp --example mcp -- npx -y @modelcontextprotocol/server-everything
+//! cargo run -p lucid-agent --features mcp --example mcp -- npx -y @modelcontextprotocol/server-everything
 //! ```
 //!
 //! Lists the server's tools; with a model configured (e.g. `OPENAI_API_KEY` set), asks the

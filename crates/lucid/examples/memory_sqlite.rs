@@ -1,7 +1,7 @@
 //! Sessions and long-term memory in one SQLite file each: run it twice and the second
 //! run continues the first conversation, with older turns summarised and recalled.
 //!
-//! `OPENAI_API_KEY=... cargo run -p lucid --example memory_sqlite` (the model and the
+//! `OPENAI_API_KEY=... cargo run -p lucid-agent --example memory_sqlite` (the model and the
 //! embeddings both use OpenAI; `LUCID_MODEL` picks another chat model, and
 //! `LUCID_EMBEDDINGS_URL` another OpenAI-compatible `/embeddings` server, e.g. a local
 //! Ollama at `http://127.0.0.1:11434/v1` with `LUCID_EMBEDDINGS_MODEL=nomic-embed-text`).

@@ -1,7 +1,7 @@
 //! The planner: the model splits a task into steps, a tool-using agent runs them
 //! (independent ones at once), failures are re-planned, and the answer uses every result.
 //!
-//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example planner`.
+//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid-agent --example planner`.
 
 use lucid::Agent;
 use lucid::orchestrate::planner::{PlanEvent, Planner};

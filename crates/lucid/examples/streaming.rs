@@ -1,6 +1,6 @@
 //! Streaming: print the answer as it arrives, and every tool call as it happens.
 //!
-//! `OPENAI_API_KEY=... cargo run -p lucid --example streaming` (or set `LUCID_MODEL`).
+//! `OPENAI_API_KEY=... cargo run -p lucid-agent --example streaming` (or set `LUCID_MODEL`).
 
 use std::io::Write;
 

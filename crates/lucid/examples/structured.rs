@@ -1,7 +1,7 @@
 //! Structured output: a typed answer checked against the type's JSON Schema, and a model
 //! that asks for what it is missing instead of guessing.
 //!
-//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example structured`
+//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid-agent --example structured`
 //! (or `LUCID_MODEL=anthropic:claude-sonnet-4-5`, `LUCID_MODEL=gemini:gemini-2.5-flash`, …).
 
 use lucid::Error;

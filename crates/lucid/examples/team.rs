@@ -1,7 +1,7 @@
 //! A team: a lead that delegates to a researcher and a writer (both at once when it
 //! likes), and a router that sends a request to the right member.
 //!
-//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example team`.
+//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid-agent --example team`.
 
 use lucid::Agent;
 use lucid::orchestrate::team::{Team, TeamEvent};

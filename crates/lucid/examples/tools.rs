@@ -1,7 +1,7 @@
 //! Tools as plain Rust functions: a free `#[tool]` function and a `#[tools]` impl block
 //! sharing state, used by an agent.
 //!
-//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example tools`
+//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid-agent --example tools`
 //! (or `LUCID_MODEL=deepseek:deepseek-chat`, `LUCID_MODEL=ollama:llama3.2`, …).
 
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! A workflow: outline, research two angles at once, then draft and review in a bounded
 //! loop, with a closure step and per-step retries and timeouts.
 //!
-//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid --example workflow`.
+//! Run with a provider key, e.g. `OPENAI_API_KEY=... cargo run -p lucid-agent --example workflow`.
 
 use std::time::Duration;
 
