@@ -2,9 +2,9 @@
 //! the turn after N model calls or T tokens — neither is a branch in the loop.
 //!
 //! Runs as it is against a local mock of the OpenAI API that plays a model asking to
-//! delete files (`cargo run -p lucid --example hooks`); with `LUCID_MODEL` set (and its
+//! delete files (`cargo run -p lucid-agent --example hooks`); with `LUCID_MODEL` set (and its
 //! key) it runs against that model instead, e.g.
-//! `OPENAI_API_KEY=... LUCID_MODEL=openai:gpt-4o-mini cargo run -p lucid --example hooks`.
+//! `OPENAI_API_KEY=... LUCID_MODEL=openai:gpt-4o-mini cargo run -p lucid-agent --example hooks`.
 
 use std::sync::Arc;
 
