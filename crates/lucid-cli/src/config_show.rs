@@ -37,8 +37,8 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         }
         Err(ConfigError(e)) => println!("# model: not resolved: {}", e.lines().next().unwrap_or_default()),
     }
-    let agent = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Chat)?;
-    let run = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Run)?;
+    let agent = config::agent_settings(&AgentArgs::default(), s, crate::args::ToolDefaults::Chat)?;
+    let run = config::agent_settings(&AgentArgs::default(), s, crate::args::ToolDefaults::Run)?;
     println!("system = {}", agent.system.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
     if agent.tools == run.tools {
         println!("tools = {:?}", agent.tools);

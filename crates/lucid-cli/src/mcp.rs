@@ -15,6 +15,8 @@ use lucid::tool::Tool;
 use lucid::tool::permission::Permission;
 use serde::Deserialize;
 
+use crate::args::McpArgs;
+
 /// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
 #[cfg(feature = "mcp")]
 pub use lucid::mcp::McpClient;
@@ -76,22 +78,6 @@ struct McpSection {
 struct McpJson {
     #[serde(rename = "mcpServers")]
     servers: BTreeMap<String, ServerConfig>,
-}
-
-/// The flags choosing servers and granting their tools.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct McpArgs {
-    /// MCP servers from a JSON file in the `{"mcpServers": {...}}` form of Claude Desktop
-    /// and Cursor (added to the configuration file's `[mcp.servers]`).
-    #[arg(long, value_name = "FILE.json")]
-    pub mcp_config: Option<PathBuf>,
-    /// Use only this MCP server (repeatable); `--mcp none` starts none.
-    #[arg(long = "mcp", value_name = "NAME")]
-    pub only: Vec<String>,
-    /// Allow the tools whose names match this glob without asking (repeatable), e.g.
-    /// `everything__*` or `write_file`: how a non-interactive run is granted its tools.
-    #[arg(long = "allow", value_name = "PATTERN")]
-    pub allow: Vec<String>,
 }
 
 /// The servers to start, by name, from the file's `[mcp]` and `--mcp-config`, filtered by
