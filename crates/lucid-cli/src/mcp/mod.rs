@@ -1,21 +1,26 @@
-//! MCP servers for `lucid run` / `lucid chat`: `[mcp.servers.NAME]` in the configuration
-//! file, `--mcp-config FILE.json` (the `{"mcpServers": {…}}` file of Claude Desktop and
-//! Cursor), `--mcp NAME` / `--mcp none`, `--allow PATTERN`, and `lucid mcp list`.
+//! MCP servers for `lucid run` / `lucid chat`: starting them, their tools with their
+//! permissions, chat's `/mcp` (status and restarts), and `lucid mcp list`. What the
+//! configuration says of them (`[mcp.servers.NAME]`, `--mcp-config FILE.json`, `--mcp NAME`,
+//! `--allow PATTERN`) is read in `config`; `lucid mcp serve` is in `serve`.
+
+mod config;
+mod serve;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 #[cfg(feature = "mcp")]
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 #[cfg(feature = "mcp")]
 use lucid::mcp::McpServer;
 use lucid::tool::Tool;
 use lucid::tool::permission::Permission;
-use serde::Deserialize;
 
-use crate::args::McpArgs;
+#[cfg(feature = "mcp")]
+use config::expand;
+pub use config::{ServerConfig, glob, servers};
+pub use serve::serve;
 
 /// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
 #[cfg(feature = "mcp")]
@@ -28,117 +33,6 @@ pub enum McpClient {}
 /// What a build without the `mcp` feature says when asked to use a server.
 #[cfg(not(feature = "mcp"))]
 const NO_MCP: &str = "this lucid was built without its `mcp` feature; rebuild it with the default features (`cargo build --release -p lucid-cli`)";
-
-/// One server as the files describe it.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "read only when servers can start"))]
-#[serde(deny_unknown_fields)]
-pub struct ServerConfig {
-    /// The command of a stdio server.
-    pub command: Option<String>,
-    #[serde(default)]
-    pub args: Vec<String>,
-    /// Environment of a stdio server; values may be `${VAR}`.
-    #[serde(default)]
-    pub env: BTreeMap<String, String>,
-    pub cwd: Option<PathBuf>,
-    /// The Streamable HTTP endpoint of a remote server.
-    pub url: Option<String>,
-    /// Headers for a remote server; values may be `${VAR}`.
-    #[serde(default)]
-    pub headers: BTreeMap<String, String>,
-    /// Seconds per call (default 60).
-    pub timeout_s: Option<u64>,
-    /// `{server}__{tool}` names (default true).
-    pub prefix: Option<bool>,
-    /// Whether the server starts (default true).
-    pub enabled: Option<bool>,
-    /// The permission of its tools (default `ask`).
-    pub permission: Option<Permission>,
-    /// Per-tool permissions, by the tool's name on the server.
-    #[serde(default)]
-    pub tools: BTreeMap<String, Permission>,
-    /// Claude Desktop's `"type": "stdio" | "http" | "streamable-http"`; read, not needed.
-    #[serde(default, rename = "type")]
-    pub kind: Option<String>,
-    /// Cursor's `disabled`.
-    pub disabled: Option<bool>,
-}
-
-/// `[mcp]` of the configuration file.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct McpSection {
-    #[serde(default)]
-    servers: BTreeMap<String, ServerConfig>,
-}
-
-/// The `{"mcpServers": {…}}` file.
-#[derive(Debug, Deserialize)]
-struct McpJson {
-    #[serde(rename = "mcpServers")]
-    servers: BTreeMap<String, ServerConfig>,
-}
-
-/// The servers to start, by name, from the file's `[mcp]` and `--mcp-config`, filtered by
-/// `--mcp` and `enabled`.
-pub fn servers(file_mcp: Option<&toml::Table>, args: &McpArgs) -> anyhow::Result<BTreeMap<String, ServerConfig>> {
-    let mut all = match file_mcp {
-        Some(t) => {
-            let section: McpSection =
-                t.clone().try_into().context("the configuration file's [mcp] section is invalid")?;
-            section.servers
-        }
-        None => BTreeMap::new(),
-    };
-    if let Some(path) = &args.mcp_config {
-        all.extend(read_json(path)?);
-    }
-    if args.only.iter().any(|n| n == "none") {
-        return Ok(BTreeMap::new());
-    }
-    for name in &args.only {
-        if !all.contains_key(name) {
-            let known: Vec<&str> = all.keys().map(String::as_str).collect();
-            bail!(
-                "--mcp {name}: no such MCP server (configured: {})",
-                if known.is_empty() { "none".into() } else { known.join(", ") }
-            );
-        }
-    }
-    all.retain(|name, s| {
-        (args.only.is_empty() || args.only.contains(name)) && s.enabled != Some(false) && s.disabled != Some(true)
-    });
-    Ok(all)
-}
-
-fn read_json(path: &Path) -> anyhow::Result<BTreeMap<String, ServerConfig>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let parsed: McpJson = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not an {{\"mcpServers\": {{...}}}} file", path.display()))?;
-    Ok(parsed.servers)
-}
-
-#[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "used when servers start"))]
-/// `value` with every `${VAR}` replaced by the variable's value; a missing variable is an
-/// error naming it (never the value).
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            out.push_str(&rest[start..]);
-            return Ok(out);
-        };
-        let var = &after[..end];
-        out.push_str(&lookup(var).ok_or_else(|| format!("the environment variable {var} is not set"))?);
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
-}
 
 #[cfg(feature = "mcp")]
 /// The library's description of server `name`, secrets expanded from the environment.
@@ -217,20 +111,6 @@ pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bo
     Ok((clients, failed))
 }
 
-/// Whether `name` matches the glob `pattern` (`*` any run of characters, `?` one).
-pub fn glob(pattern: &str, name: &str) -> bool {
-    fn go(p: &[u8], n: &[u8]) -> bool {
-        match (p.first(), n.first()) {
-            (None, None) => true,
-            (Some(b'*'), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
-            (Some(b'?'), Some(_)) => go(&p[1..], &n[1..]),
-            (Some(a), Some(b)) if a == b => go(&p[1..], &n[1..]),
-            _ => false,
-        }
-    }
-    go(pattern.as_bytes(), name.as_bytes())
-}
-
 #[cfg(feature = "mcp")]
 /// The tools of the servers, each with its permission: the per-tool override, else the
 /// server's, else `ask`.
@@ -244,41 +124,6 @@ pub fn tools(clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<d
         out.push((tool as Arc<dyn Tool>, permission));
     }
     Ok(out)
-}
-
-/// A value of `env` or `headers` as `lucid config show` prints it: a `${VAR}` reference
-/// as written (it holds no secret), anything else masked.
-fn masked(value: &str) -> String {
-    if value.trim_start().starts_with("${") && value.trim_end().ends_with('}') && value.matches("${").count() == 1 {
-        value.to_string()
-    } else if let Some(i) = value.find("${") {
-        format!("{}…{}", crate::config_show::mask(&value[..i]), &value[i..])
-    } else {
-        crate::config_show::mask(value)
-    }
-}
-
-/// The `[mcp.servers.NAME]` sections for `lucid config show`, secrets masked.
-pub fn show(file_mcp: Option<&toml::Table>) -> anyhow::Result<()> {
-    let servers = servers(file_mcp, &McpArgs::default())?;
-    for (name, s) in &servers {
-        println!("[mcp.servers.{name}]");
-        if let Some(c) = &s.command {
-            println!("command = {c:?}");
-            println!("args = {:?}", s.args);
-        }
-        if let Some(u) = &s.url {
-            println!("url = {u:?}");
-        }
-        for (k, v) in &s.env {
-            println!("env.{k} = {:?}", masked(v));
-        }
-        for (k, v) in &s.headers {
-            println!("headers.{k:?} = {:?}", masked(v));
-        }
-        println!("permission = {:?}", format!("{:?}", s.permission.unwrap_or(Permission::Ask)).to_lowercase());
-    }
-    Ok(())
 }
 
 #[cfg(feature = "mcp")]
@@ -329,61 +174,6 @@ pub async fn list(servers: &BTreeMap<String, ServerConfig>, json: bool) -> anyho
     Ok(if report.iter().all(|s| s["status"] == "ok") { 0 } else { 1 })
 }
 
-#[cfg(feature = "mcp")]
-/// The tools `lucid mcp serve` offers: those listed, or by default every built-in tool
-/// that only reads and needs nothing from outside (no database, no interpreter). `ask_user` is never served (nobody is at Lucid's side to answer).
-pub fn served_tools(list: Option<&str>) -> anyhow::Result<Vec<String>> {
-    use lucid::tool::builtin::CATALOGUE;
-    let names: Vec<String> = match list {
-        Some(l) => l.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        None => CATALOGUE
-            .iter()
-            .filter(|t| !t.writes && t.needs.is_none() && t.name != "ask_user")
-            .map(|t| t.name.to_string())
-            .collect(),
-    };
-    if names.iter().any(|n| n == "ask_user") {
-        bail!("ask_user cannot be served: nobody is at Lucid's side to answer; the MCP client asks its own user");
-    }
-    Ok(names)
-}
-
-#[cfg(feature = "mcp")]
-/// `lucid mcp serve [--tools LIST] [--http ADDR]`.
-pub async fn serve(
-    list: Option<&str>,
-    http: Option<std::net::SocketAddr>,
-    settings: &crate::config::AgentSettings,
-) -> anyhow::Result<i32> {
-    if let Some(addr) = http
-        && !addr.ip().is_loopback()
-    {
-        bail!("--http {addr}: serve on a loopback address (127.0.0.1 or [::1]); the tools act on this machine");
-    }
-    let mut settings = settings.clone();
-    settings.tools = served_tools(list)?;
-    let mut registry = lucid::tool::ToolRegistry::new();
-    // Listed is allowed: the MCP client asks its own user before a call.
-    for tool in crate::tools::build(&settings, None)? {
-        registry.add_arc(tool);
-    }
-    match http {
-        None => lucid::mcp::serve_stdio(registry).await?,
-        Some(addr) => {
-            let stop = tokio_util::sync::CancellationToken::new();
-            let on_signal = stop.clone();
-            tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    on_signal.cancel();
-                }
-            });
-            lucid::mcp::serve_http(registry, addr, stop, |bound| eprintln!("serving MCP at http://{bound}/mcp"))
-                .await?;
-        }
-    }
-    Ok(0)
-}
-
 /// The servers that started (none without MCP), and the names and errors of those that did not.
 #[cfg(not(feature = "mcp"))]
 pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
@@ -411,16 +201,6 @@ pub fn tools(_clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<
 /// `lucid mcp list` without MCP support.
 #[cfg(not(feature = "mcp"))]
 pub async fn list(_servers: &BTreeMap<String, ServerConfig>, _json: bool) -> anyhow::Result<i32> {
-    bail!("{NO_MCP}")
-}
-
-/// `lucid mcp serve` without MCP support.
-#[cfg(not(feature = "mcp"))]
-pub async fn serve(
-    _list: Option<&str>,
-    _http: Option<std::net::SocketAddr>,
-    _settings: &crate::config::AgentSettings,
-) -> anyhow::Result<i32> {
     bail!("{NO_MCP}")
 }
 
@@ -532,75 +312,5 @@ impl ChatServers {
                 Err(e)
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn expansion_takes_variables_and_names_a_missing_one() {
-        let lookup = |v: &str| (v == "TOKEN").then(|| "s3cret".to_string());
-        assert_eq!(expand("Bearer ${TOKEN}", lookup).unwrap(), "Bearer s3cret");
-        assert_eq!(expand("plain", lookup).unwrap(), "plain");
-        let e = expand("${NOPE}", lookup).unwrap_err();
-        assert!(e.contains("NOPE") && !e.contains("s3cret"));
-    }
-
-    #[test]
-    fn config_show_masks_literal_secrets_but_shows_references() {
-        assert_eq!(masked("${GITHUB_TOKEN}"), "${GITHUB_TOKEN}");
-        assert_eq!(masked("ghp_abcdefghijklmnop1234"), "ghp…1234");
-        assert!(!masked("Bearer sk-0123456789abcdef${X}").contains("0123456789"));
-    }
-
-    #[test]
-    #[cfg(feature = "mcp")]
-    fn serve_offers_reading_tools_by_default_and_never_ask_user() {
-        let default = served_tools(None).unwrap();
-        assert!(default.contains(&"read_file".to_string()) && !default.contains(&"write_file".to_string()));
-        assert!(!default.contains(&"shell".to_string()) && !default.contains(&"ask_user".to_string()));
-        assert_eq!(served_tools(Some("write_file, shell")).unwrap(), ["write_file", "shell"]);
-        assert!(served_tools(Some("ask_user")).is_err());
-    }
-
-    #[test]
-    fn globs_match_tool_names() {
-        assert!(glob("everything__*", "everything__echo"));
-        assert!(glob("write_file", "write_file"));
-        assert!(!glob("everything__*", "files__read"));
-        assert!(glob("*__e?ho", "x__echo"));
-    }
-
-    #[test]
-    fn the_starter_files_example_servers_parse_and_mcp_flags_filter_them() {
-        let uncommented: String = crate::config::file::starter()
-            .lines()
-            .skip_while(|l| !l.contains("[mcp.servers.everything]"))
-            .map(|l| l.strip_prefix("# ").unwrap_or(l))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let table: toml::Table = toml::from_str(&uncommented).unwrap();
-        let mcp = table["mcp"].as_table().unwrap();
-        let all = servers(Some(mcp), &McpArgs::default()).unwrap();
-        assert_eq!(all.keys().collect::<Vec<_>>(), ["everything", "remote"]);
-        assert_eq!(all["everything"].tools["echo"], Permission::Allow);
-        let only = McpArgs { only: vec!["remote".into()], ..Default::default() };
-        assert_eq!(servers(Some(mcp), &only).unwrap().keys().collect::<Vec<_>>(), ["remote"]);
-        let none = McpArgs { only: vec!["none".into()], ..Default::default() };
-        assert!(servers(Some(mcp), &none).unwrap().is_empty());
-        let unknown = McpArgs { only: vec!["nope".into()], ..Default::default() };
-        let e = servers(Some(mcp), &unknown).unwrap_err().to_string();
-        assert!(e.contains("nope") && e.contains("everything, remote"), "{e}");
-    }
-
-    #[test]
-    fn the_claude_desktop_file_is_read_unchanged() {
-        let text = r#"{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {"K": "${HOME}"}},
-                       "remote": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${T}"}}}}"#;
-        let parsed: McpJson = serde_json::from_str(text).unwrap();
-        assert_eq!(parsed.servers["everything"].command.as_deref(), Some("npx"));
-        assert_eq!(parsed.servers["remote"].url.as_deref(), Some("http://127.0.0.1:1/mcp"));
     }
 }
