@@ -1,8 +1,11 @@
-//! The command line as parsed, before anything is resolved (see `config.rs`).
+//! The command line as parsed, before anything is resolved (see `config.rs`), with the
+//! help of `--tools` drawn from the library's catalogue. A leaf: it uses no other module of
+//! the CLI.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use lucid::tool::builtin::{self, CATALOGUE};
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]
@@ -109,7 +112,7 @@ pub struct AgentArgs {
     #[arg(long, short = 's')]
     pub system: Option<String>,
     // The help lists the library's catalogue of built-in tools.
-    #[arg(long, help = crate::tools::help(), long_help = crate::tools::long_help())]
+    #[arg(long, help = tools_help(), long_help = tools_long_help())]
     pub tools: Option<String>,
     /// Most model calls per turn (default 10).
     #[arg(long)]
@@ -135,7 +138,7 @@ pub struct AgentArgs {
     #[command(flatten)]
     pub store: StoreArgs,
     #[command(flatten)]
-    pub mcp: crate::mcp::McpArgs,
+    pub mcp: McpArgs,
 }
 
 /// `lucid serve`.
@@ -179,7 +182,7 @@ pub enum McpAction {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        mcp: crate::mcp::McpArgs,
+        mcp: McpArgs,
     },
     /// Serve the built-in tools to other MCP clients, over stdio (what a client starts) or
     /// Streamable HTTP on a loopback address. File tools and shell work in the current
@@ -215,7 +218,7 @@ pub enum WorkflowAction {
         model: ModelArgs,
         /// MCP servers whose tools the workflow's agents and steps may name.
         #[command(flatten)]
-        mcp: crate::mcp::McpArgs,
+        mcp: McpArgs,
     },
 }
 
@@ -395,4 +398,111 @@ pub struct RunArgs {
     pub input: Option<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
+}
+
+/// The flags choosing servers and granting their tools.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct McpArgs {
+    /// MCP servers from a JSON file in the `{"mcpServers": {...}}` form of Claude Desktop
+    /// and Cursor (added to the configuration file's `[mcp.servers]`).
+    #[arg(long, value_name = "FILE.json")]
+    pub mcp_config: Option<PathBuf>,
+    /// Use only this MCP server (repeatable); `--mcp none` starts none.
+    #[arg(long = "mcp", value_name = "NAME")]
+    pub only: Vec<String>,
+    /// Allow the tools whose names match this glob without asking (repeatable), e.g.
+    /// `everything__*` or `write_file`: how a non-interactive run is granted its tools.
+    #[arg(long = "allow", value_name = "PATTERN")]
+    pub allow: Vec<String>,
+}
+
+/// Which command's default tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolDefaults {
+    /// `lucid run`: nobody at the keyboard.
+    Run,
+    /// `lucid chat`.
+    Chat,
+}
+
+impl ToolDefaults {
+    /// The names of the tools on by default, in catalogue order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        CATALOGUE
+            .iter()
+            .filter(move |t| match self {
+                ToolDefaults::Run => t.default_in_run,
+                ToolDefaults::Chat => t.default_in_chat,
+            })
+            .map(|t| t.name)
+    }
+}
+
+/// The short help of `--tools` (`-h`), from the catalogue.
+pub fn tools_help() -> String {
+    format!(
+        "Comma-separated tools, or `none`: {} (`--help` says what each does and which are on by default)",
+        joined(builtin::names())
+    )
+}
+
+/// The long help of `--tools` (`--help`), from the catalogue: one line per tool.
+pub fn tools_long_help() -> String {
+    let width = builtin::names().map(str::len).max().unwrap_or(0);
+    let mut out = String::from("Comma-separated tools, or `none`:\n");
+    for t in CATALOGUE {
+        let asks = if t.writes { " (asks first)" } else { "" };
+        out.push_str(&format!("  {:<width$}  {}{asks}\n", t.name, t.summary));
+    }
+    let run: Vec<&str> = ToolDefaults::Run.names().collect();
+    out.push_str(&format!(
+        "The file tools and shell work inside the current directory. Default for `run`: {}; for `chat`: \
+         those and {}. `lucid run` cannot answer `ask_user` (it prints the questions and exits with code 4) \
+         nor a policy's `ask` (the call is refused).",
+        run.join(", "),
+        joined(ToolDefaults::Chat.names().filter(|n| !run.contains(n))),
+    ));
+    out
+}
+
+fn joined(names: impl Iterator<Item = &'static str>) -> String {
+    names.collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_and_the_defaults_come_from_the_catalogue() {
+        let (short, long) = (tools_help(), tools_long_help());
+        for t in CATALOGUE {
+            assert!(short.contains(t.name), "{} missing from: {short}", t.name);
+            assert!(
+                long.lines().any(|l| l.contains(t.name) && l.contains(t.summary)),
+                "{} missing from: {long}",
+                t.name
+            );
+        }
+        assert!(long.contains("\n  shell         runs a shell command (asks first)\n"), "{long}");
+        assert!(long.contains("\n  python        runs Python code in a persistent interpreter"), "{long}");
+        assert!(long.contains("\n  sql_query     runs one read-only SQL statement on the database\n"), "{long}");
+        assert!(
+            long.contains("Default for `run`: calculator, current_time, ask_user; for `chat`: those and read_file,")
+        );
+        assert_eq!(ToolDefaults::Run.names().collect::<Vec<_>>(), ["calculator", "current_time", "ask_user"]);
+        assert_eq!(
+            ToolDefaults::Chat.names().collect::<Vec<_>>(),
+            [
+                "calculator",
+                "current_time",
+                "ask_user",
+                "read_file",
+                "list_dir",
+                "search_files",
+                "write_file",
+                "edit_file"
+            ]
+        );
+    }
 }

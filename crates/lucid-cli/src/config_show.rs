@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use crate::args::{AgentArgs, ModelArgs};
+use lucid::tool::permission::Permission;
+
+use crate::args::{AgentArgs, McpArgs, ModelArgs, ToolDefaults};
 use crate::config::file::{FileConfig, default_path, starter};
 use crate::config::{self, ConfigError};
 
@@ -37,8 +39,8 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         }
         Err(ConfigError(e)) => println!("# model: not resolved: {}", e.lines().next().unwrap_or_default()),
     }
-    let agent = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Chat)?;
-    let run = config::agent_settings(&AgentArgs::default(), s, crate::tools::ToolDefaults::Run)?;
+    let agent = config::agent_settings(&AgentArgs::default(), s, ToolDefaults::Chat)?;
+    let run = config::agent_settings(&AgentArgs::default(), s, ToolDefaults::Run)?;
     println!("system = {}", agent.system.as_deref().map_or("(none)".into(), |p| format!("{p:?}")));
     if agent.tools == run.tools {
         println!("tools = {:?}", agent.tools);
@@ -78,11 +80,46 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     if let Some(model) = &m.embedding_model {
         println!("embedding_model = {model:?}");
     }
-    crate::mcp::show(s.mcp.as_ref())?;
+    show_mcp(s.mcp.as_ref())?;
     if !s.profiles.is_empty() {
         println!("# profiles: {}", s.profiles.keys().cloned().collect::<Vec<_>>().join(", "));
     }
     Ok(0)
+}
+
+/// A value of `env` or `headers` as `lucid config show` prints it: a `${VAR}` reference
+/// as written (it holds no secret), anything else masked.
+fn masked(value: &str) -> String {
+    if value.trim_start().starts_with("${") && value.trim_end().ends_with('}') && value.matches("${").count() == 1 {
+        value.to_string()
+    } else if let Some(i) = value.find("${") {
+        format!("{}…{}", mask(&value[..i]), &value[i..])
+    } else {
+        mask(value)
+    }
+}
+
+/// The `[mcp.servers.NAME]` sections, secrets masked.
+fn show_mcp(file_mcp: Option<&toml::Table>) -> anyhow::Result<()> {
+    let servers = crate::mcp::servers(file_mcp, &McpArgs::default())?;
+    for (name, s) in &servers {
+        println!("[mcp.servers.{name}]");
+        if let Some(c) = &s.command {
+            println!("command = {c:?}");
+            println!("args = {:?}", s.args);
+        }
+        if let Some(u) = &s.url {
+            println!("url = {u:?}");
+        }
+        for (k, v) in &s.env {
+            println!("env.{k} = {:?}", masked(v));
+        }
+        for (k, v) in &s.headers {
+            println!("headers.{k:?} = {:?}", masked(v));
+        }
+        println!("permission = {:?}", format!("{:?}", s.permission.unwrap_or(Permission::Ask)).to_lowercase());
+    }
+    Ok(())
 }
 
 /// A database URL with its password (if it has one) masked.
@@ -130,5 +167,12 @@ mod tests {
         assert_eq!(super::without_password("postgres://me:secret@db/x"), "postgres://me:***@db/x");
         assert_eq!(super::without_password("postgres://me@db/x"), "postgres://me@db/x");
         assert_eq!(super::without_password("shop.db"), "shop.db");
+    }
+
+    #[test]
+    fn config_show_masks_literal_secrets_but_shows_references() {
+        assert_eq!(super::masked("${GITHUB_TOKEN}"), "${GITHUB_TOKEN}");
+        assert_eq!(super::masked("ghp_abcdefghijklmnop1234"), "ghp…1234");
+        assert!(!super::masked("Bearer sk-0123456789abcdef${X}").contains("0123456789"));
     }
 }

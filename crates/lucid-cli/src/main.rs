@@ -69,13 +69,13 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Run(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Run)?;
+            let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Run)?;
             let servers = mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
             run::run(args, cfg, settings, servers).await
         }
         Command::Chat(args) => {
             let cfg = config::resolve(&args.model, &file.settings).await?;
-            let settings = config::agent_settings(&args.agent, &file.settings, tools::ToolDefaults::Chat)?;
+            let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await
         }
         #[cfg(feature = "server")]
@@ -89,7 +89,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
             let settings =
-                config::agent_settings(&args::AgentArgs::default(), &file.settings, tools::ToolDefaults::Run)?;
+                config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;
             mcp::serve(tools.as_deref(), http, &settings).await
         }
         Command::Workflow { action } => workflow::run(action, &file.settings).await,

@@ -9,10 +9,9 @@ use std::time::Duration;
 
 use lucid_server::{ApiKeys, Database, Server, ServerConfig};
 
-use crate::args::{AgentArgs, KeysAction, ModelArgs, ServeArgs, ServeCommand};
+use crate::args::{AgentArgs, KeysAction, ModelArgs, ServeArgs, ServeCommand, ToolDefaults};
 use crate::config::file::FileConfig;
 use crate::config::{self, ConfigError};
-use crate::tools::ToolDefaults;
 
 /// Serves until SIGTERM or Ctrl-C (or runs `keys …`); returns the exit code.
 pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {

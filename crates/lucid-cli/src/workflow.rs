@@ -6,10 +6,9 @@ use lucid::model::ChatModel;
 use lucid::orchestrate::workflow::{WorkflowEvent, WorkflowFile};
 use serde_json::{Map, Value};
 
-use crate::args::{AgentArgs, WorkflowAction};
+use crate::args::{AgentArgs, ToolDefaults, WorkflowAction};
 use crate::config::file::Settings;
 use crate::config::{self, ConfigError};
-use crate::tools::ToolDefaults;
 
 /// Runs the action and returns the exit code.
 pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<i32> {

@@ -56,7 +56,7 @@ impl ApiKeys {
             let n = i + 1;
             let (name, key) = entry.split_once(':').ok_or_else(|| KeysError(format!("entry {n} is not `name:key`")))?;
             let (name, key) = (name.trim(), key.trim());
-            if !valid_tenant(name) {
+            if !crate::keys::valid_tenant(name) {
                 return Err(KeysError(format!("entry {n}: the tenant name must be letters, digits, `-`, `_` or `.`")));
             }
             if key.len() < MIN_KEY_LEN {
@@ -87,11 +87,6 @@ impl ApiKeys {
         }
         found
     }
-}
-
-/// A tenant name a log line and a label can carry as it is.
-pub(crate) fn valid_tenant(name: &str) -> bool {
-    crate::valid_name(name)
 }
 
 /// Byte equality whose time depends on the lengths only.

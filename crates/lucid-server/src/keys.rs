@@ -1,6 +1,7 @@
 //! API keys kept in the database, hashed: `lucid serve keys create NAME` prints a new key
 //! of tenant `NAME` once and stores only its SHA-256. Every instance on the database accepts
-//! it; a revoked key stops working within [`CACHE_FOR`].
+//! it; a revoked key stops working within [`CACHE_FOR`]. Also the rule for tenant names,
+//! which the keys of `LUCID_SERVE_API_KEYS` follow too.
 
 use std::time::Duration;
 
@@ -28,6 +29,11 @@ impl std::fmt::Debug for NewKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NewKey").field("id", &self.id).field("tenant", &self.tenant).finish_non_exhaustive()
     }
+}
+
+/// A tenant name a log line and a label can carry as it is.
+pub(crate) fn valid_tenant(name: &str) -> bool {
+    crate::valid_name(name)
 }
 
 /// The SHA-256 of a key, in hex: what the database keeps.
@@ -61,7 +67,7 @@ fn random_hex(bytes: usize) -> Result<String, ServeError> {
 /// # Ok(()) }
 /// ```
 pub async fn create(database: &Database, tenant: &str) -> Result<NewKey, ServeError> {
-    if !crate::auth::valid_tenant(tenant) {
+    if !valid_tenant(tenant) {
         return Err(ServeError::Config(format!(
             "tenant `{tenant}`: use letters, digits, `-`, `_` or `.` (at most 64)"
         )));

@@ -3,6 +3,7 @@
 use lucid::Message;
 
 use super::Chat;
+use super::style::Style;
 use crate::args::ModelArgs;
 use crate::display::truncate;
 
@@ -227,7 +228,7 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
 
 /// `/memory`: the memory's numbers, the summaries (oldest first, with how often each was
 /// recalled) and the ones the last turn recalled.
-fn memory_report(session: &lucid::Session, style: super::terminal::Style) -> String {
+fn memory_report(session: &lucid::Session, style: Style) -> String {
     let Some(memory) = session.agent().memory() else {
         return "(memory is off: [memory] enabled = false in the configuration)\n".into();
     };

@@ -5,19 +5,20 @@
 //! instead of writing to the terminal themselves, so prompts never interleave with the
 //! streamed answer. The line editor runs on its own thread (see `terminal`).
 
+mod ask;
 mod commands;
+mod screen;
+mod style;
 mod terminal;
 
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
-use futures::future::BoxFuture;
 use futures::{FutureExt, StreamExt};
 use lucid::store::SessionStore;
 use lucid::tool::Interviewer;
-use lucid::tool::permission::{Approval, Approver};
-use lucid::{Agent, AgentEvent, AgentResult, Session, StopReason, ToolCall};
+use lucid::tool::permission::Approver;
+use lucid::{Agent, AgentEvent, AgentResult, Session, StopReason};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::oneshot;
@@ -25,44 +26,11 @@ use tokio::sync::oneshot;
 use crate::args::{ChatArgs, PlanMode};
 use crate::config::file::FileConfig;
 use crate::config::{AgentSettings, ModelConfig};
-use crate::display::{safe, truncate};
-use terminal::{Input, Reader, Spinner, Style};
-
-/// Something a running turn needs from the person at the keyboard.
-enum UiRequest {
-    Approve { call: ToolCall, reply: oneshot::Sender<Approval> },
-    Ask { questions: Vec<String>, reply: oneshot::Sender<Option<Vec<String>>> },
-}
-
-/// Asks permissions through the screen task.
-struct UiApprover(UnboundedSender<UiRequest>);
-
-impl Approver for UiApprover {
-    fn approve<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Approval> {
-        async move {
-            let (reply, rx) = oneshot::channel();
-            if self.0.send(UiRequest::Approve { call: call.clone(), reply }).is_err() {
-                return Approval::No;
-            }
-            rx.await.unwrap_or(Approval::No)
-        }
-        .boxed()
-    }
-}
-
-/// Asks `ask_user` questions through the screen task.
-struct UiInterviewer(UnboundedSender<UiRequest>);
-
-impl Interviewer for UiInterviewer {
-    fn ask<'a>(&'a self, questions: &'a [String]) -> BoxFuture<'a, Option<Vec<String>>> {
-        async move {
-            let (reply, rx) = oneshot::channel();
-            self.0.send(UiRequest::Ask { questions: questions.to_vec(), reply }).ok()?;
-            rx.await.ok().flatten()
-        }
-        .boxed()
-    }
-}
+use crate::display::safe;
+use ask::{UiApprover, UiInterviewer, UiRequest, answer};
+use screen::{Screen, cached_note, context_note, show_plan_event};
+use style::{Spinner, Style};
+use terminal::{Input, Reader};
 
 /// The chat's state.
 pub struct Chat {
@@ -304,7 +272,7 @@ impl Chat {
         let canceller = self.session.canceller();
         let started = Instant::now();
         let mut spinner = Spinner::start(style);
-        let mut screen = Screen { style, pending: Vec::new(), at_line_start: true, in_reasoning: false };
+        let mut screen = Screen::new(style);
         let mut outcome: Option<Result<AgentResult, lucid::Error>> = None;
         {
             let sigint = &mut self.sigint;
@@ -412,245 +380,5 @@ impl Chat {
             .map(|(q, a)| serde_json::json!({"question": q, "answer": a}))
             .collect();
         Some(format!("My answers to your questions: {}", serde_json::Value::Array(pairs)))
-    }
-}
-
-/// ` (N cached)` when the provider served part of the prompt from its cache (read from
-/// it, or, for Anthropic, also written to it); nothing otherwise.
-/// One planner event as a line of the checklist.
-fn show_plan_event(style: Style, event: lucid::orchestrate::planner::PlanEvent) {
-    use lucid::orchestrate::planner::PlanEvent;
-    match event {
-        PlanEvent::Planned { revision, plan } => {
-            let title = if revision == 0 { "Plan:".to_string() } else { format!("Plan, revision {revision}:") };
-            println!("{}", style.bold(&title));
-            for s in &plan.steps {
-                println!("  ☐ {} {}", style.cyan(&safe(&s.id)), safe(&s.task));
-            }
-        }
-        PlanEvent::StepStarted { id, .. } => println!("{}", style.dim(&format!("  … {}", safe(&id)))),
-        PlanEvent::StepFinished { id, success: true, result, duration } => println!(
-            "  ☑ {} {}",
-            style.cyan(&safe(&id)),
-            style.dim(&format!("{:.1}s: {}", duration.as_secs_f64(), truncate(&result, 120)))
-        ),
-        PlanEvent::StepFinished { id, success: false, result, .. } => {
-            println!("  ☒ {} {}", style.cyan(&safe(&id)), style.red(&format!("failed: {}", truncate(&result, 120))))
-        }
-        PlanEvent::Replanning { failed, .. } => {
-            println!("{}", style.dim(&format!("(re-planning after `{}` failed)", safe(&failed))))
-        }
-        PlanEvent::Synthesizing => println!("{}", style.dim("(writing the answer)")),
-    }
-}
-
-/// How full the context window is, as the next request would send it: " │ ctx 41% of
-/// 128k" (the estimate scaled by the provider's reported usage); empty when the window is
-/// unknown.
-fn context_note(session: &Session) -> String {
-    let Some(window) = session.agent().context_window() else { return String::new() };
-    let used = session.context().estimated_tokens() as f64 * session.token_calibration();
-    let pct = (100.0 * used / f64::from(window.context_window.max(1))).round();
-    format!(" │ ctx {pct}% of {}", thousands(window.context_window))
-}
-
-/// A token count as people say it: `128k`, `8.2k`, `1M`, `900`.
-fn thousands(n: u32) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..10_000 => format!("{:.1}k", f64::from(n) / 1000.0),
-        10_000..1_000_000 => format!("{}k", (f64::from(n) / 1000.0).round()),
-        _ => format!("{:.1}M", f64::from(n) / 1_000_000.0).replace(".0M", "M"),
-    }
-}
-
-fn cached_note(u: &lucid::Usage) -> String {
-    let read = u.cached_input_tokens + u.cache_read_input_tokens;
-    match (read, u.cache_creation_input_tokens) {
-        (0, 0) => String::new(),
-        (read, 0) => format!(" ({read} cached)"),
-        (read, written) => format!(" ({read} cached, {written} written to cache)"),
-    }
-}
-
-/// Answers a request from a running turn at the keyboard.
-async fn answer(req: UiRequest, reader: &Reader, style: Style) {
-    match req {
-        UiRequest::Approve { call, reply } => {
-            // The parsed arguments, every character shown as what it is: raw text from a
-            // model could hide the real call behind escape sequences.
-            let Some(shown) = approval_text(&call.arguments) else {
-                println!(
-                    "{} {} {}",
-                    style.bold("?"),
-                    style.cyan(&safe(&call.name)),
-                    style.red("sent arguments that are not valid JSON; refused without asking")
-                );
-                let _ = reply.send(Approval::No);
-                return;
-            };
-            println!("{} {}\n{shown}", style.bold("?"), style.cyan(&safe(&call.name)));
-            let approval = loop {
-                match reader.read("allow? [y]es / [n]o / [a]lways: ", false).await {
-                    Input::Line(l) => match l.trim().to_lowercase().as_str() {
-                        "y" | "yes" => break Approval::Yes,
-                        "n" | "no" | "" => break Approval::No,
-                        "a" | "always" => break Approval::Always,
-                        _ => continue,
-                    },
-                    Input::Interrupted | Input::Eof => break Approval::No,
-                }
-            };
-            let _ = reply.send(approval);
-        }
-        UiRequest::Ask { questions, reply } => {
-            println!("{}", style.bold("The agent asks:"));
-            let mut answers = Vec::new();
-            for q in &questions {
-                println!("  {} {}", style.cyan("?"), safe(q));
-                match reader.read("  answer> ", false).await {
-                    Input::Line(l) => answers.push(l),
-                    Input::Interrupted | Input::Eof => {
-                        let _ = reply.send(None);
-                        return;
-                    }
-                }
-            }
-            let _ = reply.send(Some(answers));
-        }
-    }
-}
-
-/// The most characters of arguments an approval prompt shows.
-const APPROVAL_SHOWN: usize = 4000;
-
-/// The arguments of a call awaiting approval as the user should read them: parsed and
-/// pretty-printed, made [`safe`], cut (saying so) past [`APPROVAL_SHOWN`] characters; `None`
-/// when they are not JSON, which is never asked about.
-fn approval_text(arguments: &str) -> Option<String> {
-    let parsed: serde_json::Value = serde_json::from_str(arguments).ok()?;
-    let pretty = serde_json::to_string_pretty(&parsed).ok()?;
-    let shown = safe(&pretty);
-    let total = shown.chars().count();
-    let mut text: String = shown.chars().take(APPROVAL_SHOWN).collect();
-    if total > APPROVAL_SHOWN {
-        text.push_str(&format!("\n… ({} more characters not shown)", total - APPROVAL_SHOWN));
-    }
-    Some(text.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"))
-}
-
-/// What the turn printed so far.
-struct Screen {
-    style: Style,
-    /// Calls started but not shown yet: `(name, arguments)`.
-    pending: Vec<(String, String)>,
-    at_line_start: bool,
-    in_reasoning: bool,
-}
-
-impl Screen {
-    fn out(&mut self, s: &str) {
-        let mut o = std::io::stdout().lock();
-        let _ = o.write_all(s.as_bytes());
-        let _ = o.flush();
-        if !s.is_empty() {
-            self.at_line_start = s.ends_with('\n');
-        }
-    }
-
-    fn end_line(&mut self) {
-        if !self.at_line_start {
-            self.out("\n");
-        }
-    }
-
-    fn show(&mut self, ev: AgentEvent, show_reasoning: bool) {
-        match ev {
-            AgentEvent::ReasoningDelta(t) if show_reasoning => {
-                self.in_reasoning = true;
-                let s = self.style.dim(&safe(&t));
-                self.out(&s);
-            }
-            AgentEvent::TextDelta(t) => {
-                if self.in_reasoning {
-                    self.in_reasoning = false;
-                    self.end_line();
-                }
-                self.flush_calls();
-                self.out(&safe(&t));
-            }
-            AgentEvent::ToolCallStarted { name, arguments, .. } => self.pending.push((name, arguments)),
-            AgentEvent::ToolCallFinished { name, output, is_error, duration, .. } => {
-                self.flush_calls();
-                let ms = duration.as_secs_f64() * 1000.0;
-                let line = if is_error {
-                    format!(
-                        "  {} {} failed · {ms:.1} ms · {}\n",
-                        self.style.red("✗"),
-                        safe(&name),
-                        truncate(&output, 200)
-                    )
-                } else {
-                    format!(
-                        "  {} {} · {ms:.1} ms · {}\n",
-                        self.style.green("✓"),
-                        safe(&name),
-                        self.style.dim(&truncate(&output, 200))
-                    )
-                };
-                self.out(&line);
-            }
-            _ => {}
-        }
-    }
-
-    /// Shows the calls gathered so far: one line, or a group for parallel calls.
-    fn flush_calls(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        self.end_line();
-        let calls = std::mem::take(&mut self.pending);
-        let mut s = String::new();
-        if calls.len() > 1 {
-            s.push_str(&self.style.dim(&format!("⚙ {} tool calls at once:\n", calls.len())));
-        }
-        for (name, args) in calls {
-            let args = serde_json::from_str::<serde_json::Value>(&args).map(|v| v.to_string()).unwrap_or(args);
-            s.push_str(&format!("⚙ {} {}\n", self.style.cyan(&safe(&name)), truncate(&args, 160)));
-        }
-        self.out(&s);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn windows_are_shown_as_people_say_them() {
-        let shown: Vec<String> = [900, 8_192, 128_000, 200_000, 1_048_576, 2_000_000].map(super::thousands).to_vec();
-        assert_eq!(shown, ["900", "8.2k", "128k", "200k", "1M", "2M"]);
-    }
-
-    #[test]
-    fn approvals_show_parsed_arguments_and_refuse_unparsable_ones() {
-        // JSON escapes stay escapes when printed again; a raw C1 control is made visible.
-        let shown = super::approval_text(r#"{"path": "a\u001b[2K"}"#).unwrap();
-        assert_eq!(shown, "  {\n    \"path\": \"a\\u001b[2K\"\n  }");
-        let shown = super::approval_text("{\"path\": \"x\u{9b}\"}").unwrap();
-        assert_eq!(shown, "  {\n    \"path\": \"x\\u{9b}\"\n  }");
-        assert!(super::approval_text(r#"{"path": "x"#).is_none());
-        assert!(super::approval_text("\u{1b}[2Kok").is_none());
-        let long = format!("{{\"content\": \"{}\"}}", "a".repeat(10_000));
-        assert!(super::approval_text(&long).unwrap().contains("more characters not shown"));
-    }
-
-    #[test]
-    fn the_footer_notes_cached_tokens_only_when_there_are_some() {
-        let mut u = lucid::Usage { input_tokens: 100, output_tokens: 5, ..Default::default() };
-        assert_eq!(super::cached_note(&u), "");
-        u.cached_input_tokens = 64;
-        assert_eq!(super::cached_note(&u), " (64 cached)");
-        u = lucid::Usage { cache_read_input_tokens: 1800, cache_creation_input_tokens: 40, ..u };
-        assert_eq!(super::cached_note(&u), " (1864 cached, 40 written to cache)");
     }
 }

@@ -16,8 +16,7 @@ use std::time::Duration;
 pub use error::ConfigError;
 pub use model::{ModelConfig, resolve, resolve_named, resolve_with_source};
 
-use crate::args::AgentArgs;
-use crate::tools::ToolDefaults;
+use crate::args::{AgentArgs, ToolDefaults};
 use file::{FileConfig, Settings};
 
 fn env(var: &str) -> Option<String> {

@@ -1,10 +1,11 @@
 //! The routes, one module per resource: `sessions` (CRUD and starting runs), `runs`
 //! (status, events, cancel, input), `openai` (the facade) and the operational endpoints
-//! here (`/healthz`, `/readyz`, `/metrics`).
+//! here (`/healthz`, `/readyz`, `/metrics`); what the first two share is in `shared`.
 
 mod openai;
 mod runs;
 mod sessions;
+mod shared;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};

@@ -1,49 +1,14 @@
 //! `/v1/runs/{id}`: status and result, the event stream (again, after `Last-Event-ID`),
 //! cancel, and the answers to `ask_user`'s questions.
 
-use std::convert::Infallible;
-
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use futures::StreamExt;
-use serde_json::{Value, json};
 
-use super::sessions::{busy, owned};
+use super::shared::{busy, owned, owned_run, run_json, stream_events, wait_for_turn};
 use crate::body::JsonObject;
-use crate::db::{RunRow, RunStatus};
+use crate::db::RunStatus;
 use crate::{ApiError, Server, Tenant};
-
-/// A run as the API shows it.
-pub fn run_json(row: &RunRow) -> Value {
-    json!({"id": row.id, "object": "run", "session_id": row.session_id, "status": row.status,
-           "result": row.result, "error": row.error.as_ref().map(|e| &e["error"]),
-           "created_at": row.created_at, "updated_at": row.updated_at})
-}
-
-/// The tenant's run `id`, or 404.
-async fn owned_run(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
-    server.db.run(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("run", id))
-}
-
-/// Waits for the turn of run `id` going here to end, and returns the run as stored.
-pub async fn wait_for_turn(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
-    crate::runs::wait(server, id).await;
-    owned_run(server, tenant, id).await
-}
-
-/// The run's events after number `after` as Server-Sent Events, each with its `id:`; the
-/// run's id in the `Lucid-Run-Id` header.
-pub fn stream_events(server: &Server, id: &str, after: u64) -> Response {
-    let events = crate::runs::events(server, id, after)
-        .map(|e| Ok::<_, Infallible>(Event::default().id(e.seq.to_string()).event(e.kind).data(e.data)));
-    let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();
-    if let Ok(v) = HeaderValue::from_str(id) {
-        response.headers_mut().insert("lucid-run-id", v);
-    }
-    response
-}
 
 /// `GET /v1/runs/{id}`.
 pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {

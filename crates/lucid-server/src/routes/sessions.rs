@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::runs::{run_json, stream_events, wait_for_turn};
+use super::shared::{busy, owned, run_json, stream_events, wait_for_turn};
 use crate::body::JsonObject;
 use crate::db::{RunRow, RunStatus, SessionRow};
 use crate::{ApiError, Server, Tenant};
@@ -60,11 +60,6 @@ pub async fn list(
     let data: Vec<Value> = rows.iter().map(session_json).collect();
     Ok(axum::Json(json!({"object": "list", "data": data, "has_more": has_more, "limit": limit, "offset": offset}))
         .into_response())
-}
-
-/// The tenant's session `id`, or 404.
-pub async fn owned(server: &Server, tenant: &Tenant, id: &str) -> Result<SessionRow, ApiError> {
-    server.db.session(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("session", id))
 }
 
 /// `GET /v1/sessions/{id}`: the session with its messages.
@@ -143,9 +138,4 @@ pub async fn run(
     }
     let done = wait_for_turn(&server, &tenant, &row.id).await?;
     Ok(axum::Json(run_json(&done)).into_response())
-}
-
-/// The 409 of a second run on a busy session.
-pub fn busy(session: &str) -> ApiError {
-    ApiError::conflict("session_busy", format!("session `{session}` already has a run going; one at a time"))
 }

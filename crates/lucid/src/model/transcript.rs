@@ -5,48 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use bytes::Bytes;
-use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-use crate::model::http::HttpRequest;
-
-/// A request kept for the transcript until its stream ends.
-pub(crate) struct OwnedRequest {
-    provider: String,
-    model: String,
-    url: String,
-    headers: HeaderMap,
-    body: Bytes,
-    stream: bool,
-}
-
-impl From<&HttpRequest<'_>> for OwnedRequest {
-    fn from(r: &HttpRequest<'_>) -> Self {
-        OwnedRequest {
-            provider: r.provider.to_string(),
-            model: r.model.to_string(),
-            url: r.url.to_string(),
-            headers: r.headers.clone(),
-            body: r.body.clone(),
-            stream: r.stream,
-        }
-    }
-}
-
-impl OwnedRequest {
-    pub(crate) fn view(&self) -> HttpRequest<'_> {
-        HttpRequest {
-            provider: &self.provider,
-            model: &self.model,
-            url: &self.url,
-            headers: &self.headers,
-            body: self.body.clone(),
-            stream: self.stream,
-        }
-    }
-}
+use crate::model::http::request::HttpRequest;
 
 /// What a transcript line records as the response.
 pub(crate) enum Body<'a> {

@@ -36,8 +36,9 @@
 //! # Ok(()) }
 //! ```
 
+mod handoff;
 mod run;
-mod tools;
+mod shared;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,7 +48,8 @@ use serde::Serialize;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use run::{Shared, Start, run_member};
+use run::{Start, run_member};
+use shared::Shared;
 
 use crate::agent::{Agent, StopReason, ToolCallRecord};
 use crate::error::{Error, Result};

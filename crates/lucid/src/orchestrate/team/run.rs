@@ -1,103 +1,23 @@
-//! One team run's state: the call budget, the runs so far, the first limit error, and
-//! running a member (and whoever it hands off to).
+//! Running a member (and whoever it hands off to), and delegation: the `<name>` tool,
+//! taking a `task`, through which a member runs one of its delegates. The two call each
+//! other (a member's run gives it its delegate tools; a delegate tool runs a member), so
+//! they live together.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::tools::{Delegate, HandoffSlot, Transfer};
-use super::{AgentRun, MAX_HANDOFFS, Team, TeamEvent, TeamRun, Via};
+use super::handoff::{HandoffSlot, Transfer};
+use super::shared::Shared;
+use super::{AgentRun, MAX_HANDOFFS, TeamEvent, Via};
 use crate::agent::{AgentResult, Session};
 use crate::error::{Error, Result};
-use crate::message::{Message, Usage};
-
-/// What one team run shares between its member runs.
-pub(super) struct Shared {
-    pub(super) team: Team,
-    pub(super) on_event: Arc<dyn Fn(TeamEvent) + Send + Sync>,
-    /// Model calls reserved by running members or made by finished ones.
-    calls: AtomicUsize,
-    runs: Mutex<Vec<AgentRun>>,
-    /// A limit that stopped the run; it is what the run returns.
-    fatal: Mutex<Option<Error>>,
-    /// Cancelled when a limit is hit: every member run stops.
-    pub(super) stop: CancellationToken,
-}
-
-impl Shared {
-    pub(super) fn new(team: Team, on_event: Arc<dyn Fn(TeamEvent) + Send + Sync>) -> Arc<Self> {
-        Arc::new(Shared {
-            team,
-            on_event,
-            calls: AtomicUsize::new(0),
-            runs: Mutex::new(Vec::new()),
-            fatal: Mutex::new(None),
-            stop: CancellationToken::new(),
-        })
-    }
-
-    /// Takes up to `want` model calls from the budget; none left stops the team.
-    pub(super) fn reserve(&self, want: usize) -> Result<usize> {
-        let limit = self.team.inner.max_model_calls;
-        let mut got = 0;
-        let _ = self.calls.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
-            got = want.min(limit.saturating_sub(used));
-            Some(used + got)
-        });
-        if got == 0 {
-            return Err(self.fail(Error::TeamLimit(format!(
-                "the team's budget of {limit} model calls is spent; raise it with Team::max_model_calls"
-            ))));
-        }
-        Ok(got)
-    }
-
-    /// Counts `n` calls made outside a reservation (the router's).
-    pub(super) fn spend(&self, n: usize) {
-        self.calls.fetch_add(n, Ordering::SeqCst);
-    }
-
-    pub(super) fn refund(&self, n: usize) {
-        self.calls.fetch_sub(n, Ordering::SeqCst);
-    }
-
-    /// Records a limit error (the first one wins), stops every member, returns a copy.
-    pub(super) fn fail(&self, e: Error) -> Error {
-        let message = e.to_string();
-        let mut fatal = self.fatal.lock().unwrap_or_else(|p| p.into_inner());
-        if fatal.is_none() {
-            *fatal = Some(e);
-        }
-        self.stop.cancel();
-        Error::TeamLimit(message)
-    }
-
-    pub(super) fn record(&self, run: AgentRun) {
-        self.runs.lock().unwrap_or_else(|p| p.into_inner()).push(run);
-    }
-
-    pub(super) fn finish(&self, outcome: Result<(String, String)>) -> Result<TeamRun> {
-        if let Some(e) = self.fatal.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            return Err(e);
-        }
-        let (final_agent, content) = outcome?;
-        let runs = std::mem::take(&mut *self.runs.lock().unwrap_or_else(|p| p.into_inner()));
-        let mut usage_by_agent: BTreeMap<String, Usage> = BTreeMap::new();
-        let mut usage = Usage::default();
-        let mut model_calls = 0;
-        for r in &runs {
-            *usage_by_agent.entry(r.agent.clone()).or_default() += r.usage;
-            usage += r.usage;
-            model_calls += r.iterations;
-        }
-        Ok(TeamRun { content, final_agent, runs, usage_by_agent, usage, model_calls })
-    }
-}
+use crate::message::Message;
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec};
 
 /// Who runs, on what, and how they came to.
 pub(super) struct Start {
@@ -221,5 +141,63 @@ async fn run_stoppable(
         r = &mut run => r,
         _ = stop.cancelled() => { canceller.cancel_now(); run.await }
         _ = cancel.cancelled() => { canceller.cancel_now(); run.await }
+    }
+}
+
+/// Delegation: a member as a tool of another.
+pub(super) struct Delegate {
+    spec: ToolSpec,
+    shared: Arc<Shared>,
+    from: String,
+    to: String,
+    depth: usize,
+}
+
+impl Delegate {
+    pub(super) fn new(shared: Arc<Shared>, from: &str, to: &str, description: &str, depth: usize) -> Self {
+        let spec = ToolSpec::new(
+            to,
+            format!("Delegate a task to the team member `{to}`: {description} Give it a complete, self-contained task; it answers with its result."),
+            json!({
+                "type": "object",
+                "properties": {"task": {"type": "string", "description": "The task, with everything it needs to know."}},
+                "required": ["task"],
+                "additionalProperties": false
+            }),
+        )
+        .expect("member names are checked by Team::validate");
+        Delegate { spec, shared, from: from.to_string(), to: to.to_string(), depth }
+    }
+}
+
+impl Tool for Delegate {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, std::result::Result<String, ToolError>> {
+        async move {
+            let task = args["task"].as_str().unwrap_or_default().to_string();
+            let limit = self.shared.team.inner.max_depth;
+            if self.depth > limit {
+                let e = Error::TeamLimit(format!(
+                    "delegation from `{}` to `{}` would go {} levels deep; the limit is {limit} (raise it with Team::max_depth)",
+                    self.from, self.to, self.depth
+                ));
+                return Err(ToolError::new(self.shared.fail(e).to_string()));
+            }
+            let start = Start {
+                member: self.to.clone(),
+                task,
+                depth: self.depth,
+                parent: Some(self.from.clone()),
+                via: Via::Delegation,
+            };
+            match run_member(Arc::clone(&self.shared), start, ctx.cancel).await {
+                Ok((_, answer)) => Ok(answer),
+                Err(e) => Err(ToolError::new(format!("`{}` could not finish: {e}", self.to))),
+            }
+        }
+        .boxed()
     }
 }

@@ -3,24 +3,29 @@
 //! the run's lease), the event streams clients read (live, or from the database after the
 //! fact), cancellation, the per-tenant cap on runs going at once, and the lease keeper
 //! that renews this instance's runs and continues those of instances that are gone.
+//!
+//! Here are the runs going and how a turn is driven and recorded; the event streams are
+//! read in `reader`, and the leases kept (and gone instances' runs continued) in `lease`.
 
-use std::collections::{HashMap, VecDeque};
+mod lease;
+mod reader;
+
+use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::{Stream, StreamExt};
-use lucid::{AgentEvent, AgentResult, Canceller, Message, Session, StopReason};
+use lucid::{AgentEvent, Canceller, Session};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::db::{Claimed, RunStatus, StoredEvent, first_seq_of_generation};
+use crate::db::{RunStatus, StoredEvent};
 use crate::events::{self, Outcome};
 use crate::{ApiError, Server};
-
-/// How often a reader of a run going in no task of this process looks for new events.
-const POLL: Duration = Duration::from_millis(100);
+pub use lease::keep_leases;
+pub use reader::events;
 
 /// The runs going in this process, and each tenant's count of them.
 #[derive(Default)]
@@ -58,9 +63,6 @@ pub enum Turn {
     /// The session's history as stored: a run continued after its instance was gone.
     Resume,
 }
-
-/// How many runs of instances that are gone one lease tick takes over at most.
-const CLAIM_BATCH: usize = 16;
 
 /// A turn going in this process.
 pub struct LiveRun {
@@ -331,285 +333,6 @@ async fn drive(
     drop(events);
     drop(steps);
     outcome.unwrap_or_else(|| Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())))
-}
-
-/// Renews this instance's leases, passes on the cancels asked elsewhere, stops the runs
-/// whose lease another instance took, and (unless stopping) continues the runs of
-/// instances that are gone. Runs once now, then every third of a lease (at most 1 s)
-/// while the server lives.
-pub async fn keep_leases(server: &Server) {
-    lease_tick(server).await;
-    let every = (server.lease / 3).min(Duration::from_secs(1));
-    let weak = Arc::downgrade(&server.inner);
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(every);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        ticks.tick().await;
-        loop {
-            ticks.tick().await;
-            let Some(inner) = weak.upgrade() else { return };
-            lease_tick(&Server { inner }).await;
-        }
-    });
-}
-
-/// One turn of [`keep_leases`].
-async fn lease_tick(server: &Server) {
-    let now = crate::now_ms();
-    let until = server.lease_until(now);
-    match server.db.renew(&server.owner, until).await {
-        Ok(renewed) => {
-            for r in renewed.iter().filter(|r| r.cancel_requested) {
-                if let Some(live) = server.runs.get(&r.id)
-                    && !live.cancel_asked.swap(true, Ordering::Relaxed)
-                {
-                    tracing::info!(run = %r.id, "cancel asked on another instance");
-                    live.canceller.cancel_now();
-                }
-            }
-            for live in server.runs.all() {
-                if !live.is_over() && !renewed.iter().any(|r| r.id == live.id) && !live.released.load(Ordering::Relaxed)
-                {
-                    tracing::warn!(run = %live.id, "another instance took this run over: stopping it here");
-                    live.lost.store(true, Ordering::Relaxed);
-                    live.canceller.cancel_now();
-                }
-            }
-        }
-        Err(e) => tracing::warn!("renewing the runs' leases: {e}"),
-    }
-    if server.runs.stopping.load(Ordering::Relaxed) {
-        return;
-    }
-    let gone = match server.db.other_owners(&server.owner, now).await {
-        Ok(owners) => owners.into_iter().filter(|o| lucid::store::lock::is_stale(o, i64::MAX, now)).collect(),
-        Err(e) => {
-            tracing::warn!("looking for runs of instances that are gone: {e}");
-            return;
-        }
-    };
-    match server.db.claim(&server.owner, until, now, gone, CLAIM_BATCH).await {
-        Ok(claimed) => {
-            for run in claimed {
-                recover(server, run).await;
-            }
-        }
-        Err(e) => tracing::warn!("claiming runs of instances that are gone: {e}"),
-    }
-}
-
-/// Continues a run claimed from an instance that is gone, from the session's last commit:
-/// completed tool calls are kept, a call that was in flight is run again if its tool is
-/// idempotent and answered "interrupted" otherwise, the model call in flight is repeated.
-async fn recover(server: &Server, run: Claimed) {
-    let first_seq = first_seq_of_generation(run.generation);
-    tracing::info!(run = %run.id, session = %run.session_id, generation = run.generation, "continuing a run whose instance is gone");
-    if run.cancel_requested {
-        let result = bare_result(String::new(), StopReason::Cancelled);
-        return end_claimed(server, &run, first_seq, &AgentEvent::Completed(result)).await;
-    }
-    let Some(agent) = server.agents.get(&run.agent) else {
-        let e = lucid::Error::Config(format!("the agent `{}` is no longer served", run.agent));
-        return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await;
-    };
-    if let Some(store) = agent.store() {
-        // The session's turn lock died with the instance that held the run's lease.
-        if let Err(e) = store.break_lock(&run.session_id).await {
-            tracing::warn!(session = %run.session_id, "the gone instance's turn lock could not be broken: {e}");
-        }
-    }
-    let session = match agent.session_with_id(&run.session_id).await {
-        Ok(s) => s,
-        Err(e) => return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await,
-    };
-    let input = run.input.clone().unwrap_or_default();
-    let turn = match where_the_turn_is(session.messages(), &input) {
-        TurnState::NotStarted => Turn::Prompt(input),
-        TurnState::Going => Turn::Resume,
-        TurnState::Answered(content) => {
-            let result = bare_result(content, StopReason::Completed);
-            return end_claimed(server, &run, first_seq, &AgentEvent::Completed(result)).await;
-        }
-    };
-    let slot = server.runs.slot(&run.tenant);
-    start(server, &run.id, session, turn, first_seq, slot);
-}
-
-/// How far the stored session got with a run's turn.
-#[derive(Debug, PartialEq)]
-enum TurnState {
-    /// The turn's input is not in the history: it never began.
-    NotStarted,
-    /// The input is there, the answer not yet.
-    Going,
-    /// The input and the final answer are there; only the run's end was not recorded.
-    Answered(String),
-}
-
-/// Where the turn on `input` stands in `messages` (the input is the last user message
-/// once the turn began: it is committed before the first model call). One case reads
-/// wrong: the same input sent twice in a row, the process gone before the second turn's
-/// first commit — the earlier answer is then taken for this run's.
-fn where_the_turn_is(messages: &[Message], input: &str) -> TurnState {
-    let Some(last_user) = messages.iter().rposition(|m| matches!(m, Message::User { .. })) else {
-        return TurnState::NotStarted;
-    };
-    if messages[last_user].text() != input {
-        return TurnState::NotStarted;
-    }
-    match messages.last() {
-        Some(Message::Assistant(a)) if a.tool_calls.is_empty() && messages.len() > last_user + 1 => {
-            TurnState::Answered(a.content.clone())
-        }
-        _ => TurnState::Going,
-    }
-}
-
-/// A result with nothing but an answer and why the run stopped.
-fn bare_result(content: String, stop_reason: StopReason) -> AgentResult {
-    AgentResult::new(content, stop_reason)
-}
-
-/// Ends a claimed run without a turn: its last event is `event`.
-async fn end_claimed(server: &Server, run: &Claimed, seq: u64, event: &AgentEvent) {
-    let outcome = match event {
-        AgentEvent::Completed(r) => Outcome::of_result(r),
-        AgentEvent::Error(e) => Outcome::of_error(e),
-        _ => Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())),
-    };
-    let (kind, data) = events::encode(event);
-    let last = StoredEvent { seq, kind, data: data.to_string() };
-    let now = crate::now_ms();
-    match server
-        .db
-        .finish_run(&run.id, &server.owner, outcome.status, outcome.result, outcome.error, vec![last], now)
-        .await
-    {
-        Ok(true) => server.metrics.turn_ended(outcome.status, Duration::ZERO),
-        Ok(false) => tracing::warn!(run = %run.id, "the claimed run was taken by another instance"),
-        Err(e) => tracing::error!(run = %run.id, "the claimed run's end could not be stored: {e}"),
-    }
-}
-
-/// The run's events after number `after`, as they come: the stream ends after the last
-/// event of a turn when nothing follows it.
-pub fn events(server: &Server, id: &str, after: u64) -> impl Stream<Item = StoredEvent> + Send + 'static {
-    let reader = Reader {
-        server: server.clone(),
-        id: id.to_string(),
-        cursor: after,
-        below: 0,
-        pending: VecDeque::new(),
-        done: false,
-    };
-    futures::stream::unfold(reader, |mut r| async move {
-        let event = r.next().await?;
-        Some((event, r))
-    })
-}
-
-struct Reader {
-    server: Server,
-    id: String,
-    cursor: u64,
-    /// The live log's first number whose earlier events were read from the database.
-    below: u64,
-    pending: VecDeque<StoredEvent>,
-    done: bool,
-}
-
-impl Reader {
-    async fn next(&mut self) -> Option<StoredEvent> {
-        loop {
-            if let Some(e) = self.pending.pop_front() {
-                self.cursor = e.seq;
-                if events::is_last(e.kind) {
-                    // The turn's end is sent once the run's status says it: a client that
-                    // reads the run next sees where it went.
-                    wait(&self.server, &self.id).await;
-                }
-                if events::is_last(e.kind) && self.pending.is_empty() {
-                    // The turn ended: go on only if another turn has events already.
-                    self.fill(false).await;
-                    self.done = self.pending.is_empty();
-                }
-                return Some(e);
-            }
-            if self.done {
-                return None;
-            }
-            if !self.fill(true).await {
-                return None;
-            }
-        }
-    }
-
-    /// Fetches the events after the cursor; with `wait`, waits until there are some or the
-    /// run is going nowhere. False when there will be none.
-    async fn fill(&mut self, wait: bool) -> bool {
-        loop {
-            if let Some(live) = self.server.runs.get(&self.id) {
-                let mut changed = live.changed.subscribe();
-                let (first_seq, fresh, ended) = {
-                    let log = live.log.lock().unwrap_or_else(|p| p.into_inner());
-                    let fresh: Vec<StoredEvent> = log.events.iter().filter(|e| e.seq > self.cursor).cloned().collect();
-                    (log.first_seq, fresh, log.outcome.is_some())
-                };
-                if self.cursor + 1 < first_seq && self.below != first_seq {
-                    // Earlier turns' (and earlier owners') events are all stored.
-                    match self.server.db.events_after(&self.id, self.cursor).await {
-                        Ok(stored) => self.pending.extend(stored.into_iter().filter(|e| e.seq < first_seq)),
-                        Err(e) => {
-                            tracing::error!(run = %self.id, "reading the run's events: {e}");
-                            return false;
-                        }
-                    }
-                    self.below = first_seq;
-                    self.pending.extend(fresh);
-                    if self.pending.is_empty() {
-                        continue;
-                    }
-                    return true;
-                }
-                if !fresh.is_empty() {
-                    self.pending.extend(fresh);
-                    return true;
-                }
-                if ended || !wait {
-                    return false;
-                }
-                // The sender lives as long as `live`: this returns on the next event.
-                let _ = changed.changed().await;
-                continue;
-            }
-            // Not going here: going elsewhere (or just starting), or over. The status is read
-            // first: a run over then has all its events stored by the time they are read.
-            let status = match self.server.db.run_status(&self.id).await {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::error!(run = %self.id, "reading the run's status: {e}");
-                    return false;
-                }
-            };
-            let stored = match self.server.db.events_after(&self.id, self.cursor).await {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::error!(run = %self.id, "reading the run's events: {e}");
-                    return false;
-                }
-            };
-            if !stored.is_empty() {
-                self.pending.extend(stored);
-                return true;
-            }
-            // A stopping server ends the streams of runs it does not run (they go on
-            // elsewhere, or after a restart): the client reattaches there.
-            if !wait || !status.is_some_and(RunStatus::is_active) || self.server.runs.stopping.load(Ordering::Relaxed) {
-                return false;
-            }
-            tokio::time::sleep(POLL).await;
-        }
-    }
 }
 
 /// Waits until no turn of run `id` is going in this process.

@@ -7,22 +7,34 @@
 //! size of a response and of one line of a stream. It makes every exchange visible: a
 //! `tracing` span per call, request and response bodies at `debug` level, and, when asked,
 //! a JSONL transcript file with API keys redacted ([`crate::model::transcript`]).
+//!
+//! The transport is here; what a request is ([`HttpRequest`], with [`insert_secret`] and
+//! [`bearer_headers`] for its headers) is in `request`, reading a streamed answer in
+//! `stream`, and the errors a call ends with are worded in `errors`.
 
-use std::collections::VecDeque;
+mod errors;
+pub(crate) mod request;
+mod stream;
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
 use futures::StreamExt;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use tracing::Instrument;
 
 use crate::error::{Error, ProviderError, Result};
 use crate::model::retry::{RetryPolicy, retry_after};
-use crate::model::sse::{SseDecoder, SseEvent};
-use crate::model::transcript::{Body, OwnedRequest, Transcript};
+use crate::model::sse::SseEvent;
+use crate::model::transcript::{Body, Transcript};
 use crate::model::{ChatResponse, EventStream, StreamEvent};
+use errors::{
+    deadline_passed, error_chain, is_stale_connection, network_error, seconds, snippet, timed_out, too_large,
+};
+use request::OwnedRequest;
+pub use request::{HttpRequest, bearer_headers, insert_secret};
+use stream::SseState;
 
 /// A codec's streaming half: SSE events in, [`StreamEvent`]s out.
 pub trait StreamDecoder: Send + 'static {
@@ -36,23 +48,6 @@ pub trait StreamDecoder: Send + 'static {
 
 /// Turns a provider's error body into a [`ProviderError`].
 pub type ErrorDecoder = fn(provider: &str, status: u16, body: &[u8]) -> ProviderError;
-
-/// One request to send.
-#[derive(Debug, Clone)]
-pub struct HttpRequest<'a> {
-    /// Provider name, for errors and logs.
-    pub provider: &'a str,
-    /// Model name, for logs.
-    pub model: &'a str,
-    /// Full URL.
-    pub url: &'a str,
-    /// Headers, auth included (mark secret values sensitive).
-    pub headers: &'a HeaderMap,
-    /// The serialized JSON body.
-    pub body: Bytes,
-    /// Whether the answer is an SSE stream.
-    pub stream: bool,
-}
 
 /// Shared HTTP client with retry and transcript.
 ///
@@ -328,20 +323,8 @@ impl HttpTransport {
             }
             return Err(Error::Decode { provider: req.provider.to_string(), message });
         }
-        let state = SseState {
-            resp,
-            sse: SseDecoder::default(),
-            decoder: Some(decoder),
-            queue: VecDeque::new(),
-            scratch: Vec::new(),
-            events: Vec::new(),
-            provider: req.provider.to_string(),
-            record: self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), started)),
-            span,
-            limits: self.limits,
-            deadline,
-            received: 0,
-        };
+        let record = self.transcript.clone().map(|t| (t, OwnedRequest::from(req), attempt, Vec::new(), started));
+        let state = SseState::new(resp, decoder, req.provider, record, span, self.limits, deadline);
         // Boxed once, so each item moves a pointer rather than the whole state.
         Ok(futures::stream::unfold(Box::new(state), SseState::next).boxed())
     }
@@ -468,209 +451,6 @@ async fn read_capped(mut resp: reqwest::Response, cap: usize) -> std::result::Re
     Ok(Capped::Whole(body.into()))
 }
 
-/// The start of a body for an error message: one line, at most 200 characters.
-pub(crate) fn snippet(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() > 200 { format!("{}…", line.chars().take(200).collect::<String>()) } else { line }
-}
-
-/// A duration as a person reads it in an error: `60 s`, `0.2 s`.
-fn seconds(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s >= 10.0 { format!("{s:.0} s") } else { format!("{s:.1} s") }
-}
-
-fn too_large(req: &HttpRequest<'_>, message: String) -> Error {
-    Error::TooLarge { provider: req.provider.to_string(), message }
-}
-
-fn deadline_passed(req: &HttpRequest<'_>, deadline: Duration, when: &str) -> Error {
-    let message =
-        format!("the call's deadline of {} passed {when} (retries included; --deadline sets it)", seconds(deadline));
-    timed_out(req, message, false)
-}
-
-/// A wait that ran out before the server answered (no transport error behind it).
-fn timed_out(req: &HttpRequest<'_>, message: String, retryable: bool) -> Error {
-    Error::Network { provider: req.provider.to_string(), url: req.url.to_string(), message, retryable, source: None }
-}
-
-/// An error and its causes, `: `-separated.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut message = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
-        source = s.source();
-    }
-    message
-}
-
-/// Whether a request failed because the kept-alive connection it went out on had been
-/// closed by the server: the connection ended (or was reset) before any byte of an answer,
-/// on a connection that was already open. A failure to connect is not that.
-fn is_stale_connection(e: &reqwest::Error) -> bool {
-    if e.is_connect() || e.is_timeout() || e.is_status() || e.is_body() || e.is_decode() {
-        return false;
-    }
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        use std::io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset};
-        if s.downcast_ref::<hyper::Error>().is_some_and(|h| h.is_incomplete_message() || h.is_canceled())
-            || s.downcast_ref::<std::io::Error>()
-                .is_some_and(|io| matches!(io.kind(), ConnectionReset | BrokenPipe | ConnectionAborted))
-        {
-            return true;
-        }
-        source = s.source();
-    }
-    false
-}
-
-fn network_error(req: &HttpRequest<'_>, e: reqwest::Error) -> Error {
-    let retryable = e.is_connect() || e.is_timeout() || e.is_request();
-    let message = error_chain(&e);
-    Error::Network {
-        provider: req.provider.to_string(),
-        url: req.url.to_string(),
-        message,
-        retryable,
-        source: Some(Box::new(e)),
-    }
-}
-
-/// What the transcript needs of a stream until it ends: the file, the request, the
-/// attempt number, the `data` payloads seen, and when it started.
-type StreamRecord = (Arc<Transcript>, OwnedRequest, u32, Vec<String>, Instant);
-
-struct SseState<D> {
-    resp: reqwest::Response,
-    sse: SseDecoder,
-    decoder: Option<D>,
-    queue: VecDeque<Result<StreamEvent>>,
-    scratch: Vec<StreamEvent>,
-    /// The SSE events of the chunk being decoded (kept to reuse its allocation).
-    events: Vec<SseEvent>,
-    provider: String,
-    record: Option<StreamRecord>,
-    span: tracing::Span,
-    limits: Limits,
-    deadline: tokio::time::Instant,
-    /// Body bytes read so far.
-    received: usize,
-}
-
-impl<D: StreamDecoder> SseState<D> {
-    async fn next(mut self: Box<Self>) -> Option<(Result<StreamEvent>, Box<Self>)> {
-        loop {
-            if let Some(item) = self.queue.pop_front() {
-                return Some((item, self));
-            }
-            self.decoder.as_ref()?;
-            let chunk = tokio::time::timeout_at(self.deadline, self.resp.chunk()).instrument(self.span.clone()).await;
-            let Ok(chunk) = chunk else {
-                let message = format!(
-                    "the call's deadline of {} passed mid-answer (--deadline sets it)",
-                    seconds(self.limits.deadline)
-                );
-                self.fail(Error::StreamTruncated { provider: self.provider.clone(), message });
-                continue;
-            };
-            match chunk {
-                Ok(Some(bytes)) => {
-                    self.received += bytes.len();
-                    self.sse.feed_into(&bytes, &mut self.events);
-                    self.decode();
-                    if self.decoder.is_none() {
-                        continue;
-                    }
-                    let limit = if self.received > self.limits.max_response_bytes {
-                        Some(format!(
-                            "over {} bytes streamed; stopped reading (raise HttpTransportBuilder::max_response_bytes)",
-                            self.limits.max_response_bytes
-                        ))
-                    } else if self.sse.pending_len() > self.limits.max_sse_line {
-                        Some(format!(
-                            "a line of the stream ran past {} bytes without a line break; stopped reading \
-                             (raise HttpTransportBuilder::max_sse_line)",
-                            self.limits.max_sse_line
-                        ))
-                    } else {
-                        None
-                    };
-                    if let Some(message) = limit {
-                        self.fail(Error::TooLarge { provider: self.provider.clone(), message });
-                    }
-                }
-                Ok(None) => {
-                    self.events.extend(self.sse.finish());
-                    self.decode();
-                    if let Some(decoder) = self.decoder.take() {
-                        let done = decoder.finish();
-                        self.write_record(done.as_ref().err().map(|e| e.to_string()));
-                        self.queue.push_back(done.map(StreamEvent::Done));
-                    }
-                }
-                Err(e) => {
-                    let message = if e.is_timeout() {
-                        format!(
-                            "no data for {} mid-answer (the read timeout; --timeout sets it)",
-                            seconds(self.limits.read_timeout)
-                        )
-                    } else {
-                        format!("the connection failed mid-answer: {}", error_chain(&e))
-                    };
-                    self.fail(Error::StreamTruncated { provider: self.provider.clone(), message });
-                }
-            }
-        }
-    }
-
-    /// Decodes the pending SSE events, leaving their vector empty for the next chunk.
-    fn decode(&mut self) {
-        let mut events = std::mem::take(&mut self.events);
-        self.decode_events(&mut events);
-        events.clear();
-        self.events = events;
-    }
-
-    fn decode_events(&mut self, events: &mut Vec<SseEvent>) {
-        for ev in events.drain(..) {
-            tracing::trace!(parent: &self.span, data = %ev.data, "sse event");
-            if let Some((.., events, _)) = &mut self.record {
-                events.push(ev.data.clone());
-            }
-            let Some(decoder) = self.decoder.as_mut() else {
-                return;
-            };
-            match decoder.event(&ev, &mut self.scratch) {
-                Ok(()) => self.queue.extend(self.scratch.drain(..).map(Ok)),
-                Err(e) => {
-                    self.queue.extend(self.scratch.drain(..).map(Ok));
-                    self.write_record(Some(e.to_string()));
-                    self.decoder = None;
-                    self.queue.push_back(Err(e));
-                }
-            }
-        }
-    }
-
-    /// Ends the stream with `e` (recorded in the transcript).
-    fn fail(&mut self, e: Error) {
-        self.write_record(Some(e.to_string()));
-        self.decoder = None;
-        self.queue.push_back(Err(e));
-    }
-
-    fn write_record(&mut self, error: Option<String>) {
-        if let Some((t, req, attempt, events, started)) = self.record.take() {
-            t.record(&req.view(), attempt, Some(200), Body::Events(&events), started.elapsed(), error.as_deref());
-        }
-    }
-}
-
 /// Displays bytes as (lossy) UTF-8 without allocating unless needed.
 struct Lossy<'a>(&'a [u8]);
 
@@ -678,26 +458,4 @@ impl std::fmt::Display for Lossy<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&String::from_utf8_lossy(self.0))
     }
-}
-
-/// Adds a secret header (marked sensitive: never logged, redacted from transcripts).
-pub fn insert_secret(headers: &mut HeaderMap, name: HeaderName, value: &str) -> Result<()> {
-    let mut v = HeaderValue::from_str(value)
-        .map_err(|_| Error::Config("the API key contains characters not allowed in an HTTP header".into()))?;
-    v.set_sensitive(true);
-    headers.insert(name, v);
-    crate::redact::register(value);
-    Ok(())
-}
-
-/// A header map with a sensitive bearer token, and any extra headers.
-pub fn bearer_headers(api_key: Option<&str>, extra: &[(HeaderName, HeaderValue)]) -> Result<HeaderMap> {
-    let mut h = HeaderMap::new();
-    if let Some(key) = api_key.filter(|k| !k.is_empty()) {
-        insert_secret(&mut h, reqwest::header::AUTHORIZATION, &format!("Bearer {key}"))?;
-    }
-    for (k, v) in extra {
-        h.insert(k.clone(), v.clone());
-    }
-    Ok(h)
 }

@@ -1,0 +1,316 @@
+//! MCP servers for `lucid run` / `lucid chat`: starting them, their tools with their
+//! permissions, chat's `/mcp` (status and restarts), and `lucid mcp list`. What the
+//! configuration says of them (`[mcp.servers.NAME]`, `--mcp-config FILE.json`, `--mcp NAME`,
+//! `--allow PATTERN`) is read in `config`; `lucid mcp serve` is in `serve`.
+
+mod config;
+mod serve;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+#[cfg(feature = "mcp")]
+use std::time::Duration;
+
+use anyhow::bail;
+#[cfg(feature = "mcp")]
+use lucid::mcp::McpServer;
+use lucid::tool::Tool;
+use lucid::tool::permission::Permission;
+
+#[cfg(feature = "mcp")]
+use config::expand;
+pub use config::{ServerConfig, glob, servers};
+pub use serve::serve;
+
+/// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
+#[cfg(feature = "mcp")]
+pub use lucid::mcp::McpClient;
+/// A running server: none can exist in a build without the `mcp` feature.
+#[cfg(not(feature = "mcp"))]
+#[derive(Clone)]
+pub enum McpClient {}
+
+/// What a build without the `mcp` feature says when asked to use a server.
+#[cfg(not(feature = "mcp"))]
+const NO_MCP: &str = "this lucid was built without its `mcp` feature; rebuild it with the default features (`cargo build --release -p lucid-cli`)";
+
+#[cfg(feature = "mcp")]
+/// The library's description of server `name`, secrets expanded from the environment.
+pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
+    let env = |v: &str| std::env::var(v).ok();
+    let mut server = match (&s.command, &s.url) {
+        (Some(command), None) => {
+            let mut server = McpServer::stdio(command.clone(), s.args.clone());
+            for (k, v) in &s.env {
+                server =
+                    server.env(k, expand(v, env).map_err(|e| anyhow::anyhow!("MCP server `{name}`: env {k}: {e}"))?);
+            }
+            if let Some(dir) = &s.cwd {
+                server = server.cwd(dir);
+            }
+            server
+        }
+        (None, Some(url)) => {
+            let mut server = McpServer::http(url.clone());
+            for (k, v) in &s.headers {
+                server = server
+                    .header(k, expand(v, env).map_err(|e| anyhow::anyhow!("MCP server `{name}`: header {k}: {e}"))?);
+            }
+            server
+        }
+        _ => bail!("MCP server `{name}` needs either `command` or `url`"),
+    };
+    if s.kind.as_deref() == Some("sse") {
+        bail!("MCP server `{name}`: the older HTTP+SSE transport is not supported; use its Streamable HTTP endpoint");
+    }
+    server = server.name(name).prefix(s.prefix.unwrap_or(true));
+    if let Some(t) = s.timeout_s {
+        server = server.timeout(Duration::from_secs(t));
+    }
+    Ok(server)
+}
+
+#[cfg(feature = "mcp")]
+/// Writing to a stdio server that died raises SIGPIPE, which `main` left at its default
+/// (end the process) for `lucid … | head`: with MCP servers, a dead server must fail its
+/// call instead, so the signal is ignored from here on (the write returns EPIPE).
+fn survive_dead_servers(servers: &BTreeMap<String, ServerConfig>) {
+    if servers.values().any(|s| s.command.is_some()) {
+        // SAFETY: signal(2) with SIG_IGN, before any server is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    }
+}
+
+#[cfg(feature = "mcp")]
+/// The servers that started, and the names and errors of those that did not.
+pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
+
+#[cfg(feature = "mcp")]
+/// Starts the servers all at once. A server that fails is an error, or with
+/// `warn_on_failure` (chat) a warning on stderr, listed in the result, and the rest go on.
+pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
+    survive_dead_servers(servers);
+    let mut configs = Vec::new();
+    for (name, s) in servers {
+        configs.push((to_server(name, s)?, s.clone()));
+    }
+    let results = lucid::mcp::connect_all(configs.iter().map(|(s, _)| s.clone()).collect()).await;
+    let (mut clients, mut failed) = (Vec::new(), Vec::new());
+    for (result, (server, cfg)) in results.into_iter().zip(configs) {
+        match result {
+            Ok(c) => clients.push((c, cfg)),
+            Err(e) if warn_on_failure => {
+                eprintln!("warning: {e}");
+                failed.push((server.get_name().to_string(), e.to_string()));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok((clients, failed))
+}
+
+#[cfg(feature = "mcp")]
+/// The tools of the servers, each with its permission: the per-tool override, else the
+/// server's, else `ask`.
+pub fn tools(clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
+    let only: Vec<McpClient> = clients.iter().map(|(c, _)| c.clone()).collect();
+    let mut out = Vec::new();
+    for tool in lucid::mcp::tool_set(&only)? {
+        let cfg = clients.iter().find(|(c, _)| c.name() == tool.server()).map(|(_, cfg)| cfg);
+        let permission =
+            cfg.and_then(|c| c.tools.get(tool.remote_name()).copied().or(c.permission)).unwrap_or(Permission::Ask);
+        out.push((tool as Arc<dyn Tool>, permission));
+    }
+    Ok(out)
+}
+
+#[cfg(feature = "mcp")]
+/// `lucid mcp list [--json]`.
+pub async fn list(servers: &BTreeMap<String, ServerConfig>, json: bool) -> anyhow::Result<i32> {
+    survive_dead_servers(servers);
+    let mut configs = Vec::new();
+    for (name, s) in servers {
+        configs.push(to_server(name, s)?);
+    }
+    let results = lucid::mcp::connect_all(configs.clone()).await;
+    let mut report = Vec::new();
+    for (server, result) in configs.iter().zip(results) {
+        let entry = match result {
+            Ok(client) => {
+                let tools: Vec<serde_json::Value> = client
+                    .tools()
+                    .iter()
+                    .map(|t| serde_json::json!({"name": t.spec().name(), "description": t.spec().description()}))
+                    .collect();
+                serde_json::json!({"name": server.get_name(), "location": server.location(), "status": "ok",
+                    "protocol_version": client.protocol_version(), "tools": tools})
+            }
+            Err(e) => serde_json::json!({"name": server.get_name(), "location": server.location(),
+                "status": "failed", "error": e.to_string(), "tools": []}),
+        };
+        report.push(entry);
+    }
+    if json {
+        println!("{}", serde_json::Value::Array(report.clone()));
+    } else if report.is_empty() {
+        println!("no MCP servers configured ([mcp.servers.NAME] in the configuration file, or --mcp-config FILE.json)");
+    }
+    if !json {
+        for s in &report {
+            let status = if s["status"] == "ok" {
+                format!("ok, MCP {}", s["protocol_version"].as_str().unwrap_or("?"))
+            } else {
+                format!("failed: {}", s["error"].as_str().unwrap_or(""))
+            };
+            println!("{} ({}) — {status}", s["name"].as_str().unwrap_or(""), s["location"].as_str().unwrap_or(""));
+            for t in s["tools"].as_array().into_iter().flatten() {
+                let d = t["description"].as_str().unwrap_or("").lines().next().unwrap_or("");
+                println!("  {:<40} {d}", t["name"].as_str().unwrap_or(""));
+            }
+        }
+    }
+    Ok(if report.iter().all(|s| s["status"] == "ok") { 0 } else { 1 })
+}
+
+/// The servers that started (none without MCP), and the names and errors of those that did not.
+#[cfg(not(feature = "mcp"))]
+pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
+
+/// Without MCP support: no server configured is fine; any server fails as a server that
+/// cannot start does (an error, or with `warn_on_failure` a warning), saying why.
+#[cfg(not(feature = "mcp"))]
+pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
+    if servers.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    if !warn_on_failure {
+        bail!("{NO_MCP}");
+    }
+    eprintln!("warning: MCP servers are configured but {NO_MCP}");
+    Ok((Vec::new(), servers.keys().map(|name| (name.clone(), NO_MCP.to_string())).collect()))
+}
+
+/// Without MCP support there are no servers, so no tools.
+#[cfg(not(feature = "mcp"))]
+pub fn tools(_clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
+    Ok(Vec::new())
+}
+
+/// `lucid mcp list` without MCP support.
+#[cfg(not(feature = "mcp"))]
+pub async fn list(_servers: &BTreeMap<String, ServerConfig>, _json: bool) -> anyhow::Result<i32> {
+    bail!("{NO_MCP}")
+}
+
+/// One line per server for chat's `/mcp`: name, location, status, tool names.
+#[cfg(feature = "mcp")]
+pub async fn status(clients: &[McpClient]) -> Vec<(String, String, Result<String, String>, Vec<String>)> {
+    let mut out = Vec::new();
+    for c in clients {
+        let state = match c.down_reason().await {
+            Some(why) => Err(format!("down: {why}")),
+            None => Ok(format!("ok, MCP {}", c.protocol_version().unwrap_or_default())),
+        };
+        let names = c.tools().iter().map(|t| t.spec().name().to_string()).collect();
+        out.push((c.name().to_string(), c.server().location(), state, names));
+    }
+    out
+}
+
+/// Without MCP support there is no server to describe.
+#[cfg(not(feature = "mcp"))]
+pub async fn status(_clients: &[McpClient]) -> Vec<(String, String, Result<String, String>, Vec<String>)> {
+    Vec::new()
+}
+
+/// The MCP servers of a chat: those that started, those that did not (with why), and what
+/// it takes to start one again or to pick up a server's changed tool list.
+pub struct ChatServers {
+    configs: BTreeMap<String, ServerConfig>,
+    running: Vec<(McpClient, ServerConfig)>,
+    failed: Vec<(String, String)>,
+    /// `--allow` patterns: tools they match are allowed whatever their server says.
+    allow: Vec<String>,
+    /// The tool names handed out by the last [`ChatServers::tools`].
+    handed_out: Vec<String>,
+}
+
+impl ChatServers {
+    /// Starts every server at once; one that fails is a warning on stderr and is kept, with
+    /// why, for `/mcp` and `/mcp restart`.
+    pub async fn start(configs: BTreeMap<String, ServerConfig>, allow: Vec<String>) -> anyhow::Result<Self> {
+        let (running, failed) = start(&configs, true).await?;
+        Ok(Self { configs, running, failed, allow, handed_out: Vec::new() })
+    }
+
+    /// The servers' tools as they are now, each one's permission set in `permissions`
+    /// (allowed when an `--allow` pattern matches it, else per tool, else per server, else
+    /// `ask`).
+    pub fn tools(&mut self, permissions: &mut BTreeMap<String, Permission>) -> anyhow::Result<Vec<Arc<dyn Tool>>> {
+        let mut out = Vec::new();
+        for (tool, permission) in tools(&self.running)? {
+            let name = tool.spec().name().to_string();
+            let allowed = self.allow.iter().any(|p| glob(p, &name));
+            permissions.insert(name, if allowed { Permission::Allow } else { permission });
+            out.push(tool);
+        }
+        self.handed_out = out.iter().map(|t| t.spec().name().to_string()).collect();
+        Ok(out)
+    }
+
+    /// Whether the servers' tools differ from those [`ChatServers::tools`] last handed out
+    /// (a server announced `notifications/tools/list_changed`, or was restarted).
+    pub fn changed(&self) -> bool {
+        let now: Vec<String> = match tools(&self.running) {
+            Ok(tools) => tools.iter().map(|(t, _)| t.spec().name().to_string()).collect(),
+            Err(_) => return false,
+        };
+        now != self.handed_out
+    }
+
+    /// Whether no server is configured.
+    pub fn is_empty(&self) -> bool {
+        self.configs.is_empty()
+    }
+
+    /// The servers that started.
+    pub fn clients(&self) -> Vec<McpClient> {
+        self.running.iter().map(|(c, _)| c.clone()).collect()
+    }
+
+    /// The servers that did not start, with why.
+    pub fn failed(&self) -> &[(String, String)] {
+        &self.failed
+    }
+
+    /// Restarts the server `name`, or starts it when it failed at start; false when no
+    /// server has that name. A server that fails again stays listed as failed, and the
+    /// error says why.
+    pub async fn restart(&mut self, name: &str) -> anyhow::Result<bool> {
+        #[cfg(feature = "mcp")]
+        if let Some((c, _)) = self.running.iter().find(|(c, _)| c.name() == name) {
+            c.restart().await?;
+            return Ok(true);
+        }
+        let Some(index) = self.failed.iter().position(|(n, _)| n == name) else {
+            return Ok(false);
+        };
+        let Some(config) = self.configs.get(name) else {
+            return Ok(false);
+        };
+        let one = BTreeMap::from([(name.to_string(), config.clone())]);
+        match start(&one, false).await {
+            Ok((mut started, _)) => {
+                self.failed.remove(index);
+                self.running.append(&mut started);
+                Ok(true)
+            }
+            Err(e) => {
+                self.failed[index].1 = format!("{e:#}");
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! What the session and run routes share: a tenant's session or run found (or 404), a run
+//! as the API shows it, waiting for a run's turn or streaming its events, and the 409 of a
+//! session that already has a run going.
+
+use std::convert::Infallible;
+
+use axum::http::HeaderValue;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use crate::db::{RunRow, SessionRow};
+use crate::{ApiError, Server, Tenant};
+
+/// The tenant's session `id`, or 404.
+pub async fn owned(server: &Server, tenant: &Tenant, id: &str) -> Result<SessionRow, ApiError> {
+    server.db.session(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("session", id))
+}
+
+/// A run as the API shows it.
+pub fn run_json(row: &RunRow) -> Value {
+    json!({"id": row.id, "object": "run", "session_id": row.session_id, "status": row.status,
+           "result": row.result, "error": row.error.as_ref().map(|e| &e["error"]),
+           "created_at": row.created_at, "updated_at": row.updated_at})
+}
+
+/// The tenant's run `id`, or 404.
+pub async fn owned_run(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
+    server.db.run(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("run", id))
+}
+
+/// Waits for the turn of run `id` going here to end, and returns the run as stored.
+pub async fn wait_for_turn(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
+    crate::runs::wait(server, id).await;
+    owned_run(server, tenant, id).await
+}
+
+/// The run's events after number `after` as Server-Sent Events, each with its `id:`; the
+/// run's id in the `Lucid-Run-Id` header.
+pub fn stream_events(server: &Server, id: &str, after: u64) -> Response {
+    let events = crate::runs::events(server, id, after)
+        .map(|e| Ok::<_, Infallible>(Event::default().id(e.seq.to_string()).event(e.kind).data(e.data)));
+    let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();
+    if let Ok(v) = HeaderValue::from_str(id) {
+        response.headers_mut().insert("lucid-run-id", v);
+    }
+    response
+}
+
+/// The 409 of a second run on a busy session.
+pub fn busy(session: &str) -> ApiError {
+    ApiError::conflict("session_busy", format!("session `{session}` already has a run going; one at a time"))
+}

@@ -1,0 +1,175 @@
+//! The lease keeper: renews this instance's runs, passes on cancels asked on other
+//! instances, stops the runs another instance took over, and continues the runs of
+//! instances that are gone from where their sessions were last committed.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use lucid::{AgentEvent, AgentResult, Message, StopReason};
+
+use super::{Turn, start};
+use crate::Server;
+use crate::db::{Claimed, StoredEvent, first_seq_of_generation};
+use crate::events::{self, Outcome};
+
+/// How many runs of instances that are gone one lease tick takes over at most.
+const CLAIM_BATCH: usize = 16;
+
+/// Renews this instance's leases, passes on the cancels asked elsewhere, stops the runs
+/// whose lease another instance took, and (unless stopping) continues the runs of
+/// instances that are gone. Runs once now, then every third of a lease (at most 1 s)
+/// while the server lives.
+pub async fn keep_leases(server: &Server) {
+    lease_tick(server).await;
+    let every = (server.lease / 3).min(Duration::from_secs(1));
+    let weak = Arc::downgrade(&server.inner);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await;
+        loop {
+            ticks.tick().await;
+            let Some(inner) = weak.upgrade() else { return };
+            lease_tick(&Server { inner }).await;
+        }
+    });
+}
+
+/// One turn of [`keep_leases`].
+async fn lease_tick(server: &Server) {
+    let now = crate::now_ms();
+    let until = server.lease_until(now);
+    match server.db.renew(&server.owner, until).await {
+        Ok(renewed) => {
+            for r in renewed.iter().filter(|r| r.cancel_requested) {
+                if let Some(live) = server.runs.get(&r.id)
+                    && !live.cancel_asked.swap(true, Ordering::Relaxed)
+                {
+                    tracing::info!(run = %r.id, "cancel asked on another instance");
+                    live.canceller.cancel_now();
+                }
+            }
+            for live in server.runs.all() {
+                if !live.is_over() && !renewed.iter().any(|r| r.id == live.id) && !live.released.load(Ordering::Relaxed)
+                {
+                    tracing::warn!(run = %live.id, "another instance took this run over: stopping it here");
+                    live.lost.store(true, Ordering::Relaxed);
+                    live.canceller.cancel_now();
+                }
+            }
+        }
+        Err(e) => tracing::warn!("renewing the runs' leases: {e}"),
+    }
+    if server.runs.stopping.load(Ordering::Relaxed) {
+        return;
+    }
+    let gone = match server.db.other_owners(&server.owner, now).await {
+        Ok(owners) => owners.into_iter().filter(|o| lucid::store::lock::is_stale(o, i64::MAX, now)).collect(),
+        Err(e) => {
+            tracing::warn!("looking for runs of instances that are gone: {e}");
+            return;
+        }
+    };
+    match server.db.claim(&server.owner, until, now, gone, CLAIM_BATCH).await {
+        Ok(claimed) => {
+            for run in claimed {
+                recover(server, run).await;
+            }
+        }
+        Err(e) => tracing::warn!("claiming runs of instances that are gone: {e}"),
+    }
+}
+
+/// Continues a run claimed from an instance that is gone, from the session's last commit:
+/// completed tool calls are kept, a call that was in flight is run again if its tool is
+/// idempotent and answered "interrupted" otherwise, the model call in flight is repeated.
+async fn recover(server: &Server, run: Claimed) {
+    let first_seq = first_seq_of_generation(run.generation);
+    tracing::info!(run = %run.id, session = %run.session_id, generation = run.generation, "continuing a run whose instance is gone");
+    if run.cancel_requested {
+        let result = bare_result(String::new(), StopReason::Cancelled);
+        return end_claimed(server, &run, first_seq, &AgentEvent::Completed(result)).await;
+    }
+    let Some(agent) = server.agents.get(&run.agent) else {
+        let e = lucid::Error::Config(format!("the agent `{}` is no longer served", run.agent));
+        return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await;
+    };
+    if let Some(store) = agent.store() {
+        // The session's turn lock died with the instance that held the run's lease.
+        if let Err(e) = store.break_lock(&run.session_id).await {
+            tracing::warn!(session = %run.session_id, "the gone instance's turn lock could not be broken: {e}");
+        }
+    }
+    let session = match agent.session_with_id(&run.session_id).await {
+        Ok(s) => s,
+        Err(e) => return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await,
+    };
+    let input = run.input.clone().unwrap_or_default();
+    let turn = match where_the_turn_is(session.messages(), &input) {
+        TurnState::NotStarted => Turn::Prompt(input),
+        TurnState::Going => Turn::Resume,
+        TurnState::Answered(content) => {
+            let result = bare_result(content, StopReason::Completed);
+            return end_claimed(server, &run, first_seq, &AgentEvent::Completed(result)).await;
+        }
+    };
+    let slot = server.runs.slot(&run.tenant);
+    start(server, &run.id, session, turn, first_seq, slot);
+}
+
+/// How far the stored session got with a run's turn.
+#[derive(Debug, PartialEq)]
+enum TurnState {
+    /// The turn's input is not in the history: it never began.
+    NotStarted,
+    /// The input is there, the answer not yet.
+    Going,
+    /// The input and the final answer are there; only the run's end was not recorded.
+    Answered(String),
+}
+
+/// Where the turn on `input` stands in `messages` (the input is the last user message
+/// once the turn began: it is committed before the first model call). One case reads
+/// wrong: the same input sent twice in a row, the process gone before the second turn's
+/// first commit — the earlier answer is then taken for this run's.
+fn where_the_turn_is(messages: &[Message], input: &str) -> TurnState {
+    let Some(last_user) = messages.iter().rposition(|m| matches!(m, Message::User { .. })) else {
+        return TurnState::NotStarted;
+    };
+    if messages[last_user].text() != input {
+        return TurnState::NotStarted;
+    }
+    match messages.last() {
+        Some(Message::Assistant(a)) if a.tool_calls.is_empty() && messages.len() > last_user + 1 => {
+            TurnState::Answered(a.content.clone())
+        }
+        _ => TurnState::Going,
+    }
+}
+
+/// A result with nothing but an answer and why the run stopped.
+fn bare_result(content: String, stop_reason: StopReason) -> AgentResult {
+    AgentResult::new(content, stop_reason)
+}
+
+/// Ends a claimed run without a turn: its last event is `event`.
+async fn end_claimed(server: &Server, run: &Claimed, seq: u64, event: &AgentEvent) {
+    let outcome = match event {
+        AgentEvent::Completed(r) => Outcome::of_result(r),
+        AgentEvent::Error(e) => Outcome::of_error(e),
+        _ => Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())),
+    };
+    let (kind, data) = events::encode(event);
+    let last = StoredEvent { seq, kind, data: data.to_string() };
+    let now = crate::now_ms();
+    match server
+        .db
+        .finish_run(&run.id, &server.owner, outcome.status, outcome.result, outcome.error, vec![last], now)
+        .await
+    {
+        Ok(true) => server.metrics.turn_ended(outcome.status, Duration::ZERO),
+        Ok(false) => tracing::warn!(run = %run.id, "the claimed run was taken by another instance"),
+        Err(e) => tracing::error!(run = %run.id, "the claimed run's end could not be stored: {e}"),
+    }
+}
