@@ -102,7 +102,7 @@ pub enum Error {
         /// The session.
         session: String,
         /// The turn's result, as `run` would have returned it.
-        result: Box<crate::agent::AgentResult>,
+        result: Box<crate::agent::result::AgentResult>,
         /// Why the store refused.
         #[source]
         source: Box<Error>,

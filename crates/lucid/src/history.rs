@@ -10,8 +10,8 @@
 
 use std::collections::HashSet;
 
+use crate::message::mint_call_id;
 use crate::message::{Message, ToolResult};
-use crate::model::stream::mint_call_id;
 
 /// The text of the result added for a call that never got one.
 pub const INTERRUPTED: &str = "The tool call was interrupted before it returned a result.";

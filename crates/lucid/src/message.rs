@@ -263,3 +263,23 @@ impl FinishReason {
         }
     }
 }
+
+/// The prefix of call ids Lucid minted itself.
+pub const MINTED_PREFIX: &str = "call_lucid_";
+
+/// Mints a call id for providers that send none (Gemini, Google's OpenAI endpoint).
+///
+/// ```
+/// use lucid::message::{is_minted, mint_call_id};
+/// let id = mint_call_id();
+/// assert!(id.starts_with("call_") && is_minted(&id));
+/// assert!(!is_minted("call_NS4iQj14cDFwc0BnrKqDHavt"));
+/// ```
+pub fn mint_call_id() -> String {
+    format!("{MINTED_PREFIX}{:016x}", fastrand::u64(..))
+}
+
+/// Whether Lucid minted this id (so it must not be sent to a provider as the provider's).
+pub fn is_minted(id: &str) -> bool {
+    id.starts_with(MINTED_PREFIX)
+}

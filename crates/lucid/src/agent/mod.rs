@@ -9,13 +9,15 @@ mod cancel;
 mod decide;
 mod events;
 pub mod hooks;
+pub(crate) mod result;
 mod session;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use cancel::Canceller;
-pub use events::{AgentEvent, AgentResult, StopReason, ToolCallRecord};
+pub use events::AgentEvent;
+pub use result::{AgentResult, StopReason, ToolCallRecord};
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;

@@ -340,9 +340,8 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
     })
 }
 
-/// Anthropic's quota table: `billing_error`, and the 400 saying the credit balance is
-/// too low.
-pub const QUOTA: &[QuotaRule] = &[QuotaRule::Code("billing_error"), QuotaRule::Message("credit balance is too low")];
+/// Anthropic's quota table ([`presets::ANTHROPIC_QUOTA`](crate::model::presets::ANTHROPIC_QUOTA)).
+pub use crate::model::presets::ANTHROPIC_QUOTA as QUOTA;
 
 fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
     let message = err["message"].as_str().map_or_else(|| err.to_string(), str::to_string);

@@ -119,7 +119,7 @@ pub fn request_budget(limits: ModelLimits, max_tokens: Option<u32>, tool_tokens:
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::model::catalogue::*;
 
     #[test]
     fn the_longest_prefix_wins_and_vendor_prefixes_are_ignored() {

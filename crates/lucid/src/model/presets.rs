@@ -124,6 +124,11 @@ pub const OPENAI_QUOTA: &[QuotaRule] = &[
     QuotaRule::Code("billing_not_active"),
 ];
 
+/// Anthropic's quota table: `billing_error`, and the 400 saying the credit balance is
+/// too low.
+pub const ANTHROPIC_QUOTA: &[QuotaRule] =
+    &[QuotaRule::Code("billing_error"), QuotaRule::Message("credit balance is too low")];
+
 /// Zhipu's account codes (1110 inactive, 1111 no such account, 1112 locked, 1113 in
 /// arrears, 1120 account unreachable, 1121 locked for irregular activity) and usage
 /// limits (1304 daily call limit, 1308 plan usage limit until its reset, 1309 plan
@@ -278,7 +283,7 @@ const PRESETS: &[Preset] = &[
         key_vars: &["ANTHROPIC_API_KEY"],
         default_model: "claude-sonnet-4-5",
         quirks: Quirks::OPENAI,
-        quota: crate::model::anthropic::QUOTA,
+        quota: ANTHROPIC_QUOTA,
         notes: "native Messages API; thinking blocks sent back verbatim",
     },
     Preset {

@@ -10,25 +10,9 @@
 use crate::message::{AssistantMessage, FinishReason, Reasoning, ToolCall, Usage};
 use crate::model::{ChatResponse, StreamEvent};
 
-/// The prefix of call ids Lucid minted itself.
-pub const MINTED_PREFIX: &str = "call_lucid_";
-
-/// Mints a call id for providers that send none (Gemini, Google's OpenAI endpoint).
-///
-/// ```
-/// use lucid::model::stream::{is_minted, mint_call_id};
-/// let id = mint_call_id();
-/// assert!(id.starts_with("call_") && is_minted(&id));
-/// assert!(!is_minted("call_NS4iQj14cDFwc0BnrKqDHavt"));
-/// ```
-pub fn mint_call_id() -> String {
-    format!("{MINTED_PREFIX}{:016x}", fastrand::u64(..))
-}
-
-/// Whether Lucid minted this id (so it must not be sent to a provider as the provider's).
-pub fn is_minted(id: &str) -> bool {
-    id.starts_with(MINTED_PREFIX)
-}
+// Minted call ids are a message-level idea (the history repair mints them too); their
+// old home keeps the names.
+pub use crate::message::{MINTED_PREFIX, is_minted, mint_call_id};
 
 #[derive(Debug, Default)]
 struct PartialCall {
@@ -207,7 +191,7 @@ pub fn normalize_finish(reason: Option<FinishReason>, has_calls: bool) -> Option
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::model::stream::*;
 
     /// One fragment: index, id, name, arguments.
     type Fragment<'a> = (Option<u64>, Option<&'a str>, Option<&'a str>, Option<&'a str>);

@@ -7,6 +7,7 @@
 mod extract;
 mod persist;
 mod recovery;
+mod run_state;
 mod stream;
 mod tools;
 mod turn;

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use tokio_util::sync::CancellationToken;
 
 use super::Session;
+use super::run_state::RunState;
 use super::stream::Events;
-use super::turn::RunState;
 use crate::error::{Error, Result};
 use crate::message::Message;
 use crate::store::DEFERRED_KEY;

@@ -1,18 +1,17 @@
 //! One step's tool calls: the hooks' word on each, then the allowed ones run
 //! concurrently (bounded), results kept in call order.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use futures::StreamExt;
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::Session;
+use super::run_state::{RunState, record};
 use super::stream::Events;
-use super::turn::RunState;
 use crate::agent::hooks::{Step, ToolCallDecision};
-use crate::agent::{AgentConfig, AgentEvent, ToolCallRecord};
+use crate::agent::{AgentConfig, AgentEvent};
 use crate::message::{Message, ToolCall};
 use crate::tool::{ToolContext, ToolOutcome};
 
@@ -121,17 +120,5 @@ impl Session {
                 }
             }
         }
-    }
-}
-
-/// The record of a call; without an outcome, a call that did not run.
-pub(super) fn record(c: &ToolCall, outcome: Option<&ToolOutcome>, elapsed: Option<Duration>) -> ToolCallRecord {
-    ToolCallRecord {
-        id: c.id.clone(),
-        name: c.name.clone(),
-        arguments: c.parse_arguments().unwrap_or_else(|_| Value::String(c.arguments.clone())),
-        output: outcome.map(|o| o.content.clone()),
-        is_error: outcome.is_some_and(|o| o.is_error),
-        duration: elapsed,
     }
 }

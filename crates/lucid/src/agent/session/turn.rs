@@ -11,16 +11,16 @@ use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use super::run_state::{RunState, record};
 use super::stream::Events;
-use super::tools::record;
 use super::{Session, Snapshot};
 use crate::agent::decide::{self, Facts, Next};
 use crate::agent::hooks::{HookContext, ModelCall, ModelCallDecision, Step};
-use crate::agent::{AgentConfig, AgentEvent, AgentResult, StopReason, ToolCallRecord};
+use crate::agent::{AgentConfig, AgentEvent, AgentResult, StopReason};
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};
 use crate::memory::Env;
-use crate::message::{FinishReason, Message, ToolCall, Usage};
+use crate::message::{Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatRequest, ChatResponse, StreamEvent};
 
 /// Result text for calls left unexecuted because the iteration limit was reached.
@@ -30,38 +30,6 @@ const NOT_RUN_TRUNCATED: &str =
     "Not executed: the arguments were cut off by the output token limit. Call the tool again with shorter arguments.";
 /// Result text for the other calls of a step whose call was cut off.
 const NOT_RUN_STEP_CUT: &str = "Not executed: another call of this step was cut off by the output token limit.";
-
-/// Where one turn stands.
-#[derive(Default)]
-pub(super) struct RunState {
-    pub content: String,
-    pub records: Vec<ToolCallRecord>,
-    pub iterations: usize,
-    pub usage: Usage,
-    pub finish_reason: Option<FinishReason>,
-    /// Options for this run only (structured output).
-    pub options: Option<ChatOptions>,
-    /// A structured run with tools: the options of its report call, made once the model
-    /// answers without calling a tool (until then, calls carry no format).
-    pub report: Option<ChatOptions>,
-    /// The report call is under way: no tools are offered.
-    pub reporting: bool,
-    /// A tighter token budget after the provider said the request was over its window
-    /// (set once per run: a second such error is reported).
-    pub cap: Option<usize>,
-    /// Questions for the user from `ask_user` calls nobody could answer.
-    pub questions: Vec<String>,
-    /// Calls a hook deferred, waiting unanswered.
-    pub deferred: Vec<ToolCall>,
-    /// Why the turn stopped, in words.
-    pub stop_message: Option<String>,
-}
-
-impl RunState {
-    pub fn hook_context<'a>(&self, config: &'a AgentConfig, session_id: Option<&'a str>) -> HookContext<'a> {
-        HookContext { session_id, agent: config.name.as_deref(), iteration: self.iterations, usage: self.usage }
-    }
-}
 
 /// A turn under way; dropped before [`Unfinished::done`] (the turn's future was dropped,
 /// or it panicked), it puts the session back as it was before the turn: dropping is

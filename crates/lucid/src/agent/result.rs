@@ -1,0 +1,127 @@
+//! What a run returns: [`AgentResult`], its [`StopReason`] and a [`ToolCallRecord`] per
+//! call. Plain data (messages, usage), so any layer may carry one (an error that keeps the
+//! turn's result does).
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::message::{FinishReason, Usage};
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The model answered without asking for tools.
+    Completed,
+    /// The model asked for more tools after `max_iterations` model calls.
+    MaxIterations,
+    /// The run was cancelled.
+    Cancelled,
+    /// The agent asked the user questions nobody could answer during the run (see
+    /// [`AgentResult::questions`]); the next user message should carry the answers.
+    NeedsInput,
+    /// A hook stopped the turn before a model call
+    /// ([`ModelCallDecision::Stop`](super::hooks::ModelCallDecision::Stop));
+    /// [`AgentResult::stop_message`] says why.
+    Stopped,
+    /// A hook deferred a tool call
+    /// ([`ToolCallDecision::Defer`](super::hooks::ToolCallDecision::Defer)): the calls in
+    /// [`AgentResult::deferred`] wait, unanswered, for the next `resume`.
+    Deferred,
+    /// The model's tool call was cut off by the output token limit; the turn ends rather
+    /// than ask again (which usually hits the same limit). [`AgentResult::stop_message`]
+    /// names the limit.
+    OutputLimit,
+}
+
+impl StopReason {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Completed => "completed",
+            StopReason::MaxIterations => "max_iterations",
+            StopReason::Cancelled => "cancelled",
+            StopReason::NeedsInput => "needs_input",
+            StopReason::Stopped => "stopped",
+            StopReason::Deferred => "deferred",
+            StopReason::OutputLimit => "output_limit",
+        }
+    }
+}
+
+/// One tool call of a run, executed or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ToolCallRecord {
+    /// Call id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments as parsed JSON (a JSON string holding the raw text when it did not parse).
+    pub arguments: Value,
+    /// The output the model read; `None` when a limit or a cancellation left the call
+    /// unexecuted.
+    pub output: Option<String>,
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// How long the call took; `None` when it did not run.
+    #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::optional_millis")]
+    pub duration: Option<Duration>,
+}
+
+/// The outcome of one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct AgentResult {
+    /// The final answer text (the last model message's text).
+    pub content: String,
+    /// Every tool call the model made, in order.
+    pub tool_calls: Vec<ToolCallRecord>,
+    /// Model calls made.
+    pub iterations: usize,
+    /// Usage summed over the model calls (each from its final report).
+    pub usage: Usage,
+    /// Why the run stopped.
+    pub stop_reason: StopReason,
+    /// Why the last model call ended (e.g. `content_filter` when a safety filter stopped
+    /// the answer, `length` when it hit the token limit); `None` if no call completed.
+    pub finish_reason: Option<FinishReason>,
+    /// The questions the agent asked the user with `ask_user` when nobody could answer
+    /// during the run ([`StopReason::NeedsInput`]); empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<String>,
+    /// Why the turn stopped, in words, when the stop reason needs them
+    /// ([`StopReason::Stopped`], [`StopReason::OutputLimit`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_message: Option<String>,
+    /// The calls waiting for an outside decision ([`StopReason::Deferred`]), with their
+    /// arguments; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deferred: Vec<crate::message::ToolCall>,
+}
+
+impl AgentResult {
+    /// A result with this answer and stop reason, and nothing else (no calls, no usage).
+    ///
+    /// ```
+    /// use lucid::{AgentResult, StopReason};
+    /// let r = AgentResult::new("done", StopReason::Completed);
+    /// assert!(r.tool_calls.is_empty() && r.iterations == 0);
+    /// ```
+    pub fn new(content: impl Into<String>, stop_reason: StopReason) -> Self {
+        AgentResult {
+            content: content.into(),
+            tool_calls: Vec::new(),
+            iterations: 0,
+            usage: Usage::default(),
+            stop_reason,
+            finish_reason: None,
+            questions: Vec::new(),
+            stop_message: None,
+            deferred: Vec::new(),
+        }
+    }
+}
