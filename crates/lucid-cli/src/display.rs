@@ -98,6 +98,20 @@ pub fn hanging(s: &str, indent: usize) -> String {
     out
 }
 
+/// A library message with the settings it names given as this program's flags: the
+/// library says `HttpTransportBuilder::deadline`, a `lucid` user sets `--deadline`.
+pub fn with_flags(text: &str) -> String {
+    const FLAGS: [(&str, &str); 6] = [
+        ("HttpTransportBuilder::deadline", "--deadline"),
+        ("HttpTransportBuilder::request_timeout", "--timeout"),
+        ("HttpTransportBuilder::read_timeout sets it", "the read timeout; --timeout sets it"),
+        ("the client's `model` argument", "e.g. --model NAME"),
+        ("Preset::with_api(Api::Chat)", "--api chat"),
+        ("Preset::with_api(Api::Responses)", "--api responses"),
+    ];
+    FLAGS.iter().fold(text.to_string(), |t, (setting, flag)| t.replace(setting, flag))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -129,6 +143,19 @@ mod tests {
         assert_eq!(
             shown,
             "rm -rf ~\\u{d}\\u{1b}[2K\\u{1b}[1Aecho hi\\u{1b}]0;title\\u{7}\\u{1b}]52;c;ZWNobw==\\u{7}\\u{9b}31m\\u{202e}txt.exe"
+        );
+    }
+
+    #[test]
+    fn library_settings_become_flags() {
+        use super::with_flags;
+        assert_eq!(
+            with_flags("the call's deadline of 2 s passed (retries included; HttpTransportBuilder::deadline sets it)"),
+            "the call's deadline of 2 s passed (retries included; --deadline sets it)"
+        );
+        assert_eq!(
+            with_flags("use Chat Completions (Preset::with_api(Api::Chat))"),
+            "use Chat Completions (--api chat)"
         );
     }
 }

@@ -124,7 +124,7 @@ fn report(e: &anyhow::Error) -> i32 {
         return 2;
     }
     if let Some(le) = e.downcast_ref::<lucid::Error>() {
-        eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&le.to_string())));
+        eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&display::with_flags(&le.to_string()))));
         return match le {
             lucid::Error::Config(_) => 2,
             lucid::Error::Cancelled => 130,
@@ -133,14 +133,20 @@ fn report(e: &anyhow::Error) -> i32 {
         };
     }
     if let Some(we) = e.downcast_ref::<lucid::orchestrate::workflow::WorkflowError>() {
-        eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&we.to_string())));
+        let text = match we {
+            lucid::orchestrate::workflow::WorkflowError::MissingInput(name) => {
+                format!("the workflow needs the input `{name}` (give it with --input {name}=VALUE)")
+            }
+            other => display::with_flags(&other.to_string()),
+        };
+        eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&text)));
         return match we {
             lucid::orchestrate::workflow::WorkflowError::Invalid(_)
             | lucid::orchestrate::workflow::WorkflowError::MissingInput(_) => 2,
             _ => 1,
         };
     }
-    eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&format!("{e:#}"))));
+    eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&display::with_flags(&format!("{e:#}")))));
     1
 }
 

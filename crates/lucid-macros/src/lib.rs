@@ -116,6 +116,21 @@ fn doc_text(attrs: &[Attribute]) -> String {
     lines.join("\n").trim().to_string()
 }
 
+/// A tool without a description is a tool the model cannot choose well: refused here,
+/// naming the function.
+fn check_description(description: &str, name: &str, ident: &syn::Ident) -> syn::Result<()> {
+    if description.trim().is_empty() {
+        return Err(syn::Error::new(
+            ident.span(),
+            format!(
+                "the tool `{name}` has no description: the model reads it to choose the tool; \
+                 add a doc comment (`/// What it does.`) or `#[tool(description = \"...\")]`"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn is_doc(a: &Attribute) -> bool {
     a.path().is_ident("doc")
 }
@@ -234,9 +249,9 @@ fn tool_impl(
         quote!()
     };
     quote! {
-        #[derive(::lucid::__private::serde::Deserialize, ::lucid::__private::schemars::JsonSchema)]
+        #[derive(::lucid::__private::serde::Deserialize, ::lucid::schemars::JsonSchema)]
         #[serde(crate = "::lucid::__private::serde", deny_unknown_fields)]
-        #[schemars(crate = "::lucid::__private::schemars")]
+        #[schemars(crate = "::lucid::schemars")]
         #[allow(non_camel_case_types, dead_code)]
         struct #args_ident { #(#fields,)* }
 
@@ -270,6 +285,7 @@ fn expand_fn(opts: Options, mut func: ItemFn) -> syn::Result<TokenStream2> {
     check_name(&name, name_span)?;
     let params = params(&mut func.sig, false)?;
     let description = opts.description.clone().unwrap_or_else(|| doc_text(&func.attrs));
+    check_description(&description, &name, &fn_ident)?;
     let vis = &func.vis;
     let docs: Vec<&Attribute> = func.attrs.iter().filter(|a| is_doc(a)).collect();
     let mut inner = func.clone();
@@ -323,6 +339,7 @@ fn expand_impl(mut block: ItemImpl) -> syn::Result<TokenStream2> {
         check_name(&name, span)?;
         let params = params(&mut method.sig, true)?;
         let description = opts.description.clone().unwrap_or_else(|| doc_text(&method.attrs));
+        check_description(&description, &name, &method_ident)?;
         let tool_ident = format_ident!("__LucidTool_{}_{}", type_name, method_ident);
         let imp = tool_impl(
             quote!(#tool_ident),

@@ -86,6 +86,15 @@ pub enum Error {
     /// calls than its budget.
     #[error("{0}")]
     TeamLimit(String),
+    /// A workflow failed ([`crate::orchestrate::workflow::WorkflowError`], reachable with
+    /// `source().downcast_ref()`), so `?` on it works in a function returning
+    /// [`lucid::Result`](Result).
+    #[error("{source}")]
+    Orchestration {
+        /// The orchestration's own error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A session store failed (the database said no, a stored message is unreadable…).
     #[error("the {store} session store failed: {message}")]
     Store {

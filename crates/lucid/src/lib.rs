@@ -132,6 +132,10 @@ pub mod prelude {
     pub use futures::StreamExt;
 }
 
+/// The JSON Schema crate the `#[tool]` macros derive argument schemas with (for
+/// `#[schemars(..)]` attributes on argument types of your own).
+pub use schemars;
+
 #[doc(hidden)]
 pub mod __private {
     pub use futures::future::BoxFuture;

@@ -70,6 +70,7 @@ impl Account {
     }
 }
 
+/// Says the text back.
 #[tool(idempotent, name = "echo_back")]
 fn echo(text: String) -> String {
     text

@@ -230,7 +230,7 @@ async fn inputs_names_and_templates_are_checked_with_clear_errors() {
     let flow = Workflow::new("w").input("topic").step(Step::value("a", json!(1)));
     assert_eq!(
         flow.run(json!({})).await.unwrap_err().to_string(),
-        "the workflow needs the input `topic` (give it with --input topic=VALUE)"
+        "the workflow needs the input `topic` (give it in the run's input, or a default in the workflow)"
     );
     let dup =
         Workflow::new("w").step(Step::value("a", json!(1))).step(Step::parallel("p", vec![Step::value("a", json!(2))]));

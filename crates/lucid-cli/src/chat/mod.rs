@@ -363,7 +363,7 @@ impl Chat {
                     ))
                 );
             }
-            Some(Err(e)) => println!("{}", style.red(&safe(&format!("error: {e}")))),
+            Some(Err(e)) => println!("{}", style.red(&safe(&crate::display::with_flags(&format!("error: {e}"))))),
             None => println!("{}", style.red("error: the turn ended without a result")),
         }
         let interview = match &outcome {

@@ -7,6 +7,7 @@ use crate::error::Error;
 
 /// What [`Session::run_stream`](crate::Session::run_stream) yields.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum AgentEvent {
     /// A model call is starting (1-based).
     Iteration(usize),
@@ -40,4 +41,27 @@ pub enum AgentEvent {
     Completed(AgentResult),
     /// The run failed; this is the last event. The session's history stays valid.
     Error(Error),
+}
+
+impl AgentEvent {
+    /// The event, or the run's error as an `Err`, so `?` works on a stream's items.
+    ///
+    /// ```no_run
+    /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
+    /// use lucid::prelude::*;
+    /// let mut session = agent.session();
+    /// let mut events = session.run_stream("Hello");
+    /// while let Some(event) = events.next().await {
+    ///     if let AgentEvent::TextDelta(t) = event.into_result()? {
+    ///         print!("{t}");
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn into_result(self) -> crate::error::Result<AgentEvent> {
+        match self {
+            AgentEvent::Error(e) => Err(e),
+            other => Ok(other),
+        }
+    }
 }

@@ -370,8 +370,8 @@ impl AgentBuilder {
     }
 
     /// Where sessions opened with [`Agent::session_with_id`] are kept.
-    pub fn store(mut self, store: Arc<dyn SessionStore>) -> Self {
-        self.config.store = Some(store);
+    pub fn store(mut self, store: impl crate::store::IntoSessionStore) -> Self {
+        self.config.store = Some(store.into_shared());
         self
     }
 

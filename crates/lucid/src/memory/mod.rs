@@ -25,11 +25,11 @@ pub use conversation::{
     Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
 };
 pub(crate) use conversation::{Compress, Env, SessionMemory};
-pub use embed::{Embedder, GeminiEmbedder, OpenAiEmbedder, normalize};
+pub use embed::{Embedder, GeminiEmbedder, IntoEmbedder, OpenAiEmbedder, normalize};
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;
 pub use provider::{default_embedding_model, provider_embedder};
-pub use vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
+pub use vector::{IntoVectorIndex, MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
 #[cfg(feature = "postgres")]
 pub use vector_pg::PgVectorIndex;
 #[cfg(feature = "sqlite")]

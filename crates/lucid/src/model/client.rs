@@ -113,7 +113,9 @@ impl<C: Codec> HttpModel<C> {
     /// A client from its parts; the base URL must be http(s) and the model non-empty.
     pub fn with_codec(provider: &str, base_url: &str, model: &str, headers: HeaderMap, codec: C) -> Result<Self> {
         if model.is_empty() {
-            return Err(Error::Config(format!("no model given for {provider}: pass one (e.g. --model NAME)")));
+            return Err(Error::Config(format!(
+                "no model given for {provider}: name one (the client's `model` argument)"
+            )));
         }
         Ok(HttpModel {
             provider: provider.to_string(),

@@ -415,7 +415,7 @@ impl Preset {
             (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Responses) => Protocol::OpenAiResponses,
             (p, _) => {
                 return Err(crate::Error::Config(format!(
-                    "{} speaks its own API ({}); --api {api} applies to OpenAI-protocol providers only",
+                    "{} speaks its own API ({}); Preset::with_api(Api::{api:?}) applies to OpenAI-protocol providers only",
                     self.name,
                     p.api_name()
                 )));

@@ -234,6 +234,43 @@ impl From<&str> for ToolError {
     }
 }
 
+/// `?` on the standard errors a tool body meets, and on any error boxed as
+/// `Box<dyn Error + Send + Sync>`: the model reads the error's message. (A blanket
+/// `From<E: Error>` is impossible beside `From<String>`, which `Err("…".into())` needs.)
+///
+/// ```
+/// use lucid::prelude::*;
+///
+/// /// Reads a number from a file.
+/// #[tool]
+/// async fn read_number(path: String) -> Result<i64, ToolError> {
+///     let text = std::fs::read_to_string(&path)?;
+///     Ok(text.trim().parse::<i64>()?)
+/// }
+/// ```
+macro_rules! tool_error_from {
+    ($($error:ty),* $(,)?) => {$(
+        impl From<$error> for ToolError {
+            fn from(e: $error) -> Self {
+                ToolError::new(e.to_string())
+            }
+        }
+    )*};
+}
+
+tool_error_from!(
+    std::io::Error,
+    std::fmt::Error,
+    std::num::ParseIntError,
+    std::num::ParseFloatError,
+    std::str::ParseBoolError,
+    std::str::Utf8Error,
+    std::string::FromUtf8Error,
+    serde_json::Error,
+    crate::error::Error,
+    Box<dyn std::error::Error + Send + Sync>,
+);
+
 /// Name, description and argument schema of a tool. The name is checked once, here.
 ///
 /// ```

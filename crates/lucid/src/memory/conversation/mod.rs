@@ -26,8 +26,8 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-use super::embed::Embedder;
-use super::vector::VectorIndex;
+use super::embed::{Embedder, IntoEmbedder};
+use super::vector::{IntoVectorIndex, VectorIndex};
 use crate::context::Context;
 use crate::message::Usage;
 use crate::model::ChatModel;
@@ -203,18 +203,21 @@ impl std::fmt::Debug for ConversationMemory {
 
 impl ConversationMemory {
     /// Memory with the default numbers, an embedder and a vector index.
-    pub fn new(embedder: Arc<dyn Embedder>, index: Arc<dyn VectorIndex>) -> Self {
+    pub fn new(embedder: impl IntoEmbedder, index: impl IntoVectorIndex) -> Self {
+        let (embedder, index) = (embedder.into_shared(), index.into_shared());
         ConversationMemory { embedder: Some(embedder), index: Some(index), ..ConversationMemory::default() }
     }
 
     /// Uses this embedder (vectors kept with the summaries unless an index is given).
-    pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+    pub fn with_embedder(mut self, embedder: impl IntoEmbedder) -> Self {
+        let embedder = embedder.into_shared();
         self.embedder = Some(embedder);
         self
     }
 
     /// Keeps vectors in this index.
-    pub fn with_index(mut self, index: Arc<dyn VectorIndex>) -> Self {
+    pub fn with_index(mut self, index: impl IntoVectorIndex) -> Self {
+        let index = index.into_shared();
         self.index = Some(index);
         self
     }

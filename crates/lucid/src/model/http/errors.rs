@@ -25,8 +25,10 @@ pub(super) fn too_large(req: &HttpRequest<'_>, message: String) -> Error {
 }
 
 pub(super) fn deadline_passed(req: &HttpRequest<'_>, deadline: Duration, when: &str) -> Error {
-    let message =
-        format!("the call's deadline of {} passed {when} (retries included; --deadline sets it)", seconds(deadline));
+    let message = format!(
+        "the call's deadline of {} passed {when} (retries included; HttpTransportBuilder::deadline sets it)",
+        seconds(deadline)
+    );
     timed_out(req, message, false)
 }
 

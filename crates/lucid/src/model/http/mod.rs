@@ -373,7 +373,7 @@ impl HttpTransport {
                 Err(_) => Err(timed_out(
                     req,
                     format!(
-                        "no response headers after {} (the connection was accepted; --timeout sets the wait)",
+                        "no response headers after {} (the connection was accepted; HttpTransportBuilder::request_timeout sets the wait)",
                         seconds(wait)
                     ),
                     true,

@@ -76,7 +76,7 @@ impl<D: StreamDecoder> SseState<D> {
             let chunk = tokio::time::timeout_at(self.deadline, self.resp.chunk()).instrument(self.span.clone()).await;
             let Ok(chunk) = chunk else {
                 let message = format!(
-                    "the call's deadline of {} passed mid-answer (--deadline sets it)",
+                    "the call's deadline of {} passed mid-answer (HttpTransportBuilder::deadline sets it)",
                     seconds(self.limits.deadline)
                 );
                 self.fail(Error::StreamTruncated { provider: self.provider.clone(), message });
@@ -120,7 +120,7 @@ impl<D: StreamDecoder> SseState<D> {
                 Err(e) => {
                     let message = if e.is_timeout() {
                         format!(
-                            "no data for {} mid-answer (the read timeout; --timeout sets it)",
+                            "no data for {} mid-answer (HttpTransportBuilder::read_timeout sets it)",
                             seconds(self.limits.read_timeout)
                         )
                     } else {

@@ -68,10 +68,12 @@ pub fn check(req: &ChatRequest<'_>, model: &str) -> Result<()> {
         }
     }
     if !o.stop.is_empty() {
-        return Err(Error::Config("the Responses API has no stop sequences: remove `stop` or use --api chat".into()));
+        return Err(Error::Config("the Responses API has no stop sequences: remove `stop` or use Chat Completions (Preset::with_api(Api::Chat))".into()));
     }
     if o.seed.is_some() {
-        return Err(Error::Config("the Responses API has no `seed`: remove it or use --api chat".into()));
+        return Err(Error::Config(
+            "the Responses API has no `seed`: remove it or use Chat Completions (Preset::with_api(Api::Chat))".into(),
+        ));
     }
     Ok(())
 }

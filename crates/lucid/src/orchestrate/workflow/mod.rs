@@ -68,7 +68,7 @@ use step::Action;
 #[derive(Debug, thiserror::Error)]
 pub enum WorkflowError {
     /// A declared input was not given and has no default.
-    #[error("the workflow needs the input `{0}` (give it with --input {0}=VALUE)")]
+    #[error("the workflow needs the input `{0}` (give it in the run's input, or a default in the workflow)")]
     MissingInput(String),
     /// The workflow itself is wrong (duplicate step names, an unknown agent or tool in a
     /// file, a file that does not parse…).
@@ -97,6 +97,23 @@ pub enum WorkflowError {
         /// The timeout.
         after: Duration,
     },
+}
+
+impl From<WorkflowError> for Error {
+    /// ```
+    /// use lucid::orchestrate::workflow::WorkflowError;
+    /// fn run() -> lucid::Result<()> {
+    ///     let failed: Result<(), WorkflowError> = Err(WorkflowError::MissingInput("topic".into()));
+    ///     failed?;
+    ///     Ok(())
+    /// }
+    /// let e = run().unwrap_err();
+    /// let inner = std::error::Error::source(&e).unwrap().downcast_ref::<WorkflowError>();
+    /// assert!(matches!(inner, Some(WorkflowError::MissingInput(name)) if name == "topic"));
+    /// ```
+    fn from(e: WorkflowError) -> Self {
+        Error::Orchestration { source: Box::new(e) }
+    }
 }
 
 impl WorkflowError {
