@@ -57,11 +57,14 @@ pub fn captures_content() -> bool {
 /// The `gen_ai.provider.name` of a Lucid provider: the conventions' well-known value
 /// where there is one, else Lucid's own name.
 pub fn provider_name(provider: &str) -> &str {
-    match provider {
-        "gemini" => "gcp.gemini",
-        "mistral" => "mistral_ai",
-        "xai" => "x_ai",
-        other => other,
+    match crate::model::presets::Preset::find(provider) {
+        Some(p) => p.telemetry_name,
+        // Clients of providers Lucid has no record of (HttpModel::with_codec).
+        None => match provider {
+            "mistral" => "mistral_ai",
+            "xai" => "x_ai",
+            other => other,
+        },
     }
 }
 

@@ -34,8 +34,11 @@ fn dashscope_arrearage_in_both_of_its_shapes() {
 fn openai_quota_codes_in_both_openai_codecs() {
     let e = openai::decode_error("openai", 429, br#"{"error":{"type":"insufficient_quota","message":"quota"}}"#);
     assert_eq!(e.kind, QuotaExhausted);
-    let e =
-        ResponsesCodec::decode_error("openai", 429, br#"{"error":{"code":"insufficient_quota","message":"quota"}}"#);
+    let e = ResponsesCodec::default().decode_error(
+        "openai",
+        429,
+        br#"{"error":{"code":"insufficient_quota","message":"quota"}}"#,
+    );
     assert_eq!((e.kind, e.retryable), (QuotaExhausted, false));
 }
 
@@ -79,7 +82,7 @@ async fn openai_insufficient_quota_is_one_request_on_every_compatible_preset() {
     for preset in Preset::all().iter().filter(|p| p.protocol == Protocol::OpenAiChat) {
         let body = quota.clone();
         let server = lucid_mock::MockServer::start(move |_| lucid_mock::Reply::json(429, &body)).await;
-        let model = lucid::model::build(preset, Some("k".into()), "m", Some(&server.url()), None).unwrap();
+        let model = preset.client().key("k").model("m").base_url(server.url()).build().unwrap();
         let err = lucid::Agent::builder(model).build().session().run("hi").await.unwrap_err();
         assert!(
             matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted && !e.retryable),

@@ -165,7 +165,7 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
         return None;
     }
     // A local or self-hosted server (a local preset, or a bare --base-url) knows its own.
-    let local = cfg.preset.is_none_or(|p| matches!(p.name, "ollama" | "llamacpp" | "vllm"));
+    let local = cfg.preset.is_none_or(|p| p.is_local());
     if local && let Some(w) = lucid::model::probe::context_window(&cfg.base_url, &cfg.model).await {
         tracing::info!(model = %cfg.model, window = w, "the server says its context window");
         return Some(w);

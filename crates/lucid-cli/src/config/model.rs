@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lucid::model::http::HttpTransport;
+use lucid::model::presets::Hosting;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{Anthropic, Api, ChatModel, OpenAiCompatible, OpenAiResponses, Preset, Protocol};
+use lucid::model::{Api, ChatModel, Preset};
 
 use super::env;
 use super::error::ConfigError;
@@ -38,31 +39,18 @@ impl ModelConfig {
     /// The client this configuration describes: the preset's (an OpenAI-compatible one
     /// for a bare base URL) on a transport with its retries, timeout and transcript.
     pub fn build(&self) -> lucid::Result<Arc<dyn ChatModel>> {
-        let transport = self.transport()?;
-        match (self.preset, self.api) {
-            (Some(p), _) if p.protocol == Protocol::Anthropic && !self.prompt_cache => Ok(Arc::new(
-                Anthropic::new(self.api_key.clone().unwrap_or_default(), &self.model)?
-                    .with_prompt_cache(false)
-                    .with_base_url(&self.base_url)?
-                    .with_transport(transport),
-            )),
-            (Some(p), Some(api)) => lucid::model::build(
-                &p.with_api(api)?,
-                self.api_key.clone(),
-                &self.model,
-                Some(&self.base_url),
-                Some(transport),
-            ),
-            (Some(p), None) => {
-                lucid::model::build(p, self.api_key.clone(), &self.model, Some(&self.base_url), Some(transport))
-            }
-            (None, Some(Api::Responses)) => Ok(Arc::new(
-                OpenAiResponses::new(&self.base_url, self.api_key.clone(), &self.model)?.with_transport(transport),
-            )),
-            (None, _) => Ok(Arc::new(
-                OpenAiCompatible::new(&self.base_url, self.api_key.clone(), &self.model)?.with_transport(transport),
-            )),
+        let record = self.preset.copied().unwrap_or_else(Preset::compatible);
+        let mut client = record
+            .client()
+            .model(&self.model)
+            .api_key(self.api_key.clone())
+            .base_url(&self.base_url)
+            .prompt_cache(self.prompt_cache)
+            .transport(self.transport()?);
+        if let Some(api) = self.api {
+            client = client.api(api);
         }
+        client.build()
     }
 
     /// The transport of this configuration's calls: its retries, timeout and transcript
@@ -261,8 +249,7 @@ async fn detect() -> Option<&'static Preset> {
     if let Some(p) = Preset::all().iter().find(|p| p.key_vars.iter().any(|v| env(v).is_some())) {
         return Some(p);
     }
-    for name in ["ollama", "llamacpp"] {
-        let p = Preset::find(name)?;
+    for p in Preset::all().iter().filter(|p| p.hosting == (Hosting::Local { detect: true })) {
         if local_model(p.base_url).await.is_some() {
             return Some(p);
         }

@@ -87,7 +87,7 @@ struct Endpoint {
 }
 
 impl Endpoint {
-    async fn post(&self, body: &Value, decode_error: ErrorDecoder) -> Result<Value> {
+    async fn post(&self, body: &Value, decode_error: ErrorDecoder<'_>) -> Result<Value> {
         let body = Bytes::from(serde_json::to_vec(body).map_err(|e| Error::Config(e.to_string()))?);
         let req = HttpRequest {
             provider: &self.provider,
@@ -108,7 +108,7 @@ impl Endpoint {
     async fn embed_all(
         &self,
         texts: &[String],
-        decode_error: ErrorDecoder,
+        decode_error: ErrorDecoder<'_>,
         body: impl Fn(&[String]) -> Value,
         vectors: impl Fn(&Value) -> Vec<Value>,
     ) -> Result<Vec<Vec<f32>>> {
@@ -221,7 +221,7 @@ impl Embedder for OpenAiEmbedder {
             data.sort_by_key(|d| d["index"].as_u64().unwrap_or(0));
             data.into_iter().map(|d| d["embedding"].clone()).collect()
         };
-        self.endpoint.embed_all(texts, openai::decode_error, body, vectors).boxed()
+        self.endpoint.embed_all(texts, &openai::decode_error, body, vectors).boxed()
     }
 }
 
@@ -309,7 +309,7 @@ impl Embedder for GeminiEmbedder {
         let vectors = |v: &Value| {
             v["embeddings"].as_array().map(|e| e.iter().map(|x| x["values"].clone()).collect()).unwrap_or_default()
         };
-        self.endpoint.embed_all(texts, gemini::decode_error, body, vectors).boxed()
+        self.endpoint.embed_all(texts, &gemini::decode_error, body, vectors).boxed()
     }
 }
 

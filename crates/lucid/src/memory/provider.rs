@@ -1,16 +1,18 @@
 //! The embedder of a provider: the embeddings endpoint a chat provider also serves, so
 //! recall by similarity needs no extra setup.
 //!
-//! OpenAI, Zhipu (`embedding-3`), Qwen on DashScope (`text-embedding-v4`), Mistral and
-//! Ollama (`nomic-embed-text`, which must be pulled) answer the OpenAI-compatible
-//! `/embeddings`; Gemini answers `batchEmbedContents`. Anthropic, DeepSeek, Groq and the
-//! other presets have no embeddings endpoint: memory then recalls the newest summaries.
+//! What a provider serves is its record's [`Preset::embeddings`]: OpenAI, Zhipu
+//! (`embedding-3`), Qwen on DashScope (`text-embedding-v4`, 10 texts a request) and Ollama
+//! (`nomic-embed-text`, which must be pulled) answer the OpenAI-compatible `/embeddings`;
+//! Gemini answers `batchEmbedContents`. Anthropic, DeepSeek, Groq and the other presets
+//! have no embeddings endpoint: memory then recalls the newest summaries.
 
 use std::sync::Arc;
 
 use super::embed::{Embedder, GeminiEmbedder, OpenAiEmbedder};
 use crate::error::Result;
 use crate::model::http::HttpTransport;
+use crate::model::presets::{Preset, Protocol};
 
 /// The embedding model a provider's endpoint offers by default, if it has one.
 ///
@@ -20,15 +22,7 @@ use crate::model::http::HttpTransport;
 /// assert_eq!(default_embedding_model("anthropic"), None);
 /// ```
 pub fn default_embedding_model(provider: &str) -> Option<&'static str> {
-    Some(match provider {
-        "openai" => "text-embedding-3-small",
-        "zhipu" => "embedding-3",
-        "qwen" | "dashscope" => "text-embedding-v4",
-        "gemini" => "gemini-embedding-001",
-        "mistral" => "mistral-embed",
-        "ollama" => "nomic-embed-text",
-        _ => return None,
-    })
+    Preset::find(provider)?.embeddings.map(|e| e.default_model)
 }
 
 /// The embedder of `provider` at `base_url` (the chat endpoint's, as configured), with
@@ -50,14 +44,14 @@ pub fn provider_embedder(
     model: Option<&str>,
     transport: HttpTransport,
 ) -> Option<Result<Arc<dyn Embedder>>> {
-    let model = model.or_else(|| default_embedding_model(provider))?;
-    let built: Result<Arc<dyn Embedder>> = if provider == "gemini" {
+    let preset = Preset::find(provider);
+    let model = model.or_else(|| preset?.embeddings.map(|e| e.default_model))?;
+    let built: Result<Arc<dyn Embedder>> = if preset.is_some_and(|p| p.protocol == Protocol::Gemini) {
         GeminiEmbedder::new(api_key.unwrap_or_default(), model)
             .map(|e| Arc::new(e.with_base_url(base_url).with_transport(transport)) as Arc<dyn Embedder>)
     } else {
         OpenAiEmbedder::new(base_url, api_key, model).map(|e| {
-            // DashScope takes at most 10 texts per request.
-            let batch = if matches!(provider, "qwen" | "dashscope") { 10 } else { 64 };
+            let batch = preset.and_then(|p| p.embeddings).map_or(64, |e| e.batch);
             Arc::new(e.with_provider(provider).with_batch_size(batch).with_transport(transport)) as Arc<dyn Embedder>
         })
     };

@@ -530,7 +530,7 @@ impl Codec for AnthropicCodec {
         decode(provider, body)
     }
 
-    fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
+    fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
         decode_error(provider, status, body)
     }
 

@@ -41,8 +41,8 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
 ///     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {
 ///         self.0.decode(provider, body)
 ///     }
-///     fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
-///         OpenAiCodec::decode_error(provider, status, body)
+///     fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
+///         self.0.decode_error(provider, status, body)
 ///     }
 ///     fn stream_decoder(&self, provider: &str) -> OpenAiStreamDecoder {
 ///         self.0.stream_decoder(provider)
@@ -52,7 +52,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
 /// let quirks = Preset::find("openai").unwrap().quirks;
 /// let headers = lucid::model::http::bearer_headers(Some("sk-…"), &[])?;
 /// let model = HttpModel::with_codec("gateway", "https://llm.example.com/v1", "gpt-4o", headers,
-///                                   Deployments(OpenAiCodec { quirks }))?;
+///                                   Deployments(OpenAiCodec::new(quirks)))?;
 /// assert_eq!(model.endpoint(false), "https://llm.example.com/v1/deployments/gpt-4o/chat/completions");
 /// let agent = lucid::Agent::builder(model).build();
 /// # Ok::<(), lucid::Error>(())
@@ -84,8 +84,8 @@ pub trait Codec: Send + Sync + 'static {
     }
     /// A whole 2xx response body.
     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse>;
-    /// An error body.
-    fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError;
+    /// An error body, with what this client knows of its provider (its quota rules).
+    fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError;
     /// A decoder for one streamed answer.
     fn stream_decoder(&self, provider: &str) -> Self::Stream;
     /// See [`ChatModel::format_with_tools`]. Default: no.
@@ -250,8 +250,12 @@ impl<C: Codec> ChatModel for HttpModel<C> {
         async move {
             let body = self
                 .with_fallback(&request, false, |url, body| {
-                    async move { self.transport.post_json(&self.http(&url, body, false), C::decode_error).await }
-                        .boxed()
+                    async move {
+                        self.transport
+                            .post_json(&self.http(&url, body, false), &|p, s, b| self.codec.decode_error(p, s, b))
+                            .await
+                    }
+                    .boxed()
                 })
                 .await?;
             self.codec.decode(&self.provider, &body)
@@ -268,7 +272,8 @@ impl<C: Codec> ChatModel for HttpModel<C> {
             self.with_fallback(&request, true, |url, body| {
                 async move {
                     let decoder = self.codec.stream_decoder(&self.provider);
-                    self.transport.post_sse(&self.http(&url, body, true), C::decode_error, decoder).await
+                    let errors = |p: &str, s: u16, b: &[u8]| self.codec.decode_error(p, s, b);
+                    self.transport.post_sse(&self.http(&url, body, true), &errors, decoder).await
                 }
                 .boxed()
             })

@@ -5,6 +5,7 @@
 //! they share; it does not hold the agent loop (see [`crate::agent`]).
 
 pub mod anthropic;
+mod builder;
 pub mod catalogue;
 pub mod client;
 pub mod gemini;
@@ -30,6 +31,7 @@ use crate::message::{AssistantMessage, FinishReason, Message, Usage};
 use crate::tool::ToolSpec;
 
 pub use anthropic::Anthropic;
+pub use builder::ModelBuilder;
 pub use client::{Codec, HttpModel};
 pub use gemini::Gemini;
 pub use openai::OpenAiCompatible;
@@ -295,46 +297,7 @@ pub fn from_env(spec: &str) -> Result<std::sync::Arc<dyn ChatModel>> {
         })?),
     };
     let model = if model.is_empty() { preset.default_model } else { model };
-    build(preset, key, model, None, None)
-}
-
-/// Builds the client a preset describes: at its default base URL unless `base_url` is
-/// given, with the default transport unless `transport` is given. The key comes before
-/// the model, as in every client constructor (`Anthropic::new(key, model)`,
-/// `OpenAiCompatible::new(base_url, key, model)`).
-///
-/// ```
-/// use lucid::model::{build, ChatModel, Preset};
-/// let m = build(Preset::find("anthropic").unwrap(), Some("key".into()), "claude-sonnet-4-5", None, None).unwrap();
-/// assert_eq!((m.provider(), m.model_name()), ("anthropic", "claude-sonnet-4-5"));
-/// ```
-pub fn build(
-    preset: &Preset,
-    api_key: Option<String>,
-    model: &str,
-    base_url: Option<&str>,
-    transport: Option<http::HttpTransport>,
-) -> Result<std::sync::Arc<dyn ChatModel>> {
-    fn finish<C: Codec>(
-        m: HttpModel<C>,
-        base_url: Option<&str>,
-        transport: Option<http::HttpTransport>,
-    ) -> Result<std::sync::Arc<dyn ChatModel>> {
-        let m = match base_url {
-            Some(u) => m.with_base_url(u)?,
-            None => m,
-        };
-        Ok(std::sync::Arc::new(match transport {
-            Some(t) => m.with_transport(t),
-            None => m,
-        }))
-    }
-    match preset.protocol {
-        Protocol::OpenAiChat => finish(OpenAiCompatible::from_preset(preset, model, api_key)?, base_url, transport),
-        Protocol::OpenAiResponses => finish(OpenAiResponses::from_preset(preset, model, api_key)?, base_url, transport),
-        Protocol::Anthropic => finish(Anthropic::new(api_key.unwrap_or_default(), model)?, base_url, transport),
-        Protocol::Gemini => finish(Gemini::new(api_key.unwrap_or_default(), model)?, base_url, transport),
-    }
+    preset.client().api_key(key).model(model).build()
 }
 
 /// Default time allowed to open a connection.

@@ -261,8 +261,38 @@ pub struct Preset {
     pub quirks: Quirks,
     /// Its errors meaning the account's money or quota ran out.
     pub quota: &'static [QuotaRule],
+    /// Its `gen_ai.provider.name` in telemetry (the OpenTelemetry conventions' value where
+    /// there is one).
+    pub telemetry_name: &'static str,
+    /// Its own embeddings endpoint, when it serves one beside chat.
+    pub embeddings: Option<Embeddings>,
+    /// Hosted, or a server on the user's machine.
+    pub hosting: Hosting,
     /// One line for the README's provider table.
     pub notes: &'static str,
+}
+
+/// A provider's embeddings endpoint: the OpenAI-compatible `/embeddings`, or Gemini's
+/// `batchEmbedContents` for the Gemini protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Embeddings {
+    /// The model used when none is named.
+    pub default_model: &'static str,
+    /// The most texts one request may carry.
+    pub batch: usize,
+}
+
+/// Where a provider runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hosting {
+    /// A hosted API that needs a key.
+    Hosted,
+    /// A server on the user's machine, no key; `detect`: looked for at its default address
+    /// when no key is set (its context window is asked of the server, not the catalogue).
+    Local {
+        /// Whether `lucid run` looks for it when no key is set.
+        detect: bool,
+    },
 }
 
 const PRESETS: &[Preset] = &[
@@ -274,6 +304,9 @@ const PRESETS: &[Preset] = &[
         default_model: "gpt-4o-mini",
         quirks: Quirks::OPENAI,
         quota: OPENAI_QUOTA,
+        telemetry_name: "openai",
+        embeddings: Some(Embeddings { default_model: "text-embedding-3-small", batch: 64 }),
+        hosting: Hosting::Hosted,
         notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions",
     },
     Preset {
@@ -284,6 +317,9 @@ const PRESETS: &[Preset] = &[
         default_model: "claude-sonnet-4-5",
         quirks: Quirks::OPENAI,
         quota: ANTHROPIC_QUOTA,
+        telemetry_name: "anthropic",
+        embeddings: None,
+        hosting: Hosting::Hosted,
         notes: "native Messages API; thinking blocks sent back verbatim",
     },
     Preset {
@@ -295,6 +331,9 @@ const PRESETS: &[Preset] = &[
         quirks: Quirks::OPENAI,
         // Per-day RESOURCE_EXHAUSTED violations are read from the error details by the codec.
         quota: &[],
+        telemetry_name: "gcp.gemini",
+        embeddings: Some(Embeddings { default_model: "gemini-embedding-001", batch: 64 }),
+        hosting: Hosting::Hosted,
         notes: "native generateContent API; thought signatures sent back",
     },
     Preset {
@@ -310,6 +349,9 @@ const PRESETS: &[Preset] = &[
             ..Quirks::COMPATIBLE
         },
         quota: ZHIPU_QUOTA,
+        telemetry_name: "zhipu",
+        embeddings: Some(Embeddings { default_model: "embedding-3", batch: 64 }),
+        hosting: Hosting::Hosted,
         notes: "GLM; null content beside tool calls, then \"\" or a placeholder if GLM answers 1214; api.z.ai/api/paas/v4 outside China",
     },
     Preset {
@@ -320,6 +362,9 @@ const PRESETS: &[Preset] = &[
         default_model: "qwen-plus",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         quota: DASHSCOPE_QUOTA,
+        telemetry_name: "qwen",
+        embeddings: Some(Embeddings { default_model: "text-embedding-v4", batch: 10 }),
+        hosting: Hosting::Hosted,
         notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
     },
     Preset {
@@ -330,6 +375,9 @@ const PRESETS: &[Preset] = &[
         default_model: "deepseek-chat",
         quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::COMPATIBLE },
         quota: DEEPSEEK_QUOTA,
+        telemetry_name: "deepseek",
+        embeddings: None,
+        hosting: Hosting::Hosted,
         notes: "reasoning_content sent back within a tool-call chain",
     },
     Preset {
@@ -344,6 +392,9 @@ const PRESETS: &[Preset] = &[
             ..Quirks::COMPATIBLE
         },
         quota: &[],
+        telemetry_name: "ollama",
+        embeddings: Some(Embeddings { default_model: "nomic-embed-text", batch: 64 }),
+        hosting: Hosting::Local { detect: true },
         notes: "local; no key",
     },
     Preset {
@@ -354,6 +405,9 @@ const PRESETS: &[Preset] = &[
         default_model: "",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         quota: &[],
+        telemetry_name: "vllm",
+        embeddings: None,
+        hosting: Hosting::Local { detect: false },
         notes: "local; no key; --model must name the served model",
     },
     Preset {
@@ -364,6 +418,9 @@ const PRESETS: &[Preset] = &[
         default_model: "local",
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
         quota: &[],
+        telemetry_name: "llamacpp",
+        embeddings: None,
+        hosting: Hosting::Local { detect: true },
         notes: "local llama-server (start it with --jinja for tools); no key",
     },
     Preset {
@@ -374,6 +431,9 @@ const PRESETS: &[Preset] = &[
         default_model: "openai/gpt-4o-mini",
         quirks: Quirks::COMPATIBLE,
         quota: OPENROUTER_QUOTA,
+        telemetry_name: "openrouter",
+        embeddings: None,
+        hosting: Hosting::Hosted,
         notes: "",
     },
     Preset {
@@ -384,6 +444,9 @@ const PRESETS: &[Preset] = &[
         default_model: "llama-3.3-70b-versatile",
         quirks: Quirks::COMPATIBLE,
         quota: OPENAI_QUOTA,
+        telemetry_name: "groq",
+        embeddings: None,
+        hosting: Hosting::Hosted,
         notes: "",
     },
 ];
@@ -424,9 +487,34 @@ impl Preset {
         Ok(Preset { protocol, ..*self })
     }
 
+    /// The record of a server known only by its URL: Chat Completions with
+    /// [`Quirks::COMPATIBLE`], named `openai` (OpenAI's quota codes apply), no key
+    /// variables and no base URL (give one to its [`client`](Preset::client)).
+    ///
+    /// ```
+    /// use lucid::model::{Preset, Protocol};
+    /// let any = Preset::compatible();
+    /// assert_eq!((any.protocol, any.base_url), (Protocol::OpenAiChat, ""));
+    /// ```
+    pub fn compatible() -> Preset {
+        Preset {
+            name: "openai",
+            base_url: "",
+            protocol: Protocol::OpenAiChat,
+            key_vars: &[],
+            default_model: "",
+            quirks: Quirks::COMPATIBLE,
+            quota: &[],
+            telemetry_name: "openai",
+            embeddings: None,
+            hosting: Hosting::Hosted,
+            notes: "any OpenAI-compatible server, by its URL",
+        }
+    }
+
     /// True for servers that run on the user's machine and need no key.
     pub fn is_local(&self) -> bool {
-        self.key_vars.is_empty()
+        matches!(self.hosting, Hosting::Local { .. })
     }
 
     /// The API key from the first of [`Preset::key_vars`] that is set and not blank.

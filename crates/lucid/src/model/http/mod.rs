@@ -47,7 +47,7 @@ pub trait StreamDecoder: Send + 'static {
 }
 
 /// Turns a provider's error body into a [`ProviderError`].
-pub type ErrorDecoder = fn(provider: &str, status: u16, body: &[u8]) -> ProviderError;
+pub type ErrorDecoder<'a> = &'a (dyn Fn(&str, u16, &[u8]) -> ProviderError + Send + Sync);
 
 /// Shared HTTP client with retry and transcript.
 ///
@@ -269,7 +269,7 @@ impl HttpTransport {
     }
 
     /// Posts the request and reads the whole JSON answer, retrying as the policy says.
-    pub async fn post_json(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder) -> Result<Bytes> {
+    pub async fn post_json(&self, req: &HttpRequest<'_>, decode_error: ErrorDecoder<'_>) -> Result<Bytes> {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = false);
         async {
             let deadline = tokio::time::Instant::now() + self.limits.deadline;
@@ -301,7 +301,7 @@ impl HttpTransport {
     pub async fn post_sse<D: StreamDecoder>(
         &self,
         req: &HttpRequest<'_>,
-        decode_error: ErrorDecoder,
+        decode_error: ErrorDecoder<'_>,
         decoder: D,
     ) -> Result<EventStream<'static>> {
         let span = tracing::debug_span!("model_call", provider = req.provider, model = req.model, stream = true);
@@ -334,7 +334,7 @@ impl HttpTransport {
     async fn send(
         &self,
         req: &HttpRequest<'_>,
-        decode_error: ErrorDecoder,
+        decode_error: ErrorDecoder<'_>,
         deadline: tokio::time::Instant,
     ) -> Result<(reqwest::Response, u32, Instant)> {
         let mut attempt = 0u32;

@@ -211,9 +211,21 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
 /// assert_eq!(e.kind, lucid::ProviderErrorKind::QuotaExhausted);
 /// ```
 pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
+    decode_error_with(provider, status, body, quota_of(provider))
+}
+
+/// The quota rules of the preset named `provider` (none for a server without one): for
+/// the free functions, which know a provider only by name. A client's codec carries its
+/// provider's rules instead ([`OpenAiCodec::quota`](super::OpenAiCodec::quota)).
+fn quota_of(provider: &str) -> &'static [QuotaRule] {
+    Preset::find(provider).map_or(&[], |p| p.quota)
+}
+
+/// [`decode_error`] with the provider's own quota rules, beside OpenAI's.
+pub(crate) fn decode_error_with(provider: &str, status: u16, body: &[u8], quota: &[QuotaRule]) -> ProviderError {
     match serde_json::from_slice::<Value>(body) {
         Ok(v) => match v.get("error") {
-            Some(err) => error_from_value(provider, Some(status), err),
+            Some(err) => error_with(provider, Some(status), err, quota),
             None => {
                 // DashScope's native shape: `{"code", "message", "request_id"}` at the top.
                 let msg = v.get("message").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_string);
@@ -222,25 +234,27 @@ pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
                     Some(code) => e.with_code(code),
                     None => e,
                 };
-                mark_quota(provider, e)
+                mark_quota(quota, e)
             }
         },
-        Err(_) => mark_quota(provider, ProviderError::new(provider, Some(status), preview(body))),
+        Err(_) => mark_quota(quota, ProviderError::new(provider, Some(status), preview(body))),
     }
 }
 
 /// `e`, marked quota-exhausted by the preset's own table or by OpenAI's codes, which every
 /// compatible server and gateway may forward (an `insufficient_quota` from `qwen`,
 /// `deepseek` or `ollama` is never retried either).
-fn mark_quota(provider: &str, e: ProviderError) -> ProviderError {
-    let e = QuotaRule::apply(OPENAI_QUOTA, e);
-    match Preset::find(provider) {
-        Some(p) => QuotaRule::apply(p.quota, e),
-        None => e,
-    }
+fn mark_quota(quota: &[QuotaRule], e: ProviderError) -> ProviderError {
+    QuotaRule::apply(quota, QuotaRule::apply(OPENAI_QUOTA, e))
 }
 
+/// An error object, with the quota rules of the preset named `provider`.
 pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
+    error_with(provider, status, err, quota_of(provider))
+}
+
+/// An error object (`{"message", "type", "code"}`), marked by `quota` and OpenAI's codes.
+pub(crate) fn error_with(provider: &str, status: Option<u16>, err: &Value, quota: &[QuotaRule]) -> ProviderError {
     let text = |v: Option<&Value>| match v {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Number(n)) => Some(n.to_string()),
@@ -259,7 +273,7 @@ pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value)
     if let Some(c) = code {
         e = e.with_code(c);
     }
-    mark_quota(provider, e)
+    mark_quota(quota, e)
 }
 
 fn preview(body: &[u8]) -> String {
@@ -285,12 +299,18 @@ pub struct OpenAiStreamDecoder {
     provider: String,
     asm: Assembler,
     done: bool,
+    quota: &'static [QuotaRule],
 }
 
 impl OpenAiStreamDecoder {
-    /// A decoder for one stream from `provider`.
+    /// A decoder for one stream from `provider` (its quota rules found by name).
     pub fn new(provider: &str) -> Self {
-        OpenAiStreamDecoder { provider: provider.to_string(), asm: Assembler::default(), done: false }
+        OpenAiStreamDecoder::with_quota(provider, quota_of(provider))
+    }
+
+    /// A decoder whose mid-stream errors are marked by these quota rules (beside OpenAI's).
+    pub fn with_quota(provider: &str, quota: &'static [QuotaRule]) -> Self {
+        OpenAiStreamDecoder { provider: provider.to_string(), asm: Assembler::default(), done: false, quota }
     }
 }
 
@@ -309,7 +329,7 @@ impl StreamDecoder for OpenAiStreamDecoder {
             message: format!("{e} in stream event {}", preview(data.as_bytes())),
         })?;
         if let Some(err) = chunk.error {
-            return Err(error_from_value(&self.provider, None, &err).into());
+            return Err(error_with(&self.provider, None, &err, self.quota).into());
         }
         if let Some(m) = &chunk.model {
             self.asm.set_model(m);

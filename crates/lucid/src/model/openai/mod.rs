@@ -11,13 +11,13 @@ use crate::error::{Error, ProviderError, Result};
 use crate::message::Message;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::http::bearer_headers;
-use crate::model::presets::{ContentPolicy, Preset, Quirks, ReasoningEcho};
+use crate::model::presets::{ContentPolicy, Preset, Quirks, QuotaRule, ReasoningEcho};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice};
 
 mod decode;
 
-pub(crate) use decode::error_from_value;
 pub use decode::{OpenAiStreamDecoder, decode, decode_error};
+pub(crate) use decode::{decode_error_with, error_from_value};
 
 /// Encodes a request as the Chat Completions JSON body.
 ///
@@ -173,11 +173,32 @@ pub const TOOL_CALL_PLACEHOLDER: &str = "Calling tools.";
 /// GLM accepts conflicts, so the provider settles it.
 const CONTENT_FALLBACKS: [ContentPolicy; 2] = [ContentPolicy::Empty, ContentPolicy::Placeholder(TOOL_CALL_PLACEHOLDER)];
 
-/// The Chat Completions codec with a vendor's quirks.
+/// The Chat Completions codec with a vendor's quirks and quota rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OpenAiCodec {
     /// What the server accepts differently from OpenAI.
     pub quirks: Quirks,
+    /// The provider's own errors meaning its money or quota ran out, beside OpenAI's
+    /// codes (which every compatible server may forward).
+    pub quota: &'static [QuotaRule],
+}
+
+impl OpenAiCodec {
+    /// A codec with these quirks and OpenAI's quota codes only.
+    ///
+    /// ```
+    /// use lucid::model::{openai::OpenAiCodec, presets::Quirks};
+    /// assert!(OpenAiCodec::new(Quirks::COMPATIBLE).quota.is_empty());
+    /// ```
+    pub fn new(quirks: Quirks) -> Self {
+        OpenAiCodec { quirks, quota: &[] }
+    }
+
+    /// The codec of a provider's record: its quirks and its quota rules.
+    pub fn for_preset(preset: &Preset) -> Self {
+        OpenAiCodec { quirks: preset.quirks, quota: preset.quota }
+    }
 }
 
 impl Codec for OpenAiCodec {
@@ -217,12 +238,12 @@ impl Codec for OpenAiCodec {
         decode(provider, body)
     }
 
-    fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
-        decode_error(provider, status, body)
+    fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
+        decode_error_with(provider, status, body, self.quota)
     }
 
     fn stream_decoder(&self, provider: &str) -> OpenAiStreamDecoder {
-        OpenAiStreamDecoder::new(provider)
+        OpenAiStreamDecoder::with_quota(provider, self.quota)
     }
 }
 
@@ -246,7 +267,7 @@ impl HttpModel<OpenAiCodec> {
             base_url,
             model,
             bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec { quirks: Quirks::COMPATIBLE },
+            OpenAiCodec::new(Quirks::COMPATIBLE),
         )
     }
 
@@ -257,7 +278,7 @@ impl HttpModel<OpenAiCodec> {
             preset.base_url,
             model,
             bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec { quirks: preset.quirks },
+            OpenAiCodec::for_preset(preset),
         )
     }
 

@@ -23,7 +23,7 @@ use crate::error::{Error, ProviderError, Result};
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::http::bearer_headers;
-use crate::model::presets::Preset;
+use crate::model::presets::{Preset, QuotaRule};
 use crate::model::stream::normalize_finish;
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, openai};
 
@@ -383,9 +383,26 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
     ))
 }
 
-/// The Responses API codec.
+/// The Responses API codec, with the provider's quota rules (beside OpenAI's codes).
+///
+/// ```
+/// use lucid::model::{Preset, openai_responses::ResponsesCodec};
+/// let codec = ResponsesCodec::for_preset(Preset::find("openai").unwrap());
+/// assert!(!codec.quota.is_empty());
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ResponsesCodec;
+#[non_exhaustive]
+pub struct ResponsesCodec {
+    /// The provider's own errors meaning its money or quota ran out.
+    pub quota: &'static [QuotaRule],
+}
+
+impl ResponsesCodec {
+    /// The codec of a provider's record.
+    pub fn for_preset(preset: &Preset) -> Self {
+        ResponsesCodec { quota: preset.quota }
+    }
+}
 
 impl Codec for ResponsesCodec {
     type Stream = ResponsesStreamDecoder;
@@ -406,8 +423,8 @@ impl Codec for ResponsesCodec {
         decode(provider, body)
     }
 
-    fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
-        openai::decode_error(provider, status, body)
+    fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
+        openai::decode_error_with(provider, status, body, self.quota)
     }
 
     fn stream_decoder(&self, provider: &str) -> ResponsesStreamDecoder {
@@ -434,7 +451,13 @@ pub type OpenAiResponses = HttpModel<ResponsesCodec>;
 impl HttpModel<ResponsesCodec> {
     /// A client for any Responses server at `base_url`.
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        HttpModel::with_codec("openai", base_url, model, bearer_headers(api_key.as_deref(), &[])?, ResponsesCodec)
+        HttpModel::with_codec(
+            "openai",
+            base_url,
+            model,
+            bearer_headers(api_key.as_deref(), &[])?,
+            ResponsesCodec::default(),
+        )
     }
 
     /// A client for a preset's default base URL, speaking the Responses API.
@@ -444,7 +467,7 @@ impl HttpModel<ResponsesCodec> {
             preset.base_url,
             model,
             bearer_headers(api_key.as_deref(), &[])?,
-            ResponsesCodec,
+            ResponsesCodec::for_preset(preset),
         )
     }
 }

@@ -1,0 +1,159 @@
+//! One way to make a client: a provider's record ([`Preset`]), then whatever differs from
+//! its defaults — model, key, base URL, API, prompt cache, transport — in any order.
+
+use std::sync::Arc;
+
+use super::client::{Codec, HttpModel};
+use super::http::HttpTransport;
+use super::openai::OpenAiCodec;
+use super::openai_responses::ResponsesCodec;
+use super::presets::{Api, Preset, Protocol};
+use super::{Anthropic, ChatModel, Gemini};
+use crate::error::{Error, Result};
+
+/// A client being put together; [`Preset::client`] starts one, [`ModelBuilder::build`]
+/// finishes it. Every part is optional where the record has a default: the model (the
+/// record's default model), the key (its key variables, read from the environment at
+/// `build` unless a key was given), the base URL, the API (for OpenAI-protocol
+/// providers), the prompt cache (on) and the transport.
+///
+/// ```
+/// use lucid::model::{Api, ChatModel, Preset};
+/// let claude = Preset::find("anthropic").unwrap().client().key("sk-ant-test").build()?;
+/// assert_eq!((claude.provider(), claude.model_name()), ("anthropic", "claude-sonnet-4-5"));
+///
+/// let gateway = Preset::compatible()
+///     .client()
+///     .base_url("http://127.0.0.1:4000/v1")
+///     .model("gpt-4o")
+///     .api(Api::Chat)
+///     .build()?;
+/// assert_eq!(gateway.model_name(), "gpt-4o");
+/// # Ok::<(), lucid::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "a model builder does nothing until `build`"]
+pub struct ModelBuilder {
+    preset: Preset,
+    model: Option<String>,
+    /// `Some` once a key (or explicitly none) was given: the environment is not read.
+    key: Option<Option<String>>,
+    base_url: Option<String>,
+    api: Option<Api>,
+    prompt_cache: bool,
+    transport: Option<HttpTransport>,
+}
+
+impl Preset {
+    /// A client of this provider, to configure and [`build`](ModelBuilder::build).
+    pub fn client(&self) -> ModelBuilder {
+        ModelBuilder {
+            preset: *self,
+            model: None,
+            key: None,
+            base_url: None,
+            api: None,
+            prompt_cache: true,
+            transport: None,
+        }
+    }
+}
+
+impl ModelBuilder {
+    /// The model (default: the record's default model).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The API key (default: the first of the record's key variables that is set).
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(Some(key.into()));
+        self
+    }
+
+    /// The API key as resolved elsewhere, or explicitly none: the environment is not read.
+    pub fn api_key(mut self, key: Option<String>) -> Self {
+        self.key = Some(key);
+        self
+    }
+
+    /// The base URL (default: the record's).
+    pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// Which OpenAI API to speak (default: the record's protocol); an error at `build`
+    /// for a provider with an API of its own.
+    pub fn api(mut self, api: Api) -> Self {
+        self.api = Some(api);
+        self
+    }
+
+    /// Prompt-cache breakpoints, for the providers that take them (Anthropic); default on.
+    pub fn prompt_cache(mut self, on: bool) -> Self {
+        self.prompt_cache = on;
+        self
+    }
+
+    /// The transport: timeouts, retries, transcript (default: [`HttpTransport::default`]).
+    pub fn transport(mut self, transport: HttpTransport) -> Self {
+        self.transport = Some(transport);
+        self
+    }
+
+    /// The client.
+    pub fn build(self) -> Result<Arc<dyn ChatModel>> {
+        let preset = match self.api {
+            Some(api) => self.preset.with_api(api)?,
+            None => self.preset,
+        };
+        let key = match self.key {
+            Some(key) => key,
+            None => preset.key_from_env(),
+        };
+        let model = self.model.unwrap_or_else(|| preset.default_model.to_string());
+        let base_url = self.base_url.as_deref().unwrap_or(preset.base_url);
+        if base_url.is_empty() {
+            return Err(Error::Config(format!("no base URL for {}: give one (ModelBuilder::base_url)", preset.name)));
+        }
+        let finish = Finish { base_url, transport: self.transport };
+        match preset.protocol {
+            Protocol::OpenAiChat => finish.done(HttpModel::with_codec(
+                preset.name,
+                base_url,
+                &model,
+                super::http::bearer_headers(key.as_deref(), &[])?,
+                OpenAiCodec::for_preset(&preset),
+            )?),
+            Protocol::OpenAiResponses => finish.done(HttpModel::with_codec(
+                preset.name,
+                base_url,
+                &model,
+                super::http::bearer_headers(key.as_deref(), &[])?,
+                ResponsesCodec::for_preset(&preset),
+            )?),
+            Protocol::Anthropic => {
+                finish.done(Anthropic::new(key.unwrap_or_default(), &model)?.with_prompt_cache(self.prompt_cache))
+            }
+            Protocol::Gemini => finish.done(Gemini::new(key.unwrap_or_default(), &model)?),
+        }
+    }
+}
+
+/// What every protocol's client gets last: its base URL and transport.
+struct Finish<'a> {
+    base_url: &'a str,
+    transport: Option<HttpTransport>,
+}
+
+impl Finish<'_> {
+    fn done<C: Codec>(self, model: HttpModel<C>) -> Result<Arc<dyn ChatModel>> {
+        let model = model.with_base_url(self.base_url)?;
+        Ok(Arc::new(match self.transport {
+            Some(t) => model.with_transport(t),
+            None => model,
+        }))
+    }
+}
