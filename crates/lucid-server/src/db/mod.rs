@@ -89,11 +89,6 @@ impl RunStatus {
     pub fn is_active(self) -> bool {
         matches!(self, RunStatus::Queued | RunStatus::Running)
     }
-
-    /// Whether nothing more will happen to it (`needs_input` waits for an answer).
-    pub fn is_final(self) -> bool {
-        matches!(self, RunStatus::Completed | RunStatus::Failed | RunStatus::Cancelled)
-    }
 }
 
 /// A session as the API shows it (its messages come from the session store).
@@ -140,9 +135,10 @@ pub struct StoredEvent {
     pub data: String,
 }
 
-/// An API key kept in the database (its hash only).
+/// An API key kept in the database (its hash only), as `lucid serve keys list` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct KeyRow {
+#[non_exhaustive]
+pub struct StoredKey {
     /// Its public id (`key_…`), to revoke it by.
     pub id: String,
     /// The tenant it is a key of.
@@ -357,12 +353,12 @@ impl Db {
     }
 
     /// Keeps a new API key of `tenant` by the SHA-256 of the key (hex).
-    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+    pub async fn insert_key(&self, row: &StoredKey, hash: &str) -> Result<()> {
         each!(self.insert_key(row, hash))
     }
 
     /// The stored keys, oldest first.
-    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+    pub async fn keys(&self) -> Result<Vec<StoredKey>> {
         each!(self.keys())
     }
 

@@ -6,7 +6,7 @@ use deadpool_postgres::Pool;
 use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
-use super::{Claimed, KeyRow, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+use super::{Claimed, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, StoredKey, json_or_null, kind};
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
 const SCHEMA_LOCK: i64 = 0x6c75_6369_6473_7276; // "lucidsrv"
@@ -339,7 +339,7 @@ impl PostgresDb {
     }
 
     /// See [`super::Db::insert_key`].
-    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+    pub async fn insert_key(&self, row: &StoredKey, hash: &str) -> Result<()> {
         self.client()
             .await?
             .execute(
@@ -351,13 +351,13 @@ impl PostgresDb {
     }
 
     /// See [`super::Db::keys`].
-    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+    pub async fn keys(&self) -> Result<Vec<StoredKey>> {
         let rows = self
             .client()
             .await?
             .query("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id", &[])
             .await?;
-        Ok(rows.iter().map(|r| KeyRow { id: r.get(0), tenant: r.get(1), created_at: r.get(2) }).collect())
+        Ok(rows.iter().map(|r| StoredKey { id: r.get(0), tenant: r.get(1), created_at: r.get(2) }).collect())
     }
 
     /// See [`super::Db::revoke_key`].

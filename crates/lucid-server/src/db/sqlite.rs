@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
-use super::{Claimed, KeyRow, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+use super::{Claimed, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, StoredKey, json_or_null, kind};
 
 /// The server's tables in one SQLite file.
 #[derive(Clone)]
@@ -344,7 +344,7 @@ impl SqliteDb {
     }
 
     /// See [`super::Db::insert_key`].
-    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+    pub async fn insert_key(&self, row: &StoredKey, hash: &str) -> Result<()> {
         let (row, hash) = (row.clone(), hash.to_string());
         self.with(move |c| {
             c.execute(
@@ -357,11 +357,11 @@ impl SqliteDb {
     }
 
     /// See [`super::Db::keys`].
-    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+    pub async fn keys(&self) -> Result<Vec<StoredKey>> {
         self.with(|c| {
             let mut stmt = c.prepare("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id")?;
             let rows =
-                stmt.query_map([], |r| Ok(KeyRow { id: r.get(0)?, tenant: r.get(1)?, created_at: r.get(2)? }))?;
+                stmt.query_map([], |r| Ok(StoredKey { id: r.get(0)?, tenant: r.get(1)?, created_at: r.get(2)? }))?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
         .await
