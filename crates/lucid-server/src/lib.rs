@@ -235,12 +235,12 @@ pub(crate) async fn open_database(database: &Database) -> Result<(Arc<dyn Sessio
                     .await
                     .map_err(|e| ServeError::Config(format!("opening the session store: {e}")))??,
             );
-            Ok((store, db::Db::sqlite(path).await?))
+            Ok((store, db::sqlite(path).await?))
         }
         #[cfg(feature = "postgres")]
         Database::Postgres(url) => {
             let store = lucid::store::PostgresStore::connect(url).await?;
-            let db = db::Db::postgres(store.pool().clone()).await?;
+            let db = db::postgres(store.pool().clone()).await?;
             Ok((Arc::new(store), db))
         }
         #[cfg(not(feature = "postgres"))]
