@@ -71,7 +71,7 @@ impl From<String> for Database {
     }
 }
 
-/// What a [`Server`] is made of.
+/// What a [`Server`](crate::Server) is made of.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// The agents by name (`model` in the OpenAI facade, `agent` of a session).

@@ -1,8 +1,8 @@
 //! What the server keeps besides the conversations: which tenant owns each session, the
 //! runs with their status, result and lease, and every run's events (tables
 //! `serve_sessions`, `serve_runs`, `serve_events`), in the database of the session store:
-//! a SQLite file ([`sqlite`], one instance) or PostgreSQL ([`postgres`], any number of
-//! instances).
+//! a SQLite file ([`sqlite`](mod@sqlite), one instance) or PostgreSQL
+//! ([`postgres`](mod@postgres), any number of instances), each behind [`RunStore`].
 //!
 //! One run at a time per session is the database's rule, not the process's: a partial
 //! unique index allows one `queued` or `running` run per session. A `running` run has an
