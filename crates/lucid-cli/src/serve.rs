@@ -45,7 +45,7 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         tracing::info!(agent = %name, provider = %cfg.provider, model = %cfg.model, "agent ready");
         serving = serving.agent(name, builder.build());
     }
-    let names: Vec<String> = serving.agents.keys().cloned().collect();
+    let names: Vec<String> = serving.agent_names().map(str::to_string).collect();
     let server = Server::open(serving).await.map_err(serve_error)?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -74,6 +74,7 @@ fn database(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<Database> {
             .into());
         }
         Database::Sqlite(_) => Database::Sqlite(crate::sessions::sqlite_path(&spec)?),
+        other => other,
     })
 }
 

@@ -5,6 +5,7 @@
 //! and binds only loopback addresses ([`check_bind`]).
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -112,10 +113,10 @@ pub fn check_bind(addr: SocketAddr, keys: &ApiKeys) -> Result<(), KeysError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tenant(pub String);
 
-impl FromRequestParts<crate::Server> for Tenant {
+impl FromRequestParts<Arc<crate::AppState>> for Tenant {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &crate::Server) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<crate::AppState>) -> Result<Self, Self::Rejection> {
         if !state.keys_required {
             return Ok(Tenant(LOCAL_TENANT.to_string()));
         }
@@ -130,7 +131,7 @@ impl FromRequestParts<crate::Server> for Tenant {
 
 /// The tenant of a key stored in the database (`lucid serve keys create`), looked up by its
 /// hash and trusted for [`crate::keys::CACHE_FOR`].
-async fn stored_tenant(state: &crate::Server, key: &str) -> Result<String, ApiError> {
+async fn stored_tenant(state: &crate::AppState, key: &str) -> Result<String, ApiError> {
     let hash = crate::keys::hash(key);
     let now = std::time::Instant::now();
     {

@@ -1,21 +1,23 @@
 //! Request bodies: JSON objects within the size limit, their fields checked one by one so
 //! a 400 names the field that is wrong.
 
+use std::sync::Arc;
+
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::{ApiError, Server};
+use crate::{ApiError, AppState};
 
 /// A request body that is a JSON object.
 #[derive(Debug, Default)]
 pub struct JsonObject(pub Map<String, Value>);
 
-impl FromRequest<Server> for JsonObject {
+impl FromRequest<Arc<AppState>> for JsonObject {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &Server) -> Result<Self, Self::Rejection> {
+    async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::too_large(state.body_limit)

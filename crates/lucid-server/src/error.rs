@@ -5,13 +5,6 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 /// An error answered to a client: an HTTP status and the body's three fields.
-///
-/// ```
-/// use lucid_server::ApiError;
-/// let e = ApiError::invalid("input", "required, a string");
-/// assert_eq!(e.status.as_u16(), 400);
-/// assert_eq!(e.message, "`input`: required, a string");
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// The HTTP status.
@@ -141,5 +134,17 @@ impl From<lucid::Error> for ApiError {
             }
             other => ApiError::internal(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_invalid_field_is_a_400_naming_it() {
+        let e = ApiError::invalid("input", "required, a string");
+        assert_eq!(e.status.as_u16(), 400);
+        assert_eq!(e.message, "`input`: required, a string");
     }
 }

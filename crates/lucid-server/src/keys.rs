@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use ring::rand::SecureRandom;
 
-use crate::db::KeyRow;
+pub use crate::db::StoredKey;
 use crate::{Database, ServeError};
 
 /// How long an instance trusts a stored key it looked up before looking again (so a
@@ -16,6 +16,7 @@ pub const CACHE_FOR: Duration = Duration::from_secs(10);
 
 /// A key just created: the only time it is shown.
 #[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NewKey {
     /// Its public id (`key_…`), to list and revoke it by.
     pub id: String,
@@ -78,13 +79,13 @@ pub async fn create(database: &Database, tenant: &str) -> Result<NewKey, ServeEr
         tenant: tenant.to_string(),
         key: format!("lk_{}", random_hex(24)?),
     };
-    let row = KeyRow { id: key.id.clone(), tenant: key.tenant.clone(), created_at: crate::now_ms() };
+    let row = StoredKey { id: key.id.clone(), tenant: key.tenant.clone(), created_at: crate::now_ms() };
     db.insert_key(&row, &hash(&key.key)).await?;
     Ok(key)
 }
 
 /// The keys stored in `database` (ids and tenants; the keys themselves are not kept).
-pub async fn list(database: &Database) -> Result<Vec<KeyRow>, ServeError> {
+pub async fn list(database: &Database) -> Result<Vec<StoredKey>, ServeError> {
     let (_, db) = crate::open_database(database).await?;
     Ok(db.keys().await?)
 }

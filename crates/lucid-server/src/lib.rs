@@ -18,7 +18,7 @@
 //! | `GET /v1/models`, `POST /v1/chat/completions` | the OpenAI-compatible facade (`model` = agent) |
 //! | `GET /healthz`, `/readyz`, `/metrics` | alive; database reachable; Prometheus text |
 //!
-//! Every error is `{"error": {"message", "type", "code"}}` ([`ApiError`]). A session runs
+//! Every error is `{"error": {"message", "type", "code"}}`. A session runs
 //! one turn at a time (a second gets 409, the database's rule); a tenant's runs going at
 //! once are capped (429 with `Retry-After`); bodies over the limit get 413, bad JSON and
 //! bad fields 400 naming the field. With [`ApiKeys`], each key is a tenant that sees only
@@ -37,6 +37,7 @@
 
 mod auth;
 mod body;
+mod config;
 mod db;
 mod error;
 mod events;
@@ -47,154 +48,20 @@ mod runs;
 
 use std::collections::BTreeMap;
 use std::future::{Future, IntoFuture};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lucid::Agent;
 use lucid::store::SessionStore;
 
-pub use auth::{ApiKeys, KeysError, LOCAL_TENANT, MIN_KEY_LEN, Tenant, check_bind};
-pub use db::{DbError, KeyRow, RunRow, RunStatus, SessionRow};
-pub use error::ApiError;
+use auth::Tenant;
+pub use auth::{ApiKeys, KeysError, MIN_KEY_LEN, check_bind};
+pub use config::{DEFAULT_BODY_LIMIT, Database, ServerConfig};
+use error::ApiError;
 
-/// The default request body limit: 1 MiB.
-pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
-
-/// Where sessions, runs and events live.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Database {
-    /// A SQLite file (created if missing): one instance.
-    Sqlite(PathBuf),
-    /// A PostgreSQL URL (`postgres://…`): any number of instances share it (needs the
-    /// `postgres` feature).
-    Postgres(String),
-}
-
-impl Database {
-    /// `postgres://…` or `postgresql://…` is PostgreSQL; anything else a SQLite path.
-    ///
-    /// ```
-    /// use lucid_server::Database;
-    /// assert!(matches!(Database::parse("postgres://lucid@db/lucid"), Database::Postgres(_)));
-    /// assert_eq!(Database::parse("serve.db"), Database::Sqlite("serve.db".into()));
-    /// ```
-    pub fn parse(spec: &str) -> Database {
-        if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
-            Database::Postgres(spec.to_string())
-        } else {
-            Database::Sqlite(PathBuf::from(spec))
-        }
-    }
-}
-
-impl From<PathBuf> for Database {
-    fn from(path: PathBuf) -> Database {
-        Database::Sqlite(path)
-    }
-}
-
-impl From<&std::path::Path> for Database {
-    fn from(path: &std::path::Path) -> Database {
-        Database::Sqlite(path.to_path_buf())
-    }
-}
-
-impl From<&PathBuf> for Database {
-    fn from(path: &PathBuf) -> Database {
-        Database::Sqlite(path.clone())
-    }
-}
-
-impl From<&str> for Database {
-    fn from(spec: &str) -> Database {
-        Database::parse(spec)
-    }
-}
-
-impl From<String> for Database {
-    fn from(spec: String) -> Database {
-        Database::parse(&spec)
-    }
-}
-
-/// What a [`Server`] is made of.
-#[derive(Debug, Clone)]
-pub struct ServerConfig {
-    /// The agents by name (`model` in the OpenAI facade, `agent` of a session).
-    pub agents: BTreeMap<String, Agent>,
-    /// Where sessions, runs and events live.
-    pub database: Database,
-    /// The API keys; none serves loopback only.
-    pub keys: ApiKeys,
-    /// The largest request body, in bytes.
-    pub body_limit: usize,
-    /// How many runs (and chat completions) one tenant may have going at once.
-    pub max_runs_per_tenant: usize,
-    /// How long runs may go on after the shutdown signal before their leases are given
-    /// up (another instance, or this one restarted, continues them).
-    pub grace: Duration,
-    /// How long a run stays this instance's without a renewal: an instance that dies
-    /// leaves its runs to the others after at most this long (at once when it was a
-    /// process of the same host).
-    pub lease: Duration,
-}
-
-impl ServerConfig {
-    /// No agents yet, the database at `database` (a SQLite path, or
-    /// [`Database::Postgres`]), no keys, 1 MiB bodies, 16 runs per tenant, 30 s of grace,
-    /// 15 s leases.
-    pub fn new(database: impl Into<Database>) -> ServerConfig {
-        ServerConfig {
-            agents: BTreeMap::new(),
-            database: database.into(),
-            keys: ApiKeys::none(),
-            body_limit: DEFAULT_BODY_LIMIT,
-            max_runs_per_tenant: 16,
-            grace: Duration::from_secs(30),
-            lease: Duration::from_secs(15),
-        }
-    }
-
-    /// Sets how long a run stays this instance's without a renewal (at least 1 s).
-    pub fn lease(mut self, lease: Duration) -> ServerConfig {
-        self.lease = lease.max(Duration::from_secs(1));
-        self
-    }
-
-    /// Adds (or replaces) the agent `name`.
-    pub fn agent(mut self, name: impl Into<String>, agent: Agent) -> ServerConfig {
-        self.agents.insert(name.into(), agent);
-        self
-    }
-
-    /// Sets the API keys.
-    pub fn keys(mut self, keys: ApiKeys) -> ServerConfig {
-        self.keys = keys;
-        self
-    }
-
-    /// Sets the per-tenant cap on runs going at once (at least 1).
-    pub fn max_runs_per_tenant(mut self, n: usize) -> ServerConfig {
-        self.max_runs_per_tenant = n.max(1);
-        self
-    }
-
-    /// Sets the request body limit in bytes.
-    pub fn body_limit(mut self, bytes: usize) -> ServerConfig {
-        self.body_limit = bytes;
-        self
-    }
-
-    /// Sets the shutdown grace period.
-    pub fn grace(mut self, grace: Duration) -> ServerConfig {
-        self.grace = grace;
-        self
-    }
-}
-
-/// Why a server could not start.
+/// Why a server could not start (or a key could not be created, listed or revoked).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// The configuration cannot be served (no agent, a bad name, keys…).
     #[error("{0}")]
@@ -202,46 +69,60 @@ pub enum ServeError {
     /// The session store would not open.
     #[error(transparent)]
     Store(#[from] lucid::Error),
-    /// The server's tables would not open.
+    /// The server's tables would not open (or a query on them failed).
     #[error(transparent)]
-    Db(#[from] DbError),
+    Db(DatabaseError),
     /// Serving failed.
     #[error("serving failed: {0}")]
     Io(#[from] std::io::Error),
 }
 
-/// A running API: agents, stores and runs. Cheap to clone (it is the routes' state).
+/// The server's database failed: SQLite or PostgreSQL said no or could not be reached,
+/// or a value it kept does not parse. The driver's error is its
+/// [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct DatabaseError(db::DbError);
+
+impl From<db::DbError> for ServeError {
+    fn from(e: db::DbError) -> ServeError {
+        ServeError::Db(DatabaseError(e))
+    }
+}
+
+/// A running API: agents, stores and runs. Cheap to clone (a handle on the state the
+/// routes share).
 #[derive(Clone)]
 pub struct Server {
-    inner: Arc<Shared>,
+    state: Arc<AppState>,
 }
 
-/// What every request shares.
-pub struct Shared {
-    agents: BTreeMap<String, Agent>,
-    store: Arc<dyn SessionStore>,
-    db: db::Db,
-    keys: ApiKeys,
+/// What every request shares: the routes' state, crate-private.
+pub(crate) struct AppState {
+    pub(crate) agents: BTreeMap<String, Agent>,
+    pub(crate) store: Arc<dyn SessionStore>,
+    pub(crate) db: db::Db,
+    pub(crate) keys: ApiKeys,
     /// Requests need a key: keys came from the environment or were stored in the database
     /// when the server opened.
-    keys_required: bool,
+    pub(crate) keys_required: bool,
     /// Stored keys looked up lately: their hash → tenant, and when.
-    key_cache: std::sync::Mutex<std::collections::HashMap<String, (String, std::time::Instant)>>,
-    body_limit: usize,
-    max_runs: usize,
-    grace: Duration,
-    lease: Duration,
+    pub(crate) key_cache: std::sync::Mutex<std::collections::HashMap<String, (String, std::time::Instant)>>,
+    pub(crate) body_limit: usize,
+    pub(crate) max_runs: usize,
+    pub(crate) grace: Duration,
+    pub(crate) lease: Duration,
     /// This instance, as the owner of its runs' leases: `host:pid:nonce`.
-    owner: String,
-    runs: runs::Runs,
-    metrics: metrics::Metrics,
-    started: u64,
+    pub(crate) owner: String,
+    pub(crate) runs: runs::Runs,
+    pub(crate) metrics: metrics::Metrics,
+    pub(crate) started: u64,
 }
 
-impl std::ops::Deref for Server {
-    type Target = Shared;
-    fn deref(&self) -> &Shared {
-        &self.inner
+impl AppState {
+    /// When a lease taken or renewed at `now` runs out.
+    pub(crate) fn lease_until(&self, now: i64) -> i64 {
+        now + self.lease.as_millis() as i64
     }
 }
 
@@ -272,43 +153,37 @@ impl Server {
             })
             .collect();
         let started = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let server = Server {
-            inner: Arc::new(Shared {
-                agents,
-                store,
-                db,
-                keys: config.keys,
-                keys_required,
-                key_cache: Default::default(),
-                body_limit: config.body_limit,
-                max_runs: config.max_runs_per_tenant,
-                grace: config.grace,
-                lease: config.lease,
-                owner: lucid::store::lock::owner(),
-                runs: runs::Runs::default(),
-                metrics: metrics::Metrics::default(),
-                started,
-            }),
-        };
+        let state = Arc::new(AppState {
+            agents,
+            store,
+            db,
+            keys: config.keys,
+            keys_required,
+            key_cache: Default::default(),
+            body_limit: config.body_limit,
+            max_runs: config.max_runs_per_tenant,
+            grace: config.grace,
+            lease: config.lease,
+            owner: lucid::store::lock::owner(),
+            runs: runs::Runs::default(),
+            metrics: metrics::Metrics::default(),
+            started,
+        });
         // Runs a previous process left going are claimed now (and every tick after).
-        runs::keep_leases(&server).await;
-        Ok(server)
+        runs::keep_leases(&state).await;
+        Ok(Server { state })
     }
 
     /// Refuses to serve a non-loopback address when no request needs a key (none in
     /// [`ServerConfig::keys`], none stored with [`keys::create`]).
     pub fn check_bind(&self, addr: std::net::SocketAddr) -> Result<(), KeysError> {
-        if self.keys_required { Ok(()) } else { check_bind(addr, &self.keys) }
+        if self.state.keys_required { Ok(()) } else { check_bind(addr, &self.state.keys) }
     }
 
-    /// When a lease taken or renewed at `now` runs out.
-    pub(crate) fn lease_until(&self, now: i64) -> i64 {
-        now + self.lease.as_millis() as i64
-    }
-
-    /// The routes, with this server as their state.
+    /// The routes, with this server's state: to serve with `axum::serve`, or to nest in a
+    /// larger router. [`Server::serve`] serves them with a graceful shutdown.
     pub fn router(&self) -> axum::Router {
-        routes::router(self.clone())
+        routes::router(Arc::clone(&self.state))
     }
 
     /// Serves on `listener` until `shutdown` completes; then takes no new runs, lets those
@@ -329,9 +204,9 @@ impl Server {
             r = &mut serving => return finished(r),
             () = shutdown => {}
         }
-        tracing::info!("stopping: no new connections; runs going get {:?} to finish", self.grace);
+        tracing::info!("stopping: no new connections; runs going get {:?} to finish", self.state.grace);
         let _ = stop.send(true);
-        self.runs.drain(self.grace).await;
+        self.state.runs.drain(self.state.grace).await;
         // The runs' streams have ended; connections close as their last response does.
         match tokio::time::timeout(Duration::from_secs(5), &mut serving).await {
             Ok(r) => finished(r),
@@ -360,12 +235,12 @@ pub(crate) async fn open_database(database: &Database) -> Result<(Arc<dyn Sessio
                     .await
                     .map_err(|e| ServeError::Config(format!("opening the session store: {e}")))??,
             );
-            Ok((store, db::Db::sqlite(path).await?))
+            Ok((store, db::sqlite(path).await?))
         }
         #[cfg(feature = "postgres")]
         Database::Postgres(url) => {
             let store = lucid::store::PostgresStore::connect(url).await?;
-            let db = db::Db::postgres(store.pool().clone()).await?;
+            let db = db::postgres(store.pool().clone()).await?;
             Ok((Arc::new(store), db))
         }
         #[cfg(not(feature = "postgres"))]

@@ -1,8 +1,8 @@
 //! What the server keeps besides the conversations: which tenant owns each session, the
 //! runs with their status, result and lease, and every run's events (tables
 //! `serve_sessions`, `serve_runs`, `serve_events`), in the database of the session store:
-//! a SQLite file ([`sqlite`], one instance) or PostgreSQL ([`postgres`], any number of
-//! instances).
+//! a SQLite file ([`sqlite`](mod@sqlite), one instance) or PostgreSQL
+//! ([`postgres`](mod@postgres), any number of instances), each behind [`RunStore`].
 //!
 //! One run at a time per session is the database's rule, not the process's: a partial
 //! unique index allows one `queued` or `running` run per session. A `running` run has an
@@ -16,6 +16,9 @@
 mod postgres;
 mod sqlite;
 
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -89,11 +92,6 @@ impl RunStatus {
     pub fn is_active(self) -> bool {
         matches!(self, RunStatus::Queued | RunStatus::Running)
     }
-
-    /// Whether nothing more will happen to it (`needs_input` waits for an answer).
-    pub fn is_final(self) -> bool {
-        matches!(self, RunStatus::Completed | RunStatus::Failed | RunStatus::Cancelled)
-    }
 }
 
 /// A session as the API shows it (its messages come from the session store).
@@ -140,9 +138,10 @@ pub struct StoredEvent {
     pub data: String,
 }
 
-/// An API key kept in the database (its hash only).
+/// An API key kept in the database (its hash only), as `lucid serve keys list` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct KeyRow {
+#[non_exhaustive]
+pub struct StoredKey {
     /// Its public id (`key_…`), to revoke it by.
     pub id: String,
     /// The tenant it is a key of.
@@ -211,188 +210,140 @@ fn json_or_null(text: Option<String>) -> Result<Option<Value>> {
     })
 }
 
-/// The server's tables, in SQLite or PostgreSQL.
-#[derive(Clone)]
-pub enum Db {
-    /// In the SQLite file of the session store.
-    Sqlite(sqlite::SqliteDb),
-    /// In the PostgreSQL database of the session store, shared by every instance.
-    #[cfg(feature = "postgres")]
-    Postgres(postgres::PostgresDb),
-}
-
-/// Calls the same method on whichever database this is.
-macro_rules! each {
-    ($self:ident.$method:ident($($arg:expr),*)) => {
-        match $self {
-            Db::Sqlite(db) => db.$method($($arg),*).await,
-            #[cfg(feature = "postgres")]
-            Db::Postgres(db) => db.$method($($arg),*).await,
-        }
-    };
-}
-
-impl Db {
-    /// Opens (or creates) the tables in the SQLite file at `path`.
-    pub async fn sqlite(path: &std::path::Path) -> Result<Db> {
-        Ok(Db::Sqlite(sqlite::SqliteDb::open(path).await?))
-    }
-
-    /// Creates the tables if missing in the database of `pool` (concurrent instances
-    /// create them once).
-    #[cfg(feature = "postgres")]
-    pub async fn postgres(pool: deadpool_postgres::Pool) -> Result<Db> {
-        Ok(Db::Postgres(postgres::PostgresDb::open(pool).await?))
-    }
-
+/// The server's tables, in SQLite ([`sqlite::SqliteDb`]) or PostgreSQL
+/// ([`postgres::PostgresDb`]): each query is written once per backend, behind this trait,
+/// and the routes hold whichever as a [`Db`]. Futures are boxed so the trait is
+/// object-safe.
+pub trait RunStore: Send + Sync {
     /// Answers when the database does.
-    pub async fn ping(&self) -> Result<()> {
-        each!(self.ping())
-    }
+    fn ping(&self) -> BoxFuture<'_, Result<()>>;
 
     /// Records a new session of `tenant`.
-    pub async fn create_session(&self, tenant: &str, row: &SessionRow) -> Result<()> {
-        each!(self.create_session(tenant, row))
-    }
+    fn create_session<'a>(&'a self, tenant: &'a str, row: &'a SessionRow) -> BoxFuture<'a, Result<()>>;
 
     /// The session, if `tenant` owns it.
-    pub async fn session(&self, tenant: &str, id: &str) -> Result<Option<SessionRow>> {
-        each!(self.session(tenant, id))
-    }
+    fn session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRow>>>;
 
     /// `tenant`'s sessions, newest first: `limit` of them after `offset`.
-    pub async fn sessions(&self, tenant: &str, limit: usize, offset: usize) -> Result<Vec<SessionRow>> {
-        each!(self.sessions(tenant, limit, offset))
-    }
+    fn sessions<'a>(&'a self, tenant: &'a str, limit: usize, offset: usize) -> BoxFuture<'a, Result<Vec<SessionRow>>>;
 
     /// Deletes `tenant`'s session with its runs and their events; false when it had no
     /// such session.
-    pub async fn delete_session(&self, tenant: &str, id: &str) -> Result<bool> {
-        each!(self.delete_session(tenant, id))
-    }
+    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
     /// Records a new `running` run owned by `owner` until `lease_until`; false (nothing
     /// written) when its session already has an active one.
-    pub async fn insert_run(
-        &self,
-        tenant: &str,
-        row: &RunRow,
-        input: &str,
-        owner: &str,
+    fn insert_run<'a>(
+        &'a self,
+        tenant: &'a str,
+        row: &'a RunRow,
+        input: &'a str,
+        owner: &'a str,
         lease_until: i64,
-    ) -> Result<bool> {
-        each!(self.insert_run(tenant, row, input, owner, lease_until))
-    }
+    ) -> BoxFuture<'a, Result<bool>>;
 
     /// Moves a run from `from` to `to`; false when it was not in `from`.
-    pub async fn move_run(&self, id: &str, from: RunStatus, to: RunStatus, now: i64) -> Result<bool> {
-        each!(self.move_run(id, from, to, now))
-    }
+    fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>>;
 
     /// A run waiting for input goes on: `running` again, owned by `owner` until
     /// `lease_until`, no cancel asked; false when it was not waiting.
-    pub async fn continue_run(&self, id: &str, input: &str, owner: &str, lease_until: i64, now: i64) -> Result<bool> {
-        each!(self.continue_run(id, input, owner, lease_until, now))
-    }
+    fn continue_run<'a>(
+        &'a self,
+        id: &'a str,
+        input: &'a str,
+        owner: &'a str,
+        lease_until: i64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool>>;
 
     /// Writes the run's new status with its events not yet stored, in one transaction,
     /// if `owner` still owns it (the lease is given up with it); false when it does not
     /// (nothing written).
     #[allow(clippy::too_many_arguments)]
-    pub async fn finish_run(
-        &self,
-        id: &str,
-        owner: &str,
+    fn finish_run<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
         status: RunStatus,
         result: Option<Value>,
         error: Option<Value>,
         events: Vec<StoredEvent>,
         now: i64,
-    ) -> Result<bool> {
-        each!(self.finish_run(id, owner, status, result, error, events, now))
-    }
+    ) -> BoxFuture<'a, Result<bool>>;
 
     /// Stores events of a run that is still going, if `owner` still owns it; false when
     /// it does not (nothing written).
-    pub async fn append_events(&self, id: &str, owner: &str, events: Vec<StoredEvent>) -> Result<bool> {
-        each!(self.append_events(id, owner, events))
-    }
+    fn append_events<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        events: Vec<StoredEvent>,
+    ) -> BoxFuture<'a, Result<bool>>;
 
     /// Extends the leases of `owner`'s running runs to `lease_until`; the runs it still
     /// owns, and whether a cancel was asked for each.
-    pub async fn renew(&self, owner: &str, lease_until: i64) -> Result<Vec<Renewed>> {
-        each!(self.renew(owner, lease_until))
-    }
+    fn renew<'a>(&'a self, owner: &'a str, lease_until: i64) -> BoxFuture<'a, Result<Vec<Renewed>>>;
 
     /// Gives up `owner`'s lease on these running runs: another instance (or this one,
     /// restarted) claims them at once and continues them.
-    pub async fn release(&self, owner: &str, ids: Vec<String>) -> Result<()> {
-        each!(self.release(owner, ids))
-    }
+    fn release<'a>(&'a self, owner: &'a str, ids: Vec<String>) -> BoxFuture<'a, Result<()>>;
 
     /// The owners of running runs other than `owner` whose leases have not expired, so
     /// the caller can tell which of them are processes of this host that are gone.
-    pub async fn other_owners(&self, owner: &str, now: i64) -> Result<Vec<String>> {
-        each!(self.other_owners(owner, now))
-    }
+    fn other_owners<'a>(&'a self, owner: &'a str, now: i64) -> BoxFuture<'a, Result<Vec<String>>>;
 
     /// Takes over up to `limit` running runs whose lease expired before `now` or whose
     /// owner is one of `gone`: owned by `owner` until `lease_until`, one generation
     /// more. Two instances never claim the same run.
-    pub async fn claim(
-        &self,
-        owner: &str,
+    fn claim<'a>(
+        &'a self,
+        owner: &'a str,
         lease_until: i64,
         now: i64,
         gone: Vec<String>,
         limit: usize,
-    ) -> Result<Vec<Claimed>> {
-        each!(self.claim(owner, lease_until, now, gone, limit))
-    }
+    ) -> BoxFuture<'a, Result<Vec<Claimed>>>;
 
     /// Asks the owner of a running run to cancel it (it reads this when it renews its
     /// lease); false when the run is not running.
-    pub async fn request_cancel(&self, id: &str) -> Result<bool> {
-        each!(self.request_cancel(id))
-    }
+    fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
     /// Keeps a new API key of `tenant` by the SHA-256 of the key (hex).
-    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
-        each!(self.insert_key(row, hash))
-    }
+    fn insert_key<'a>(&'a self, row: &'a StoredKey, hash: &'a str) -> BoxFuture<'a, Result<()>>;
 
     /// The stored keys, oldest first.
-    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
-        each!(self.keys())
-    }
+    fn keys(&self) -> BoxFuture<'_, Result<Vec<StoredKey>>>;
 
     /// Removes the stored key `id`; false when there is none.
-    pub async fn revoke_key(&self, id: &str) -> Result<bool> {
-        each!(self.revoke_key(id))
-    }
+    fn revoke_key<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
     /// The tenant of the stored key whose SHA-256 (hex) is `hash`.
-    pub async fn key_tenant(&self, hash: &str) -> Result<Option<String>> {
-        each!(self.key_tenant(hash))
-    }
+    fn key_tenant<'a>(&'a self, hash: &'a str) -> BoxFuture<'a, Result<Option<String>>>;
 
     /// The run, if `tenant` owns it.
-    pub async fn run(&self, tenant: &str, id: &str) -> Result<Option<RunRow>> {
-        each!(self.run(tenant, id))
-    }
+    fn run<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<RunRow>>>;
 
     /// The run's status, whoever owns it (for readers already allowed to see it).
-    pub async fn run_status(&self, id: &str) -> Result<Option<RunStatus>> {
-        each!(self.run_status(id))
-    }
+    fn run_status<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<RunStatus>>>;
 
     /// The run's stored events after number `after`, in order.
-    pub async fn events_after(&self, id: &str, after: u64) -> Result<Vec<StoredEvent>> {
-        each!(self.events_after(id, after))
-    }
+    fn events_after<'a>(&'a self, id: &'a str, after: u64) -> BoxFuture<'a, Result<Vec<StoredEvent>>>;
 
     /// The number of the run's last stored event (0 without any).
-    pub async fn last_event(&self, id: &str) -> Result<u64> {
-        each!(self.last_event(id))
-    }
+    fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>>;
+}
+
+/// The server's tables, in whichever database the session store is.
+pub type Db = Arc<dyn RunStore>;
+
+/// Opens (or creates) the tables in the SQLite file at `path`.
+pub async fn sqlite(path: &std::path::Path) -> Result<Db> {
+    Ok(Arc::new(sqlite::SqliteDb::open(path).await?))
+}
+
+/// Creates the tables if missing in the database of `pool` (concurrent instances create
+/// them once).
+#[cfg(feature = "postgres")]
+pub async fn postgres(pool: deadpool_postgres::Pool) -> Result<Db> {
+    Ok(Arc::new(postgres::PostgresDb::open(pool).await?))
 }

@@ -3,10 +3,13 @@
 //! `FOR UPDATE SKIP LOCKED` so two instances never take the same one.
 
 use deadpool_postgres::Pool;
+use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
-use super::{Claimed, KeyRow, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+use super::{
+    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, json_or_null, kind,
+};
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
 const SCHEMA_LOCK: i64 = 0x6c75_6369_6473_7276; // "lucidsrv"
@@ -89,229 +92,263 @@ impl PostgresDb {
     async fn client(&self) -> Result<deadpool_postgres::Object> {
         Ok(self.pool.get().await?)
     }
+}
 
-    /// See [`super::Db::ping`].
-    pub async fn ping(&self) -> Result<()> {
-        self.client().await?.simple_query("SELECT 1").await?;
-        Ok(())
+impl RunStore for PostgresDb {
+    fn ping(&self) -> BoxFuture<'_, Result<()>> {
+        Box::pin(async move {
+            self.client().await?.simple_query("SELECT 1").await?;
+            Ok(())
+        })
     }
 
-    /// See [`super::Db::create_session`].
-    pub async fn create_session(&self, tenant: &str, row: &SessionRow) -> Result<()> {
-        self.client()
-            .await?
-            .execute(
-                "INSERT INTO serve_sessions (id, tenant, agent, metadata, created_at) VALUES ($1, $2, $3, $4, $5)",
-                &[&row.id, &tenant, &row.agent, &row.metadata.to_string(), &row.created_at],
-            )
-            .await?;
-        Ok(())
+    fn create_session<'a>(&'a self, tenant: &'a str, row: &'a SessionRow) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO serve_sessions (id, tenant, agent, metadata, created_at) VALUES ($1, $2, $3, $4, $5)",
+                    &[&row.id, &tenant, &row.agent, &row.metadata.to_string(), &row.created_at],
+                )
+                .await?;
+            Ok(())
+        })
     }
 
-    /// See [`super::Db::session`].
-    pub async fn session(&self, tenant: &str, id: &str) -> Result<Option<SessionRow>> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 AND id = $2",
-                &[&tenant, &id],
-            )
-            .await?;
-        row.as_ref().map(session_row).transpose()
+    fn session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRow>>> {
+        Box::pin(async move {
+            let row = self
+                .client()
+                .await?
+                .query_opt(
+                    "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 AND id = $2",
+                    &[&tenant, &id],
+                )
+                .await?;
+            row.as_ref().map(session_row).transpose()
+        })
     }
 
-    /// See [`super::Db::sessions`].
-    pub async fn sessions(&self, tenant: &str, limit: usize, offset: usize) -> Result<Vec<SessionRow>> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 \
-                 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3",
-                &[&tenant, &(limit as i64), &(offset as i64)],
-            )
-            .await?;
-        rows.iter().map(session_row).collect()
+    fn sessions<'a>(&'a self, tenant: &'a str, limit: usize, offset: usize) -> BoxFuture<'a, Result<Vec<SessionRow>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 \
+                     ORDER BY created_at DESC, id LIMIT $2 OFFSET $3",
+                    &[&tenant, &(limit as i64), &(offset as i64)],
+                )
+                .await?;
+            rows.iter().map(session_row).collect()
+        })
     }
 
-    /// See [`super::Db::delete_session`].
-    pub async fn delete_session(&self, tenant: &str, id: &str) -> Result<bool> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        let gone = tx.execute("DELETE FROM serve_sessions WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await?;
-        if gone > 0 {
-            tx.execute(
-                "DELETE FROM serve_events WHERE run_id IN (SELECT id FROM serve_runs WHERE session_id = $1)",
-                &[&id],
-            )
-            .await?;
-            tx.execute("DELETE FROM serve_runs WHERE session_id = $1", &[&id]).await?;
-        }
-        tx.commit().await?;
-        Ok(gone > 0)
+    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            let gone = tx.execute("DELETE FROM serve_sessions WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await?;
+            if gone > 0 {
+                tx.execute(
+                    "DELETE FROM serve_events WHERE run_id IN (SELECT id FROM serve_runs WHERE session_id = $1)",
+                    &[&id],
+                )
+                .await?;
+                tx.execute("DELETE FROM serve_runs WHERE session_id = $1", &[&id]).await?;
+            }
+            tx.commit().await?;
+            Ok(gone > 0)
+        })
     }
 
-    /// See [`super::Db::insert_run`].
-    pub async fn insert_run(
-        &self,
-        tenant: &str,
-        row: &RunRow,
-        input: &str,
-        owner: &str,
+    fn insert_run<'a>(
+        &'a self,
+        tenant: &'a str,
+        row: &'a RunRow,
+        input: &'a str,
+        owner: &'a str,
         lease_until: i64,
-    ) -> Result<bool> {
-        let r = self
-            .client()
-            .await?
-            .execute(
-                "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
-                 input) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8)",
-                &[
-                    &row.id,
-                    &tenant,
-                    &row.session_id,
-                    &row.status.as_str(),
-                    &row.created_at,
-                    &owner,
-                    &lease_until,
-                    &input,
-                ],
-            )
-            .await;
-        not_unique(r)
+    ) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let r = self
+                .client()
+                .await?
+                .execute(
+                    "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
+                     input) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8)",
+                    &[
+                        &row.id,
+                        &tenant,
+                        &row.session_id,
+                        &row.status.as_str(),
+                        &row.created_at,
+                        &owner,
+                        &lease_until,
+                        &input,
+                    ],
+                )
+                .await;
+            not_unique(r)
+        })
     }
 
-    /// See [`super::Db::move_run`].
-    pub async fn move_run(&self, id: &str, from: RunStatus, to: RunStatus, now: i64) -> Result<bool> {
-        let r = self
-            .client()
-            .await?
-            .execute(
-                "UPDATE serve_runs SET status = $1, updated_at = $2 WHERE id = $3 AND status = $4",
-                &[&to.as_str(), &now, &id, &from.as_str()],
-            )
-            .await;
-        not_unique(r)
+    fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let r = self
+                .client()
+                .await?
+                .execute(
+                    "UPDATE serve_runs SET status = $1, updated_at = $2 WHERE id = $3 AND status = $4",
+                    &[&to.as_str(), &now, &id, &from.as_str()],
+                )
+                .await;
+            not_unique(r)
+        })
     }
 
-    /// See [`super::Db::continue_run`].
-    pub async fn continue_run(&self, id: &str, input: &str, owner: &str, lease_until: i64, now: i64) -> Result<bool> {
-        let r = self
-            .client()
-            .await?
-            .execute(
-                "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
-                 updated_at = $3, input = $5 WHERE id = $4 AND status = 'needs_input'",
-                &[&owner, &lease_until, &now, &id, &input],
-            )
-            .await;
-        not_unique(r)
+    fn continue_run<'a>(
+        &'a self,
+        id: &'a str,
+        input: &'a str,
+        owner: &'a str,
+        lease_until: i64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let r = self
+                .client()
+                .await?
+                .execute(
+                    "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
+                     updated_at = $3, input = $5 WHERE id = $4 AND status = 'needs_input'",
+                    &[&owner, &lease_until, &now, &id, &input],
+                )
+                .await;
+            not_unique(r)
+        })
     }
 
-    /// See [`super::Db::finish_run`].
     #[allow(clippy::too_many_arguments)]
-    pub async fn finish_run(
-        &self,
-        id: &str,
-        owner: &str,
+    fn finish_run<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
         status: RunStatus,
         result: Option<Value>,
         error: Option<Value>,
         events: Vec<StoredEvent>,
         now: i64,
-    ) -> Result<bool> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        let owned = tx
-            .execute(
-                "UPDATE serve_runs SET status = $1, result = $2, error = $3, updated_at = $4, owner = NULL, \
-                 lease_until = 0 WHERE id = $5 AND owner = $6 AND status = 'running'",
-                &[&status.as_str(), &result.map(|v| v.to_string()), &error.map(|v| v.to_string()), &now, &id, &owner],
-            )
-            .await?;
-        if owned == 0 {
-            return Ok(false);
-        }
-        insert_events(&tx, id, &events).await?;
-        tx.commit().await?;
-        Ok(true)
+    ) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            let owned = tx
+                .execute(
+                    "UPDATE serve_runs SET status = $1, result = $2, error = $3, updated_at = $4, owner = NULL, \
+                     lease_until = 0 WHERE id = $5 AND owner = $6 AND status = 'running'",
+                    &[
+                        &status.as_str(),
+                        &result.map(|v| v.to_string()),
+                        &error.map(|v| v.to_string()),
+                        &now,
+                        &id,
+                        &owner,
+                    ],
+                )
+                .await?;
+            if owned == 0 {
+                return Ok(false);
+            }
+            insert_events(&tx, id, &events).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 
-    /// See [`super::Db::append_events`].
-    pub async fn append_events(&self, id: &str, owner: &str, events: Vec<StoredEvent>) -> Result<bool> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        // Locks the run's row: a claim waits for these events, and skips the run meanwhile.
-        let owned = tx
-            .query_opt(
-                "SELECT 1 FROM serve_runs WHERE id = $1 AND owner = $2 AND status = 'running' FOR UPDATE",
-                &[&id, &owner],
-            )
-            .await?;
-        if owned.is_none() {
-            return Ok(false);
-        }
-        insert_events(&tx, id, &events).await?;
-        tx.commit().await?;
-        Ok(true)
+    fn append_events<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        events: Vec<StoredEvent>,
+    ) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            // Locks the run's row: a claim waits for these events, and skips the run meanwhile.
+            let owned = tx
+                .query_opt(
+                    "SELECT 1 FROM serve_runs WHERE id = $1 AND owner = $2 AND status = 'running' FOR UPDATE",
+                    &[&id, &owner],
+                )
+                .await?;
+            if owned.is_none() {
+                return Ok(false);
+            }
+            insert_events(&tx, id, &events).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 
-    /// See [`super::Db::renew`].
-    pub async fn renew(&self, owner: &str, lease_until: i64) -> Result<Vec<Renewed>> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "UPDATE serve_runs SET lease_until = $1 WHERE owner = $2 AND status = 'running' \
-                 RETURNING id, cancel_requested",
-                &[&lease_until, &owner],
-            )
-            .await?;
-        Ok(rows.iter().map(|r| Renewed { id: r.get(0), cancel_requested: r.get(1) }).collect())
+    fn renew<'a>(&'a self, owner: &'a str, lease_until: i64) -> BoxFuture<'a, Result<Vec<Renewed>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "UPDATE serve_runs SET lease_until = $1 WHERE owner = $2 AND status = 'running' \
+                     RETURNING id, cancel_requested",
+                    &[&lease_until, &owner],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| Renewed { id: r.get(0), cancel_requested: r.get(1) }).collect())
+        })
     }
 
-    /// See [`super::Db::release`].
-    pub async fn release(&self, owner: &str, ids: Vec<String>) -> Result<()> {
-        self.client()
-            .await?
-            .execute(
-                "UPDATE serve_runs SET owner = NULL, lease_until = 0 WHERE id = ANY($1) AND owner = $2 \
-                 AND status = 'running'",
-                &[&ids, &owner],
-            )
-            .await?;
-        Ok(())
+    fn release<'a>(&'a self, owner: &'a str, ids: Vec<String>) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "UPDATE serve_runs SET owner = NULL, lease_until = 0 WHERE id = ANY($1) AND owner = $2 \
+                     AND status = 'running'",
+                    &[&ids, &owner],
+                )
+                .await?;
+            Ok(())
+        })
     }
 
-    /// See [`super::Db::other_owners`].
-    pub async fn other_owners(&self, owner: &str, now: i64) -> Result<Vec<String>> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "SELECT DISTINCT owner FROM serve_runs WHERE status = 'running' AND owner IS NOT NULL \
-                 AND owner <> $1 AND lease_until >= $2",
-                &[&owner, &now],
-            )
-            .await?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+    fn other_owners<'a>(&'a self, owner: &'a str, now: i64) -> BoxFuture<'a, Result<Vec<String>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "SELECT DISTINCT owner FROM serve_runs WHERE status = 'running' AND owner IS NOT NULL \
+                     AND owner <> $1 AND lease_until >= $2",
+                    &[&owner, &now],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
     }
 
-    /// See [`super::Db::claim`].
-    pub async fn claim(
-        &self,
-        owner: &str,
+    fn claim<'a>(
+        &'a self,
+        owner: &'a str,
         lease_until: i64,
         now: i64,
         gone: Vec<String>,
         limit: usize,
-    ) -> Result<Vec<Claimed>> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "WITH free AS (
+    ) -> BoxFuture<'a, Result<Vec<Claimed>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "WITH free AS (
                      SELECT id FROM serve_runs
                      WHERE status = 'running' AND (owner IS NULL OR owner <> $1)
                        AND (lease_until < $3 OR owner IS NULL OR owner = ANY($4))
@@ -321,117 +358,127 @@ impl PostgresDb {
                  FROM free, serve_sessions s
                  WHERE r.id = free.id AND s.id = r.session_id
                  RETURNING r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.input",
-                &[&owner, &lease_until, &now, &gone, &(limit as i64)],
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| Claimed {
-                id: r.get(0),
-                tenant: r.get(1),
-                session_id: r.get(2),
-                agent: r.get(3),
-                generation: r.get(4),
-                cancel_requested: r.get(5),
-                input: r.get(6),
-            })
-            .collect())
-    }
-
-    /// See [`super::Db::insert_key`].
-    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
-        self.client()
-            .await?
-            .execute(
-                "INSERT INTO serve_keys (id, tenant, hash, created_at) VALUES ($1, $2, $3, $4)",
-                &[&row.id, &row.tenant, &hash, &row.created_at],
-            )
-            .await?;
-        Ok(())
-    }
-
-    /// See [`super::Db::keys`].
-    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
-        let rows = self
-            .client()
-            .await?
-            .query("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id", &[])
-            .await?;
-        Ok(rows.iter().map(|r| KeyRow { id: r.get(0), tenant: r.get(1), created_at: r.get(2) }).collect())
-    }
-
-    /// See [`super::Db::revoke_key`].
-    pub async fn revoke_key(&self, id: &str) -> Result<bool> {
-        Ok(self.client().await?.execute("DELETE FROM serve_keys WHERE id = $1", &[&id]).await? > 0)
-    }
-
-    /// See [`super::Db::key_tenant`].
-    pub async fn key_tenant(&self, hash: &str) -> Result<Option<String>> {
-        let row = self.client().await?.query_opt("SELECT tenant FROM serve_keys WHERE hash = $1", &[&hash]).await?;
-        Ok(row.map(|r| r.get(0)))
-    }
-
-    /// See [`super::Db::request_cancel`].
-    pub async fn request_cancel(&self, id: &str) -> Result<bool> {
-        let n = self
-            .client()
-            .await?
-            .execute("UPDATE serve_runs SET cancel_requested = TRUE WHERE id = $1 AND status = 'running'", &[&id])
-            .await?;
-        Ok(n > 0)
-    }
-
-    /// See [`super::Db::run`].
-    pub async fn run(&self, tenant: &str, id: &str) -> Result<Option<RunRow>> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                "SELECT id, session_id, status, result, error, created_at, updated_at FROM serve_runs \
-                 WHERE tenant = $1 AND id = $2",
-                &[&tenant, &id],
-            )
-            .await?;
-        row.map(|r| {
-            Ok(RunRow {
-                id: r.get(0),
-                session_id: r.get(1),
-                status: RunStatus::parse(r.get::<_, &str>(2)),
-                result: json_or_null(r.get(3))?,
-                error: json_or_null(r.get(4))?,
-                created_at: r.get(5),
-                updated_at: r.get(6),
-            })
+                    &[&owner, &lease_until, &now, &gone, &(limit as i64)],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| Claimed {
+                    id: r.get(0),
+                    tenant: r.get(1),
+                    session_id: r.get(2),
+                    agent: r.get(3),
+                    generation: r.get(4),
+                    cancel_requested: r.get(5),
+                    input: r.get(6),
+                })
+                .collect())
         })
-        .transpose()
     }
 
-    /// See [`super::Db::run_status`].
-    pub async fn run_status(&self, id: &str) -> Result<Option<RunStatus>> {
-        let row = self.client().await?.query_opt("SELECT status FROM serve_runs WHERE id = $1", &[&id]).await?;
-        Ok(row.map(|r| RunStatus::parse(r.get::<_, &str>(0))))
+    fn insert_key<'a>(&'a self, row: &'a StoredKey, hash: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO serve_keys (id, tenant, hash, created_at) VALUES ($1, $2, $3, $4)",
+                    &[&row.id, &row.tenant, &hash, &row.created_at],
+                )
+                .await?;
+            Ok(())
+        })
     }
 
-    /// See [`super::Db::events_after`].
-    pub async fn events_after(&self, id: &str, after: u64) -> Result<Vec<StoredEvent>> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "SELECT seq, kind, data FROM serve_events WHERE run_id = $1 AND seq > $2 ORDER BY seq",
-                &[&id, &(after.min(i64::MAX as u64) as i64)],
-            )
-            .await?;
-        Ok(rows.iter().map(stored_event).collect())
+    fn keys(&self) -> BoxFuture<'_, Result<Vec<StoredKey>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id", &[])
+                .await?;
+            Ok(rows.iter().map(|r| StoredKey { id: r.get(0), tenant: r.get(1), created_at: r.get(2) }).collect())
+        })
     }
 
-    /// See [`super::Db::last_event`].
-    pub async fn last_event(&self, id: &str) -> Result<u64> {
-        let row = self
-            .client()
-            .await?
-            .query_one("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = $1", &[&id])
-            .await?;
-        Ok(row.get::<_, i64>(0) as u64)
+    fn revoke_key<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(
+            async move { Ok(self.client().await?.execute("DELETE FROM serve_keys WHERE id = $1", &[&id]).await? > 0) },
+        )
+    }
+
+    fn key_tenant<'a>(&'a self, hash: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
+        Box::pin(async move {
+            let row = self.client().await?.query_opt("SELECT tenant FROM serve_keys WHERE hash = $1", &[&hash]).await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let n = self
+                .client()
+                .await?
+                .execute("UPDATE serve_runs SET cancel_requested = TRUE WHERE id = $1 AND status = 'running'", &[&id])
+                .await?;
+            Ok(n > 0)
+        })
+    }
+
+    fn run<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<RunRow>>> {
+        Box::pin(async move {
+            let row = self
+                .client()
+                .await?
+                .query_opt(
+                    "SELECT id, session_id, status, result, error, created_at, updated_at FROM serve_runs \
+                     WHERE tenant = $1 AND id = $2",
+                    &[&tenant, &id],
+                )
+                .await?;
+            row.map(|r| {
+                Ok(RunRow {
+                    id: r.get(0),
+                    session_id: r.get(1),
+                    status: RunStatus::parse(r.get::<_, &str>(2)),
+                    result: json_or_null(r.get(3))?,
+                    error: json_or_null(r.get(4))?,
+                    created_at: r.get(5),
+                    updated_at: r.get(6),
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn run_status<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<RunStatus>>> {
+        Box::pin(async move {
+            let row = self.client().await?.query_opt("SELECT status FROM serve_runs WHERE id = $1", &[&id]).await?;
+            Ok(row.map(|r| RunStatus::parse(r.get::<_, &str>(0))))
+        })
+    }
+
+    fn events_after<'a>(&'a self, id: &'a str, after: u64) -> BoxFuture<'a, Result<Vec<StoredEvent>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "SELECT seq, kind, data FROM serve_events WHERE run_id = $1 AND seq > $2 ORDER BY seq",
+                    &[&id, &(after.min(i64::MAX as u64) as i64)],
+                )
+                .await?;
+            Ok(rows.iter().map(stored_event).collect())
+        })
+    }
+
+    fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>> {
+        Box::pin(async move {
+            let row = self
+                .client()
+                .await?
+                .query_one("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = $1", &[&id])
+                .await?;
+            Ok(row.get::<_, i64>(0) as u64)
+        })
     }
 }

@@ -4,10 +4,13 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use futures::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
-use super::{Claimed, KeyRow, Renewed, Result, RunRow, RunStatus, SessionRow, StoredEvent, json_or_null, kind};
+use super::{
+    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, json_or_null, kind,
+};
 
 /// The server's tables in one SQLite file.
 #[derive(Clone)]
@@ -51,25 +54,28 @@ impl SqliteDb {
         Ok(SqliteDb { conn: Arc::new(Mutex::new(conn)) })
     }
 
-    async fn with<T: Send + 'static>(
+    /// Runs `f` on the connection on a blocking thread.
+    fn with<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T> + Send + 'static,
-    ) -> Result<T> {
+    ) -> BoxFuture<'static, Result<T>> {
         let conn = Arc::clone(&self.conn);
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
-            f(&mut conn)
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
+                f(&mut conn)
+            })
+            .await?
         })
-        .await?
+    }
+}
+
+impl RunStore for SqliteDb {
+    fn ping(&self) -> BoxFuture<'_, Result<()>> {
+        self.with(|c| Ok(c.query_row("SELECT 1", [], |_| Ok(()))?))
     }
 
-    /// Answers when the database does.
-    pub async fn ping(&self) -> Result<()> {
-        self.with(|c| Ok(c.query_row("SELECT 1", [], |_| Ok(()))?)).await
-    }
-
-    /// Records a new session of `tenant`.
-    pub async fn create_session(&self, tenant: &str, row: &SessionRow) -> Result<()> {
+    fn create_session<'a>(&'a self, tenant: &'a str, row: &'a SessionRow) -> BoxFuture<'a, Result<()>> {
         let (tenant, row) = (tenant.to_string(), row.clone());
         self.with(move |c| {
             c.execute(
@@ -78,11 +84,9 @@ impl SqliteDb {
             )?;
             Ok(())
         })
-        .await
     }
 
-    /// The session, if `tenant` owns it.
-    pub async fn session(&self, tenant: &str, id: &str) -> Result<Option<SessionRow>> {
+    fn session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRow>>> {
         let (tenant, id) = (tenant.to_string(), id.to_string());
         self.with(move |c| {
             let row = c
@@ -97,11 +101,9 @@ impl SqliteDb {
             })
             .transpose()
         })
-        .await
     }
 
-    /// `tenant`'s sessions, newest first: `limit` of them after `offset`.
-    pub async fn sessions(&self, tenant: &str, limit: usize, offset: usize) -> Result<Vec<SessionRow>> {
+    fn sessions<'a>(&'a self, tenant: &'a str, limit: usize, offset: usize) -> BoxFuture<'a, Result<Vec<SessionRow>>> {
         let tenant = tenant.to_string();
         self.with(move |c| {
             let mut stmt = c.prepare(
@@ -118,12 +120,9 @@ impl SqliteDb {
             }
             Ok(out)
         })
-        .await
     }
 
-    /// Deletes `tenant`'s session with its runs and their events; false when it had no
-    /// such session.
-    pub async fn delete_session(&self, tenant: &str, id: &str) -> Result<bool> {
+    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         let (tenant, id) = (tenant.to_string(), id.to_string());
         self.with(move |c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -138,18 +137,16 @@ impl SqliteDb {
             tx.commit()?;
             Ok(gone > 0)
         })
-        .await
     }
 
-    /// See [`super::Db::insert_run`].
-    pub async fn insert_run(
-        &self,
-        tenant: &str,
-        row: &RunRow,
-        input: &str,
-        owner: &str,
+    fn insert_run<'a>(
+        &'a self,
+        tenant: &'a str,
+        row: &'a RunRow,
+        input: &'a str,
+        owner: &'a str,
         lease_until: i64,
-    ) -> Result<bool> {
+    ) -> BoxFuture<'a, Result<bool>> {
         let (tenant, row, input, owner) = (tenant.to_string(), row.clone(), input.to_string(), owner.to_string());
         self.with(move |c| {
             let r = c.execute(
@@ -159,11 +156,9 @@ impl SqliteDb {
             );
             not_unique(r)
         })
-        .await
     }
 
-    /// See [`super::Db::move_run`].
-    pub async fn move_run(&self, id: &str, from: RunStatus, to: RunStatus, now: i64) -> Result<bool> {
+    fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>> {
         let id = id.to_string();
         self.with(move |c| {
             let r = c.execute(
@@ -172,11 +167,16 @@ impl SqliteDb {
             );
             not_unique(r)
         })
-        .await
     }
 
-    /// See [`super::Db::continue_run`].
-    pub async fn continue_run(&self, id: &str, input: &str, owner: &str, lease_until: i64, now: i64) -> Result<bool> {
+    fn continue_run<'a>(
+        &'a self,
+        id: &'a str,
+        input: &'a str,
+        owner: &'a str,
+        lease_until: i64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool>> {
         let (id, input, owner) = (id.to_string(), input.to_string(), owner.to_string());
         self.with(move |c| {
             let r = c.execute(
@@ -186,21 +186,19 @@ impl SqliteDb {
             );
             not_unique(r)
         })
-        .await
     }
 
-    /// See [`super::Db::finish_run`].
     #[allow(clippy::too_many_arguments)]
-    pub async fn finish_run(
-        &self,
-        id: &str,
-        owner: &str,
+    fn finish_run<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
         status: RunStatus,
         result: Option<Value>,
         error: Option<Value>,
         events: Vec<StoredEvent>,
         now: i64,
-    ) -> Result<bool> {
+    ) -> BoxFuture<'a, Result<bool>> {
         let (id, owner) = (id.to_string(), owner.to_string());
         self.with(move |c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -216,11 +214,14 @@ impl SqliteDb {
             tx.commit()?;
             Ok(true)
         })
-        .await
     }
 
-    /// See [`super::Db::append_events`].
-    pub async fn append_events(&self, id: &str, owner: &str, events: Vec<StoredEvent>) -> Result<bool> {
+    fn append_events<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        events: Vec<StoredEvent>,
+    ) -> BoxFuture<'a, Result<bool>> {
         let (id, owner) = (id.to_string(), owner.to_string());
         self.with(move |c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -238,11 +239,9 @@ impl SqliteDb {
             tx.commit()?;
             Ok(true)
         })
-        .await
     }
 
-    /// See [`super::Db::renew`].
-    pub async fn renew(&self, owner: &str, lease_until: i64) -> Result<Vec<Renewed>> {
+    fn renew<'a>(&'a self, owner: &'a str, lease_until: i64) -> BoxFuture<'a, Result<Vec<Renewed>>> {
         let owner = owner.to_string();
         self.with(move |c| {
             let mut stmt = c.prepare_cached(
@@ -254,11 +253,9 @@ impl SqliteDb {
             })?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
-        .await
     }
 
-    /// See [`super::Db::release`].
-    pub async fn release(&self, owner: &str, ids: Vec<String>) -> Result<()> {
+    fn release<'a>(&'a self, owner: &'a str, ids: Vec<String>) -> BoxFuture<'a, Result<()>> {
         let owner = owner.to_string();
         self.with(move |c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -272,11 +269,9 @@ impl SqliteDb {
             tx.commit()?;
             Ok(())
         })
-        .await
     }
 
-    /// See [`super::Db::other_owners`].
-    pub async fn other_owners(&self, owner: &str, now: i64) -> Result<Vec<String>> {
+    fn other_owners<'a>(&'a self, owner: &'a str, now: i64) -> BoxFuture<'a, Result<Vec<String>>> {
         let owner = owner.to_string();
         self.with(move |c| {
             let mut stmt = c.prepare(
@@ -286,18 +281,16 @@ impl SqliteDb {
             let rows = stmt.query_map(params![owner, now], |r| r.get::<_, String>(0))?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
-        .await
     }
 
-    /// See [`super::Db::claim`].
-    pub async fn claim(
-        &self,
-        owner: &str,
+    fn claim<'a>(
+        &'a self,
+        owner: &'a str,
         lease_until: i64,
         now: i64,
         gone: Vec<String>,
         limit: usize,
-    ) -> Result<Vec<Claimed>> {
+    ) -> BoxFuture<'a, Result<Vec<Claimed>>> {
         let owner = owner.to_string();
         self.with(move |c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -340,11 +333,9 @@ impl SqliteDb {
             tx.commit()?;
             Ok(claimed)
         })
-        .await
     }
 
-    /// See [`super::Db::insert_key`].
-    pub async fn insert_key(&self, row: &KeyRow, hash: &str) -> Result<()> {
+    fn insert_key<'a>(&'a self, row: &'a StoredKey, hash: &'a str) -> BoxFuture<'a, Result<()>> {
         let (row, hash) = (row.clone(), hash.to_string());
         self.with(move |c| {
             c.execute(
@@ -353,37 +344,30 @@ impl SqliteDb {
             )?;
             Ok(())
         })
-        .await
     }
 
-    /// See [`super::Db::keys`].
-    pub async fn keys(&self) -> Result<Vec<KeyRow>> {
+    fn keys(&self) -> BoxFuture<'_, Result<Vec<StoredKey>>> {
         self.with(|c| {
             let mut stmt = c.prepare("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id")?;
             let rows =
-                stmt.query_map([], |r| Ok(KeyRow { id: r.get(0)?, tenant: r.get(1)?, created_at: r.get(2)? }))?;
+                stmt.query_map([], |r| Ok(StoredKey { id: r.get(0)?, tenant: r.get(1)?, created_at: r.get(2)? }))?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
-        .await
     }
 
-    /// See [`super::Db::revoke_key`].
-    pub async fn revoke_key(&self, id: &str) -> Result<bool> {
+    fn revoke_key<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         let id = id.to_string();
-        self.with(move |c| Ok(c.execute("DELETE FROM serve_keys WHERE id = ?1", params![id])? > 0)).await
+        self.with(move |c| Ok(c.execute("DELETE FROM serve_keys WHERE id = ?1", params![id])? > 0))
     }
 
-    /// See [`super::Db::key_tenant`].
-    pub async fn key_tenant(&self, hash: &str) -> Result<Option<String>> {
+    fn key_tenant<'a>(&'a self, hash: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
         let hash = hash.to_string();
         self.with(move |c| {
             Ok(c.query_row("SELECT tenant FROM serve_keys WHERE hash = ?1", params![hash], |r| r.get(0)).optional()?)
         })
-        .await
     }
 
-    /// See [`super::Db::request_cancel`].
-    pub async fn request_cancel(&self, id: &str) -> Result<bool> {
+    fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         let id = id.to_string();
         self.with(move |c| {
             Ok(c.execute(
@@ -391,11 +375,9 @@ impl SqliteDb {
                 params![id],
             )? > 0)
         })
-        .await
     }
 
-    /// The run, if `tenant` owns it.
-    pub async fn run(&self, tenant: &str, id: &str) -> Result<Option<RunRow>> {
+    fn run<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<RunRow>>> {
         let (tenant, id) = (tenant.to_string(), id.to_string());
         self.with(move |c| {
             let row = c
@@ -429,11 +411,9 @@ impl SqliteDb {
             })
             .transpose()
         })
-        .await
     }
 
-    /// The run's status, whoever owns it (for readers already allowed to see it).
-    pub async fn run_status(&self, id: &str) -> Result<Option<RunStatus>> {
+    fn run_status<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<RunStatus>>> {
         let id = id.to_string();
         self.with(move |c| {
             let status = c
@@ -441,11 +421,9 @@ impl SqliteDb {
                 .optional()?;
             Ok(status.map(|s| RunStatus::parse(&s)))
         })
-        .await
     }
 
-    /// The run's stored events after number `after`, in order.
-    pub async fn events_after(&self, id: &str, after: u64) -> Result<Vec<StoredEvent>> {
+    fn events_after<'a>(&'a self, id: &'a str, after: u64) -> BoxFuture<'a, Result<Vec<StoredEvent>>> {
         let id = id.to_string();
         self.with(move |c| {
             let mut stmt =
@@ -459,18 +437,15 @@ impl SqliteDb {
             })?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
-        .await
     }
 
-    /// The number of the run's last stored event (0 without any).
-    pub async fn last_event(&self, id: &str) -> Result<u64> {
+    fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>> {
         let id = id.to_string();
         self.with(move |c| {
             Ok(c.query_row("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = ?1", params![id], |r| {
                 r.get::<_, i64>(0)
             })? as u64)
         })
-        .await
     }
 }
 

@@ -7,6 +7,8 @@ mod runs;
 mod sessions;
 mod shared;
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
@@ -14,10 +16,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
-use crate::{ApiError, Server};
+use crate::{ApiError, AppState};
 
 /// Every route of the API.
-pub fn router(server: Server) -> Router {
+pub fn router(server: Arc<AppState>) -> Router {
     let limit = server.body_limit;
     Router::new()
         .route("/healthz", get(healthz))
@@ -47,7 +49,7 @@ async fn healthz() -> Response {
     axum::Json(json!({"status": "ok"})).into_response()
 }
 
-async fn readyz(State(server): State<Server>) -> Response {
+async fn readyz(State(server): State<Arc<AppState>>) -> Response {
     match server.db.ping().await {
         Ok(()) => axum::Json(json!({"status": "ready"})).into_response(),
         Err(e) => {
@@ -57,7 +59,7 @@ async fn readyz(State(server): State<Server>) -> Response {
     }
 }
 
-async fn metrics(State(server): State<Server>) -> Response {
+async fn metrics(State(server): State<Arc<AppState>>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], server.metrics.render(server.runs.active()))
         .into_response()
 }

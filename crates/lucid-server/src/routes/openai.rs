@@ -9,6 +9,7 @@
 //! last answer only.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::State;
@@ -22,10 +23,10 @@ use tokio::sync::mpsc;
 
 use crate::body::JsonObject;
 use crate::events::{Outcome, error_body};
-use crate::{ApiError, Server, Tenant};
+use crate::{ApiError, AppState, Tenant};
 
 /// `GET /v1/models`: one model per agent.
-pub async fn models(State(server): State<Server>, _tenant: Tenant) -> Response {
+pub async fn models(State(server): State<Arc<AppState>>, _tenant: Tenant) -> Response {
     let data: Vec<Value> = server
         .agents
         .keys()
@@ -134,7 +135,7 @@ fn failure(e: &lucid::Error) -> ApiError {
 
 /// `POST /v1/chat/completions`.
 pub async fn chat_completions(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
@@ -226,7 +227,7 @@ pub async fn chat_completions(
     Ok(Sse::new(chunks).keep_alive(KeepAlive::default()).into_response())
 }
 
-fn record(server: &Server, result: &AgentResult, started: Instant) {
+fn record(server: &AppState, result: &AgentResult, started: Instant) {
     server.metrics.model_calls(result.iterations, &result.usage);
     server.metrics.turn_ended(Outcome::of_result(result).status, started.elapsed());
 }

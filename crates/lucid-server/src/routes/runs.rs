@@ -1,6 +1,8 @@
 //! `/v1/runs/{id}`: status and result, the event stream (again, after `Last-Event-ID`),
 //! cancel, and the answers to `ask_user`'s questions.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -8,17 +10,21 @@ use axum::response::{IntoResponse, Response};
 use super::shared::{busy, owned, owned_run, run_json, stream_events, wait_for_turn};
 use crate::body::JsonObject;
 use crate::db::RunStatus;
-use crate::{ApiError, Server, Tenant};
+use crate::{ApiError, AppState, Tenant};
 
 /// `GET /v1/runs/{id}`.
-pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn show(
+    State(server): State<Arc<AppState>>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     Ok(axum::Json(run_json(&owned_run(&server, &tenant, &id).await?)).into_response())
 }
 
 /// `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (all without it), then
 /// the rest as they come while the run goes on.
 pub async fn events(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -42,7 +48,7 @@ const CANCEL_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// waiting for input is cancelled at once); the run as it stands after (still `running`
 /// only if its instance did not stop it within 10 s: it will, or whoever claims it).
 pub async fn cancel(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
@@ -72,7 +78,7 @@ pub async fn cancel(
 /// `POST /v1/runs/{id}/input {input, stream}`: the answers to the questions of a run in
 /// `needs_input`; the run goes on (its events numbered after the earlier ones).
 pub async fn input(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Path(id): Path<String>,
     body: JsonObject,

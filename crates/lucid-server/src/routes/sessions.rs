@@ -1,6 +1,7 @@
 //! `/v1/sessions`: create, list (paged), show with messages, delete, and start a run.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -10,7 +11,7 @@ use serde_json::{Value, json};
 use super::shared::{busy, owned, run_json, stream_events, wait_for_turn};
 use crate::body::JsonObject;
 use crate::db::{RunRow, RunStatus, SessionRow};
-use crate::{ApiError, Server, Tenant};
+use crate::{ApiError, AppState, Tenant};
 
 /// The most sessions one page holds.
 const MAX_PAGE: usize = 100;
@@ -21,7 +22,11 @@ fn session_json(row: &SessionRow) -> Value {
 }
 
 /// `POST /v1/sessions {agent, metadata}` → 201 with the session.
-pub async fn create(State(server): State<Server>, tenant: Tenant, body: JsonObject) -> Result<Response, ApiError> {
+pub async fn create(
+    State(server): State<Arc<AppState>>,
+    tenant: Tenant,
+    body: JsonObject,
+) -> Result<Response, ApiError> {
     body.only(&["agent", "metadata"])?;
     let agent = body.text("agent")?;
     if !server.agents.contains_key(agent) {
@@ -48,7 +53,7 @@ fn page_param(query: &HashMap<String, String>, name: &str, default: usize, max: 
 
 /// `GET /v1/sessions?limit=&offset=`: the tenant's sessions, newest first.
 pub async fn list(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
@@ -63,7 +68,11 @@ pub async fn list(
 }
 
 /// `GET /v1/sessions/{id}`: the session with its messages.
-pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn show(
+    State(server): State<Arc<AppState>>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let row = owned(&server, &tenant, &id).await?;
     let messages = match server.store.load(&id).await? {
         Some(stored) => stored.messages,
@@ -76,7 +85,7 @@ pub async fn show(State(server): State<Server>, tenant: Tenant, Path(id): Path<S
 
 /// `DELETE /v1/sessions/{id}` → 204; 409 while a run of it is going.
 pub async fn delete(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
@@ -99,7 +108,7 @@ pub async fn delete(
 /// `POST /v1/sessions/{id}/runs {input, stream}`: a turn of the session's agent on
 /// `input`; the run when it ends, or with `stream: true` its events as they come.
 pub async fn run(
-    State(server): State<Server>,
+    State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Path(id): Path<String>,
     body: JsonObject,

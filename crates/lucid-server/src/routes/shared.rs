@@ -3,6 +3,7 @@
 //! session that already has a run going.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 
 use axum::http::HeaderValue;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -11,10 +12,10 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 
 use crate::db::{RunRow, SessionRow};
-use crate::{ApiError, Server, Tenant};
+use crate::{ApiError, AppState, Tenant};
 
 /// The tenant's session `id`, or 404.
-pub async fn owned(server: &Server, tenant: &Tenant, id: &str) -> Result<SessionRow, ApiError> {
+pub async fn owned(server: &AppState, tenant: &Tenant, id: &str) -> Result<SessionRow, ApiError> {
     server.db.session(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("session", id))
 }
 
@@ -26,19 +27,19 @@ pub fn run_json(row: &RunRow) -> Value {
 }
 
 /// The tenant's run `id`, or 404.
-pub async fn owned_run(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
+pub async fn owned_run(server: &AppState, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
     server.db.run(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("run", id))
 }
 
 /// Waits for the turn of run `id` going here to end, and returns the run as stored.
-pub async fn wait_for_turn(server: &Server, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
+pub async fn wait_for_turn(server: &AppState, tenant: &Tenant, id: &str) -> Result<RunRow, ApiError> {
     crate::runs::wait(server, id).await;
     owned_run(server, tenant, id).await
 }
 
 /// The run's events after number `after` as Server-Sent Events, each with its `id:`; the
 /// run's id in the `Lucid-Run-Id` header.
-pub fn stream_events(server: &Server, id: &str, after: u64) -> Response {
+pub fn stream_events(server: &Arc<AppState>, id: &str, after: u64) -> Response {
     let events = crate::runs::events(server, id, after)
         .map(|e| Ok::<_, Infallible>(Event::default().id(e.seq.to_string()).event(e.kind).data(e.data)));
     let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use lucid::{AgentEvent, AgentResult, Message, StopReason};
 
 use super::{Turn, start};
-use crate::Server;
+use crate::AppState;
 use crate::db::{Claimed, StoredEvent, first_seq_of_generation};
 use crate::events::{self, Outcome};
 
@@ -20,24 +20,24 @@ const CLAIM_BATCH: usize = 16;
 /// whose lease another instance took, and (unless stopping) continues the runs of
 /// instances that are gone. Runs once now, then every third of a lease (at most 1 s)
 /// while the server lives.
-pub async fn keep_leases(server: &Server) {
+pub async fn keep_leases(server: &Arc<AppState>) {
     lease_tick(server).await;
     let every = (server.lease / 3).min(Duration::from_secs(1));
-    let weak = Arc::downgrade(&server.inner);
+    let weak = Arc::downgrade(server);
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         ticks.tick().await;
         loop {
             ticks.tick().await;
-            let Some(inner) = weak.upgrade() else { return };
-            lease_tick(&Server { inner }).await;
+            let Some(server) = weak.upgrade() else { return };
+            lease_tick(&server).await;
         }
     });
 }
 
 /// One turn of [`keep_leases`].
-async fn lease_tick(server: &Server) {
+async fn lease_tick(server: &Arc<AppState>) {
     let now = crate::now_ms();
     let until = server.lease_until(now);
     match server.db.renew(&server.owner, until).await {
@@ -84,7 +84,7 @@ async fn lease_tick(server: &Server) {
 /// Continues a run claimed from an instance that is gone, from the session's last commit:
 /// completed tool calls are kept, a call that was in flight is run again if its tool is
 /// idempotent and answered "interrupted" otherwise, the model call in flight is repeated.
-async fn recover(server: &Server, run: Claimed) {
+async fn recover(server: &Arc<AppState>, run: Claimed) {
     let first_seq = first_seq_of_generation(run.generation);
     tracing::info!(run = %run.id, session = %run.session_id, generation = run.generation, "continuing a run whose instance is gone");
     if run.cancel_requested {
@@ -154,7 +154,7 @@ fn bare_result(content: String, stop_reason: StopReason) -> AgentResult {
 }
 
 /// Ends a claimed run without a turn: its last event is `event`.
-async fn end_claimed(server: &Server, run: &Claimed, seq: u64, event: &AgentEvent) {
+async fn end_claimed(server: &AppState, run: &Claimed, seq: u64, event: &AgentEvent) {
     let outcome = match event {
         AgentEvent::Completed(r) => Outcome::of_result(r),
         AgentEvent::Error(e) => Outcome::of_error(e),

@@ -23,7 +23,7 @@ use tokio::sync::watch;
 
 use crate::db::{RunStatus, StoredEvent};
 use crate::events::{self, Outcome};
-use crate::{ApiError, Server};
+use crate::{ApiError, AppState};
 pub use lease::keep_leases;
 pub use reader::events;
 
@@ -198,7 +198,7 @@ impl Runs {
 
 /// Starts a turn of `session` as run `id`, its events numbered from `first_seq`; the
 /// run's row must already say `running`, owned by this instance.
-pub fn start(server: &Server, id: &str, session: Session, turn: Turn, first_seq: u64, slot: Slot) {
+pub fn start(server: &Arc<AppState>, id: &str, session: Session, turn: Turn, first_seq: u64, slot: Slot) {
     let (changed, _) = watch::channel(());
     let live = Arc::new(LiveRun {
         id: id.to_string(),
@@ -228,7 +228,7 @@ pub fn start(server: &Server, id: &str, session: Session, turn: Turn, first_seq:
 
 /// Writes where the turn left the run: its end, or (given up at shutdown) its last events
 /// and the lease released; nothing once the lease is lost.
-async fn record_end(server: &Server, live: &LiveRun, outcome: &Outcome, took: Duration) {
+async fn record_end(server: &AppState, live: &LiveRun, outcome: &Outcome, took: Duration) {
     let id = &live.id;
     if live.lost.load(Ordering::Relaxed) {
         tracing::warn!(run = %id, "the run's lease was lost: another instance continues it");
@@ -270,7 +270,7 @@ async fn record_end(server: &Server, live: &LiveRun, outcome: &Outcome, took: Du
 /// one write), fenced by the lease, until the turn is over. A task of its own: the turn's
 /// stream is polled without waiting for the database, so a store write of the agent's
 /// (holding a pooled connection inside the stream) never waits behind one of these.
-async fn store_steps(server: Server, live: Arc<LiveRun>, mut ended: tokio::sync::mpsc::UnboundedReceiver<()>) {
+async fn store_steps(server: Arc<AppState>, live: Arc<LiveRun>, mut ended: tokio::sync::mpsc::UnboundedReceiver<()>) {
     while ended.recv().await.is_some() {
         while ended.try_recv().is_ok() {}
         let (end, batch) = live.unstored();
@@ -292,7 +292,7 @@ async fn store_steps(server: Server, live: Arc<LiveRun>, mut ended: tokio::sync:
 /// Runs the turn, recording its events; signals `steps` at every model reply and tool
 /// result, for [`store_steps`].
 async fn drive(
-    server: &Server,
+    server: &AppState,
     live: &LiveRun,
     mut session: Session,
     turn: Turn,
@@ -336,7 +336,7 @@ async fn drive(
 }
 
 /// Waits until no turn of run `id` is going in this process.
-pub async fn wait(server: &Server, id: &str) {
+pub async fn wait(server: &AppState, id: &str) {
     while let Some(live) = server.runs.get(id) {
         let mut changed = live.changed.subscribe();
         if live.is_over() {

@@ -3,13 +3,14 @@
 //! elsewhere), ending after the last event of a turn when nothing follows it.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures::Stream;
 
 use super::wait;
-use crate::Server;
+use crate::AppState;
 use crate::db::{RunStatus, StoredEvent};
 use crate::events;
 
@@ -18,9 +19,9 @@ const POLL: Duration = Duration::from_millis(100);
 
 /// The run's events after number `after`, as they come: the stream ends after the last
 /// event of a turn when nothing follows it.
-pub fn events(server: &Server, id: &str, after: u64) -> impl Stream<Item = StoredEvent> + Send + 'static {
+pub fn events(server: &Arc<AppState>, id: &str, after: u64) -> impl Stream<Item = StoredEvent> + Send + 'static {
     let reader = Reader {
-        server: server.clone(),
+        server: Arc::clone(server),
         id: id.to_string(),
         cursor: after,
         below: 0,
@@ -35,7 +36,7 @@ pub fn events(server: &Server, id: &str, after: u64) -> impl Stream<Item = Store
 
 /// Where a client's stream of one run's events is.
 struct Reader {
-    server: Server,
+    server: Arc<AppState>,
     id: String,
     cursor: u64,
     /// The live log's first number whose earlier events were read from the database.

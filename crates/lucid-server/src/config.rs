@@ -1,0 +1,152 @@
+//! What a [`Server`](crate::Server) is made of: its agents, the database its sessions, runs
+//! and events live in, its API keys and its limits. Built with [`ServerConfig::new`] and its
+//! setters; read once, by [`Server::open`](crate::Server::open).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lucid::Agent;
+
+use crate::ApiKeys;
+
+/// The default request body limit: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+/// Where sessions, runs and events live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Database {
+    /// A SQLite file (created if missing): one instance.
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL (`postgres://…`): any number of instances share it (needs the
+    /// `postgres` feature).
+    Postgres(String),
+}
+
+impl Database {
+    /// `postgres://…` or `postgresql://…` is PostgreSQL; anything else a SQLite path.
+    ///
+    /// ```
+    /// use lucid_server::Database;
+    /// assert!(matches!(Database::parse("postgres://lucid@db/lucid"), Database::Postgres(_)));
+    /// assert_eq!(Database::parse("serve.db"), Database::Sqlite("serve.db".into()));
+    /// ```
+    pub fn parse(spec: &str) -> Database {
+        if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+            Database::Postgres(spec.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(spec))
+        }
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Database {
+        Database::Sqlite(path)
+    }
+}
+
+impl From<&std::path::Path> for Database {
+    fn from(path: &std::path::Path) -> Database {
+        Database::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Database {
+    fn from(path: &PathBuf) -> Database {
+        Database::Sqlite(path.clone())
+    }
+}
+
+impl From<&str> for Database {
+    fn from(spec: &str) -> Database {
+        Database::parse(spec)
+    }
+}
+
+impl From<String> for Database {
+    fn from(spec: String) -> Database {
+        Database::parse(&spec)
+    }
+}
+
+/// What a [`Server`](crate::Server) is made of.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The agents by name (`model` in the OpenAI facade, `agent` of a session).
+    pub(crate) agents: BTreeMap<String, Agent>,
+    /// Where sessions, runs and events live.
+    pub(crate) database: Database,
+    /// The API keys; none serves loopback only.
+    pub(crate) keys: ApiKeys,
+    /// The largest request body, in bytes.
+    pub(crate) body_limit: usize,
+    /// How many runs (and chat completions) one tenant may have going at once.
+    pub(crate) max_runs_per_tenant: usize,
+    /// How long runs may go on after the shutdown signal before their leases are given
+    /// up (another instance, or this one restarted, continues them).
+    pub(crate) grace: Duration,
+    /// How long a run stays this instance's without a renewal: an instance that dies
+    /// leaves its runs to the others after at most this long (at once when it was a
+    /// process of the same host).
+    pub(crate) lease: Duration,
+}
+
+impl ServerConfig {
+    /// No agents yet, the database at `database` (a SQLite path, or
+    /// [`Database::Postgres`]), no keys, 1 MiB bodies, 16 runs per tenant, 30 s of grace,
+    /// 15 s leases.
+    pub fn new(database: impl Into<Database>) -> ServerConfig {
+        ServerConfig {
+            agents: BTreeMap::new(),
+            database: database.into(),
+            keys: ApiKeys::none(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            max_runs_per_tenant: 16,
+            grace: Duration::from_secs(30),
+            lease: Duration::from_secs(15),
+        }
+    }
+
+    /// The names of the agents added so far, in name order.
+    pub fn agent_names(&self) -> impl Iterator<Item = &str> {
+        self.agents.keys().map(String::as_str)
+    }
+
+    /// Sets how long a run stays this instance's without a renewal (at least 1 s).
+    pub fn lease(mut self, lease: Duration) -> ServerConfig {
+        self.lease = lease.max(Duration::from_secs(1));
+        self
+    }
+
+    /// Adds (or replaces) the agent `name`.
+    pub fn agent(mut self, name: impl Into<String>, agent: Agent) -> ServerConfig {
+        self.agents.insert(name.into(), agent);
+        self
+    }
+
+    /// Sets the API keys.
+    pub fn keys(mut self, keys: ApiKeys) -> ServerConfig {
+        self.keys = keys;
+        self
+    }
+
+    /// Sets the per-tenant cap on runs going at once (at least 1).
+    pub fn max_runs_per_tenant(mut self, n: usize) -> ServerConfig {
+        self.max_runs_per_tenant = n.max(1);
+        self
+    }
+
+    /// Sets the request body limit in bytes.
+    pub fn body_limit(mut self, bytes: usize) -> ServerConfig {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Sets the shutdown grace period.
+    pub fn grace(mut self, grace: Duration) -> ServerConfig {
+        self.grace = grace;
+        self
+    }
+}
