@@ -80,7 +80,8 @@ mod postgres {
     #[tokio::test]
     async fn pgvector_index_passes_the_suite_and_shares_across_pools() {
         let Some(db) = TempDatabase::create().await else { return };
-        let (one, other) = (PostgresStore::connect(&db.url).await.unwrap(), PostgresStore::connect(&db.url).await.unwrap());
+        let (one, other) =
+            (PostgresStore::connect(&db.url).await.unwrap(), PostgresStore::connect(&db.url).await.unwrap());
         let index = PgVectorIndex::new(one.pool().clone(), DIM).await.unwrap();
         suite(Arc::new(index.clone())).await;
         let second = PgVectorIndex::new(other.pool().clone(), DIM).await.expect("the table exists: nothing to create");
