@@ -7,7 +7,7 @@
 //! make up the content, call deltas that make up the arguments, and a last
 //! [`StreamEvent::Done`] equal to the answer not streamed; usage as reported; finish
 //! reasons normalized; a rate limit, a refused key and an exhausted quota as
-//! [`ProviderError`]s of the right kind and retryability, from `chat` and before the
+//! [`ProviderError`](crate::ProviderError)s of the right kind and retryability, from `chat` and before the
 //! first event of `chat_stream`; and a stream whose body ends before the provider said the
 //! answer was complete as [`Error::StreamTruncated`].
 //!
