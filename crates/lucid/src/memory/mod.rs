@@ -8,6 +8,9 @@
 //! summaries of the oldest turns when the context fills, and recall of the summaries most
 //! relevant to each new message.
 //!
+//! With the `test-kit` feature, [`test_kit`] runs the conformance suite of [`VectorIndex`]
+//! for indexes written outside this crate.
+//!
 //! Where sessions themselves are kept is [`crate::store`]; this module keeps no session.
 
 mod conversation;
@@ -15,6 +18,8 @@ mod embed;
 #[cfg(feature = "local-embeddings")]
 mod local;
 mod provider;
+#[cfg(feature = "test-kit")]
+pub mod test_kit;
 mod vector;
 #[cfg(feature = "postgres")]
 mod vector_pg;

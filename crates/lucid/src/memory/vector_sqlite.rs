@@ -71,17 +71,23 @@ impl SqliteVectorIndex {
         Ok(SqliteVectorIndex { conn: Arc::new(Mutex::new(conn)), mirror: Arc::new(Mutex::new(Mirror::default())) })
     }
 
-    /// Brings the in-memory copy up to date with the file (rows other processes added;
-    /// a full reload when rows were deleted).
+    /// Brings the in-memory copy up to date with the file: the rows added since (by this
+    /// handle or another process), and a full reload when rows are gone — deleted, or
+    /// replaced by an id added again, which leaves a new row and removes the old one.
     fn refresh(conn: &Connection, mirror: &mut Mirror) -> Result<()> {
-        let count: i64 = conn.query_row("SELECT count(*) FROM lucid_memories", [], |r| r.get(0)).map_err(db_err)?;
-        let max: i64 =
-            conn.query_row("SELECT coalesce(max(rowid), 0) FROM lucid_memories", [], |r| r.get(0)).map_err(db_err)?;
-        let stale = (count as usize) < mirror.records.len()
-            || (max == mirror.last_rowid && count as usize != mirror.records.len());
-        if stale {
+        // One read transaction, so the count and the rows are of the same moment.
+        let tx = conn.unchecked_transaction().map_err(db_err)?;
+        let count: i64 = tx.query_row("SELECT count(*) FROM lucid_memories", [], |r| r.get(0)).map_err(db_err)?;
+        Self::load_since(&tx, mirror)?;
+        if mirror.records.len() != count as usize {
             *mirror = Mirror::default();
+            Self::load_since(&tx, mirror)?;
         }
+        Ok(())
+    }
+
+    /// Appends the rows after the last one the copy holds.
+    fn load_since(conn: &Connection, mirror: &mut Mirror) -> Result<()> {
         let mut stmt = conn
             .prepare_cached(
                 "SELECT rowid, id, text, kind, session_id, user_id, created_at, metadata, dim, embedding

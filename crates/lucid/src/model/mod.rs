@@ -2,7 +2,9 @@
 //!
 //! Each provider is an I/O-free codec (request → JSON, JSON → response, SSE events →
 //! [`StreamEvent`]s) plus the one shared [`http`] transport. This module holds the types
-//! they share; it does not hold the agent loop (see [`crate::agent`]).
+//! they share; it does not hold the agent loop (see [`crate::agent`]). With the `test-kit`
+//! feature, [`test_kit`] runs the conformance suite of a [`ChatModel`] or [`Codec`] written
+//! outside this crate.
 
 pub mod anthropic;
 mod builder;
@@ -17,6 +19,8 @@ pub mod probe;
 pub mod retry;
 pub mod sse;
 pub mod stream;
+#[cfg(feature = "test-kit")]
+pub mod test_kit;
 pub mod transcript;
 
 use std::time::Duration;
