@@ -308,6 +308,7 @@ async fn plan(
                 ),
                 PlanEvent::Replanning { failed, .. } => eprintln!("re-planning after `{failed}` failed"),
                 PlanEvent::Synthesizing => eprintln!("writing the answer"),
+                _ => {}
             }
         })
         .await?;

@@ -114,6 +114,7 @@ pub fn markdown_messages(messages: &[Message]) -> String {
                     r.call_id, r.name, r.content
                 ));
             }
+            _ => {}
         }
     }
     out

@@ -12,6 +12,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can fail outside the agent loop's tool calls.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The provider answered with an error (HTTP ≥ 400, or an error event in a stream).
     #[error(transparent)]
@@ -102,6 +103,9 @@ pub enum Error {
         store: &'static str,
         /// What went wrong.
         message: String,
+        /// The driver's or decoder's own error, when there is one.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
     /// The turn ran to its end but could not be saved. The answer is not lost: it is in
     /// `result` (print it), and the session still holds the turn in memory and writes its
@@ -139,6 +143,29 @@ pub enum Error {
 }
 
 impl Error {
+    /// A store's failure described in words.
+    ///
+    /// ```
+    /// let e = lucid::Error::store("map", "no session `s`");
+    /// assert_eq!(e.to_string(), "the map session store failed: no session `s`");
+    /// ```
+    pub fn store(store: &'static str, message: impl Into<String>) -> Self {
+        Error::Store { store, message: message.into(), source: None }
+    }
+
+    /// A store's failure caused by `source` (the driver's error), kept as the source.
+    ///
+    /// ```
+    /// let io = std::io::Error::other("disk full");
+    /// let e = lucid::Error::store_failed("sqlite", io);
+    /// assert_eq!(std::error::Error::source(&e).unwrap().to_string(), "disk full");
+    /// ```
+    pub fn store_failed(store: &'static str, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Error::Store { store, message: source.to_string(), source: Some(Box::new(source)) }
+    }
+}
+
+impl Error {
     /// Whether retrying the same request may succeed.
     pub fn is_retryable(&self) -> bool {
         match self {
@@ -159,6 +186,7 @@ impl Error {
 
 /// What kind of provider error this is, as far as a caller needs to act on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ProviderErrorKind {
     /// 429: too many requests right now; retrying later helps.
     RateLimited,

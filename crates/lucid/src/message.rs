@@ -17,6 +17,7 @@ use serde_json::Value;
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Message {
     /// The system prompt. The context keeps it pinned at the top.
     System {
@@ -218,6 +219,7 @@ impl std::ops::AddAssign for Usage {
 /// Why the model stopped generating, normalized across providers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FinishReason {
     /// A natural end of the answer or a stop sequence.
     Stop,

@@ -218,7 +218,7 @@ impl SessionStore for Flaky {
     }
     fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
         if self.failures.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
-            return async { Err(lucid::Error::Store { store: "flaky", message: "disk full".into() }) }.boxed();
+            return async { Err(lucid::Error::store("flaky", "disk full")) }.boxed();
         }
         self.inner.append(id, messages)
     }

@@ -198,7 +198,7 @@ struct BrokenWrites {
 impl BrokenWrites {
     fn refuse(&self) -> lucid::Result<()> {
         if self.broken.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(lucid::Error::Store { store: "broken", message: "disk full".into() });
+            return Err(lucid::Error::store("broken", "disk full"));
         }
         Ok(())
     }

@@ -98,6 +98,7 @@ fn roles(messages: &[Message]) -> Vec<&'static str> {
             Message::User { .. } => "user",
             Message::Assistant(_) => "assistant",
             Message::Tool(_) => "tool",
+            _ => "other",
         })
         .collect()
 }

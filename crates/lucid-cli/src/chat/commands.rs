@@ -299,6 +299,7 @@ fn render(messages: &[Message]) -> String {
                 let mark = if r.is_error { " error" } else { "" };
                 out.push_str(&format!("[tool result {}{mark}] {}\n", r.call_id, truncate(&r.content, 300)));
             }
+            _ => {}
         }
     }
     if out.is_empty() {

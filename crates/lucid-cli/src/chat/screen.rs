@@ -122,6 +122,7 @@ pub(super) fn show_plan_event(style: Style, event: lucid::orchestrate::planner::
             println!("{}", style.dim(&format!("(re-planning after `{}` failed)", safe(&failed))))
         }
         PlanEvent::Synthesizing => println!("{}", style.dim("(writing the answer)")),
+        _ => {}
     }
 }
 

@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex};
 use crate::error::{Error, Result};
 
-fn db_err(e: impl std::fmt::Display) -> Error {
-    Error::Store { store: "pgvector", message: e.to_string() }
+fn db_err(e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::store_failed("pgvector", e)
 }
 
 /// A vector as pgvector's text form, `[0.1,0.2,…]`.
@@ -76,7 +76,7 @@ impl PgVectorIndex {
         if v.len() == self.dim {
             Ok(())
         } else {
-            Err(db_err(format!("a vector has {} dimensions, the index {}", v.len(), self.dim)))
+            Err(Error::store("pgvector", format!("a vector has {} dimensions, the index {}", v.len(), self.dim)))
         }
     }
 }

@@ -12,7 +12,7 @@ use super::vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot, top
 use crate::error::{Error, Result};
 
 fn db_err(e: rusqlite::Error) -> Error {
-    Error::Store { store: "sqlite-vectors", message: e.to_string() }
+    Error::store_failed("sqlite-vectors", e)
 }
 
 #[derive(Default)]
@@ -105,6 +105,7 @@ impl SqliteVectorIndex {
                 return Err(Error::Store {
                     store: "sqlite-vectors",
                     message: format!("a stored vector has {dim} dimensions, the index {}", mirror.dim),
+                    source: None,
                 });
             }
             mirror.vectors.extend(blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
@@ -134,7 +135,7 @@ impl SqliteVectorIndex {
             f(&mut c, &mut m)
         })
         .await
-        .map_err(|e| Error::Store { store: "sqlite-vectors", message: e.to_string() })?
+        .map_err(|e| Error::store_failed("sqlite-vectors", e))?
     }
 }
 
@@ -190,6 +191,7 @@ impl VectorIndex for SqliteVectorIndex {
                 return Err(Error::Store {
                     store: "sqlite-vectors",
                     message: format!("the query has {} dimensions, the index {}", query.len(), mirror.dim),
+                    source: None,
                 });
             }
             let scores: Vec<(f32, usize)> = mirror

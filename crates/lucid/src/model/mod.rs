@@ -177,6 +177,7 @@ pub struct ChatOptions {
 /// Tool choice, mapped to each provider's form.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ToolChoice {
     /// The model decides.
     Auto,
@@ -191,6 +192,7 @@ pub enum ToolChoice {
 /// The shape of the answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ResponseFormat {
     /// Free text.
     Text,
@@ -252,6 +254,7 @@ impl ChatResponse {
 
 /// One event of a streamed answer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum StreamEvent {
     /// A piece of answer text.
     TextDelta(String),

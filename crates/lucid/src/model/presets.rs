@@ -15,6 +15,7 @@
 /// Providers disagree: the OpenAI spec allows `null`; Zhipu GLM answers error 1214 to an
 /// empty string beside tool calls; some chat templates (vLLM, llama.cpp) fail on `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ContentPolicy {
     /// Leave the `content` key out.
     Omit,
@@ -28,6 +29,7 @@ pub enum ContentPolicy {
 
 /// Whether and how reasoning text is sent back to the provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReasoningEcho {
     /// Never sent back.
     Never,
@@ -86,6 +88,7 @@ impl Quirks {
 /// assert!(!QuotaRule::matches_any(&rules, &ProviderError::new("zhipu", Some(429), "slow down").with_code("1302")));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum QuotaRule {
     /// The error's `code` or `type` is this.
     Code(&'static str),
@@ -164,6 +167,7 @@ pub const OPENROUTER_QUOTA: &[QuotaRule] = &[
 
 /// Which codec a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Protocol {
     /// OpenAI Chat Completions (and every compatible server).
     OpenAiChat,
@@ -201,6 +205,7 @@ impl Protocol {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Api {
     /// `POST /chat/completions`.
     Chat,
@@ -284,6 +289,7 @@ pub struct Embeddings {
 
 /// Where a provider runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Hosting {
     /// A hosted API that needs a key.
     Hosted,

@@ -153,6 +153,7 @@ pub struct PlanRun {
 /// What happens during a planned run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum PlanEvent {
     /// A plan was made (revision 0) or remade (1, 2…).
     Planned {

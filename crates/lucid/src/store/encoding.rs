@@ -12,13 +12,16 @@ use crate::message::Message;
 /// # Ok::<(), lucid::Error>(())
 /// ```
 pub fn encode_message(m: &Message) -> Result<String> {
-    serde_json::to_string(m).map_err(|e| Error::Store { store: "encode", message: e.to_string() })
+    serde_json::to_string(m).map_err(|e| Error::store_failed("encode", e))
 }
 
 /// A stored message back; `store` names the store in the error.
 pub fn decode_message(store: &'static str, body: &str) -> Result<Message> {
-    serde_json::from_str(body)
-        .map_err(|e| Error::Store { store, message: format!("a stored message is unreadable: {e}") })
+    serde_json::from_str(body).map_err(|e| Error::Store {
+        store,
+        message: format!("a stored message is unreadable: {e}"),
+        source: Some(Box::new(e)),
+    })
 }
 
 /// Message `position` (0-based) of session `session` back from its stored JSON; an
@@ -27,6 +30,7 @@ pub fn decode_stored(store: &'static str, session: &str, position: usize, body: 
     serde_json::from_str(body).map_err(|e| Error::Store {
         store,
         message: format!("session `{session}`: stored message {} is unreadable: {e}", position + 1),
+        source: Some(Box::new(e)),
     })
 }
 

@@ -131,7 +131,7 @@ impl InMemoryStore {
     }
 
     fn missing(id: &str) -> Error {
-        Error::Store { store: "memory", message: format!("no session `{id}`") }
+        Error::store("memory", format!("no session `{id}`"))
     }
 
     fn edit(&self, id: &str, f: impl FnOnce(&mut StoredSession)) -> Result<()> {

@@ -207,9 +207,7 @@ pub trait SessionStore: Send + Sync + 'static {
     /// ```
     fn break_lock<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         let _ = id;
-        Box::pin(async move {
-            Err(Error::Store { store: self.kind(), message: "this store cannot break turn locks".into() })
-        })
+        Box::pin(async move { Err(Error::store(self.kind(), "this store cannot break turn locks")) })
     }
 
     /// The session with every message that can still be read, and the positions of those

@@ -45,12 +45,12 @@ const MIGRATIONS: &[&str] = &[
 /// An arbitrary constant naming the advisory lock that serializes migrations.
 const MIGRATION_LOCK: i64 = 0x6c75_6369_6400_0001;
 
-fn db_err(e: impl std::fmt::Display) -> Error {
-    Error::Store { store: "postgres", message: e.to_string() }
+fn db_err(e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::store_failed("postgres", e)
 }
 
 fn missing(id: &str) -> Error {
-    Error::Store { store: "postgres", message: format!("no session `{id}`") }
+    Error::store("postgres", format!("no session `{id}`"))
 }
 
 /// Sessions in a PostgreSQL database, shared by every process that connects to it.

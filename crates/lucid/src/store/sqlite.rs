@@ -46,7 +46,7 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 fn db_err(e: rusqlite::Error) -> Error {
-    Error::Store { store: "sqlite", message: e.to_string() }
+    Error::store_failed("sqlite", e)
 }
 
 /// Sessions in a SQLite database file.
@@ -116,7 +116,11 @@ impl SqliteStore {
             f(&mut guard)
         })
         .await
-        .map_err(|e| Error::Store { store: "sqlite", message: format!("the database task failed: {e}") })?
+        .map_err(|e| Error::Store {
+            store: "sqlite",
+            message: format!("the database task failed: {e}"),
+            source: Some(Box::new(e)),
+        })?
     }
 }
 
@@ -130,6 +134,7 @@ fn migrate(conn: &Connection) -> Result<()> {
                 "the database has schema version {version}, newer than this Lucid knows ({})",
                 MIGRATIONS.len()
             ),
+            source: None,
         });
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
@@ -160,7 +165,7 @@ fn get_info(conn: &Connection, id: &str) -> Result<Option<SessionInfo>> {
 }
 
 fn missing(id: &str) -> Error {
-    Error::Store { store: "sqlite", message: format!("no session `{id}`") }
+    Error::store("sqlite", format!("no session `{id}`"))
 }
 
 /// A session and its messages; an unreadable message fails the read, or with `lenient`

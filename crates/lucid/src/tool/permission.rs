@@ -19,6 +19,7 @@ use crate::message::ToolCall;
 /// What a policy says about a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Permission {
     /// Run it.
     Allow,
@@ -30,6 +31,7 @@ pub enum Permission {
 
 /// An approver's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Approval {
     /// Run this call.
     Yes,

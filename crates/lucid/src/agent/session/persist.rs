@@ -42,6 +42,7 @@ impl Session {
             let summaries = serde_json::to_value(&self.memory.summaries).map_err(|e| Error::Store {
                 store: store.kind(),
                 message: format!("the summaries of session `{id}` cannot be written: {e}"),
+                source: Some(Box::new(e)),
             })?;
             self.touched = true;
             store.merge_metadata(id, serde_json::json!({ SUMMARIES_KEY: summaries })).await?;

@@ -102,6 +102,7 @@ impl Default for Team {
 /// How a member came to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Via {
     /// It was asked directly.
     Start,
@@ -163,6 +164,7 @@ pub struct TeamRun {
 /// What happens during a team run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TeamEvent {
     /// A member starts working.
     AgentStarted {

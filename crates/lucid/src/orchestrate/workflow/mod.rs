@@ -66,6 +66,7 @@ use step::Action;
 
 /// Why a workflow failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WorkflowError {
     /// A declared input was not given and has no default.
     #[error("the workflow needs the input `{0}` (give it in the run's input, or a default in the workflow)")]
@@ -129,6 +130,7 @@ impl WorkflowError {
 /// What happens during a run, in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum WorkflowEvent {
     /// An attempt of a step starts (1-based).
     StepStarted {

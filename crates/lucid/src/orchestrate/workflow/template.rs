@@ -98,6 +98,7 @@ fn unknown(path: &str, scope: &Map<String, Value>) -> String {
 /// assert!((!Condition::truthy("missing")).test(scope));
 /// ```
 #[derive(Clone)]
+#[non_exhaustive]
 pub enum Condition {
     /// The value at the path equals this value (strings compare trimmed and case-blind).
     Equals(String, Value),

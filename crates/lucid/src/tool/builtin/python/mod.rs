@@ -95,6 +95,7 @@ struct PythonArgs {
 
 /// Why the interpreter could not be used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PythonError {
     /// No such program on `PATH` (or at the path given).
     #[error(

@@ -37,6 +37,7 @@ use crate::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec, parse_args};
 
 /// Why a database could not be opened or answered.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SqlError {
     /// The URL names no database this build can open.
     #[error("{0}")]
