@@ -425,16 +425,20 @@ pub enum ToolDefaults {
     Chat,
 }
 
+/// On by default where nobody is at hand to watch or answer (`lucid run`).
+const ON_IN_RUN: &[&str] = &["calculator", "current_time", "ask_user"];
+/// On by default with a person at the keyboard (`lucid chat`): the file tools too.
+const ON_IN_CHAT: &[&str] =
+    &["calculator", "current_time", "ask_user", "read_file", "list_dir", "search_files", "write_file", "edit_file"];
+
 impl ToolDefaults {
-    /// The names of the tools on by default, in catalogue order.
+    /// The names of the tools on by default, in catalogue order (those of this build).
     pub fn names(self) -> impl Iterator<Item = &'static str> {
-        CATALOGUE
-            .iter()
-            .filter(move |t| match self {
-                ToolDefaults::Run => t.default_in_run,
-                ToolDefaults::Chat => t.default_in_chat,
-            })
-            .map(|t| t.name)
+        let on = match self {
+            ToolDefaults::Run => ON_IN_RUN,
+            ToolDefaults::Chat => ON_IN_CHAT,
+        };
+        CATALOGUE.iter().filter(move |t| on.contains(&t.name)).map(|t| t.name)
     }
 }
 

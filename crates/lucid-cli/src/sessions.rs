@@ -23,11 +23,22 @@ pub async fn open_store(spec: Option<&str>) -> anyhow::Result<Arc<dyn SessionSto
     Ok(Arc::new(store))
 }
 
+/// Where `lucid` keeps its sessions by default: `$XDG_DATA_HOME/lucid/lucid.db`, else
+/// `~/.local/share/lucid/lucid.db`.
+pub fn default_db_path() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share")))?;
+    Some(base.join("lucid").join("lucid.db"))
+}
+
 /// The SQLite file a store spec names (`PATH`, `sqlite:PATH`, or empty for the default).
 pub fn sqlite_path(spec: &str) -> Result<std::path::PathBuf, ConfigError> {
     match spec.strip_prefix("sqlite:").unwrap_or(spec) {
-        "" => SqliteStore::default_path()
-            .ok_or_else(|| ConfigError("no home folder to keep sessions in: pass --store PATH".into())),
+        "" => {
+            default_db_path().ok_or_else(|| ConfigError("no home folder to keep sessions in: pass --store PATH".into()))
+        }
         p => Ok(p.into()),
     }
 }

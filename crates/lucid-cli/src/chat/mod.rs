@@ -67,7 +67,7 @@ pub async fn run(
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let style = Style::detect(no_color);
     let store = crate::sessions::open_store(settings.store.as_deref()).await?;
-    let history = lucid::store::SqliteStore::default_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
+    let history = crate::sessions::default_db_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
     let reader = Reader::start(history)?;
     let (ui_tx, ui_rx) = unbounded_channel();
     let id = args.agent.session.clone().unwrap_or_else(|| {

@@ -253,8 +253,9 @@ pub fn starter() -> String {
     fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {
         names.map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
     }
-    let chat = quoted(CATALOGUE.iter().filter(|t| t.default_in_chat).map(|t| t.name));
-    let other = quoted(CATALOGUE.iter().filter(|t| !t.default_in_chat).map(|t| t.name));
+    let on: Vec<&str> = crate::args::ToolDefaults::Chat.names().collect();
+    let chat = quoted(on.iter().copied());
+    let other = quoted(CATALOGUE.iter().map(|t| t.name).filter(|n| !on.contains(n)));
     let permissions: String =
         CATALOGUE.iter().filter(|t| t.writes).map(|t| format!("{} = \"ask\"\n", t.name)).collect();
     STARTER.replace("{chat_tools}", &chat).replace("{other_tools}", &other).replace("{permissions}\n", &permissions)

@@ -90,15 +90,6 @@ impl SqliteStore {
         Ok(SqliteStore { conn: Arc::new(Mutex::new(conn)), path })
     }
 
-    /// `$XDG_DATA_HOME/lucid/lucid.db`, else `~/.local/share/lucid/lucid.db`.
-    pub fn default_path() -> Option<PathBuf> {
-        let base = std::env::var_os("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-        Some(base.join("lucid").join("lucid.db"))
-    }
-
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path

@@ -187,15 +187,16 @@ impl Setup {
     }
 }
 
-/// One built-in tool of the [`CATALOGUE`].
+/// One built-in tool of the [`CATALOGUE`]: what it is, not where an application turns it
+/// on (that is the application's policy; `lucid` keeps its own).
 ///
 /// ```
-/// let chat: Vec<&str> = lucid::tool::builtin::CATALOGUE
+/// let writing: Vec<&str> = lucid::tool::builtin::CATALOGUE
 ///     .iter()
-///     .filter(|t| t.default_in_chat)
+///     .filter(|t| t.writes)
 ///     .map(|t| t.name)
 ///     .collect();
-/// assert!(chat.contains(&"read_file") && !chat.contains(&"shell"));
+/// assert!(writing.contains(&"write_file") && !writing.contains(&"read_file"));
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinTool {
@@ -203,11 +204,6 @@ pub struct BuiltinTool {
     pub name: &'static str,
     /// What it does, in one line for help texts.
     pub summary: &'static str,
-    /// On by default where nobody is at hand to watch or answer (a one-shot task such
-    /// as `lucid run`).
-    pub default_in_run: bool,
-    /// On by default in a conversation with a person at the keyboard (`lucid chat`).
-    pub default_in_chat: bool,
     /// It changes things outside the conversation (files, commands), so the
     /// [recommended](crate::tool::permission::PermissionPolicy::recommended) policy asks
     /// before each call.
@@ -242,8 +238,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "calculator",
         summary: "evaluates an arithmetic expression",
-        default_in_run: true,
-        default_in_chat: true,
         writes: false,
         needs: None,
         make: |_| Ok(Arc::new(calculator)),
@@ -251,8 +245,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "current_time",
         summary: "the date and time in a time zone",
-        default_in_run: true,
-        default_in_chat: true,
         writes: false,
         needs: None,
         make: |_| Ok(Arc::new(current_time)),
@@ -260,8 +252,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "ask_user",
         summary: "asks the user clarifying questions",
-        default_in_run: true,
-        default_in_chat: true,
         writes: false,
         needs: None,
         make: |s| {
@@ -274,8 +264,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "read_file",
         summary: "reads a text file",
-        default_in_run: false,
-        default_in_chat: true,
         writes: false,
         needs: None,
         make: |s| s.file_tool("read_file"),
@@ -283,8 +271,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "list_dir",
         summary: "lists a directory",
-        default_in_run: false,
-        default_in_chat: true,
         writes: false,
         needs: None,
         make: |s| s.file_tool("list_dir"),
@@ -292,8 +278,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "search_files",
         summary: "searches text files for a pattern",
-        default_in_run: false,
-        default_in_chat: true,
         writes: false,
         needs: None,
         make: |s| s.file_tool("search_files"),
@@ -301,8 +285,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "write_file",
         summary: "writes a text file",
-        default_in_run: false,
-        default_in_chat: true,
         writes: true,
         needs: None,
         make: |s| s.file_tool("write_file"),
@@ -310,8 +292,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "edit_file",
         summary: "replaces text in a file",
-        default_in_run: false,
-        default_in_chat: true,
         writes: true,
         needs: None,
         make: |s| s.file_tool("edit_file"),
@@ -320,8 +300,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "shell",
         summary: "runs a shell command",
-        default_in_run: false,
-        default_in_chat: false,
         writes: true,
         needs: None,
         make: |s| Ok(Arc::new(Shell::new(&s.root).timeout(s.shell_timeout))),
@@ -330,8 +308,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "python",
         summary: "runs Python code in a persistent interpreter (no network, limits)",
-        default_in_run: false,
-        default_in_chat: false,
         writes: true,
         needs: Some("a Python 3 interpreter"),
         make: |s| Ok(Arc::new(Python::with_program(&s.python)?.timeout(s.python_timeout))),
@@ -340,8 +316,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "sql_query",
         summary: "runs one read-only SQL statement on the database",
-        default_in_run: false,
-        default_in_chat: false,
         writes: false,
         needs: Some("a database"),
         make: |s| s.sql_tool("sql_query"),
@@ -350,8 +324,6 @@ pub const CATALOGUE: &[BuiltinTool] = &[
     BuiltinTool {
         name: "sql_schema",
         summary: "lists the database's tables, columns, keys and indexes",
-        default_in_run: false,
-        default_in_chat: false,
         writes: false,
         needs: Some("a database"),
         make: |s| s.sql_tool("sql_schema"),
