@@ -80,15 +80,10 @@ pub enum Error {
         /// The questions, in the model's words.
         questions: Vec<String>,
     },
-    /// The planner could not make a runnable plan, or a step failed with no re-plans left.
-    #[error("planning failed: {0}")]
-    Plan(String),
-    /// A team run went past a bound: delegation deeper than allowed, or more model
-    /// calls than its budget.
-    #[error("{0}")]
-    TeamLimit(String),
-    /// A workflow failed ([`crate::orchestrate::workflow::WorkflowError`], reachable with
-    /// `source().downcast_ref()`), so `?` on it works in a function returning
+    /// A workflow, plan or team failed: its own error
+    /// ([`WorkflowError`](crate::orchestrate::workflow::WorkflowError),
+    /// [`PlanError`](crate::orchestrate::PlanError), [`TeamError`](crate::orchestrate::TeamError))
+    /// is the source (`source().downcast_ref()`), so `?` works in a function returning
     /// [`lucid::Result`](Result).
     #[error("{source}")]
     Orchestration {

@@ -102,7 +102,8 @@ async fn failures_past_the_replan_limit_and_invalid_plans_are_clear_errors() {
     .await;
     let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap())).build();
     let err = Planner::new(&agent, &agent).max_replans(1).run("Do it").await.unwrap_err();
-    assert!(matches!(err, lucid::Error::Plan(_)), "{err:?}");
+    let plan_error = std::error::Error::source(&err).and_then(|s| s.downcast_ref::<lucid::orchestrate::PlanError>());
+    assert!(matches!(plan_error, Some(lucid::orchestrate::PlanError::StepFailed { allowed: 1, .. })), "{err:?}");
     assert!(err.to_string().contains("no re-plans are left (1 allowed): no luck"), "{err}");
 
     let cyclic = MockServer::start(|_| {

@@ -117,7 +117,8 @@ async fn runaway_delegation_stops_at_the_depth_limit_with_a_clear_error() {
     let (server, team) = ping_pong().await;
     let team = team.max_depth(2);
     let err = team.run("a", "start").await.unwrap_err();
-    assert!(matches!(err, lucid::Error::TeamLimit(_)), "{err:?}");
+    let team_error = std::error::Error::source(&err).and_then(|s| s.downcast_ref::<lucid::orchestrate::TeamError>());
+    assert!(matches!(team_error, Some(lucid::orchestrate::TeamError::TooDeep { depth: 3, limit: 2, .. })), "{err:?}");
     assert_eq!(
         err.to_string(),
         "delegation from `a` to `b` would go 3 levels deep; the limit is 2 (raise it with Team::max_depth)"

@@ -14,9 +14,12 @@
 //! orchestrator's event type ([`workflow::WorkflowEvent`], [`planner::PlanEvent`],
 //! [`team::TeamEvent`]), called as each thing happens; `run` is the same with no callback.
 
+mod errors;
 pub mod planner;
 pub mod team;
 pub mod workflow;
+
+pub use errors::{PlanError, TeamError};
 
 /// The one way orchestrators report progress: a callback given each event as it happens.
 ///

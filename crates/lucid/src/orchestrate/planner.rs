@@ -39,6 +39,7 @@ use crate::agent::{Agent, Session, StopReason};
 use crate::error::{Error, Result};
 use crate::message::Usage;
 use crate::orchestrate::OnEvent;
+use crate::orchestrate::errors::PlanError;
 
 /// A plan: steps with the ids of the steps they need first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -253,10 +254,7 @@ impl Planner {
             let failure = self.execute(task, &plan, &mut done, &mut outcomes, &mut exec_usage, &on_event).await;
             let Some((failed, reason)) = failure else { break };
             if plans.len() > self.max_replans {
-                return Err(Error::Plan(format!(
-                    "step `{failed}` failed and no re-plans are left ({} allowed): {reason}",
-                    self.max_replans
-                )));
+                return Err(PlanError::StepFailed { step: failed, allowed: self.max_replans, reason }.into());
             }
             on_event(PlanEvent::Replanning { failed: failed.clone(), reason: reason.clone() });
             let replan = format!(
@@ -282,15 +280,11 @@ impl Planner {
             StopReason::NeedsInput => return Err(Error::NeedsInput { questions: answer.questions }),
             StopReason::Cancelled => return Err(Error::Cancelled),
             StopReason::MaxIterations => {
-                return Err(Error::Plan(format!(
-                    "every step is done, but writing the answer reached the planning agent's limit of {} model \
-                     calls before it finished; raise its max_iterations",
-                    answer.iterations
-                )));
+                return Err(PlanError::AnswerUnfinished { iterations: answer.iterations }.into());
             }
             other => {
                 let why = answer.stop_message.unwrap_or_else(|| other.as_str().to_string());
-                return Err(Error::Plan(format!("every step is done, but writing the answer stopped: {why}")));
+                return Err(PlanError::AnswerStopped { why }.into());
             }
         }
         let mut usage = planning.usage();
@@ -315,7 +309,7 @@ impl Planner {
                     tracing::debug!(%problem, "plan rejected; asking again");
                     prompt = format!("That plan cannot run: {problem}. Send a corrected plan.");
                 }
-                Err(problem) => return Err(Error::Plan(format!("the plan is still invalid after 3 tries: {problem}"))),
+                Err(problem) => return Err(PlanError::Invalid { attempts: attempt + 1, problem }.into()),
             }
         }
     }

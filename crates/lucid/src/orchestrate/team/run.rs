@@ -17,6 +17,7 @@ use super::{AgentRun, MAX_HANDOFFS, TeamEvent, Via};
 use crate::agent::{AgentResult, Session};
 use crate::error::{Error, Result};
 use crate::message::Message;
+use crate::orchestrate::errors::TeamError;
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec};
 
 /// Who runs, on what, and how they came to.
@@ -86,9 +87,7 @@ pub(super) fn run_member(
             parent = Some(std::mem::replace(&mut member, to));
             via = Via::Handoff;
         }
-        Err(shared.fail(Error::TeamLimit(format!(
-            "more than {MAX_HANDOFFS} hand-offs in a row; the members keep passing the conversation around"
-        ))))
+        Err(shared.fail(TeamError::TooManyHandoffs { max: MAX_HANDOFFS }))
     }
     .boxed()
 }
@@ -180,10 +179,7 @@ impl Tool for Delegate {
             let task = args["task"].as_str().unwrap_or_default().to_string();
             let limit = self.shared.team.inner.max_depth;
             if self.depth > limit {
-                let e = Error::TeamLimit(format!(
-                    "delegation from `{}` to `{}` would go {} levels deep; the limit is {limit} (raise it with Team::max_depth)",
-                    self.from, self.to, self.depth
-                ));
+                let e = TeamError::TooDeep { from: self.from.clone(), to: self.to.clone(), depth: self.depth, limit };
                 return Err(ToolError::new(self.shared.fail(e).to_string()));
             }
             let start = Start {

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::{AgentRun, Team, TeamEvent, TeamRun};
 use crate::error::{Error, Result};
 use crate::message::Usage;
+use crate::orchestrate::errors::TeamError;
 
 /// What one team run shares between its member runs.
 pub(super) struct Shared {
@@ -45,9 +46,7 @@ impl Shared {
             Some(used + got)
         });
         if got == 0 {
-            return Err(self.fail(Error::TeamLimit(format!(
-                "the team's budget of {limit} model calls is spent; raise it with Team::max_model_calls"
-            ))));
+            return Err(self.fail(TeamError::BudgetSpent { limit }));
         }
         Ok(got)
     }
@@ -62,14 +61,13 @@ impl Shared {
     }
 
     /// Records a limit error (the first one wins), stops every member, returns a copy.
-    pub(super) fn fail(&self, e: Error) -> Error {
-        let message = e.to_string();
+    pub(super) fn fail(&self, e: TeamError) -> Error {
         let mut fatal = self.fatal.lock().unwrap_or_else(|p| p.into_inner());
         if fatal.is_none() {
-            *fatal = Some(e);
+            *fatal = Some(e.clone().into());
         }
         self.stop.cancel();
-        Error::TeamLimit(message)
+        e.into()
     }
 
     pub(super) fn record(&self, run: AgentRun) {
