@@ -18,6 +18,7 @@ pub const INTERRUPTED: &str = "The tool call was interrupted before it returned 
 
 /// What [`repair`] changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RepairReport {
     /// Tool results dropped because no preceding assistant message made that call.
     pub orphaned_results_dropped: usize,

@@ -74,6 +74,7 @@ struct StepReport {
 
 /// Whether a request needs a plan: the answer of [`triage`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Triage {
     /// True when the request has several parts worth planning; false for one that can be
     /// answered at once.
@@ -122,6 +123,7 @@ pub async fn triage(agent: &Agent, task: &str) -> Result<Triage> {
 
 /// How one step went.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct StepOutcome {
     /// The step's id.
     pub id: String,
@@ -140,6 +142,7 @@ pub struct StepOutcome {
 
 /// The outcome of a planned run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PlanRun {
     /// The answer to the task.
     pub answer: String,

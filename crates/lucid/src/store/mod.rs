@@ -221,6 +221,7 @@ pub trait SessionStore: Send + Sync + 'static {
 
 /// What [`SessionStore::salvage`] could read of a session.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Salvaged {
     /// The session with its readable messages, in order.
     pub session: StoredSession,
@@ -230,6 +231,7 @@ pub struct Salvaged {
 
 /// What [`repair`] did to a session.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct SessionRepair {
     /// Messages kept.
     pub messages: usize,

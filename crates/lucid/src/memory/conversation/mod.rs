@@ -127,6 +127,7 @@ pub struct Summary {
 
 /// What a compression did ([`crate::Session::compact`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Compaction {
     /// Messages summarised out of the window.
     pub messages: usize,

@@ -118,6 +118,7 @@ pub enum Via {
 
 /// One member run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct AgentRun {
     /// The member (or `router`).
     pub agent: String,
@@ -146,6 +147,7 @@ pub struct AgentRun {
 
 /// The outcome of a team run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TeamRun {
     /// The final answer.
     pub content: String,

@@ -195,6 +195,7 @@ pub struct StepRecord {
 
 /// The outcome of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct WorkflowRun {
     /// The last top-level step's output.
     pub output: Value,
