@@ -60,6 +60,36 @@
 
 extern crate self as lucid;
 
+/// A conversion a builder takes so a caller may pass a value, an `Arc` of one, or an
+/// `Arc<dyn Trait>`: the trait `$into` with one method `$method` into `Arc<dyn $target>`.
+macro_rules! into_shared {
+    ($(#[$doc:meta])* $into:ident :: $method:ident => $target:ident) => {
+        $(#[$doc])*
+        pub trait $into {
+            /// It, shared.
+            fn $method(self) -> std::sync::Arc<dyn $target>;
+        }
+
+        impl<T: $target> $into for T {
+            fn $method(self) -> std::sync::Arc<dyn $target> {
+                std::sync::Arc::new(self)
+            }
+        }
+
+        impl<T: $target> $into for std::sync::Arc<T> {
+            fn $method(self) -> std::sync::Arc<dyn $target> {
+                self
+            }
+        }
+
+        impl $into for std::sync::Arc<dyn $target> {
+            fn $method(self) -> std::sync::Arc<dyn $target> {
+                self
+            }
+        }
+    };
+}
+
 pub mod agent;
 pub mod context;
 mod duration_ms;

@@ -313,33 +313,14 @@ impl Embedder for GeminiEmbedder {
     }
 }
 
-/// Anything [`Embedder`] can be taken as: a value, an `Arc` of one, or an
-/// `Arc<dyn Embedder>`.
-///
-/// ```
-/// use lucid::memory::{Embedder, IntoEmbedder, OpenAiEmbedder};
-/// let embedder = OpenAiEmbedder::new("https://api.openai.com/v1", Some("sk-test".into()), "text-embedding-3-small").unwrap();
-/// let shared: std::sync::Arc<dyn Embedder> = embedder.into_shared();
-/// ```
-pub trait IntoEmbedder {
-    /// It, shared.
-    fn into_shared(self) -> std::sync::Arc<dyn Embedder>;
-}
-
-impl<T: Embedder> IntoEmbedder for T {
-    fn into_shared(self) -> std::sync::Arc<dyn Embedder> {
-        std::sync::Arc::new(self)
-    }
-}
-
-impl<T: Embedder> IntoEmbedder for std::sync::Arc<T> {
-    fn into_shared(self) -> std::sync::Arc<dyn Embedder> {
-        self
-    }
-}
-
-impl IntoEmbedder for std::sync::Arc<dyn Embedder> {
-    fn into_shared(self) -> std::sync::Arc<dyn Embedder> {
-        self
-    }
+into_shared! {
+    /// Anything [`Embedder`] can be taken as: a value, an `Arc` of one, or an
+    /// `Arc<dyn Embedder>`.
+    ///
+    /// ```
+    /// use lucid::memory::{Embedder, IntoEmbedder, OpenAiEmbedder};
+    /// let embedder = OpenAiEmbedder::new("https://api.openai.com/v1", Some("sk-test".into()), "text-embedding-3-small").unwrap();
+    /// let shared: std::sync::Arc<dyn Embedder> = embedder.into_shared();
+    /// ```
+    IntoEmbedder::into_shared => Embedder
 }

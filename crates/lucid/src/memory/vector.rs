@@ -108,37 +108,18 @@ pub(crate) fn top_k(scores: Vec<(f32, usize)>, k: usize) -> Vec<(f32, usize)> {
     scores
 }
 
-/// Anything [`VectorIndex`] can be taken as: a value, an `Arc` of one, or an
-/// `Arc<dyn VectorIndex>`.
-///
-/// ```
-/// use lucid::memory::{IntoVectorIndex, SqliteVectorIndex, VectorIndex};
-/// let dir = std::env::temp_dir().join(format!("lucid-into-index-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir).unwrap();
-/// let index = SqliteVectorIndex::open(dir.join("memory.db")).unwrap();
-/// let shared: std::sync::Arc<dyn VectorIndex> = index.into_shared();
-/// ```
-pub trait IntoVectorIndex {
-    /// It, shared.
-    fn into_shared(self) -> std::sync::Arc<dyn VectorIndex>;
-}
-
-impl<T: VectorIndex> IntoVectorIndex for T {
-    fn into_shared(self) -> std::sync::Arc<dyn VectorIndex> {
-        std::sync::Arc::new(self)
-    }
-}
-
-impl<T: VectorIndex> IntoVectorIndex for std::sync::Arc<T> {
-    fn into_shared(self) -> std::sync::Arc<dyn VectorIndex> {
-        self
-    }
-}
-
-impl IntoVectorIndex for std::sync::Arc<dyn VectorIndex> {
-    fn into_shared(self) -> std::sync::Arc<dyn VectorIndex> {
-        self
-    }
+into_shared! {
+    /// Anything [`VectorIndex`] can be taken as: a value, an `Arc` of one, or an
+    /// `Arc<dyn VectorIndex>`.
+    ///
+    /// ```
+    /// use lucid::memory::{IntoVectorIndex, SqliteVectorIndex, VectorIndex};
+    /// let dir = std::env::temp_dir().join(format!("lucid-into-index-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let index = SqliteVectorIndex::open(dir.join("memory.db")).unwrap();
+    /// let shared: std::sync::Arc<dyn VectorIndex> = index.into_shared();
+    /// ```
+    IntoVectorIndex::into_shared => VectorIndex
 }
 
 #[cfg(test)]

@@ -79,40 +79,21 @@ pub trait ChatModel: Send + Sync + 'static {
     }
 }
 
-/// Anything [`Agent::builder`](crate::Agent::builder) (and the other places that take a
-/// model) accepts: a client by value, or one already shared as an `Arc`.
-///
-/// ```
-/// use std::sync::Arc;
-/// use lucid::model::{ChatModel, IntoChatModel, OpenAiCompatible};
-/// let client = OpenAiCompatible::new("http://127.0.0.1:8080/v1", None, "local")?;
-/// let shared: Arc<dyn ChatModel> = client.clone().into_chat_model();
-/// let agent = lucid::Agent::builder(client).build();                 // by value
-/// let other = lucid::Agent::builder(Arc::clone(&shared)).build();     // shared
-/// assert_eq!(agent.model().model_name(), other.model().model_name());
-/// # Ok::<(), lucid::Error>(())
-/// ```
-pub trait IntoChatModel {
-    /// The model, shared.
-    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel>;
-}
-
-impl<M: ChatModel> IntoChatModel for M {
-    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel> {
-        std::sync::Arc::new(self)
-    }
-}
-
-impl<M: ChatModel> IntoChatModel for std::sync::Arc<M> {
-    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel> {
-        self
-    }
-}
-
-impl IntoChatModel for std::sync::Arc<dyn ChatModel> {
-    fn into_chat_model(self) -> std::sync::Arc<dyn ChatModel> {
-        self
-    }
+into_shared! {
+    /// Anything [`Agent::builder`](crate::Agent::builder) (and the other places that take a
+    /// model) accepts: a client by value, or one already shared as an `Arc`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use lucid::model::{ChatModel, IntoChatModel, OpenAiCompatible};
+    /// let client = OpenAiCompatible::new("http://127.0.0.1:8080/v1", None, "local")?;
+    /// let shared: Arc<dyn ChatModel> = client.clone().into_chat_model();
+    /// let agent = lucid::Agent::builder(client).build();                 // by value
+    /// let other = lucid::Agent::builder(Arc::clone(&shared)).build();     // shared
+    /// assert_eq!(agent.model().model_name(), other.model().model_name());
+    /// # Ok::<(), lucid::Error>(())
+    /// ```
+    IntoChatModel::into_chat_model => ChatModel
 }
 
 /// What one model call sends: borrowed, so a request costs no copy of the history.

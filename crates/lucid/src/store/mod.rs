@@ -271,37 +271,18 @@ pub async fn repair(store: &dyn SessionStore, id: &str) -> Result<Option<Session
     outcome
 }
 
-/// Anything [`SessionStore`] can be taken as: a value, an `Arc` of one, or an
-/// `Arc<dyn SessionStore>`.
-///
-/// ```
-/// # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
-/// use lucid::store::InMemoryStore;
-/// let by_value = lucid::Agent::builder(model.clone()).store(InMemoryStore::new(10)).build();
-/// let shared = std::sync::Arc::new(InMemoryStore::new(10));
-/// let by_arc = lucid::Agent::builder(model).store(shared.clone()).build();
-/// ```
-pub trait IntoSessionStore {
-    /// It, shared.
-    fn into_shared(self) -> std::sync::Arc<dyn SessionStore>;
-}
-
-impl<T: SessionStore> IntoSessionStore for T {
-    fn into_shared(self) -> std::sync::Arc<dyn SessionStore> {
-        std::sync::Arc::new(self)
-    }
-}
-
-impl<T: SessionStore> IntoSessionStore for std::sync::Arc<T> {
-    fn into_shared(self) -> std::sync::Arc<dyn SessionStore> {
-        self
-    }
-}
-
-impl IntoSessionStore for std::sync::Arc<dyn SessionStore> {
-    fn into_shared(self) -> std::sync::Arc<dyn SessionStore> {
-        self
-    }
+into_shared! {
+    /// Anything [`SessionStore`] can be taken as: a value, an `Arc` of one, or an
+    /// `Arc<dyn SessionStore>`.
+    ///
+    /// ```
+    /// # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
+    /// use lucid::store::InMemoryStore;
+    /// let by_value = lucid::Agent::builder(model.clone()).store(InMemoryStore::new(10)).build();
+    /// let shared = std::sync::Arc::new(InMemoryStore::new(10));
+    /// let by_arc = lucid::Agent::builder(model).store(shared.clone()).build();
+    /// ```
+    IntoSessionStore::into_shared => SessionStore
 }
 
 /// The metadata key under which a session's memory summaries are kept (see
