@@ -110,7 +110,7 @@ pub enum Error {
         /// The session.
         session: String,
         /// The turn's result, as `run` would have returned it.
-        result: Box<crate::agent::result::AgentResult>,
+        result: Box<crate::outcome::AgentResult>,
         /// Why the store refused.
         #[source]
         source: Box<Error>,

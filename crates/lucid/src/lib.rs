@@ -101,6 +101,7 @@ pub mod memory;
 pub mod message;
 pub mod model;
 pub mod orchestrate;
+pub mod outcome;
 pub mod redact;
 pub mod store;
 pub mod structured;

@@ -1,8 +1,8 @@
-//! What a run reports while it goes; its result is in [`super::result`].
+//! What a run reports while it goes; its result is in [`crate::outcome`].
 
 use std::time::Duration;
 
-use super::result::AgentResult;
+use crate::outcome::AgentResult;
 use crate::error::Error;
 
 /// What [`Session::run_stream`](crate::Session::run_stream) yields.

@@ -9,7 +9,6 @@ mod cancel;
 mod decide;
 mod events;
 pub mod hooks;
-pub(crate) mod result;
 mod session;
 
 use std::sync::Arc;
@@ -17,7 +16,7 @@ use std::time::Duration;
 
 pub use cancel::Canceller;
 pub use events::AgentEvent;
-pub use result::{AgentResult, StopReason, ToolCallRecord};
+pub use crate::outcome::{AgentResult, StopReason, ToolCallRecord};
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;

@@ -1,6 +1,7 @@
 //! What a run returns: [`AgentResult`], its [`StopReason`] and a [`ToolCallRecord`] per
-//! call. Plain data (messages, usage), so any layer may carry one (an error that keeps the
-//! turn's result does).
+//! call (also at `lucid::` and `lucid::agent::`). Plain data beside the messages, at the
+//! bottom of the library, so any layer may carry one (an error that keeps the turn's
+//! result does).
 
 use std::time::Duration;
 
@@ -24,11 +25,11 @@ pub enum StopReason {
     /// [`AgentResult::questions`]); the next user message should carry the answers.
     NeedsInput,
     /// A hook stopped the turn before a model call
-    /// ([`ModelCallDecision::Stop`](super::hooks::ModelCallDecision::Stop));
+    /// ([`ModelCallDecision::Stop`](crate::agent::hooks::ModelCallDecision::Stop));
     /// [`AgentResult::stop_message`] says why.
     Stopped,
     /// A hook deferred a tool call
-    /// ([`ToolCallDecision::Defer`](super::hooks::ToolCallDecision::Defer)): the calls in
+    /// ([`ToolCallDecision::Defer`](crate::agent::hooks::ToolCallDecision::Defer)): the calls in
     /// [`AgentResult::deferred`] wait, unanswered, for the next `resume`.
     Deferred,
     /// The model's tool call was cut off by the output token limit; the turn ends rather
