@@ -5,6 +5,11 @@
 //! they share; it does not hold the agent loop (see [`crate::agent`]). With the `test-kit`
 //! feature, [`test_kit`] runs the conformance suite of a [`ChatModel`] or [`Codec`] written
 //! outside this crate.
+//!
+//! A client is made from a provider's record, [`Preset::client`] ([`ModelBuilder`]), or by
+//! a client's own constructor; those take their arguments in one order: the base URL first
+//! where the provider has no default one, then the key, then the model
+//! (`OpenAiCompatible::new(base_url, key, model)`, `Anthropic::new(key, model)`).
 
 pub mod anthropic;
 mod builder;
