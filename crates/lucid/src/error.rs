@@ -84,7 +84,7 @@ pub enum Error {
     /// ([`WorkflowError`](crate::orchestrate::workflow::WorkflowError),
     /// [`PlanError`](crate::orchestrate::PlanError), [`TeamError`](crate::orchestrate::TeamError))
     /// is the source (`source().downcast_ref()`), so `?` works in a function returning
-    /// [`lucid::Result`](Result).
+    /// [`lucid::Result`].
     #[error("{source}")]
     Orchestration {
         /// The orchestration's own error.

@@ -10,7 +10,7 @@
 //!   and out, tested against recorded real traffic) over one shared HTTP transport with
 //!   timeouts, retries that know a rate limit from an exhausted quota, and an optional
 //!   JSONL transcript of every exchange ([`model::transcript`]).
-//! * [`tool`] turns plain Rust functions into tools with `#[tool]` and `#[tools]`;
+//! * [`tool`](mod@tool) turns plain Rust functions into tools with `#[tool]` and `#[tools]`;
 //!   arguments are validated against the derived schema before the call, and every
 //!   failure (unknown tool, bad JSON, `Err`, panic, timeout) becomes a result the model
 //!   reads instead of a crash. [`tool::builtin`] is the catalogue of ready-made tools,
@@ -148,7 +148,7 @@ pub use tool::{Tool, ToolError, ToolSpec};
 pub use lucid_macros::tool;
 
 /// Turns every `#[tool]` method of an inherent `impl` block into a tool sharing `&self`,
-/// and implements [`tool::ToolSet`] for the type. See [`tool`](crate::tool) for an example.
+/// and implements [`tool::ToolSet`] for the type. See [`tool`](mod@crate::tool) for an example.
 pub use lucid_macros::tools;
 
 /// What most programs need: `use lucid::prelude::*;`.

@@ -20,8 +20,9 @@
 //! the first hook of every agent. A turn with no hook of yours attached does no work for
 //! them.
 //!
-//! Deferring a tool call ends the turn with [`StopReason::Deferred`]: the model's message
-//! and its calls stay in the history, unanswered, and [`AgentResult::deferred`] lists
+//! Deferring a tool call ends the turn with
+//! [`StopReason::Deferred`](crate::StopReason::Deferred): the model's message and its
+//! calls stay in the history, unanswered, and [`AgentResult::deferred`] lists
 //! them. The next [`Session::resume`](crate::Session::resume) (in this process or, for a
 //! stored session, any other) asks the hooks again for those calls, runs the ones allowed
 //! and goes on; what decides them (an approval kept somewhere) is the hook's business.

@@ -2,8 +2,9 @@
 //!
 //! An [`Agent`] is cheap to clone and holds no conversation; each [`Session`] has its own
 //! context window and runs one turn at a time (`run` takes `&mut self`). The loop itself
-//! lives in one place ([`session`]): the streaming run is the loop, and the
-//! non-streaming run is the same loop with its events unused.
+//! lives in one place (the session's turn: what follows each answer is decided without
+//! I/O, the session carries it out, and [`hooks`] take part at each point): the streaming
+//! run is the loop, and the non-streaming run is the same loop with its events unused.
 
 mod cancel;
 mod decide;

@@ -37,7 +37,9 @@ pub trait Interviewer: Send + Sync + 'static {
     fn ask<'a>(&'a self, questions: &'a [String]) -> BoxFuture<'a, Option<Vec<String>>>;
 }
 
-/// The `ask_user` tool. See the [module docs](self).
+/// The `ask_user` tool: questions for the user, answered by an [`Interviewer`] within the
+/// run, or (nobody to ask) deferred to the user's next message with
+/// [`StopReason::NeedsInput`](crate::StopReason::NeedsInput).
 pub struct AskUser {
     spec: ToolSpec,
     interviewer: Option<Arc<dyn Interviewer>>,

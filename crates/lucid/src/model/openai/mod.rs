@@ -2,7 +2,8 @@
 //!
 //! [`encode`], [`decode`], [`decode_error`] and [`OpenAiStreamDecoder`] are pure
 //! translations with no I/O, tested against recorded real traffic; [`OpenAiCompatible`]
-//! joins them to the shared [`HttpTransport`]. Vendor differences are data: see
+//! joins them to the shared [`HttpTransport`](crate::model::http::HttpTransport). Vendor
+//! differences are data: see
 //! [`super::presets`].
 
 use serde_json::{Map, Value, json};

@@ -14,7 +14,8 @@
 //!   member), and that member answers it.
 //!
 //! Delegation depth and the team's total model calls are bounded; going past either
-//! stops the whole run with [`Error::TeamLimit`] naming the chain. Every member run is
+//! stops the whole run with a [`TeamError`](crate::orchestrate::TeamError) naming the
+//! chain (the source of the `lucid::Error`). Every member run is
 //! reported ([`TeamEvent`]) and kept in the result ([`TeamRun::runs`]) with its usage.
 //!
 //! ```no_run
