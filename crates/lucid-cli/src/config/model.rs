@@ -42,6 +42,7 @@ impl ModelConfig {
         let record = self.preset.copied().unwrap_or_else(Preset::compatible);
         let mut client = record
             .client()
+            .name(&self.provider)
             .model(&self.model)
             .api_key(self.api_key.clone())
             .base_url(&self.base_url)
@@ -92,7 +93,7 @@ pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, C
 pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
     let wanted = Wanted::new(args, file);
     let preset = match wanted.provider.as_deref() {
-        Some(name) => Some(find_preset(name)?),
+        Some(name) => wanted.preset_or_own(name)?,
         None if wanted.base_url.is_some() => None,
         None => Some(detect().await.ok_or_else(no_provider_message)?),
     };
@@ -122,9 +123,9 @@ pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<Mo
         ..args.clone()
     };
     let wanted = Wanted::new(&args, file);
-    let preset = find_preset(provider)?;
-    let model = wanted.model.clone().unwrap_or_else(|| preset.default_model.to_string());
-    Ok(wanted.finish(Some(preset), wanted.base_url_for(Some(preset)), model)?.0)
+    let preset = wanted.preset_or_own(provider)?;
+    let model = wanted.model.clone().or_else(|| preset.map(|p| p.default_model.to_string())).unwrap_or_default();
+    Ok(wanted.finish(preset, wanted.base_url_for(preset), model)?.0)
 }
 
 /// The model flags laid over the file: what was asked for, before presets and the
@@ -137,12 +138,16 @@ struct Wanted<'a> {
     api: Option<String>,
     cache: Option<String>,
     key_env: Option<String>,
+    /// The file has a `[providers.NAME]` section for this provider.
+    own_provider: bool,
 }
 
 impl<'a> Wanted<'a> {
     fn new(args: &'a ModelArgs, file: &Settings) -> Self {
         let provider = args.provider.clone().or_else(|| file.provider.clone());
-        let section = provider.as_deref().and_then(|p| file.providers.get(p)).cloned().unwrap_or_default();
+        let own = provider.as_deref().and_then(|p| file.providers.get(p));
+        let own_provider = own.is_some();
+        let section = own.cloned().unwrap_or_default();
         // The top-level model and base URL belong to the top-level provider.
         let same_provider = file.provider.is_none() || file.provider == provider;
         let base_url = args
@@ -154,7 +159,18 @@ impl<'a> Wanted<'a> {
             args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model);
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
         let cache = section.cache.or_else(|| file.cache.clone());
-        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env }
+        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider }
+    }
+
+    /// The record of provider `name`, or none for a provider of the user's own: a
+    /// `[providers.NAME]` section with a base URL that no record has (any
+    /// OpenAI-compatible server, under its own name).
+    fn preset_or_own(&self, name: &str) -> Result<Option<&'static Preset>, ConfigError> {
+        match Preset::find(name) {
+            Some(p) => Ok(Some(p)),
+            None if self.own_provider && self.base_url.is_some() => Ok(None),
+            None => find_preset(name).map(Some),
+        }
     }
 
     fn base_url_for(&self, preset: Option<&Preset>) -> String {
@@ -173,9 +189,10 @@ impl<'a> Wanted<'a> {
         base_url: String,
         model: String,
     ) -> Result<(ModelConfig, KeySource), ConfigError> {
-        let (provider, key_vars) = match preset {
-            Some(p) => (p.name.to_string(), p.key_vars),
-            None => ("openai".to_string(), &[][..]),
+        let (provider, key_vars) = match (preset, &self.provider) {
+            (Some(p), _) => (p.name.to_string(), p.key_vars),
+            (None, Some(own)) if self.own_provider => (own.clone(), &[][..]),
+            (None, _) => ("openai".to_string(), &[][..]),
         };
         let custom_var: Vec<&str> = self.key_env.as_deref().into_iter().collect();
         let key_vars: &[&str] = if custom_var.is_empty() { key_vars } else { &custom_var };
@@ -185,7 +202,9 @@ impl<'a> Wanted<'a> {
                 source.0 = Some("--api-key".into());
                 Some(k.clone())
             }
-            (None, []) if preset.is_none() => {
+            // A bare --base-url is taken for an OpenAI-compatible endpoint; a provider of
+            // the user's own gets only the key its section names (key_env).
+            (None, []) if preset.is_none() && !self.own_provider => {
                 source.0 = env("OPENAI_API_KEY").map(|_| "OPENAI_API_KEY".to_string());
                 env("OPENAI_API_KEY")
             }
@@ -327,5 +346,36 @@ mod tests {
         let llamacpp = resolve_named("llamacpp:m", &args, &settings).unwrap();
         assert_eq!(llamacpp.base_url, Preset::find("llamacpp").unwrap().base_url);
         assert!(resolve_named("nope:m", &args, &settings).unwrap_err().0.contains("unknown provider `nope`"));
+    }
+
+    #[test]
+    fn a_provider_of_ones_own_is_a_section_with_a_base_url() {
+        let settings = file(
+            r#"
+            [providers.acme]
+            base_url = "http://127.0.0.1:9/v1"
+            model = "acme-1"
+            [providers.keyed]
+            base_url = "http://127.0.0.1:9/v1"
+            key_env = "LUCID_TEST_KEYED_KEY_UNSET"
+            model = "k-1"
+            [providers.nameless]
+            model = "x"
+            "#,
+        );
+        let args = ModelArgs::default();
+        let cfg = resolve_named("acme", &args, &settings).unwrap();
+        assert_eq!(
+            (cfg.provider.as_str(), cfg.model.as_str(), cfg.base_url.as_str()),
+            ("acme", "acme-1", "http://127.0.0.1:9/v1")
+        );
+        assert!(cfg.preset.is_none());
+        assert_eq!(cfg.api_key, None, "never OPENAI_API_KEY for a provider of one's own");
+        let model = cfg.build().unwrap();
+        assert_eq!((model.provider(), model.model_name()), ("acme", "acme-1"), "its own name in logs and errors");
+        let err = resolve_named("keyed", &args, &settings).unwrap_err().0;
+        assert!(err.contains("no API key for keyed: set the environment variable LUCID_TEST_KEYED_KEY_UNSET"), "{err}");
+        let err = resolve_named("nameless", &args, &settings).unwrap_err().0;
+        assert!(err.contains("unknown provider `nameless`"), "no base URL, no provider: {err}");
     }
 }

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use crate::outcome::AgentResult;
 use crate::error::Error;
+use crate::outcome::AgentResult;
 
 /// What [`Session::run_stream`](crate::Session::run_stream) yields.
 #[derive(Debug)]

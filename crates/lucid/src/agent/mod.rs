@@ -15,9 +15,9 @@ mod session;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::outcome::{AgentResult, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
-pub use crate::outcome::{AgentResult, StopReason, ToolCallRecord};
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;

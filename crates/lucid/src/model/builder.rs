@@ -35,6 +35,7 @@ use crate::error::{Error, Result};
 #[must_use = "a model builder does nothing until `build`"]
 pub struct ModelBuilder {
     preset: Preset,
+    name: Option<String>,
     model: Option<String>,
     /// `Some` once a key (or explicitly none) was given: the environment is not read.
     key: Option<Option<String>>,
@@ -49,6 +50,7 @@ impl Preset {
     pub fn client(&self) -> ModelBuilder {
         ModelBuilder {
             preset: *self,
+            name: None,
             model: None,
             key: None,
             base_url: None,
@@ -60,6 +62,20 @@ impl Preset {
 }
 
 impl ModelBuilder {
+    /// The provider's name in errors, logs, transcripts and telemetry (default: the
+    /// record's): a provider of your own on [`Preset::compatible`] keeps its own name.
+    ///
+    /// ```
+    /// use lucid::model::{ChatModel, Preset};
+    /// let acme = Preset::compatible().client().name("acme").base_url("http://127.0.0.1:9/v1").model("a1").build()?;
+    /// assert_eq!(acme.provider(), "acme");
+    /// # Ok::<(), lucid::Error>(())
+    /// ```
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
     /// The model (default: the record's default model).
     pub fn model(mut self, model: impl Into<String>) -> Self {
         self.model = Some(model.into());
@@ -118,7 +134,7 @@ impl ModelBuilder {
         if base_url.is_empty() {
             return Err(Error::Config(format!("no base URL for {}: give one (ModelBuilder::base_url)", preset.name)));
         }
-        let finish = Finish { base_url, transport: self.transport };
+        let finish = Finish { base_url, transport: self.transport, name: self.name.as_deref() };
         match preset.protocol {
             Protocol::OpenAiChat => finish.done(HttpModel::with_codec(
                 preset.name,
@@ -146,11 +162,15 @@ impl ModelBuilder {
 struct Finish<'a> {
     base_url: &'a str,
     transport: Option<HttpTransport>,
+    name: Option<&'a str>,
 }
 
 impl Finish<'_> {
     fn done<C: Codec>(self, model: HttpModel<C>) -> Result<Arc<dyn ChatModel>> {
-        let model = model.with_base_url(self.base_url)?;
+        let mut model = model.with_base_url(self.base_url)?;
+        if let Some(name) = self.name {
+            model = model.with_provider_name(name);
+        }
         Ok(Arc::new(match self.transport {
             Some(t) => model.with_transport(t),
             None => model,
