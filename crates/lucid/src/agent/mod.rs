@@ -57,6 +57,8 @@ pub(crate) struct AgentConfig {
     pub attached: Vec<Arc<dyn hooks::Hook>>,
     /// What a turn runs: the permission policy first, then the attached hooks.
     pub hooks: hooks::Hooks,
+    /// The session's own layers (memory, durable steps), from the settings above.
+    pub layers: Vec<Arc<dyn session::layers::Layer>>,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -121,6 +123,7 @@ impl Agent {
                 permissions: PermissionPolicy::allow_all(),
                 attached: Vec::new(),
                 hooks: hooks::Hooks::default(),
+                layers: Vec::new(),
                 model,
             },
         }
@@ -466,6 +469,7 @@ impl AgentBuilder {
     /// Builds the agent.
     pub fn build(mut self) -> Agent {
         self.config.hooks = hooks::Hooks::chain(&self.config.permissions, &self.config.attached);
+        self.config.layers = session::layers::for_config(&self.config);
         self.config.window_budget = self.config.window.map(|w| {
             let schemas = serde_json::to_string(self.config.tools.specs()).unwrap_or_default();
             let tools = if self.config.tools.is_empty() { 0 } else { self.config.counter.count(&schemas) };

@@ -5,6 +5,7 @@
 //! stream adapter in [`stream`].
 
 mod extract;
+pub(crate) mod layers;
 mod persist;
 mod recovery;
 mod run_state;

@@ -76,14 +76,6 @@ impl Session {
         Ok(())
     }
 
-    /// A step of a durable turn ([`crate::AgentBuilder::durable_steps`]): written now;
-    /// other turns write at their end.
-    pub(super) async fn commit_step(&mut self) {
-        if self.agent.config.durable_steps {
-            self.commit().await;
-        }
-    }
-
     /// Writes what the store lacks now. A failure does not stop the turn; the end-of-turn
     /// save writes the whole history.
     pub(super) async fn commit(&mut self) {

@@ -102,7 +102,7 @@ impl Session {
                     run.records.push(record(c, Some(&outcome), Some(elapsed)));
                     run.questions.extend(outcome.questions);
                     self.context.push(Message::tool_result(&c.id, &c.name, outcome.content, outcome.is_error));
-                    self.commit_step().await;
+                    self.layers_on_step(config).await;
                     if !config.hooks.is_empty()
                         && let Some(last) = self.context.messages().last()
                     {

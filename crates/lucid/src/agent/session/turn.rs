@@ -174,23 +174,18 @@ impl Session {
         run: &mut RunState,
     ) {
         self.context.repair();
-        // Memory needs the text after the context took it; copy it only then.
-        let query = config.memory.as_ref().and(prompt.clone());
+        // The layers need the text after the context took it; copy it only for them.
+        let query = if config.layers.is_empty() { None } else { prompt.clone() };
         let prompted = prompt.is_some();
         if let Some(prompt) = prompt {
             self.context.push(Message::user(prompt));
             self.turn_saved = 0;
         }
         let mut memory_usage = Usage::default();
-        if let (Some(memory), Some(prompt)) = (&config.memory, query) {
-            let id = self.id.clone();
-            let env = memory_env(config, self.calibration, id.as_deref());
-            // A trim rewrites the store with the window, as a compression does: it never
-            // holds turns the window no longer knows (whose call ids a new turn could repeat).
-            let before = memory.before_turn(&env, &mut self.context, &mut self.memory, &prompt, &mut memory_usage);
-            self.edited |= before.await;
+        if let Some(prompt) = query {
+            self.layers_on_user_message(config, &prompt, &mut memory_usage).await;
         }
-        self.commit_step().await;
+        self.layers_on_step(config).await;
         if prompted
             && !config.hooks.is_empty()
             && let Some(at) = self.context.last_turn_start()
@@ -317,7 +312,7 @@ impl Session {
             }
             let calls = message.tool_calls.clone();
             self.context.push(Message::Assistant(message));
-            self.commit_step().await;
+            self.layers_on_step(config).await;
             if !config.hooks.is_empty()
                 && let Some(last) = self.context.messages().last()
             {
