@@ -103,7 +103,7 @@ async fn the_configured_agents_answer_over_http_and_sigterm_stops_the_server() {
     let dir = test_dir("serve-agents");
     let config = write_config(&dir, &mock);
     let (child, url) = tokio::task::block_in_place(|| serve(&dir, &config, Some("acme:acme-key-0123456789")));
-    let http = lucid::model::http::client_builder().build().unwrap();
+    let http = lucid::model::http::reqwest_client_builder().build().unwrap();
     let models: Value = json_of(http.get(format!("{url}/v1/models")).bearer_auth("acme-key-0123456789")).await;
     let ids: Vec<&str> = models["data"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["default", "support"]);
@@ -146,7 +146,7 @@ async fn keys_created_with_the_cli_are_the_only_way_in() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 
     let (child, url) = tokio::task::block_in_place(|| serve(&dir, &config, None));
-    let http = lucid::model::http::client_builder().build().unwrap();
+    let http = lucid::model::http::reqwest_client_builder().build().unwrap();
     let anonymous = http.get(format!("{url}/v1/models")).send().await.unwrap();
     assert_eq!(anonymous.status().as_u16(), 401, "a stored key makes every request need one");
     let models: Value = json_of(http.get(format!("{url}/v1/models")).bearer_auth(&key)).await;
@@ -352,7 +352,7 @@ async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_i
     let (first, url_a) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
     let (second, url_b) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
     let mut _guard = KillOnDrop(vec![first.id(), second.id()]);
-    let http = lucid::model::http::client_builder().build().unwrap();
+    let http = lucid::model::http::reqwest_client_builder().build().unwrap();
     let session: Value = json_of(http.post(format!("{url_a}/v1/sessions")).json(&json!({"agent": "default"}))).await;
     let id = session["id"].as_str().unwrap().to_string();
 

@@ -240,7 +240,7 @@ pub(crate) async fn open_database(database: &Database) -> Result<(Arc<dyn Sessio
         #[cfg(feature = "postgres")]
         Database::Postgres(url) => {
             let store = lucid::store::PostgresStore::connect(url).await?;
-            let db = db::postgres(store.pool().clone()).await?;
+            let db = db::postgres(store.deadpool().clone()).await?;
             Ok((Arc::new(store), db))
         }
         #[cfg(not(feature = "postgres"))]

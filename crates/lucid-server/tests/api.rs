@@ -70,7 +70,7 @@ async fn start_agent(
     let config = tune(ServerConfig::new(dir.0.join("serve.db")).agent("default", agent));
     Api {
         url: listen(Server::open(config).await.unwrap()).await,
-        http: lucid::model::http::client_builder().build().unwrap(),
+        http: lucid::model::http::reqwest_client_builder().build().unwrap(),
         key: None,
         mock: Arc::new(mock),
         _dir: Some(Arc::new(dir)),
@@ -90,7 +90,7 @@ impl Api {
     fn at(url: String, mock: &Arc<MockServer>) -> Api {
         Api {
             url,
-            http: lucid::model::http::client_builder().build().unwrap(),
+            http: lucid::model::http::reqwest_client_builder().build().unwrap(),
             key: None,
             mock: Arc::clone(mock),
             _dir: None,
@@ -235,7 +235,7 @@ fn gated(gate: &Arc<tokio::sync::Barrier>) -> impl Fn(&RecordedRequest) -> Reply
 /// Sends a request of the test's own to the mock's gate.
 async fn pass_gate(api: &Api) {
     let url = format!("{}/v1/chat/completions", api.mock.url());
-    lucid::model::http::client_builder().build().unwrap().post(url).body("{}").send().await.unwrap();
+    lucid::model::http::reqwest_client_builder().build().unwrap().post(url).body("{}").send().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

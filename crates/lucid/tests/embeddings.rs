@@ -144,7 +144,7 @@ async fn pgvector_index_passes_the_suite() {
     let Some(url) = common::postgres_url() else { return };
     let store = lucid::store::PostgresStore::connect(&url).await.unwrap();
     let dim = 3;
-    let index = lucid::memory::PgVectorIndex::new(store.pool().clone(), dim).await.unwrap();
+    let index = lucid::memory::PgVectorIndex::from_deadpool(store.deadpool().clone(), dim).await.unwrap();
     // The table is shared by every run against this server: start from a clean slate.
     index.delete(&MemoryFilter::default()).await.unwrap();
     index_suite(Arc::new(index)).await;

@@ -143,7 +143,7 @@ async fn the_mock_refuses_a_call_sent_back_without_its_reasoning() {
 
 async fn reqwest_post(server: &MockServer, body: Value) -> Value {
     // Posted by hand: the codec would never send the broken shapes built from it.
-    let resp = lucid::model::http::client_builder()
+    let resp = lucid::model::http::reqwest_client_builder()
         .build()
         .unwrap()
         .post(format!("{}/responses", server.url()))

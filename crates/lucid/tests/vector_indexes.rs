@@ -82,9 +82,11 @@ mod postgres {
         let Some(db) = TempDatabase::create().await else { return };
         let (one, other) =
             (PostgresStore::connect(&db.url).await.unwrap(), PostgresStore::connect(&db.url).await.unwrap());
-        let index = PgVectorIndex::new(one.pool().clone(), DIM).await.unwrap();
+        let index = PgVectorIndex::from_deadpool(one.deadpool().clone(), DIM).await.unwrap();
         suite(Arc::new(index.clone())).await;
-        let second = PgVectorIndex::new(other.pool().clone(), DIM).await.expect("the table exists: nothing to create");
+        let second = PgVectorIndex::from_deadpool(other.deadpool().clone(), DIM)
+            .await
+            .expect("the table exists: nothing to create");
         two_handles(Arc::new(index), Arc::new(second)).await;
         drop((one, other));
         db.drop_now().await;

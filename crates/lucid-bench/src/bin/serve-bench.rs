@@ -117,7 +117,7 @@ async fn parent(sessions: usize, warmup: usize, instances: usize, store: Option<
         urls.push(line.trim().to_string());
         children.push(child);
     }
-    let http = lucid::model::http::client_builder()
+    let http = lucid::model::http::reqwest_client_builder()
         .pool_max_idle_per_host(usize::MAX)
         .timeout(Duration::from_secs(120))
         .build()?;

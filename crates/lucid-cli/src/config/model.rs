@@ -285,7 +285,7 @@ async fn local_model(base_url: &str) -> Option<String> {
 }
 
 fn reqwest_client() -> Option<reqwest::Client> {
-    lucid::model::http::client_builder().timeout(Duration::from_millis(500)).build().ok()
+    lucid::model::http::reqwest_client_builder().timeout(Duration::from_millis(500)).build().ok()
 }
 
 fn no_provider_message() -> ConfigError {

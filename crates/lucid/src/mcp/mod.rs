@@ -180,7 +180,7 @@ impl HttpEndpoint {
                 .map_err(|_| format!("the value of header `{k}` is not a valid header value"))?;
             headers.insert(name, value);
         }
-        let client = crate::model::http::client_builder()
+        let client = crate::model::http::reqwest_client_builder()
             .pool_max_idle_per_host(0)
             .redirect(reqwest::redirect::Policy::none())
             .build()

@@ -36,7 +36,7 @@ fn literal(v: &[f32]) -> String {
 /// use lucid::memory::PgVectorIndex;
 /// use lucid::store::PostgresStore;
 /// let store = PostgresStore::connect("postgres://lucid@127.0.0.1/lucid").await?;
-/// let index = PgVectorIndex::new(store.pool().clone(), 384).await?;
+/// let index = PgVectorIndex::from_deadpool(store.deadpool().clone(), 384).await?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
@@ -53,8 +53,9 @@ impl std::fmt::Debug for PgVectorIndex {
 }
 
 impl PgVectorIndex {
-    /// Uses (creating if needed) the table for `dim`-dimensional vectors, with its HNSW index.
-    pub async fn new(pool: Pool, dim: usize) -> Result<Self> {
+    /// Uses (creating if needed) the table for `dim`-dimensional vectors, with its HNSW
+    /// index, on a `deadpool_postgres` pool (usually [`PostgresStore::deadpool`](crate::store::PostgresStore::deadpool)).
+    pub async fn from_deadpool(pool: Pool, dim: usize) -> Result<Self> {
         let table = format!("lucid_memories_{dim}");
         let client = pool.get().await.map_err(db_err)?;
         client

@@ -23,7 +23,7 @@ pub const OLLAMA_DEFAULT_NUM_CTX: u32 = 4096;
 /// # }
 /// ```
 pub async fn context_window(base_url: &str, model: &str) -> Option<u32> {
-    let client = crate::model::http::client_builder()
+    let client = crate::model::http::reqwest_client_builder()
         .connect_timeout(Duration::from_secs(2))
         .timeout(Duration::from_secs(3))
         .build()

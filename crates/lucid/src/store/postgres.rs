@@ -83,8 +83,9 @@ impl PostgresStore {
         Ok(store)
     }
 
-    /// The connection pool (for the vector index, which shares it).
-    pub fn pool(&self) -> &Pool {
+    /// The escape hatch to its connection pool, a `deadpool_postgres::Pool` (the vector
+    /// index and `lucid serve` share it); the one place a deadpool type is public.
+    pub fn deadpool(&self) -> &Pool {
         &self.pool
     }
 

@@ -84,7 +84,7 @@ struct ClientSettings {
 
 impl ClientSettings {
     fn build(self, keep_idle: bool) -> Result<reqwest::Client> {
-        let mut b = client_builder()
+        let mut b = reqwest_client_builder()
             .connect_timeout(self.connect_timeout)
             .read_timeout(self.read_timeout)
             .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION")));
@@ -106,20 +106,20 @@ impl ClientSettings {
 /// [`HttpTransportBuilder::client`].
 ///
 /// ```
-/// let client = lucid::model::http::client_builder()
+/// let client = lucid::model::http::reqwest_client_builder()
 ///     .connect_timeout(std::time::Duration::from_secs(5))
 ///     .build()
 ///     .unwrap();
-/// let transport = lucid::model::http::HttpTransport::builder().client(client).build();
+/// let transport = lucid::model::http::HttpTransport::builder().reqwest_client(client).build();
 /// # drop(transport);
 /// ```
-pub fn client_builder() -> reqwest::ClientBuilder {
+pub fn reqwest_client_builder() -> reqwest::ClientBuilder {
     install_crypto_provider();
     reqwest::Client::builder()
 }
 
 /// Installs `ring` as rustls' process-wide crypto provider, once (a provider the
-/// application installed first is kept): what [`client_builder`] does before building, for
+/// application installed first is kept): what [`reqwest_client_builder`] does before building, for
 /// HTTP clients made elsewhere (an exporter's, say) on the same reqwest.
 ///
 /// ```
@@ -210,8 +210,9 @@ impl HttpTransportBuilder {
         self.transcript = Some(path.into());
         self
     }
-    /// Use this client instead of building one (its timeouts then apply).
-    pub fn client(mut self, c: reqwest::Client) -> Self {
+    /// The escape hatch to the HTTP stack: use this `reqwest::Client` instead of building
+    /// one (its timeouts then apply).
+    pub fn reqwest_client(mut self, c: reqwest::Client) -> Self {
         self.client = Some(c);
         self
     }
