@@ -103,7 +103,7 @@ impl ClientSettings {
 /// `reqwest::Client::builder()` before anything has installed one panics; this installs
 /// `ring` as the process's default provider once, unless the application installed another
 /// first (then that one is kept). Use it for a client handed to
-/// [`HttpTransportBuilder::client`].
+/// [`HttpTransportBuilder::reqwest_client`].
 ///
 /// ```
 /// let client = lucid::model::http::reqwest_client_builder()
