@@ -126,6 +126,12 @@ impl From<crate::db::DbError> for ApiError {
     }
 }
 
+impl From<lucid::store::StoreError> for ApiError {
+    fn from(e: lucid::store::StoreError) -> Self {
+        lucid::Error::from(e).into()
+    }
+}
+
 impl From<lucid::Error> for ApiError {
     fn from(e: lucid::Error) -> Self {
         match e {

@@ -68,7 +68,7 @@ pub enum ServeError {
     Config(String),
     /// The session store would not open.
     #[error(transparent)]
-    Store(#[from] lucid::Error),
+    Store(#[from] lucid::store::StoreError),
     /// The server's tables would not open (or a query on them failed).
     #[error(transparent)]
     Db(DatabaseError),

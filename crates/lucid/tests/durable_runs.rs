@@ -210,34 +210,34 @@ impl SessionStore for Flaky {
     fn kind(&self) -> &'static str {
         "flaky"
     }
-    fn create<'a>(&'a self, id: &'a str, metadata: Value) -> BoxFuture<'a, lucid::Result<SessionInfo>> {
+    fn create<'a>(&'a self, id: &'a str, metadata: Value) -> BoxFuture<'a, lucid::store::Result<SessionInfo>> {
         self.inner.create(id, metadata)
     }
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<Option<StoredSession>>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::store::Result<Option<StoredSession>>> {
         self.inner.load(id)
     }
-    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
+    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::store::Result<()>> {
         if self.failures.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
-            return async { Err(lucid::Error::store("flaky", "disk full")) }.boxed();
+            return async { Err(lucid::store::StoreError::failed("flaky", "disk full")) }.boxed();
         }
         self.inner.append(id, messages)
     }
-    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
+    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::store::Result<()>> {
         self.inner.replace(id, messages)
     }
-    fn merge_metadata<'a>(&'a self, id: &'a str, patch: Value) -> BoxFuture<'a, lucid::Result<()>> {
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: Value) -> BoxFuture<'a, lucid::store::Result<()>> {
         self.inner.merge_metadata(id, patch)
     }
-    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<bool>> {
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::store::Result<bool>> {
         self.inner.delete(id)
     }
-    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, lucid::Result<Vec<SessionInfo>>> {
+    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, lucid::store::Result<Vec<SessionInfo>>> {
         self.inner.list(limit, offset)
     }
-    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, lucid::Result<TurnLock>> {
+    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, lucid::store::Result<TurnLock>> {
         self.inner.lock(id, lease)
     }
-    fn unlock<'a>(&'a self, lock: &'a TurnLock) -> BoxFuture<'a, lucid::Result<()>> {
+    fn unlock<'a>(&'a self, lock: &'a TurnLock) -> BoxFuture<'a, lucid::store::Result<()>> {
         self.inner.unlock(lock)
     }
 }

@@ -53,7 +53,7 @@ async fn sqlite_survives_reopening_and_locks_across_handles() {
     let b = SqliteStore::open(&path).unwrap();
     assert_eq!(b.load("x").await.unwrap().unwrap().messages, turn(3));
     let lock = a.lock("x", Duration::from_secs(60)).await.unwrap();
-    assert!(matches!(b.lock("x", Duration::from_secs(60)).await, Err(lucid::Error::SessionBusy { .. })));
+    assert!(matches!(b.lock("x", Duration::from_secs(60)).await, Err(lucid::store::StoreError::Busy { .. })));
     a.unlock(&lock).await.unwrap();
     let expired = b.lock("x", Duration::ZERO).await.unwrap();
     let taken = a.lock("x", Duration::from_secs(60)).await.expect("an expired lease is taken over");
@@ -196,9 +196,9 @@ struct BrokenWrites {
 }
 
 impl BrokenWrites {
-    fn refuse(&self) -> lucid::Result<()> {
+    fn refuse(&self) -> lucid::store::Result<()> {
         if self.broken.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(lucid::Error::store("broken", "disk full"));
+            return Err(lucid::store::StoreError::failed("broken", "disk full"));
         }
         Ok(())
     }
@@ -212,40 +212,40 @@ impl SessionStore for BrokenWrites {
         &'a self,
         id: &'a str,
         m: serde_json::Value,
-    ) -> BoxFuture<'a, lucid::Result<lucid::store::SessionInfo>> {
+    ) -> BoxFuture<'a, lucid::store::Result<lucid::store::SessionInfo>> {
         self.inner.create(id, m)
     }
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<Option<lucid::store::StoredSession>>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::store::Result<Option<lucid::store::StoredSession>>> {
         self.inner.load(id)
     }
-    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
+    fn append<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::store::Result<()>> {
         match self.refuse() {
             Ok(()) => self.inner.append(id, messages),
             Err(e) => Box::pin(async move { Err(e) }),
         }
     }
-    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::Result<()>> {
+    fn replace<'a>(&'a self, id: &'a str, messages: &'a [Message]) -> BoxFuture<'a, lucid::store::Result<()>> {
         match self.refuse() {
             Ok(()) => self.inner.replace(id, messages),
             Err(e) => Box::pin(async move { Err(e) }),
         }
     }
-    fn merge_metadata<'a>(&'a self, id: &'a str, patch: serde_json::Value) -> BoxFuture<'a, lucid::Result<()>> {
+    fn merge_metadata<'a>(&'a self, id: &'a str, patch: serde_json::Value) -> BoxFuture<'a, lucid::store::Result<()>> {
         match self.refuse() {
             Ok(()) => self.inner.merge_metadata(id, patch),
             Err(e) => Box::pin(async move { Err(e) }),
         }
     }
-    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::Result<bool>> {
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, lucid::store::Result<bool>> {
         self.inner.delete(id)
     }
-    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, lucid::Result<Vec<lucid::store::SessionInfo>>> {
+    fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, lucid::store::Result<Vec<lucid::store::SessionInfo>>> {
         self.inner.list(limit, offset)
     }
-    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, lucid::Result<lucid::store::TurnLock>> {
+    fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, lucid::store::Result<lucid::store::TurnLock>> {
         self.inner.lock(id, lease)
     }
-    fn unlock<'a>(&'a self, lock: &'a lucid::store::TurnLock) -> BoxFuture<'a, lucid::Result<()>> {
+    fn unlock<'a>(&'a self, lock: &'a lucid::store::TurnLock) -> BoxFuture<'a, lucid::store::Result<()>> {
         self.inner.unlock(lock)
     }
 }
@@ -313,7 +313,7 @@ async fn postgres_store_passes_the_suite_and_locks_across_pools() {
     let other = PostgresStore::connect(&db.url).await.expect("connecting again migrates nothing and succeeds");
     assert_eq!(other.load("s1").await.unwrap().unwrap().messages.len(), 8);
     let lock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
-    assert!(matches!(other.lock("s1", Duration::from_secs(60)).await, Err(lucid::Error::SessionBusy { .. })));
+    assert!(matches!(other.lock("s1", Duration::from_secs(60)).await, Err(lucid::store::StoreError::Busy { .. })));
     store.unlock(&lock).await.unwrap();
     other.lock("s1", Duration::from_secs(60)).await.unwrap();
     let url = db.url.clone();

@@ -197,7 +197,7 @@ async fn the_in_memory_store_honours_the_lease_and_says_the_holder_is_this_proce
     let store = InMemoryStore::new(10);
     let _held = store.lock(ID, Duration::from_millis(40)).await.unwrap();
     let err = store.lock(ID, Duration::from_secs(60)).await.unwrap_err();
-    assert!(matches!(err, lucid::Error::SessionBusy { in_this_process: true, .. }), "{err:?}");
+    assert!(matches!(err, lucid::store::StoreError::Busy { in_this_process: true, .. }), "{err:?}");
     assert!(err.to_string().contains("in this process"), "{err}");
     tokio::time::sleep(Duration::from_millis(60)).await;
     assert!(store.lock(ID, Duration::from_secs(60)).await.is_ok(), "a lapsed lease frees the lock");

@@ -1,6 +1,6 @@
 //! Messages as stored: one JSON document per message, the same in every store.
 
-use crate::error::{Error, Result};
+use super::error::{Result, StoreError};
 use crate::message::Message;
 
 /// A message as the JSON text a store keeps.
@@ -12,12 +12,12 @@ use crate::message::Message;
 /// # Ok::<(), lucid::Error>(())
 /// ```
 pub fn encode_message(m: &Message) -> Result<String> {
-    serde_json::to_string(m).map_err(|e| Error::store_failed("encode", e))
+    serde_json::to_string(m).map_err(|e| StoreError::caused("encode", e))
 }
 
 /// A stored message back; `store` names the store in the error.
 pub fn decode_message(store: &'static str, body: &str) -> Result<Message> {
-    serde_json::from_str(body).map_err(|e| Error::Store {
+    serde_json::from_str(body).map_err(|e| StoreError::Failed {
         store,
         message: format!("a stored message is unreadable: {e}"),
         source: Some(Box::new(e)),
@@ -27,7 +27,7 @@ pub fn decode_message(store: &'static str, body: &str) -> Result<Message> {
 /// Message `position` (0-based) of session `session` back from its stored JSON; an
 /// unreadable one is an error naming both, so a corrupted row can be found and repaired.
 pub fn decode_stored(store: &'static str, session: &str, position: usize, body: &str) -> Result<Message> {
-    serde_json::from_str(body).map_err(|e| Error::Store {
+    serde_json::from_str(body).map_err(|e| StoreError::Failed {
         store,
         message: format!("session `{session}`: stored message {} is unreadable: {e}", position + 1),
         source: Some(Box::new(e)),

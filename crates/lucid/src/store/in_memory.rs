@@ -8,9 +8,9 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
+use super::error::{Result, StoreError};
 use super::lock::{self, busy};
 use super::{SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
-use crate::error::{Error, Result};
 use crate::message::Message;
 
 struct Entry {
@@ -130,8 +130,8 @@ impl InMemoryStore {
         }
     }
 
-    fn missing(id: &str) -> Error {
-        Error::store("memory", format!("no session `{id}`"))
+    fn missing(id: &str) -> StoreError {
+        StoreError::failed("memory", format!("no session `{id}`"))
     }
 
     fn edit(&self, id: &str, f: impl FnOnce(&mut StoredSession)) -> Result<()> {

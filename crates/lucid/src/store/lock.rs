@@ -4,7 +4,7 @@
 //! expired or when its holder was a process on this host that no longer runs
 //! ([`is_stale`]); a store keeps the owner and the expiry beside the session.
 
-use crate::error::Error;
+use super::error::StoreError;
 
 /// This process's identity for turn locks: `host:pid:nonce`.
 pub fn owner() -> String {
@@ -46,8 +46,8 @@ fn process_alive(_pid: u32) -> bool {
 }
 
 /// The error for a session whose turn lock `owner` holds.
-pub fn busy(id: &str, owner: &str) -> Error {
-    Error::SessionBusy { id: id.to_string(), owner: owner.to_string(), in_this_process: is_this_process(owner) }
+pub fn busy(id: &str, owner: &str) -> StoreError {
+    StoreError::Busy { id: id.to_string(), owner: owner.to_string(), in_this_process: is_this_process(owner) }
 }
 
 /// Whether `owner` (`host:pid:nonce`) is this process.

@@ -20,15 +20,17 @@
 //! [`SessionStore::merge_metadata`] updates its top-level keys. The layered memory keeps
 //! its summaries there, under [`SUMMARIES_KEY`], so they live and go with the session.
 //!
-//! A store of your own implements the trait's nine methods:
+//! A store of your own implements the trait's nine methods; they fail with the store
+//! layer's own [`StoreError`] (`store::Result`), which a turn turns into a
+//! [`lucid::Error`](crate::Error):
 //!
 //! ```
 //! use std::collections::HashMap;
 //! use std::sync::Mutex;
 //! use std::time::Duration;
 //! use futures::future::{BoxFuture, FutureExt};
-//! use lucid::store::{SessionInfo, SessionStore, StoredSession, TurnLock, lock, now_ms};
-//! use lucid::{Message, Result};
+//! use lucid::store::{Result, SessionInfo, SessionStore, StoredSession, TurnLock, lock, now_ms};
+//! use lucid::Message;
 //!
 //! /// Sessions in a map, one process only.
 //! #[derive(Default)]
@@ -100,6 +102,7 @@
 //! ```
 
 pub mod encoding;
+mod error;
 mod in_memory;
 pub mod lock;
 #[cfg(feature = "postgres")]
@@ -115,9 +118,9 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, Result};
 use crate::message::Message;
 
+pub use error::{Result, StoreError};
 pub use in_memory::InMemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
@@ -207,7 +210,7 @@ pub trait SessionStore: Send + Sync + 'static {
     /// ```
     fn break_lock<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         let _ = id;
-        Box::pin(async move { Err(Error::store(self.kind(), "this store cannot break turn locks")) })
+        Box::pin(async move { Err(StoreError::failed(self.kind(), "this store cannot break turn locks")) })
     }
 
     /// The session with every message that can still be read, and the positions of those

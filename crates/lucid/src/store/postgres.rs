@@ -13,9 +13,9 @@ use serde_json::Value;
 use tokio_postgres::NoTls;
 
 use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
+use super::error::{Result, StoreError};
 use super::lock::{self, busy};
 use super::{Salvaged, SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
-use crate::error::{Error, Result};
 use crate::message::Message;
 
 const MIGRATIONS: &[&str] = &[
@@ -45,12 +45,12 @@ const MIGRATIONS: &[&str] = &[
 /// An arbitrary constant naming the advisory lock that serializes migrations.
 const MIGRATION_LOCK: i64 = 0x6c75_6369_6400_0001;
 
-fn db_err(e: impl std::error::Error + Send + Sync + 'static) -> Error {
-    Error::store_failed("postgres", e)
+fn db_err(e: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+    StoreError::caused("postgres", e)
 }
 
-fn missing(id: &str) -> Error {
-    Error::store("postgres", format!("no session `{id}`"))
+fn missing(id: &str) -> StoreError {
+    StoreError::failed("postgres", format!("no session `{id}`"))
 }
 
 /// Sessions in a PostgreSQL database, shared by every process that connects to it.
@@ -75,7 +75,7 @@ impl PostgresStore {
     /// Connects (a pool of up to 16 connections) and migrates the schema.
     pub async fn connect(url: &str) -> Result<Self> {
         let config: tokio_postgres::Config =
-            url.parse().map_err(|e| Error::Config(format!("invalid Postgres URL: {e}")))?;
+            url.parse().map_err(|e| StoreError::Config(format!("invalid Postgres URL: {e}")))?;
         let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let pool = Pool::builder(manager).max_size(16).build().map_err(db_err)?;
         let store = PostgresStore { pool };

@@ -15,9 +15,9 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 
 use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
+use super::error::{Result, StoreError};
 use super::lock::{self, busy};
 use super::{Salvaged, SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
-use crate::error::{Error, Result};
 use crate::message::Message;
 
 /// The schema, one migration per version (`PRAGMA user_version`).
@@ -45,8 +45,8 @@ const MIGRATIONS: &[&str] = &[
      );",
 ];
 
-fn db_err(e: rusqlite::Error) -> Error {
-    Error::store_failed("sqlite", e)
+fn db_err(e: rusqlite::Error) -> StoreError {
+    StoreError::caused("sqlite", e)
 }
 
 /// Sessions in a SQLite database file.
@@ -80,7 +80,8 @@ impl SqliteStore {
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.display().to_string(), source })?;
+            std::fs::create_dir_all(dir)
+                .map_err(|source| StoreError::Io { path: dir.display().to_string(), source })?;
         }
         let conn = Connection::open(&path).map_err(db_err)?;
         conn.busy_timeout(Duration::from_secs(10)).map_err(db_err)?;
@@ -107,7 +108,7 @@ impl SqliteStore {
             f(&mut guard)
         })
         .await
-        .map_err(|e| Error::Store {
+        .map_err(|e| StoreError::Failed {
             store: "sqlite",
             message: format!("the database task failed: {e}"),
             source: Some(Box::new(e)),
@@ -119,7 +120,7 @@ fn migrate(conn: &Connection) -> Result<()> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db_err)?;
     let version = usize::try_from(version).unwrap_or(0);
     if version > MIGRATIONS.len() {
-        return Err(Error::Store {
+        return Err(StoreError::Failed {
             store: "sqlite",
             message: format!(
                 "the database has schema version {version}, newer than this Lucid knows ({})",
@@ -155,8 +156,8 @@ fn get_info(conn: &Connection, id: &str) -> Result<Option<SessionInfo>> {
         .map_err(db_err)
 }
 
-fn missing(id: &str) -> Error {
-    Error::store("sqlite", format!("no session `{id}`"))
+fn missing(id: &str) -> StoreError {
+    StoreError::failed("sqlite", format!("no session `{id}`"))
 }
 
 /// A session and its messages; an unreadable message fails the read, or with `lenient`

@@ -43,7 +43,7 @@ pub fn turn(i: usize) -> Vec<Message> {
 /// Runs the shared behaviour against `store` and panics on the first difference: missing
 /// sessions, create (idempotent, metadata kept), metadata merged key by key, append and load in order with counts and
 /// titles, replace, listing most recent first with limit and offset, turn locks (a second
-/// lock refused with [`crate::Error::SessionBusy`], per session, free again after unlock or
+/// lock refused with [`crate::store::StoreError::Busy`], per session, free again after unlock or
 /// after [`SessionStore::break_lock`]),
 /// and delete.
 pub async fn suite(store: Arc<dyn SessionStore>) {
@@ -95,7 +95,7 @@ pub async fn suite(store: Arc<dyn SessionStore>) {
 
     let lock = store.lock("s1", Duration::from_secs(60)).await.unwrap();
     match store.lock("s1", Duration::from_secs(60)).await {
-        Err(crate::Error::SessionBusy { id, .. }) => assert_eq!(id, "s1"),
+        Err(crate::store::StoreError::Busy { id, .. }) => assert_eq!(id, "s1"),
         other => panic!("{kind}: a second turn must be refused, got {other:?}"),
     }
     store.lock("s2", Duration::from_secs(60)).await.expect("locks are per session");

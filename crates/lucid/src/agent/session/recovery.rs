@@ -53,12 +53,12 @@ impl Session {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         self.touched = true;
         store.merge_metadata(id, serde_json::json!({ DEFERRED_KEY: self.deferred })).await.map_err(|e| match e {
-            Error::Store { store, message, source } => Error::Store {
+            crate::store::StoreError::Failed { store, message, source } => Error::Store {
                 store,
                 message: format!("the deferred calls of session `{id}` cannot be kept: {message}"),
                 source,
             },
-            other => other,
+            other => other.into(),
         })
     }
 }

@@ -1,0 +1,79 @@
+//! What a session store's failures are: [`StoreError`], the store layer's own error. It
+//! converts into [`lucid::Error`](crate::Error) (`?` works in a turn), keeping its shape:
+//! a busy session stays [`Error::SessionBusy`](crate::Error::SessionBusy), a failure
+//! [`Error::Store`](crate::Error::Store) with its source.
+
+use crate::error::Error;
+
+/// The result of a store operation.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A session store's failure.
+///
+/// ```
+/// use lucid::store::StoreError;
+/// let e = StoreError::failed("map", "no session `s`");
+/// assert_eq!(e.to_string(), "the map session store failed: no session `s`");
+/// let lucid: lucid::Error = e.into();
+/// assert!(matches!(lucid, lucid::Error::Store { store: "map", .. }));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database said no, a stored message is unreadable…
+    #[error("the {store} session store failed: {message}")]
+    Failed {
+        /// Which store.
+        store: &'static str,
+        /// What went wrong.
+        message: String,
+        /// The driver's or decoder's own error, when there is one.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// Another turn of the session holds its turn lock.
+    #[error("session `{id}` is busy: another turn is running ({owner}{})", if *in_this_process { ", in this process" } else { "" })]
+    Busy {
+        /// The session.
+        id: String,
+        /// Who holds the lock (`host:pid:nonce`).
+        owner: String,
+        /// The holder is this process.
+        in_this_process: bool,
+    },
+    /// The store's file could not be opened or made.
+    #[error("i/o error on {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The store was set up wrong (a bad connection string…).
+    #[error("{0}")]
+    Config(String),
+}
+
+impl StoreError {
+    /// A failure described in words.
+    pub fn failed(store: &'static str, message: impl Into<String>) -> Self {
+        StoreError::Failed { store, message: message.into(), source: None }
+    }
+
+    /// A failure caused by `source` (the driver's error), kept as the source.
+    pub fn caused(store: &'static str, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        StoreError::Failed { store, message: source.to_string(), source: Some(Box::new(source)) }
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Failed { store, message, source } => Error::Store { store, message, source },
+            StoreError::Busy { id, owner, in_this_process } => Error::SessionBusy { id, owner, in_this_process },
+            StoreError::Io { path, source } => Error::Io { path, source },
+            StoreError::Config(message) => Error::Config(message),
+        }
+    }
+}
