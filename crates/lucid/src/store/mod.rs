@@ -184,7 +184,7 @@ pub trait SessionStore: Send + Sync + 'static {
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
     /// Sessions, most recently updated first.
     fn list(&self, limit: usize, offset: usize) -> BoxFuture<'_, Result<Vec<SessionInfo>>>;
-    /// Takes the session's turn lock, or fails with [`Error::SessionBusy`] when another
+    /// Takes the session's turn lock, or fails with [`StoreError::Busy`] when another
     /// turn (in this process or another) holds it. A lock whose holder died or whose lease
     /// expired is taken over.
     fn lock<'a>(&'a self, id: &'a str, lease: Duration) -> BoxFuture<'a, Result<TurnLock>>;
@@ -195,7 +195,7 @@ pub trait SessionStore: Send + Sync + 'static {
     /// coordinator that knows the holder is gone (its lease in another table expired, its
     /// machine was lost) and hands the session to another process at once, without waiting
     /// for the turn lease. The holder, if it still runs, loses its guarantee: break only a
-    /// lock whose holder is known dead. The default answers [`Error::Store`] ("this store
+    /// lock whose holder is known dead. The default answers [`StoreError::Failed`] ("this store
     /// cannot break turn locks"), so stores written before it still compile.
     ///
     /// ```
