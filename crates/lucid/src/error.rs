@@ -116,7 +116,7 @@ pub enum Error {
         source: Box<Error>,
     },
     /// Another turn of this session is running (in this process or another).
-    #[error("session `{id}` is busy: another turn is running ({owner}{})", if *in_this_process { ", in this process" } else { "" })]
+    #[error("{}", busy_message(id, owner, *in_this_process))]
     SessionBusy {
         /// The session.
         id: String,
@@ -135,29 +135,6 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-}
-
-impl Error {
-    /// A store's failure described in words.
-    ///
-    /// ```
-    /// let e = lucid::Error::store("map", "no session `s`");
-    /// assert_eq!(e.to_string(), "the map session store failed: no session `s`");
-    /// ```
-    pub fn store(store: &'static str, message: impl Into<String>) -> Self {
-        Error::Store { store, message: message.into(), source: None }
-    }
-
-    /// A store's failure caused by `source` (the driver's error), kept as the source.
-    ///
-    /// ```
-    /// let io = std::io::Error::other("disk full");
-    /// let e = lucid::Error::store_failed("sqlite", io);
-    /// assert_eq!(std::error::Error::source(&e).unwrap().to_string(), "disk full");
-    /// ```
-    pub fn store_failed(store: &'static str, source: impl std::error::Error + Send + Sync + 'static) -> Self {
-        Error::Store { store, message: source.to_string(), source: Some(Box::new(source)) }
-    }
 }
 
 impl Error {
@@ -368,4 +345,11 @@ impl ProviderError {
         let message = self.message.to_ascii_lowercase();
         PHRASES.iter().any(|p| message.contains(p))
     }
+}
+
+/// The words for a session whose turn lock `owner` holds, here and in
+/// [`StoreError::Busy`](crate::store::StoreError::Busy).
+pub(crate) fn busy_message(id: &str, owner: &str, in_this_process: bool) -> String {
+    let here = if in_this_process { ", in this process" } else { "" };
+    format!("session `{id}` is busy: another turn is running ({owner}{here})")
 }

@@ -7,9 +7,10 @@ use serde_json::Value;
 
 use super::vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex};
 use crate::error::{Error, Result};
+use crate::store::StoreError;
 
 fn db_err(e: impl std::error::Error + Send + Sync + 'static) -> Error {
-    Error::store_failed("pgvector", e)
+    StoreError::caused("pgvector", e).into()
 }
 
 /// A vector as pgvector's text form, `[0.1,0.2,…]`.
@@ -77,7 +78,8 @@ impl PgVectorIndex {
         if v.len() == self.dim {
             Ok(())
         } else {
-            Err(Error::store("pgvector", format!("a vector has {} dimensions, the index {}", v.len(), self.dim)))
+            Err(StoreError::failed("pgvector", format!("a vector has {} dimensions, the index {}", v.len(), self.dim))
+                .into())
         }
     }
 }

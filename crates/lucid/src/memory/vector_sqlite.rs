@@ -10,9 +10,10 @@ use serde_json::Value;
 
 use super::vector::{MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot, top_k};
 use crate::error::{Error, Result};
+use crate::store::StoreError;
 
 fn db_err(e: rusqlite::Error) -> Error {
-    Error::store_failed("sqlite-vectors", e)
+    StoreError::caused("sqlite-vectors", e).into()
 }
 
 #[derive(Default)]
@@ -135,7 +136,7 @@ impl SqliteVectorIndex {
             f(&mut c, &mut m)
         })
         .await
-        .map_err(|e| Error::store_failed("sqlite-vectors", e))?
+        .map_err(|e| Error::from(StoreError::caused("sqlite-vectors", e)))?
     }
 }
 

@@ -3,7 +3,7 @@
 //! a busy session stays [`Error::SessionBusy`](crate::Error::SessionBusy), a failure
 //! [`Error::Store`](crate::Error::Store) with its source.
 
-use crate::error::Error;
+use crate::error::{Error, busy_message};
 
 /// The result of a store operation.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -32,7 +32,7 @@ pub enum StoreError {
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
     /// Another turn of the session holds its turn lock.
-    #[error("session `{id}` is busy: another turn is running ({owner}{})", if *in_this_process { ", in this process" } else { "" })]
+    #[error("{}", busy_message(id, owner, *in_this_process))]
     Busy {
         /// The session.
         id: String,
