@@ -68,6 +68,10 @@ pub enum Error {
     /// The run was cancelled before it finished.
     #[error("the run was cancelled")]
     Cancelled,
+    /// An answer to a call waiting for approval was not recorded
+    /// ([`Session::decide`](crate::Session::decide)).
+    #[error(transparent)]
+    Approval(#[from] crate::approval::ApprovalError),
     /// A structured answer still did not match its schema after the corrective retries.
     #[error("the answer did not match the schema after {attempts} attempts: {message}")]
     Extraction {

@@ -92,6 +92,7 @@ macro_rules! into_shared {
 }
 
 pub mod agent;
+pub mod approval;
 pub mod context;
 mod duration_ms;
 pub mod error;

@@ -64,6 +64,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 
 use super::AgentResult;
+use crate::approval::{Approvals, Decision};
 use crate::message::{Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatResponse};
 use crate::tool::{ToolOutcome, ToolSpec};
@@ -81,6 +82,9 @@ pub struct HookContext<'a> {
     pub iteration: usize,
     /// What this turn has used so far.
     pub usage: Usage,
+    /// The session's answers to calls waiting for approval, and the tools it allows for
+    /// the rest of the session ([`crate::approval`]).
+    pub approvals: &'a Approvals,
 }
 
 /// The request of one model call, as a hook may edit it. Each part is borrowed from the
@@ -225,10 +229,25 @@ impl<H: Hook + ?Sized> Hook for Arc<H> {
 }
 
 /// The agent's permission policy as the first hook: a call it refuses is denied with the
-/// text the model reads.
+/// text the model reads. A call it would ask about with nobody to ask, on a policy that
+/// defers its asks, takes the session's recorded answer, or is deferred until one is
+/// recorded ([`crate::approval`]).
 impl Hook for crate::tool::permission::PermissionPolicy {
-    fn before_tool_call<'a>(&'a self, _cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
+    fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
         Box::pin(async move {
+            if self.defers(call) {
+                if cx.approvals.remembers(&call.name) {
+                    return ToolCallDecision::Allow;
+                }
+                return match cx.approvals.decision(&call.id) {
+                    None => ToolCallDecision::Defer,
+                    Some(Decision::Allow { arguments: None }) => ToolCallDecision::Allow,
+                    Some(Decision::Allow { arguments: Some(a) }) => ToolCallDecision::Replace(a.to_string()),
+                    Some(Decision::Deny { message }) => ToolCallDecision::Deny(
+                        message.clone().unwrap_or_else(|| crate::approval::default_denial(&call.name)),
+                    ),
+                };
+            }
             match self.check(call).await {
                 Ok(()) => ToolCallDecision::Allow,
                 Err(refused) => ToolCallDecision::Deny(refused),

@@ -65,6 +65,8 @@ pub struct PermissionPolicy {
     approver: Option<Arc<dyn Approver>>,
     /// What the approver answered "always" for.
     always: Arc<Mutex<Remembered>>,
+    /// An `ask` with no approver defers the call instead of refusing it.
+    defer: bool,
 }
 
 impl std::fmt::Debug for PermissionPolicy {
@@ -73,6 +75,7 @@ impl std::fmt::Debug for PermissionPolicy {
             .field("default", &self.default)
             .field("tools", &self.tools)
             .field("approver", &self.approver.is_some())
+            .field("defer", &self.defer)
             .finish()
     }
 }
@@ -86,7 +89,7 @@ impl Default for PermissionPolicy {
 impl PermissionPolicy {
     /// Every tool may run (what an agent has unless told otherwise).
     pub fn allow_all() -> Self {
-        PermissionPolicy { default: Permission::Allow, tools: HashMap::new(), approver: None, always: Arc::default() }
+        PermissionPolicy { default: Permission::Allow, tools: HashMap::new(), approver: None, always: Arc::default(), defer: false }
     }
 
     /// Reading allowed; the built-in tools that write (files, the shell: those the
@@ -115,6 +118,28 @@ impl PermissionPolicy {
     pub fn approver(mut self, approver: Arc<dyn Approver>) -> Self {
         self.approver = Some(approver);
         self
+    }
+
+    /// With `true`, a call this policy would ask about while no approver is attached is
+    /// deferred instead of refused: the turn ends with
+    /// [`StopReason::Deferred`](crate::StopReason::Deferred) and the call waits for an
+    /// answer from outside ([`crate::approval`]).
+    ///
+    /// ```
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    /// let policy = PermissionPolicy::allow_all().set("shell", Permission::Ask).defer_asks(true);
+    /// let call = lucid::ToolCall::new("c1", "shell", serde_json::json!({"command": "ls"}));
+    /// assert!(policy.defers(&call));
+    /// ```
+    pub fn defer_asks(mut self, defer: bool) -> Self {
+        self.defer = defer;
+        self
+    }
+
+    /// Whether this call waits for an answer from outside: the policy defers its asks
+    /// ([`PermissionPolicy::defer_asks`]), asks about this call, and has no approver.
+    pub fn defers(&self, call: &ToolCall) -> bool {
+        self.defer && self.approver.is_none() && self.permission_of(call) == Permission::Ask
     }
 
     /// Whether every call may run without asking (then an agent's loop skips the policy).

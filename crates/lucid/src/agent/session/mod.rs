@@ -4,6 +4,7 @@
 //! recovery and deferred calls in [`recovery`], structured output in [`extract`], and the
 //! stream adapter in [`stream`].
 
+mod approvals;
 mod extract;
 pub(crate) mod layers;
 mod persist;
@@ -76,6 +77,9 @@ pub struct Session {
     /// Calls a hook deferred, waiting for the next run (kept in a stored session's
     /// metadata too).
     deferred: Vec<String>,
+    /// Answers to calls waiting for approval and tools allowed for the session (kept in a
+    /// stored session's metadata too).
+    approvals: crate::approval::Approvals,
     /// The current turn wrote to the store.
     touched: bool,
     /// A dropped turn had written to the store: the next turn starts from what it holds.
@@ -92,6 +96,7 @@ struct Snapshot {
     turn_saved: usize,
     recover: bool,
     deferred: Vec<String>,
+    approvals: crate::approval::Approvals,
 }
 
 impl Session {
@@ -110,6 +115,7 @@ impl Session {
             calibration: 1.0,
             memory: SessionMemory::default(),
             deferred: Vec::new(),
+            approvals: Default::default(),
             touched: false,
             reload: false,
             owner: None,
@@ -127,12 +133,16 @@ impl Session {
     /// state: everything in it is in the store already.
     fn take_stored(&mut self, stored: Option<crate::store::StoredSession>) {
         let id = self.id.clone().unwrap_or_default();
-        let (messages, summaries, deferred) = match stored {
-            Some(st) => {
-                (st.messages, super::summaries_of(&id, &st.info.metadata), recovery::deferred_of(&st.info.metadata))
-            }
+        let (messages, summaries, deferred, approvals) = match stored {
+            Some(st) => (
+                st.messages,
+                super::summaries_of(&id, &st.info.metadata),
+                recovery::deferred_of(&st.info.metadata),
+                crate::approval::Approvals::from_metadata(&st.info.metadata),
+            ),
             None => Default::default(),
         };
+        self.approvals = approvals;
         let recover = recovery::recoverable(&messages);
         let system = self.agent.config.system.clone();
         let context = if recover {
@@ -169,6 +179,7 @@ impl Session {
             turn_saved: self.turn_saved,
             recover: self.recover,
             deferred: self.deferred.clone(),
+            approvals: self.approvals.clone(),
         }
     }
 
@@ -179,6 +190,7 @@ impl Session {
         self.turn_saved = s.turn_saved;
         self.recover = s.recover;
         self.deferred = s.deferred;
+        self.approvals = s.approvals;
     }
 
     /// A session continuing these messages (repaired first), kept only in memory.

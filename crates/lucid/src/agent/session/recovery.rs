@@ -45,14 +45,23 @@ impl Session {
 
     /// Keeps the ids of the calls left waiting (none once they are answered), in the
     /// store's metadata for a stored session.
+    /// The answers of calls no longer waiting are forgotten, and the time the waiting ones
+    /// were deferred kept.
     pub(super) async fn set_deferred(&mut self, ids: Vec<String>) -> Result<()> {
         if ids == self.deferred {
             return Ok(());
         }
+        let at = match (ids.is_empty(), self.deferred.is_empty()) {
+            (true, _) => None,
+            (false, true) => Some(crate::approval::now_ms()),
+            (false, false) => self.approvals.deferred_at(),
+        };
+        let mut patch = self.approvals.settle(&ids, at);
         self.deferred = ids;
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         self.touched = true;
-        store.merge_metadata(id, serde_json::json!({ DEFERRED_KEY: self.deferred })).await.map_err(|e| match e {
+        patch.insert(DEFERRED_KEY.into(), serde_json::json!(self.deferred));
+        store.merge_metadata(id, serde_json::Value::Object(patch)).await.map_err(|e| match e {
             crate::store::StoreError::Failed { store, message, source } => Error::Store {
                 store,
                 message: format!("the deferred calls of session `{id}` cannot be kept: {message}"),

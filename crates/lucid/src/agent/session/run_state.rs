@@ -5,6 +5,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::agent::hooks::HookContext;
+use crate::approval::Approvals;
 use crate::agent::{AgentConfig, ToolCallRecord};
 use crate::message::{FinishReason, ToolCall, Usage};
 use crate::model::ChatOptions;
@@ -41,8 +42,19 @@ pub(super) struct RunState {
 }
 
 impl RunState {
-    pub fn hook_context<'a>(&self, config: &'a AgentConfig, session_id: Option<&'a str>) -> HookContext<'a> {
-        HookContext { session_id, agent: config.name.as_deref(), iteration: self.iterations, usage: self.usage }
+    pub fn hook_context<'a>(
+        &self,
+        config: &'a AgentConfig,
+        session_id: Option<&'a str>,
+        approvals: &'a Approvals,
+    ) -> HookContext<'a> {
+        HookContext {
+            session_id,
+            agent: config.name.as_deref(),
+            iteration: self.iterations,
+            usage: self.usage,
+            approvals,
+        }
     }
 }
 

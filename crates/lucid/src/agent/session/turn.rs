@@ -162,6 +162,7 @@ impl Session {
                 agent: config.name.as_deref(),
                 iteration: result.iterations,
                 usage: result.usage,
+                approvals: &self.approvals,
             };
             config.hooks.turn_end(&cx, &result).await;
         }
@@ -194,7 +195,7 @@ impl Session {
             && !config.hooks.is_empty()
             && let Some(at) = self.context.last_turn_start()
         {
-            let cx = run.hook_context(config, self.id.as_deref());
+            let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
             config.hooks.after_step(&cx, Step::UserMessage(&self.context.messages()[at])).await;
         }
         // Summary calls are part of the turn's cost.
@@ -236,7 +237,7 @@ impl Session {
                     options: Cow::Borrowed(options),
                 };
                 if !config.hooks.is_empty() {
-                    let cx = run.hook_context(config, self.id.as_deref());
+                    let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
                     if let ModelCallDecision::Stop(why) = config.hooks.before_model_call(&cx, &mut call).await {
                         run.iterations -= 1;
                         run.stop_message = Some(why);
@@ -278,7 +279,7 @@ impl Session {
                 self.calibrate(estimated, u);
             }
             if !config.hooks.is_empty() {
-                let cx = run.hook_context(config, self.id.as_deref());
+                let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
                 config.hooks.after_model_response(&cx, &mut response).await;
             }
             run.model = Some(answered);
@@ -324,7 +325,7 @@ impl Session {
             if !config.hooks.is_empty()
                 && let Some(last) = self.context.messages().last()
             {
-                let cx = run.hook_context(config, self.id.as_deref());
+                let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
                 config.hooks.after_step(&cx, Step::ModelMessage(last)).await;
             }
             match next {

@@ -1,0 +1,239 @@
+//! Approvals as a run state: a call whose permission is `ask`, on a policy that defers its
+//! asks, ends the turn `Deferred`; the session keeps the pending calls in its store, and a
+//! new `Session` (another process, as far as the store knows) records answers — allow,
+//! deny with a message the model reads, edited arguments checked against the schema,
+//! remember, expiry — and resumes.
+
+mod common;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use lucid::approval::{Answer, ApprovalError};
+use lucid::message::AssistantMessage;
+use lucid::model::{ChatModel, ChatRequest, ChatResponse, EventStream, StreamEvent};
+use lucid::prelude::*;
+use lucid::store::{SessionStore, SqliteStore};
+use lucid::tool::permission::{Permission, PermissionPolicy};
+use serde_json::json;
+
+/// A model that follows a script and keeps what it was sent.
+struct Script {
+    lines: Mutex<VecDeque<AssistantMessage>>,
+    sent: Mutex<Vec<Vec<Message>>>,
+}
+
+impl Script {
+    fn new(lines: Vec<AssistantMessage>) -> Arc<Self> {
+        Arc::new(Script { lines: Mutex::new(lines.into()), sent: Mutex::default() })
+    }
+
+    fn calls_made(&self) -> usize {
+        self.sent.lock().unwrap().len()
+    }
+
+    /// The tool results the last request carried, by call id.
+    fn last_results(&self) -> Vec<(String, String)> {
+        let sent = self.sent.lock().unwrap();
+        sent.last()
+            .unwrap()
+            .iter()
+            .filter_map(|m| match m {
+                Message::Tool(t) => Some((t.call_id.clone(), t.content.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl ChatModel for Script {
+    fn provider(&self) -> &str {
+        "script"
+    }
+
+    fn model_name(&self) -> &str {
+        "script"
+    }
+
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> futures::future::BoxFuture<'a, lucid::model::Result<ChatResponse>> {
+        self.sent.lock().unwrap().push(request.messages.to_vec());
+        let message = self.lines.lock().unwrap().pop_front().unwrap_or_else(|| text("(script over)"));
+        Box::pin(async move { Ok(ChatResponse { message, ..Default::default() }) })
+    }
+
+    fn chat_stream<'a>(
+        &'a self,
+        request: ChatRequest<'a>,
+    ) -> futures::future::BoxFuture<'a, lucid::model::Result<EventStream<'a>>> {
+        Box::pin(async move {
+            let response = self.chat(request).await?;
+            let events: Vec<lucid::model::Result<StreamEvent>> = vec![Ok(StreamEvent::Done(response))];
+            Ok(Box::pin(futures::stream::iter(events)) as EventStream<'a>)
+        })
+    }
+}
+
+fn text(t: &str) -> AssistantMessage {
+    AssistantMessage { content: t.into(), ..Default::default() }
+}
+
+fn calls(calls: &[(&str, serde_json::Value)]) -> AssistantMessage {
+    AssistantMessage {
+        tool_calls: calls.iter().map(|(id, args)| ToolCall::new(*id, "echo", args.clone())).collect(),
+        ..Default::default()
+    }
+}
+
+/// Echoes its text.
+#[lucid::tool]
+async fn echo(text: String) -> Result<String, ToolError> {
+    Ok(format!("echo: {text}"))
+}
+
+fn agent(model: &Arc<Script>, store: Arc<dyn SessionStore>) -> Agent {
+    Agent::builder(Arc::clone(model) as Arc<dyn ChatModel>)
+        .tool(echo)
+        .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask).defer_asks(true))
+        .store(store)
+        .build()
+}
+
+fn sqlite_store(name: &str) -> Arc<dyn SessionStore> {
+    let dir = std::env::temp_dir().join(format!("lucid-approvals-{name}-{}-{}", std::process::id(), fastrand()));
+    std::fs::create_dir_all(&dir).unwrap();
+    Arc::new(SqliteStore::open(dir.join("s.db")).unwrap())
+}
+
+fn fastrand() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+}
+
+/// Allow, deny with a message, edit (valid and schema-invalid), an unknown call, then
+/// remember: each answer recorded by a fresh session, the resume by another.
+async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
+    let model = Script::new(vec![
+        calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"})), ("c3", json!({"text": "c"}))]),
+        text("three answered"),
+        calls(&[("c4", json!({"text": "d"}))]),
+        text("four done"),
+        calls(&[("c5", json!({"text": "e"}))]),
+        text("five done"),
+    ]);
+    let agent = agent(&model, store);
+    let r = agent.session_with_id(id).await.unwrap().run("go").await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Deferred);
+    assert_eq!(r.deferred.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["c1", "c2", "c3"]);
+
+    let mut s = agent.session_with_id(id).await.unwrap();
+    let pending = s.pending_approvals();
+    assert_eq!(pending.len(), 3);
+    assert_eq!((pending[1].call_id.as_str(), pending[1].tool.as_str()), ("c2", "echo"));
+    assert_eq!(pending[1].arguments, json!({"text": "b"}));
+    assert!(pending[0].requested_at.is_some() && !pending[0].answered);
+    s.decide(Answer::allow("c1")).await.unwrap();
+    s.decide(Answer::deny("c2", "Not b, use c.")).await.unwrap();
+    for bad in [json!({"text": 5}), json!({"other": "x"}), json!("a string")] {
+        let e = s.decide(Answer::edit("c3", bad.clone())).await.unwrap_err();
+        assert!(
+            matches!(&e, lucid::Error::Approval(ApprovalError::InvalidArguments { call_id, .. }) if call_id == "c3"),
+            "{bad}: {e}"
+        );
+    }
+    let e = s.decide(Answer::allow("nope")).await.unwrap_err();
+    assert!(matches!(e, lucid::Error::Approval(ApprovalError::NotPending { .. })), "{e}");
+
+    // Two of three answered: a resume runs those before the unanswered one and defers again.
+    let mut again = agent.session_with_id(id).await.unwrap();
+    assert!(again.pending_approvals()[0].answered);
+    let r = again.resume().await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Deferred);
+    assert_eq!(model.calls_made(), 1, "no model call while a call waits");
+    assert_eq!(again.pending_approvals().iter().map(|p| p.call_id.as_str()).collect::<Vec<_>>(), ["c3"]);
+
+    let mut last = agent.session_with_id(id).await.unwrap();
+    let r = last.resume_with([Answer::edit("c3", json!({"text": "C"}))]).await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Completed);
+    assert_eq!(r.content, "three answered");
+    assert_eq!(
+        model.last_results(),
+        [
+            ("c1".to_string(), "echo: a".to_string()),
+            ("c2".into(), "Not b, use c.".into()),
+            ("c3".into(), "echo: C".into())
+        ],
+        "the model reads the allowed output, the denial's message and the edited call's output"
+    );
+    assert!(last.pending_approvals().is_empty());
+    let meta = store_metadata(&agent, id).await;
+    assert!(meta.as_object().unwrap().keys().all(|k| !k.starts_with("approval:")), "answers forgotten: {meta}");
+
+    // Remember: allowed for the rest of the session, in any process.
+    let r = last.run("again").await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Deferred);
+    let e = last.decide(Answer::deny("c4", "no").remember()).await.unwrap_err();
+    assert!(matches!(e, lucid::Error::Approval(ApprovalError::RememberDeny { .. })), "{e}");
+    let r = last.resume_with([Answer::allow("c4").remember()]).await.unwrap();
+    assert_eq!(r.content, "four done");
+    let r = agent.session_with_id(id).await.unwrap().run("once more").await.unwrap();
+    assert_eq!((r.stop_reason, r.content.as_str()), (StopReason::Completed, "five done"));
+    assert_eq!(r.tool_calls[0].output.as_deref(), Some("echo: e"));
+}
+
+async fn store_metadata(agent: &Agent, id: &str) -> serde_json::Value {
+    agent.store().unwrap().load(id).await.unwrap().unwrap().info.metadata
+}
+
+#[tokio::test]
+async fn answers_recorded_by_one_session_let_another_resume_on_sqlite() {
+    allow_deny_edit_remember(sqlite_store("flow"), "job").await;
+}
+
+#[tokio::test]
+async fn answers_recorded_by_one_session_let_another_resume_on_postgres() {
+    let Some(url) = common::postgres_url() else { return };
+    let store = Arc::new(lucid::store::PostgresStore::connect(&url).await.unwrap());
+    allow_deny_edit_remember(store, &format!("approvals-{}-{}", std::process::id(), fastrand())).await;
+}
+
+#[tokio::test]
+async fn an_unanswered_call_expires_into_a_denial_the_model_reads() {
+    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))]), text("gave up")]);
+    let agent = agent(&model, sqlite_store("expire"));
+    let r = agent.session_with_id("e").await.unwrap().run("go").await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Deferred);
+    let mut s = agent.session_with_id("e").await.unwrap();
+    assert!(s.expire_approvals(Duration::from_secs(3600)).await.unwrap().is_empty(), "not due yet");
+    assert_eq!(s.expire_approvals(Duration::ZERO).await.unwrap(), ["c1"]);
+    let r = agent.session_with_id("e").await.unwrap().resume().await.unwrap();
+    assert_eq!(r.content, "gave up");
+    assert_eq!(model.last_results()[0].1, lucid::approval::expired_denial("echo"));
+}
+
+#[tokio::test]
+async fn without_defer_asks_nobody_to_ask_still_means_no() {
+    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
+    let agent = Agent::builder(Arc::clone(&model) as Arc<dyn ChatModel>)
+        .tool(echo)
+        .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask))
+        .build();
+    let mut s = agent.session();
+    let r = s.run("go").await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Completed);
+    assert!(r.tool_calls[0].output.as_deref().unwrap().contains("nobody can give it here"));
+    assert!(s.pending_approvals().is_empty());
+}
+
+#[tokio::test]
+async fn an_unsaved_session_keeps_its_pending_calls_in_memory() {
+    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
+    let agent = Agent::builder(Arc::clone(&model) as Arc<dyn ChatModel>)
+        .tool(echo)
+        .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask).defer_asks(true))
+        .build();
+    let mut s = agent.session();
+    assert_eq!(s.run("go").await.unwrap().stop_reason, StopReason::Deferred);
+    assert_eq!(s.pending_approvals().len(), 1);
+    let r = s.resume_with([Answer::allow("c1")]).await.unwrap();
+    assert_eq!((r.content.as_str(), r.tool_calls[0].output.as_deref()), ("done", Some("echo: a")));
+}
