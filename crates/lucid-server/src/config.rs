@@ -138,6 +138,9 @@ impl std::str::FromStr for ClientSystem {
     }
 }
 
+/// How long a tool call waits for approval unless [`ServerConfig::approval_timeout`] says.
+pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+
 /// What a [`Server`](crate::Server) is made of.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -161,6 +164,8 @@ pub struct ServerConfig {
     /// leaves its runs to the others after at most this long (at once when it was a
     /// process of the same host).
     pub(crate) lease: Duration,
+    /// How long a tool call waits for approval before it is denied.
+    pub(crate) approval_timeout: Duration,
     /// The origins whose web pages may use the API (CORS); without keys, a request with any
     /// other `Origin` is refused.
     pub(crate) origins: Vec<String>,
@@ -191,6 +196,7 @@ impl ServerConfig {
             max_runs_per_tenant: 16,
             grace: Duration::from_secs(30),
             lease: Duration::from_secs(15),
+            approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
             origins: Vec::new(),
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
@@ -275,6 +281,18 @@ impl ServerConfig {
     /// Sets the request body limit in bytes.
     pub fn body_limit(mut self, bytes: usize) -> ServerConfig {
         self.body_limit = bytes;
+        self
+    }
+
+    /// How long a tool call waits for approval (`needs_approval`) before it is denied and
+    /// the run goes on (the model reads that nobody approved it in time); 24 hours unless
+    /// set.
+    ///
+    /// ```
+    /// let config = lucid_server::ServerConfig::new("serve.db").approval_timeout(std::time::Duration::from_secs(600));
+    /// ```
+    pub fn approval_timeout(mut self, timeout: Duration) -> ServerConfig {
+        self.approval_timeout = timeout;
         self
     }
 

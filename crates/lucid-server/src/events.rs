@@ -1,6 +1,6 @@
 //! A run's events as the API sends them: each [`lucid::AgentEvent`] becomes one typed
 //! JSON object (the SSE `event:` is its `type`), and the end of a turn says where the run
-//! went (`completed`, `needs_input`, `cancelled`, `failed`).
+//! went (`completed`, `needs_input`, `needs_approval`, `cancelled`, `failed`).
 
 use lucid::{AgentEvent, AgentResult, StopReason};
 use serde_json::{Value, json};
@@ -23,6 +23,8 @@ impl Outcome {
     pub fn of_result(result: &AgentResult) -> Outcome {
         let status = match result.stop_reason {
             StopReason::NeedsInput => RunStatus::NeedsInput,
+            // A run's calls are deferred by its permission policy: they wait for approval.
+            StopReason::Deferred => RunStatus::NeedsApproval,
             StopReason::Cancelled => RunStatus::Cancelled,
             // The turn ended with a result (a limit, a hook's stop): the result says which.
             _ => RunStatus::Completed,
@@ -79,6 +81,7 @@ pub fn encode(event: &AgentEvent) -> (&'static str, Value) {
             let outcome = Outcome::of_result(r);
             let kind = match outcome.status {
                 RunStatus::NeedsInput => "needs_input",
+                RunStatus::NeedsApproval => "needs_approval",
                 RunStatus::Cancelled => "cancelled",
                 _ => "completed",
             };
@@ -102,13 +105,24 @@ pub fn encode(event: &AgentEvent) -> (&'static str, Value) {
     }
 }
 
+/// One waiting call as the API shows it: its arguments redacted, when it expires.
+pub fn pending_json(call: &lucid::approval::PendingCall, timeout: std::time::Duration) -> Value {
+    let mut v = json!({
+        "call_id": call.call_id, "tool": call.tool, "arguments": call.arguments,
+        "answered": call.answered, "requested_at": call.requested_at,
+        "expires_at": call.requested_at.map(|at| at + timeout.as_millis() as i64),
+    });
+    lucid::redact::redact_json(&mut v);
+    v
+}
+
 fn redacted(text: &str) -> String {
     lucid::redact::redact(text).into_owned()
 }
 
 /// Whether an event of this type ends a turn (the stream of the turn closes after it).
 pub fn is_last(kind: &str) -> bool {
-    matches!(kind, "completed" | "needs_input" | "cancelled" | "error")
+    matches!(kind, "completed" | "needs_input" | "needs_approval" | "cancelled" | "error")
 }
 
 #[cfg(test)]

@@ -11,10 +11,11 @@
 //! | `GET /v1/sessions?limit=&offset=&metadata=` | the tenant's sessions, newest first, `has_more`; their metadata with `metadata=true` |
 //! | `GET /v1/sessions/{id}` / `DELETE` | one, with its messages / 204 |
 //! | `POST /v1/sessions/{id}/runs` `{input, stream}` | a turn: the run when it ends, or SSE of its events |
-//! | `GET /v1/runs/{id}` | status (`queued`, `running`, `completed`, `failed`, `cancelled`, `needs_input`) and result |
+//! | `GET /v1/runs/{id}` | status (`queued`, `running`, `completed`, `failed`, `cancelled`, `needs_input`, `needs_approval`), result, and the calls waiting for approval |
 //! | `GET /v1/runs/{id}/events` | the events again, after `Last-Event-ID` |
 //! | `POST /v1/runs/{id}/cancel` | stops it now |
 //! | `POST /v1/runs/{id}/input` `{input, stream}` | answers `ask_user`'s questions; the run goes on |
+//! | `POST /v1/runs/{id}/approvals` `{call_id, decision, arguments?, message?, remember?}` | answers a tool call waiting for approval; the run goes on once every one is answered |
 //! | `GET /v1/models`, `POST /v1/chat/completions` | the OpenAI-compatible facade (`model` = agent) |
 //! | `GET /healthz`, `/readyz`, `/metrics` | alive; database reachable; Prometheus text |
 //!
@@ -70,7 +71,7 @@ use lucid::store::SessionStore;
 use auth::Tenant;
 pub use auth::{ApiKeys, KeysError, MIN_KEY_LEN, check_bind};
 pub use config::{
-    ClientSystem, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS, Database,
+    ClientSystem, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS, Database,
     ServerConfig,
 };
 use error::ApiError;
@@ -134,6 +135,8 @@ pub(crate) struct AppState {
     pub(crate) max_runs: usize,
     pub(crate) grace: Duration,
     pub(crate) lease: Duration,
+    /// How long a tool call waits for approval before it is denied.
+    pub(crate) approval_timeout: Duration,
     /// What one tenant may keep; readers per run.
     pub(crate) quotas: config::Quotas,
     /// This instance, as the owner of its runs' leases: `host:pid:nonce`.
@@ -172,7 +175,13 @@ impl Server {
             .agents
             .into_iter()
             .map(|(name, agent)| {
-                let builder = agent.to_builder().store(Arc::clone(&store)).durable_steps(true);
+                // A call whose permission is `ask` waits for an approval from outside
+                // (`POST /v1/runs/{id}/approvals`): the run ends `needs_approval`.
+                let builder = agent
+                    .to_builder()
+                    .store(Arc::clone(&store))
+                    .durable_steps(true)
+                    .permissions(agent.permissions().clone().defer_asks(true));
                 // Telemetry names the agent as the API does, unless it has a name of its own.
                 let builder = if agent.name().is_none() { builder.name(name.clone()) } else { builder };
                 (name, builder.build())
@@ -195,6 +204,7 @@ impl Server {
             max_runs: config.max_runs_per_tenant,
             grace: config.grace,
             lease: config.lease,
+            approval_timeout: config.approval_timeout,
             quotas: config.quotas,
             owner: lucid::store::lock::owner(),
             runs: runs::Runs::default(),

@@ -46,7 +46,7 @@ impl Histogram {
 /// What the server counts.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    runs: [AtomicU64; 6],
+    runs: [AtomicU64; STATUSES.len()],
     model_calls: AtomicU64,
     input_tokens: AtomicU64,
     output_tokens: AtomicU64,
@@ -56,13 +56,14 @@ pub struct Metrics {
     tool_seconds: Histogram,
 }
 
-const STATUSES: [RunStatus; 6] = [
+const STATUSES: [RunStatus; 7] = [
     RunStatus::Queued,
     RunStatus::Running,
     RunStatus::Completed,
     RunStatus::Failed,
     RunStatus::Cancelled,
     RunStatus::NeedsInput,
+    RunStatus::NeedsApproval,
 ];
 
 impl Metrics {

@@ -62,6 +62,8 @@ pub enum RunStatus {
     Cancelled,
     /// The agent asked questions (`ask_user`); `POST /v1/runs/{id}/input` answers them.
     NeedsInput,
+    /// Tool calls wait for a person's approval; `POST /v1/runs/{id}/approvals` answers them.
+    NeedsApproval,
 }
 
 impl RunStatus {
@@ -74,6 +76,7 @@ impl RunStatus {
             RunStatus::Failed => "failed",
             RunStatus::Cancelled => "cancelled",
             RunStatus::NeedsInput => "needs_input",
+            RunStatus::NeedsApproval => "needs_approval",
         }
     }
 
@@ -84,6 +87,7 @@ impl RunStatus {
             "completed" => RunStatus::Completed,
             "cancelled" => RunStatus::Cancelled,
             "needs_input" => RunStatus::NeedsInput,
+            "needs_approval" => RunStatus::NeedsApproval,
             _ => RunStatus::Failed,
         }
     }
@@ -191,6 +195,19 @@ pub struct Claimed {
     pub input: Option<String>,
 }
 
+/// A run waiting for approvals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Waiting {
+    /// The run.
+    pub id: String,
+    /// Its tenant.
+    pub tenant: String,
+    /// Its session.
+    pub session_id: String,
+    /// The session's agent.
+    pub agent: String,
+}
+
 /// A run of this instance whose lease was renewed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Renewed {
@@ -217,6 +234,8 @@ const KINDS: &[&str] = &[
     "fallback",
     "event",
     "needs_input",
+    "approval_requested",
+    "needs_approval",
     "completed",
     "cancelled",
     "error",
@@ -289,6 +308,21 @@ pub trait RunStore: Send + Sync {
         lease_until: i64,
         now: i64,
     ) -> BoxFuture<'a, Result<bool>>;
+
+    /// A run waiting for approvals goes on: `running` again, owned by `owner` until
+    /// `lease_until`, no cancel asked; false when it was not waiting (another answer or
+    /// the expiry took it on first).
+    fn resume_approved<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        lease_until: i64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool>>;
+
+    /// Up to `limit` runs waiting for approvals since `before` or earlier (their last
+    /// change), oldest first.
+    fn waiting_since<'a>(&'a self, before: i64, limit: usize) -> BoxFuture<'a, Result<Vec<Waiting>>>;
 
     /// Writes the run's new status with its events not yet stored, in one transaction,
     /// if `owner` still owns it (the lease is given up with it); false when it does not

@@ -8,7 +8,7 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, event_bytes,
+    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, Waiting, event_bytes,
     json_bytes, json_or_null, kind,
 };
 
@@ -260,6 +260,46 @@ impl RunStore for PostgresDb {
                 )
                 .await;
             not_unique(r)
+        })
+    }
+
+    fn resume_approved<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        lease_until: i64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let r = self
+                .client()
+                .await?
+                .execute(
+                    "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
+                     updated_at = $3 WHERE id = $4 AND status = 'needs_approval'",
+                    &[&owner, &lease_until, &now, &id],
+                )
+                .await;
+            not_unique(r)
+        })
+    }
+
+    fn waiting_since<'a>(&'a self, before: i64, limit: usize) -> BoxFuture<'a, Result<Vec<Waiting>>> {
+        Box::pin(async move {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "SELECT r.id, r.tenant, r.session_id, s.agent FROM serve_runs r JOIN serve_sessions s \
+                     ON s.id = r.session_id WHERE r.status = 'needs_approval' AND r.updated_at <= $1 \
+                     ORDER BY r.updated_at LIMIT $2",
+                    &[&before, &(limit as i64)],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| Waiting { id: r.get(0), tenant: r.get(1), session_id: r.get(2), agent: r.get(3) })
+                .collect())
         })
     }
 

@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, event_bytes,
+    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, Waiting, event_bytes,
     json_bytes, json_or_null, kind,
 };
 
@@ -220,6 +220,38 @@ impl RunStore for SqliteDb {
                 params![owner, lease_until, now, id, input, input.len() as i64],
             );
             not_unique(r)
+        })
+    }
+
+    fn resume_approved<'a>(
+        &'a self,
+        id: &'a str,
+        owner: &'a str,
+        lease_until: i64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool>> {
+        let (id, owner) = (id.to_string(), owner.to_string());
+        self.with(move |c| {
+            let r = c.execute(
+                "UPDATE serve_runs SET status = 'running', owner = ?1, lease_until = ?2, cancel_requested = 0, \
+                 updated_at = ?3 WHERE id = ?4 AND status = 'needs_approval'",
+                params![owner, lease_until, now, id],
+            );
+            not_unique(r)
+        })
+    }
+
+    fn waiting_since<'a>(&'a self, before: i64, limit: usize) -> BoxFuture<'a, Result<Vec<Waiting>>> {
+        self.with(move |c| {
+            let mut stmt = c.prepare(
+                "SELECT r.id, r.tenant, r.session_id, s.agent FROM serve_runs r JOIN serve_sessions s \
+                 ON s.id = r.session_id WHERE r.status = 'needs_approval' AND r.updated_at <= ?1 \
+                 ORDER BY r.updated_at LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![before, limit as i64], |r| {
+                Ok(Waiting { id: r.get(0)?, tenant: r.get(1)?, session_id: r.get(2)?, agent: r.get(3)? })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 

@@ -1,7 +1,8 @@
 //! The routes, one module per resource: `sessions` (CRUD and starting runs), `runs`
-//! (status, events, cancel, input), `openai` (the facade) and the operational endpoints
+//! (status, events, cancel, input), `approvals` (answers to calls waiting), `openai` (the facade) and the operational endpoints
 //! here (`/healthz`, `/readyz`, `/metrics`); what the first two share is in `shared`.
 
+mod approvals;
 mod openai;
 mod runs;
 mod sessions;
@@ -32,6 +33,7 @@ pub fn router(server: Arc<AppState>) -> Router {
         .route("/v1/runs/{id}/events", get(runs::events))
         .route("/v1/runs/{id}/cancel", post(runs::cancel))
         .route("/v1/runs/{id}/input", post(runs::input))
+        .route("/v1/runs/{id}/approvals", post(approvals::answer))
         .route("/v1/models", get(openai::models))
         .route("/v1/chat/completions", post(openai::chat_completions))
         .fallback(|method: Method, uri: Uri| async move {

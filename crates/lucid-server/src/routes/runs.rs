@@ -18,7 +18,8 @@ pub async fn show(
     tenant: Tenant,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    Ok(axum::Json(run_json(&owned_run(&server, &tenant, &id).await?)).into_response())
+    let row = owned_run(&server, &tenant, &id).await?;
+    Ok(axum::Json(super::approvals::run_with_pending(&server, &tenant, &row).await?).into_response())
 }
 
 /// `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (all without it), then
@@ -53,8 +54,8 @@ pub async fn cancel(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let row = owned_run(&server, &tenant, &id).await?;
-    if row.status == RunStatus::NeedsInput {
-        server.db.move_run(&id, RunStatus::NeedsInput, RunStatus::Cancelled, crate::now_ms()).await?;
+    if matches!(row.status, RunStatus::NeedsInput | RunStatus::NeedsApproval) {
+        server.db.move_run(&id, row.status, RunStatus::Cancelled, crate::now_ms()).await?;
     } else if row.status.is_active() {
         if server.runs.cancel(&id) {
             crate::runs::wait(&server, &id).await;

@@ -79,6 +79,53 @@ async fn lease_tick(server: &Arc<AppState>) {
         }
         Err(e) => tracing::warn!("claiming runs of instances that are gone: {e}"),
     }
+    expire_approvals(server, now).await;
+}
+
+/// Runs that waited for approval longer than the server's approval timeout go on: taken
+/// by this instance (one instance only, the database's rule), their unanswered calls
+/// denied (the model reads that nobody approved them in time).
+async fn expire_approvals(server: &Arc<AppState>, now: i64) {
+    let timeout = server.approval_timeout;
+    let before = now.saturating_sub(timeout.as_millis() as i64);
+    let waiting = match server.db.waiting_since(before, CLAIM_BATCH).await {
+        Ok(w) => w,
+        Err(e) => return tracing::warn!("looking for approvals that expired: {e}"),
+    };
+    for run in waiting {
+        let Some(agent) = server.agents.get(&run.agent) else { continue };
+        let first_seq = match server.db.last_event(&run.id).await {
+            Ok(n) => n + 1,
+            Err(e) => return tracing::warn!(run = %run.id, "reading the run's events: {e}"),
+        };
+        match server.db.resume_approved(&run.id, &server.owner, server.lease_until(now), now).await {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(e) => return tracing::warn!(run = %run.id, "taking a run whose approvals expired: {e}"),
+        }
+        let mut session = match agent.session_with_id(&run.session_id).await {
+            Ok(s) => s,
+            Err(e) => {
+                let claimed = Claimed {
+                    id: run.id.clone(),
+                    tenant: run.tenant.clone(),
+                    session_id: run.session_id.clone(),
+                    agent: run.agent.clone(),
+                    generation: 0,
+                    cancel_requested: false,
+                    input: None,
+                };
+                return end_claimed(server, &claimed, first_seq, &AgentEvent::Error(e)).await;
+            }
+        };
+        session.set_owner(Some(run.tenant.clone()));
+        match session.expire_approvals(timeout).await {
+            Ok(denied) => tracing::info!(run = %run.id, calls = denied.len(), "approvals expired: denied"),
+            Err(e) => tracing::warn!(run = %run.id, "the expired approvals could not be recorded: {e}"),
+        }
+        let slot = server.runs.slot(&run.tenant);
+        start(server, &run.id, session, Turn::Resume, first_seq, slot);
+    }
 }
 
 /// Continues a run claimed from an instance that is gone, from the session's last commit:

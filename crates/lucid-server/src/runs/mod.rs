@@ -314,6 +314,7 @@ async fn drive(
 ) -> Outcome {
     let mut outcome = None;
     let mut cancel_sent = false;
+    let mut waiting = None;
     let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match turn {
         Turn::Prompt(prompt) => Box::pin(session.run_stream(prompt)),
         Turn::Resume => Box::pin(session.resume_stream()),
@@ -338,6 +339,11 @@ async fn drive(
             // Given up, not cancelled: the instance that continues the run ends it.
             continue;
         }
+        if kind == "needs_approval" {
+            // Sent after the calls it waits on, read from the session once the turn is over.
+            waiting = Some(data);
+            continue;
+        }
         live.push(kind, data);
         // Deltas wait for the next step's end; every other event is a step's end.
         if !matches!(kind, "text_delta" | "reasoning_delta") && !events::is_last(kind) {
@@ -346,6 +352,17 @@ async fn drive(
     }
     drop(events);
     drop(steps);
+    if let Some(mut data) = waiting {
+        let pending = session.pending_approvals();
+        for call in pending.iter().filter(|c| !c.answered) {
+            let mut event = events::pending_json(call, server.approval_timeout);
+            event["type"] = "approval_requested".into();
+            live.push("approval_requested", event);
+        }
+        data["pending_approvals"] =
+            pending.iter().map(|c| events::pending_json(c, server.approval_timeout)).collect::<Value>();
+        live.push("needs_approval", data);
+    }
     outcome.unwrap_or_else(|| Outcome::of_error(&lucid::Error::Config("the run ended without a result".into())))
 }
 

@@ -255,12 +255,14 @@ fn record(server: &AppState, result: &AgentResult, started: Instant) {
 /// freely, or a forced tool would be called until the iterations run out).
 fn variant(agent: &Agent, system: Option<String>, mut options: ChatOptions, tools: Vec<Arc<dyn Tool>>) -> Agent {
     let first = options.tool_choice.take();
-    let mut builder = agent.to_builder().options(options);
+    // A completion has no run to wait in: an `ask` nobody answers refuses the call here, as
+    // it always did (the runs of `/v1/sessions` wait for approvals instead).
+    let mut builder = agent.to_builder().options(options).permissions(agent.permissions().clone().defer_asks(false));
     if !tools.is_empty() {
         // The client's tools are offered beside the agent's; a call to one is deferred (never
         // run here), whatever the agent's default permission says.
         let names: BTreeSet<String> = tools.iter().map(|t| t.spec().name().to_string()).collect();
-        let mut permissions = agent.permissions().clone();
+        let mut permissions = agent.permissions().clone().defer_asks(false);
         for name in &names {
             permissions = permissions.set(name.clone(), Permission::Allow);
         }
