@@ -195,6 +195,11 @@ pub struct ServeArgs {
     /// `max_connections` of [serve]; at most what the open-files limit allows].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections: Option<u64>,
+    /// Seconds a tool call whose permission is `ask` waits for an answer at `POST
+    /// /v1/runs/{id}/approvals` before it is denied and the run goes on [default: 86400, or
+    /// `approval_timeout_secs` of [serve]].
+    #[arg(long, value_name = "SECS")]
+    pub approval_timeout: Option<u64>,
     /// The `default` agent's model flags (laid over the configuration's top level); the
     /// transcript, retries and timeout apply to every agent.
     #[command(flatten)]

@@ -2,9 +2,11 @@
 //!
 //! Exit codes: 0 done, 1 provider or network error (or a failed workflow step), 2 bad
 //! usage or configuration, 3 `--max-iterations` reached, 4 the model asked questions
-//! nobody could answer, 130 interrupted.
+//! nobody could answer, 5 tool calls wait for approval (`lucid run --json --session`),
+//! 130 interrupted.
 
 mod agent;
+mod approvals;
 mod args;
 mod chat;
 mod config;

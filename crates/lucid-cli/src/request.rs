@@ -6,12 +6,22 @@
 //!  "context": {"user": "ana", "db": "shop"}, "requiredTools": ["sql_schema"]}
 //! ```
 //!
-//! `text` is required; `sessionId` continues (or starts) that stored session; `context`
+//! `text` is required (unless the request carries `approvals`); `sessionId` continues (or starts) that stored session; `context`
 //! (any JSON object) goes to the model before the text as a `<context>` block of JSON;
 //! `requiredTools` narrow the run's tools to these (each must be one the run is configured
 //! with: a request never adds a tool). A field of the wrong type, an unknown field or an
 //! unknown tool is an error naming the field. A `</context>` inside the context's strings
 //! is escaped (`<\/context>`), so the block the model reads ends only where Lucid ends it.
+//!
+//! `approvals` (with `sessionId`, without `text`) answers the tool calls the session's last
+//! run left waiting (`stop_reason: "needs_approval"`) and continues that run:
+//!
+//! ```json
+//! {"sessionId": "order-42", "approvals": [
+//!   {"call_id": "call_1", "decision": "allow", "remember": true},
+//!   {"call_id": "call_2", "decision": "allow", "arguments": {"path": "notes.txt", "content": "x"}},
+//!   {"call_id": "call_3", "decision": "deny", "message": "Not the production database."}]}
+//! ```
 
 use serde_json::{Map, Value, json};
 
@@ -22,6 +32,8 @@ pub struct Request {
     pub text: String,
     pub context: Option<Map<String, Value>>,
     pub required_tools: Option<Vec<String>>,
+    /// Answers to the calls waiting for approval: the request continues the waiting run.
+    pub approvals: Option<Vec<lucid::approval::Answer>>,
 }
 
 /// What is wrong with a request: the field (`""` for the whole request) and why. Printed
@@ -63,11 +75,22 @@ impl Request {
         let Value::Object(mut fields) = value else {
             return Err(RequestError::new("", "must be a JSON object"));
         };
-        let text = match fields.remove("text") {
-            Some(Value::String(s)) if !s.trim().is_empty() => s,
-            Some(Value::String(_)) => return Err(RequestError::new("text", "is empty")),
-            Some(_) => return Err(RequestError::new("text", "must be a string")),
-            None => return Err(RequestError::new("text", "is missing")),
+        let approvals = match fields.remove("approvals") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(crate::approvals::read(v)?),
+        };
+        let text = match (fields.remove("text"), &approvals) {
+            (None | Some(Value::Null), Some(_)) => String::new(),
+            (Some(_), Some(_)) => {
+                return Err(RequestError::new(
+                    "text",
+                    "goes in a request of its own: one carrying `approvals` continues the waiting run",
+                ));
+            }
+            (Some(Value::String(s)), None) if !s.trim().is_empty() => s,
+            (Some(Value::String(_)), None) => return Err(RequestError::new("text", "is empty")),
+            (Some(_), None) => return Err(RequestError::new("text", "must be a string")),
+            (None, None) => return Err(RequestError::new("text", "is missing")),
         };
         let session_id = match fields.remove("sessionId") {
             None | Some(Value::Null) => None,
@@ -102,10 +125,16 @@ impl Request {
         if let Some(unknown) = fields.keys().next() {
             return Err(RequestError::new(
                 unknown.clone(),
-                "is not a request field (sessionId, text, context, requiredTools)",
+                "is not a request field (sessionId, text, context, requiredTools, approvals)",
             ));
         }
-        Ok(Request { session_id, text, context, required_tools })
+        if approvals.is_some() && session_id.is_none() {
+            return Err(RequestError::new(
+                "sessionId",
+                "is missing: `approvals` answer the calls waiting in a stored session",
+            ));
+        }
+        Ok(Request { session_id, text, context, required_tools, approvals })
     }
 
     /// What the model reads: the context as a JSON block, then the text.
@@ -193,6 +222,16 @@ mod tests {
             (r#"{"text": "x", "requiredTools": ["calculator", "teleport"]}"#, "requiredTools[1]"),
             (r#"{"text": "x", "requiredTools": [1]}"#, "requiredTools[0]"),
             (r#"{"text": "x", "sessionID": "s"}"#, "sessionID"),
+            (r#"{"approvals": [{"call_id": "c", "decision": "allow"}]}"#, "sessionId"),
+            (r#"{"sessionId": "s", "approvals": []}"#, "approvals"),
+            (r#"{"sessionId": "s", "text": "x", "approvals": [{"call_id": "c", "decision": "allow"}]}"#, "text"),
+            (r#"{"sessionId": "s", "approvals": {}}"#, "approvals"),
+            (r#"{"sessionId": "s", "approvals": [{"decision": "allow"}]}"#, "approvals[0].call_id"),
+            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "ok"}]}"#, "approvals[0].decision"),
+            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "deny", "arguments": {}}]}"#, "approvals[0].arguments"),
+            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "deny", "remember": true}]}"#, "approvals[0].remember"),
+            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "allow", "message": "m"}]}"#, "approvals[0].message"),
+            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "allow", "x": 1}]}"#, "approvals[0].x"),
         ];
         for (text, field) in cases {
             let e = parse(text).unwrap_err();

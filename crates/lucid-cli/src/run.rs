@@ -82,6 +82,12 @@ pub async fn run(
     }
     let mcp_tools: Vec<_> = mcp_tools.into_iter().map(|(t, _)| t).collect();
     let mut builder = crate::agent::builder(&cfg, &settings, crate::agent::People::default(), &mcp_tools).await?;
+    // A program's run of a stored session can wait for approvals and be continued; without
+    // a session nothing could continue it, so `ask` refuses as it always did.
+    let approvable = args.json && args.agent.session.is_some();
+    if approvable {
+        builder = builder.permissions(crate::tools::policy(&settings, None).defer_asks(true));
+    }
     let mut session = match &args.agent.session {
         Some(id) => {
             // A stored conversation has the layered memory, as in `lucid chat`.
@@ -121,13 +127,15 @@ pub async fn run(
             Err(e) => Err(e.into()),
         };
     }
-    let mode = if args.no_plan { PlanMode::Never } else { args.plan.or(settings.plan).unwrap_or(PlanMode::Never) };
+    // Answers to waiting calls continue that run: nothing to plan.
+    let continues = request.as_ref().is_some_and(|r| r.approvals.is_some());
+    let mode = if args.no_plan || continues { PlanMode::Never } else { args.plan.or(settings.plan).unwrap_or(PlanMode::Never) };
     // A session's or a schema's run is one turn of that conversation: never planned by auto.
     let mode = match mode {
         PlanMode::Auto if args.schema.is_some() || args.agent.session.is_some() => PlanMode::Never,
         m => m,
     };
-    let mut extras = Extras { answering, triage: None };
+    let mut extras = Extras { answering, triage: None, pending: None };
     match mode {
         PlanMode::Always => return plan(session.agent(), &prompt, args.json, None).await,
         PlanMode::Auto => {
@@ -143,11 +151,21 @@ pub async fn run(
         }
         PlanMode::Never => {}
     }
+    let answers = request.as_ref().and_then(|r| r.approvals.clone());
+    let resuming = answers.is_some();
+    if let Some(answers) = answers {
+        if let Err(e) = crate::approvals::record(&mut session, answers).await? {
+            println!("{}", e.to_json());
+            eprintln!("lucid: {e}");
+            return Ok(2);
+        }
+    }
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let outcome = if args.stream {
         let mut stdout = std::io::stdout().lock();
         let terminal = stdout.is_terminal();
-        let mut events = session.run_stream(prompt);
+        let mut events: std::pin::Pin<Box<dyn futures::Stream<Item = AgentEvent> + Send + '_>> =
+            if resuming { Box::pin(session.resume_stream()) } else { Box::pin(session.run_stream(prompt)) };
         let mut result = None;
         while let Some(ev) = events.next().await {
             match ev {
@@ -175,6 +193,8 @@ pub async fn run(
             Some(r) => r,
             None => anyhow::bail!("the run ended without a result"),
         }
+    } else if resuming {
+        session.resume().await
     } else {
         session.run(prompt).await
     };
@@ -208,6 +228,19 @@ pub async fn run(
             return Ok(4);
         }
         return Ok(print_questions(&result.questions, false));
+    }
+    if result.stop_reason == StopReason::Deferred {
+        let pending = session.pending_approvals();
+        extras.pending = Some(crate::approvals::pending_json(&pending));
+        print_result(&args, &result, &extras)?;
+        let id = session.id().unwrap_or_default();
+        eprintln!(
+            "lucid: {} tool call(s) wait for approval: answer them with `lucid run --input` carrying \
+             {{\"sessionId\": \"{}\", \"approvals\": [...]}}",
+            pending.len(),
+            safe(id)
+        );
+        return Ok(crate::approvals::EXIT_NEEDS_APPROVAL);
     }
     let mut shown_earlier = false;
     if result.stop_reason == StopReason::MaxIterations && result.content.trim().is_empty() && !args.stream {
@@ -389,6 +422,8 @@ struct Extras<'a> {
     answering: Option<&'a Answering>,
     /// `--plan=auto` decided to answer at once.
     triage: Option<lucid::orchestrate::planner::Triage>,
+    /// The calls waiting for approval (`stop_reason: "needs_approval"`).
+    pending: Option<serde_json::Value>,
 }
 
 /// What `--json` says of a `--plan=auto` decision.
@@ -411,8 +446,11 @@ fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow:
             "iterations": r.iterations,
             // Input and output always; cached, cache-write and reasoning tokens when there are any.
             "usage": r.usage,
-            "stop_reason": r.stop_reason.as_str(),
+            "stop_reason": if r.stop_reason == StopReason::Deferred { "needs_approval" } else { r.stop_reason.as_str() },
         });
+        if let Some(pending) = &extras.pending {
+            v["pending_approvals"] = pending.clone();
+        }
         if !r.questions.is_empty() {
             v["questions"] = json!(r.questions);
         }

@@ -3,7 +3,8 @@
 //! SQLite store, or in PostgreSQL (`--store postgres://…`, the `postgres` feature) shared
 //! by any number of instances. Each agent is built by the same factory as `lucid run`'s (`crate::agent`),
 //! with nobody at a keyboard: `ask_user` stops the run in `needs_input`, a policy's `ask`
-//! refuses.
+//! leaves it in `needs_approval` until `POST /v1/runs/{id}/approvals` answers (the OpenAI
+//! facade, which has no run to wait in, refuses it).
 
 use std::time::Duration;
 
@@ -47,6 +48,9 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         .header_timeout(header_timeout)
         .body_timeout(body_timeout)
         .max_connections(max_connections);
+    if let Some(secs) = args.approval_timeout.or(edge.approval_timeout_secs) {
+        serving = serving.approval_timeout(Duration::from_secs(secs));
+    }
     for origin in edge.allow_origins.iter().chain(&args.allow_origins) {
         serving = serving.allow_origin(origin);
     }
@@ -64,7 +68,7 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         let (started, _) = crate::mcp::start(&servers, false).await?;
         let mcp_tools = crate::mcp::tools(&started)?;
         // Each MCP tool's permission (per tool, else per server, else `ask`) joins the
-        // policy as in `lucid run`; nobody answers an `ask` here, so it refuses.
+        // policy as in `lucid run`; an `ask` waits for an approval over HTTP.
         for (tool, permission) in &mcp_tools {
             agent_settings.permissions.insert(tool.spec().name().to_string(), *permission);
         }

@@ -1,5 +1,5 @@
 //! `lucid serve` honours every MCP server's and tool's `permission` as `lucid run` does:
-//! `deny` refuses, `ask` refuses too (nobody is at a keyboard to answer), `allow` runs. The
+//! `deny` refuses, `ask` leaves the run waiting for an approval over HTTP, `allow` runs. The
 //! MCP servers are real: `lucid mcp serve` over stdio, whose `write_file` leaves a file
 //! behind when a call reaches it. And a tenant's `shell` gets none of the server's
 //! environment: not its API keys, not the provider's key, not a database URL.
@@ -96,6 +96,9 @@ async fn serve_refuses_denied_and_asked_mcp_tools_and_runs_allowed_ones() {
                 .json()
                 .await
                 .unwrap();
+            if run["status"] == "needs_approval" {
+                return run;
+            }
             assert_eq!(run["status"], "completed", "{run}");
             run["result"]["tool_calls"][0].clone()
         }
@@ -106,9 +109,23 @@ async fn serve_refuses_denied_and_asked_mcp_tools_and_runs_allowed_ones() {
     let call = run(write("denied", "denied.txt")).await;
     assert_eq!(call["is_error"], true, "{call}");
     assert!(call["output"].as_str().unwrap().contains("permission policy: deny"), "{call}");
-    let call = run(write("asked", "asked.txt")).await;
-    assert_eq!(call["is_error"], true, "{call}");
-    assert!(call["output"].as_str().unwrap().contains("needs the user's approval"), "{call}");
+    // `ask` waits for an approval; denied, the call never reaches its server.
+    let waiting = run(write("asked", "asked.txt")).await;
+    assert_eq!(waiting["status"], "needs_approval", "{waiting}");
+    let pending = &waiting["pending_approvals"];
+    assert_eq!(pending[0]["tool"], "asked__write_file", "{waiting}");
+    let denied: Value = http
+        .post(format!("{url}/v1/runs/{}/approvals", waiting["id"].as_str().unwrap()))
+        .json(&json!({"call_id": pending[0]["call_id"], "decision": "deny", "message": "Not that file."}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(denied["status"], "completed", "{denied}");
+    let call = &denied["result"]["tool_calls"][0];
+    assert_eq!((call["is_error"].as_bool(), call["output"].as_str()), (Some(true), Some("Not that file.")), "{denied}");
     let call = run(format!("mixed__calculator {}", json!({"expression": "2+3"}))).await;
     assert!(call["output"].as_str().unwrap().contains("permission policy: deny"), "a tool's own permission: {call}");
     let call = run(write("mixed", "allowed.txt")).await;

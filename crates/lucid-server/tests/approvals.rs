@@ -86,6 +86,7 @@ async fn approvals_over_http(api: Api) {
     let three = json!([["c1", "add", {"a": 1, "b": 2}], ["c2", "add", {"a": 3, "b": 4}], ["c3", "add", {"a": 5, "b": 6}]]);
     let r = run(&acme, &session, three).await;
     assert_eq!(r["status"], "needs_approval", "{r}");
+    assert_eq!(r["pending_approvals"].as_array().map(Vec::len), Some(3), "the run's answer lists them: {r}");
     let id = r["id"].as_str().unwrap().to_string();
 
     let (status, shown) = acme.get(&format!("/v1/runs/{id}")).await;

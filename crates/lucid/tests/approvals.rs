@@ -115,7 +115,7 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     let model = Script::new(vec![
         calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"})), ("c3", json!({"text": "c"}))]),
         text("three answered"),
-        calls(&[("c4", json!({"text": "d"}))]),
+        calls(&[("c4", json!({"text": "d"})), ("c4b", json!({"text": "dd"}))]),
         text("four done"),
         calls(&[("c5", json!({"text": "e"}))]),
         text("five done"),
@@ -173,8 +173,12 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     assert_eq!(r.stop_reason, StopReason::Deferred);
     let e = last.decide(Answer::deny("c4", "no").remember()).await.unwrap_err();
     assert!(matches!(e, lucid::Error::Approval(ApprovalError::RememberDeny { .. })), "{e}");
-    let r = last.resume_with([Answer::allow("c4").remember()]).await.unwrap();
+    last.decide(Answer::allow("c4").remember()).await.unwrap();
+    assert!(last.pending_approvals().iter().all(|p| p.answered), "the other call of the tool is answered too");
+    let r = last.resume().await.unwrap();
     assert_eq!(r.content, "four done");
+    let results = model.last_results();
+    assert_eq!(results[results.len() - 2..], [("c4".to_string(), "echo: d".to_string()), ("c4b".into(), "echo: dd".into())]);
     let r = agent.session_with_id(id).await.unwrap().run("once more").await.unwrap();
     assert_eq!((r.stop_reason, r.content.as_str()), (StopReason::Completed, "five done"));
     assert_eq!(r.tool_calls[0].output.as_deref(), Some("echo: e"));

@@ -99,6 +99,8 @@ pub struct ServeSection {
     pub body_timeout_secs: Option<u64>,
     /// Connections served at once (`--max-connections`).
     pub max_connections: Option<u64>,
+    /// Seconds a tool call waits for approval before it is denied (`--approval-timeout`).
+    pub approval_timeout_secs: Option<u64>,
 }
 
 /// `[memory]`: the layered memory (`lucid::memory::ConversationMemory`) of `lucid chat`
@@ -366,6 +368,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # header_timeout_secs = 10       # to send a request head; also the keep-alive idle time
 # body_timeout_secs = 30         # to send a request's body
 # max_connections = 1024         # served at once; more wait until one closes
+# approval_timeout_secs = 86400  # a tool call waiting for approval is denied after this
 
 # MCP servers: their tools join the agent's as `{server}__{tool}` (`lucid mcp list` shows
 # them). Secrets come from the environment: `${VAR}` in `env` and `headers`.

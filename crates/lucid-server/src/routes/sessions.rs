@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::shared::{busy, owned, run_json, stream_events, wait_for_turn, within_quotas};
+use super::shared::{busy, owned, stream_events, wait_for_turn, within_quotas};
 use crate::body::JsonObject;
 use crate::db::{RunRow, RunStatus, SessionRow};
 use crate::{ApiError, AppState, Tenant};
@@ -170,5 +170,5 @@ pub async fn run(
         return stream_events(&server, &row.id, 0);
     }
     let done = wait_for_turn(&server, &tenant, &row.id).await?;
-    Ok(axum::Json(run_json(&done)).into_response())
+    Ok(axum::Json(super::approvals::run_with_pending(&server, &tenant, &done).await?).into_response())
 }

@@ -236,10 +236,9 @@ impl Hook for crate::tool::permission::PermissionPolicy {
     fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
         Box::pin(async move {
             if self.defers(call) {
-                if cx.approvals.remembers(&call.name) {
-                    return ToolCallDecision::Allow;
-                }
+                // The call's own answer first, then a `remember` of its tool.
                 return match cx.approvals.decision(&call.id) {
+                    None if cx.approvals.remembers(&call.name) => ToolCallDecision::Allow,
                     None => ToolCallDecision::Defer,
                     Some(Decision::Allow { arguments: None }) => ToolCallDecision::Allow,
                     Some(Decision::Allow { arguments: Some(a) }) => ToolCallDecision::Replace(a.to_string()),

@@ -16,7 +16,9 @@ impl Session {
     /// The calls of the last turn waiting for approval (the turn ended
     /// [`StopReason::Deferred`](crate::StopReason::Deferred) because the agent's policy
     /// [defers its asks](crate::tool::permission::PermissionPolicy::defer_asks)), in call
-    /// order, each saying whether an answer is recorded. Empty when none waits.
+    /// order, each saying whether it is answered (an answer recorded, or its tool allowed
+    /// for the session by an earlier `remember`: an answer of its own still overrides
+    /// that). Empty when none waits.
     ///
     /// ```no_run
     /// # async fn demo(agent: lucid::Agent) -> lucid::Result<()> {
@@ -36,13 +38,13 @@ impl Session {
         let policy = &self.agent.config.permissions;
         a.tool_calls[answered..]
             .iter()
-            .filter(|c| self.deferred.contains(&c.id) && policy.defers(c) && !self.approvals.remembers(&c.name))
+            .filter(|c| self.deferred.contains(&c.id) && policy.defers(c))
             .map(|c| PendingCall {
                 call_id: c.id.clone(),
                 tool: c.name.clone(),
                 arguments: c.parse_arguments().unwrap_or_else(|_| Value::String(c.arguments.clone())),
                 requested_at: self.approvals.deferred_at(),
-                answered: self.approvals.decision(&c.id).is_some(),
+                answered: self.approvals.decision(&c.id).is_some() || self.approvals.remembers(&c.name),
             })
             .collect()
     }
