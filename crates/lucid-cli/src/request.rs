@@ -77,7 +77,7 @@ impl Request {
         };
         let approvals = match fields.remove("approvals") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(crate::approvals::read(v)?),
+            Some(v) => Some(read_approvals(v)?),
         };
         let text = match (fields.remove("text"), &approvals) {
             (None | Some(Value::Null), Some(_)) => String::new(),
@@ -150,6 +150,77 @@ impl Request {
             None => self.text.clone(),
         }
     }
+}
+
+/// A request's `approvals`, each field checked (an error names it: `approvals[1].decision`).
+fn read_approvals(value: Value) -> Result<Vec<lucid::approval::Answer>, RequestError> {
+    let Value::Array(items) = value else {
+        return Err(RequestError::new("approvals", "must be an array of answers"));
+    };
+    if items.is_empty() {
+        return Err(RequestError::new("approvals", "is empty: answer at least one waiting call"));
+    }
+    items.into_iter().enumerate().map(|(i, item)| answer(i, item)).collect()
+}
+
+fn answer(i: usize, item: Value) -> Result<lucid::approval::Answer, RequestError> {
+    let at = |field: &str| format!("approvals[{i}].{field}");
+    let Value::Object(mut fields) = item else {
+        return Err(RequestError::new(format!("approvals[{i}]"), "must be an object"));
+    };
+    let call_id = match fields.remove("call_id") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s,
+        Some(_) => return Err(RequestError::new(at("call_id"), "must be a non-empty string")),
+        None => return Err(RequestError::new(at("call_id"), "is missing")),
+    };
+    let decision = match fields.remove("decision") {
+        Some(Value::String(s)) if s == "allow" || s == "deny" => s,
+        _ => return Err(RequestError::new(at("decision"), "must be \"allow\" or \"deny\"")),
+    };
+    let remember = match fields.remove("remember") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => return Err(RequestError::new(at("remember"), "must be true or false")),
+    };
+    let arguments = match fields.remove("arguments") {
+        None | Some(Value::Null) => None,
+        Some(v @ Value::Object(_)) => Some(v),
+        Some(_) => return Err(RequestError::new(at("arguments"), "must be a JSON object")),
+    };
+    let message = match fields.remove("message") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(RequestError::new(at("message"), "must be a string")),
+    };
+    if let Some(unknown) = fields.keys().next() {
+        return Err(RequestError::new(
+            at(unknown),
+            "is not a field of an answer (call_id, decision, arguments, message, remember)",
+        ));
+    }
+    if decision == "deny" {
+        if arguments.is_some() {
+            return Err(RequestError::new(at("arguments"), "goes with \"allow\" only"));
+        }
+        if remember {
+            return Err(RequestError::new(at("remember"), "goes with \"allow\" only"));
+        }
+        let mut answer = lucid::approval::Answer::deny(call_id, message.unwrap_or_default());
+        if let lucid::approval::Decision::Deny { message } = &mut answer.decision
+            && message.as_deref().is_some_and(|m| m.trim().is_empty())
+        {
+            *message = None;
+        }
+        return Ok(answer);
+    }
+    if message.is_some() {
+        return Err(RequestError::new(at("message"), "goes with \"deny\" only (the model reads it)"));
+    }
+    let answer = match arguments {
+        Some(args) => lucid::approval::Answer::edit(call_id, args),
+        None => lucid::approval::Answer::allow(call_id),
+    };
+    Ok(if remember { answer.remember() } else { answer })
 }
 
 /// The fields a request's answer adds to the `--json` object: the model, when it was
@@ -228,9 +299,18 @@ mod tests {
             (r#"{"sessionId": "s", "approvals": {}}"#, "approvals"),
             (r#"{"sessionId": "s", "approvals": [{"decision": "allow"}]}"#, "approvals[0].call_id"),
             (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "ok"}]}"#, "approvals[0].decision"),
-            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "deny", "arguments": {}}]}"#, "approvals[0].arguments"),
-            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "deny", "remember": true}]}"#, "approvals[0].remember"),
-            (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "allow", "message": "m"}]}"#, "approvals[0].message"),
+            (
+                r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "deny", "arguments": {}}]}"#,
+                "approvals[0].arguments",
+            ),
+            (
+                r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "deny", "remember": true}]}"#,
+                "approvals[0].remember",
+            ),
+            (
+                r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "allow", "message": "m"}]}"#,
+                "approvals[0].message",
+            ),
             (r#"{"sessionId": "s", "approvals": [{"call_id": "c", "decision": "allow", "x": 1}]}"#, "approvals[0].x"),
         ];
         for (text, field) in cases {

@@ -129,7 +129,11 @@ pub async fn run(
     }
     // Answers to waiting calls continue that run: nothing to plan.
     let continues = request.as_ref().is_some_and(|r| r.approvals.is_some());
-    let mode = if args.no_plan || continues { PlanMode::Never } else { args.plan.or(settings.plan).unwrap_or(PlanMode::Never) };
+    let mode = if args.no_plan || continues {
+        PlanMode::Never
+    } else {
+        args.plan.or(settings.plan).unwrap_or(PlanMode::Never)
+    };
     // A session's or a schema's run is one turn of that conversation: never planned by auto.
     let mode = match mode {
         PlanMode::Auto if args.schema.is_some() || args.agent.session.is_some() => PlanMode::Never,

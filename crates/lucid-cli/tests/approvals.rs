@@ -85,7 +85,10 @@ async fn run_stops_for_approval_and_a_request_with_approvals_continues_it() {
 
     // Refused answers name their field; nothing is recorded or run.
     for (answer, field) in [
-        (json!({"call_id": "c3", "decision": "allow", "arguments": {"path": 5, "content": "x"}}), "approvals[0].arguments"),
+        (
+            json!({"call_id": "c3", "decision": "allow", "arguments": {"path": 5, "content": "x"}}),
+            "approvals[0].arguments",
+        ),
         (json!({"call_id": "c9", "decision": "allow"}), "approvals[0].call_id"),
         (json!({"call_id": "c1", "decision": "perhaps"}), "approvals[0].decision"),
     ] {
@@ -159,7 +162,13 @@ mod serve {
         }
     }
 
-    async fn call(http: &reqwest::Client, method: reqwest::Method, url: String, key: &str, body: Option<Value>) -> (u16, Value) {
+    async fn call(
+        http: &reqwest::Client,
+        method: reqwest::Method,
+        url: String,
+        key: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
         let mut r = http.request(method, url).bearer_auth(key);
         if let Some(b) = body {
             r = r.json(&b);
@@ -180,7 +189,8 @@ mod serve {
     async fn waiting_run(http: &reqwest::Client, url: &str, calls: Value) -> (String, Value) {
         let (_, session) = post(http, format!("{url}/v1/sessions"), json!({"agent": "default"})).await;
         let session = session["id"].as_str().unwrap().to_string();
-        let (status, run) = post(http, format!("{url}/v1/sessions/{session}/runs"), json!({"input": calls.to_string()})).await;
+        let (status, run) =
+            post(http, format!("{url}/v1/sessions/{session}/runs"), json!({"input": calls.to_string()})).await;
         assert_eq!((status, run["status"].as_str()), (200, Some("needs_approval")), "{run}");
         (run["id"].as_str().unwrap().to_string(), run)
     }
@@ -206,7 +216,8 @@ mod serve {
 
         let (mut first, url_a) = tokio::task::block_in_place(|| serve(&dir, &store, &[]));
         let mut guard = KillOnDrop(vec![first.id()]);
-        let (run, shown) = waiting_run(&http, &url_a, json!([write("c1", "a.txt", "A"), write("c2", "b.txt", "B")])).await;
+        let (run, shown) =
+            waiting_run(&http, &url_a, json!([write("c1", "a.txt", "A"), write("c2", "b.txt", "B")])).await;
         assert_eq!(shown["pending_approvals"][1]["arguments"], json!({"path": "b.txt", "content": "B"}), "{shown}");
         first.kill().unwrap(); // SIGKILL
         first.wait().unwrap();
@@ -229,13 +240,20 @@ mod serve {
         .await;
         assert_eq!(status, 404, "nor answers anything");
         let approvals = format!("{url_b}/v1/runs/{run}/approvals");
-        let (status, body) = post(&http, approvals.clone(), json!({"call_id": "c2", "decision": "allow", "arguments": {"path": 1}})).await;
+        let (status, body) =
+            post(&http, approvals.clone(), json!({"call_id": "c2", "decision": "allow", "arguments": {"path": 1}}))
+                .await;
         assert_eq!(status, 400, "{body}");
         assert!(body["error"]["message"].as_str().unwrap().starts_with("`arguments`"), "{body}");
-        let (_, after) = post(&http, approvals.clone(), json!({"call_id": "c1", "decision": "deny", "message": "Not a.txt."})).await;
+        let (_, after) =
+            post(&http, approvals.clone(), json!({"call_id": "c1", "decision": "deny", "message": "Not a.txt."})).await;
         assert_eq!(after["status"], "needs_approval", "{after}");
-        let (status, done) =
-            post(&http, approvals, json!({"call_id": "c2", "decision": "allow", "arguments": {"path": "b2.txt", "content": "B2"}})).await;
+        let (status, done) = post(
+            &http,
+            approvals,
+            json!({"call_id": "c2", "decision": "allow", "arguments": {"path": "b2.txt", "content": "B2"}}),
+        )
+        .await;
         assert_eq!((status, done["status"].as_str()), (200, Some("completed")), "{done}");
         assert!(done["result"]["content"].as_str().unwrap().starts_with("results: Not a.txt. | "), "{done}");
         assert_eq!(std::fs::read_to_string(dir.join("b2.txt")).unwrap(), "B2");

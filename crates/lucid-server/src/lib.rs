@@ -71,8 +71,8 @@ use lucid::store::SessionStore;
 use auth::Tenant;
 pub use auth::{ApiKeys, KeysError, MIN_KEY_LEN, check_bind};
 pub use config::{
-    ClientSystem, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS, Database,
-    ServerConfig,
+    ClientSystem, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS, Database, ServerConfig,
 };
 use error::ApiError;
 

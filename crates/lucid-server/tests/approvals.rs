@@ -83,7 +83,8 @@ async fn answer(api: &Api, run: &str, body: Value) -> (u16, Value) {
 async fn approvals_over_http(api: Api) {
     let (acme, globex) = (api.as_key("acme-key-0123456789"), api.as_key("globex-key-0123456789"));
     let session = acme.session().await;
-    let three = json!([["c1", "add", {"a": 1, "b": 2}], ["c2", "add", {"a": 3, "b": 4}], ["c3", "add", {"a": 5, "b": 6}]]);
+    let three =
+        json!([["c1", "add", {"a": 1, "b": 2}], ["c2", "add", {"a": 3, "b": 4}], ["c3", "add", {"a": 5, "b": 6}]]);
     let r = run(&acme, &session, three).await;
     assert_eq!(r["status"], "needs_approval", "{r}");
     assert_eq!(r["pending_approvals"].as_array().map(Vec::len), Some(3), "the run's answer lists them: {r}");
@@ -100,7 +101,8 @@ async fn approvals_over_http(api: Api) {
     let kinds: Vec<&str> = events.iter().filter_map(|e| e.event.as_deref()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "approval_requested").count(), 3, "{kinds:?}");
     assert_eq!(kinds.last(), Some(&"needs_approval"), "{kinds:?}");
-    let requested: Value = serde_json::from_str(&events[kinds.iter().position(|k| *k == "approval_requested").unwrap()].data).unwrap();
+    let requested: Value =
+        serde_json::from_str(&events[kinds.iter().position(|k| *k == "approval_requested").unwrap()].data).unwrap();
     assert_eq!(
         (requested["call_id"].as_str(), requested["tool"].as_str(), &requested["arguments"]),
         (Some("c1"), Some("add"), &json!({"a": 1, "b": 2}))
@@ -128,7 +130,8 @@ async fn approvals_over_http(api: Api) {
     let (status, after) = answer(&acme, &id, json!({"call_id": "c1", "decision": "allow"})).await;
     assert_eq!((status, after["status"].as_str()), (200, Some("needs_approval")), "{after}");
     assert_eq!(after["pending_approvals"][0]["answered"], true, "{after}");
-    let (_, after) = answer(&acme, &id, json!({"call_id": "c2", "decision": "deny", "message": "No sevens today."})).await;
+    let (_, after) =
+        answer(&acme, &id, json!({"call_id": "c2", "decision": "deny", "message": "No sevens today."})).await;
     assert_eq!(after["status"], "needs_approval", "one call still waits: {after}");
     let (status, done) =
         answer(&acme, &id, json!({"call_id": "c3", "decision": "allow", "arguments": {"a": 10, "b": 20}})).await;
@@ -182,7 +185,9 @@ async fn approvals_on_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unanswered_call_expires_into_a_denial_and_the_run_goes_on() {
     let mock = MockServer::start(scripted).await;
-    let api = start("approvals-expire", agent(&mock), |c| c.approval_timeout(Duration::ZERO).lease(Duration::from_secs(1))).await;
+    let api =
+        start("approvals-expire", agent(&mock), |c| c.approval_timeout(Duration::ZERO).lease(Duration::from_secs(1)))
+            .await;
     let session = api.session().await;
     let r = run(&api, &session, json!([["c1", "add", {"a": 1, "b": 2}]])).await;
     let id = r["id"].as_str().unwrap();

@@ -56,7 +56,10 @@ impl ChatModel for Script {
         "script"
     }
 
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> futures::future::BoxFuture<'a, lucid::model::Result<ChatResponse>> {
+    fn chat<'a>(
+        &'a self,
+        request: ChatRequest<'a>,
+    ) -> futures::future::BoxFuture<'a, lucid::model::Result<ChatResponse>> {
         self.sent.lock().unwrap().push(request.messages.to_vec());
         let message = self.lines.lock().unwrap().pop_front().unwrap_or_else(|| text("(script over)"));
         Box::pin(async move { Ok(ChatResponse { message, ..Default::default() }) })
@@ -178,7 +181,10 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     let r = last.resume().await.unwrap();
     assert_eq!(r.content, "four done");
     let results = model.last_results();
-    assert_eq!(results[results.len() - 2..], [("c4".to_string(), "echo: d".to_string()), ("c4b".into(), "echo: dd".into())]);
+    assert_eq!(
+        results[results.len() - 2..],
+        [("c4".to_string(), "echo: d".to_string()), ("c4b".into(), "echo: dd".into())]
+    );
     let r = agent.session_with_id(id).await.unwrap().run("once more").await.unwrap();
     assert_eq!((r.stop_reason, r.content.as_str()), (StopReason::Completed, "five done"));
     assert_eq!(r.tool_calls[0].output.as_deref(), Some("echo: e"));

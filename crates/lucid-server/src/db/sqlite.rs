@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, Waiting, event_bytes,
-    json_bytes, json_or_null, kind,
+    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, Waiting,
+    event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// The server's tables in one SQLite file.

@@ -154,7 +154,8 @@ mod tests {
             let e = read_answer(&body(b.clone())).unwrap_err();
             assert!(e.message.starts_with(want), "{b}: {}", e.message);
         }
-        let a = read_answer(&body(json!({"call_id": "c", "decision": "allow", "arguments": {"x": 1}, "remember": true})));
+        let a =
+            read_answer(&body(json!({"call_id": "c", "decision": "allow", "arguments": {"x": 1}, "remember": true})));
         assert_eq!(a.unwrap(), Answer::edit("c", json!({"x": 1})).remember());
         let d = read_answer(&body(json!({"call_id": "c", "decision": "deny"}))).unwrap();
         assert!(matches!(d.decision, lucid::approval::Decision::Deny { message: None }));

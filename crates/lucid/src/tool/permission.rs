@@ -89,7 +89,13 @@ impl Default for PermissionPolicy {
 impl PermissionPolicy {
     /// Every tool may run (what an agent has unless told otherwise).
     pub fn allow_all() -> Self {
-        PermissionPolicy { default: Permission::Allow, tools: HashMap::new(), approver: None, always: Arc::default(), defer: false }
+        PermissionPolicy {
+            default: Permission::Allow,
+            tools: HashMap::new(),
+            approver: None,
+            always: Arc::default(),
+            defer: false,
+        }
     }
 
     /// Reading allowed; the built-in tools that write (files, the shell: those the

@@ -82,7 +82,10 @@ impl Session {
         store.merge_metadata(id, patch).await.map_err(|e| match e {
             crate::store::StoreError::Failed { store, message, source } => Error::Store {
                 store,
-                message: format!("the answer to the call `{}` of session `{id}` cannot be kept: {message}", call.call_id),
+                message: format!(
+                    "the answer to the call `{}` of session `{id}` cannot be kept: {message}",
+                    call.call_id
+                ),
                 source,
             },
             other => other.into(),

@@ -5,8 +5,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::agent::hooks::HookContext;
-use crate::approval::Approvals;
 use crate::agent::{AgentConfig, ToolCallRecord};
+use crate::approval::Approvals;
 use crate::message::{FinishReason, ToolCall, Usage};
 use crate::model::ChatOptions;
 use crate::tool::ToolOutcome;
