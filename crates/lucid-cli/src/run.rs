@@ -157,12 +157,12 @@ pub async fn run(
     }
     let answers = request.as_ref().and_then(|r| r.approvals.clone());
     let resuming = answers.is_some();
-    if let Some(answers) = answers {
-        if let Err(e) = crate::approvals::record(&mut session, answers).await? {
-            println!("{}", e.to_json());
-            eprintln!("lucid: {e}");
-            return Ok(2);
-        }
+    if let Some(answers) = answers
+        && let Err(e) = crate::approvals::record(&mut session, answers).await?
+    {
+        println!("{}", e.to_json());
+        eprintln!("lucid: {e}");
+        return Ok(2);
     }
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let outcome = if args.stream {

@@ -47,7 +47,7 @@ fn serve_with(dir: &Path, env: &[(&str, &str)]) -> (Child, String) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn serve_refuses_denied_and_asked_mcp_tools_and_runs_allowed_ones() {
+async fn serve_refuses_denied_mcp_tools_waits_for_approval_of_asked_ones_and_runs_allowed_ones() {
     let mock = MockServer::start(calls_what_it_is_told).await;
     let dir = test_dir("serve-mcp-permissions");
     let work = dir.join("work");
