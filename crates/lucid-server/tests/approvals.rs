@@ -204,3 +204,21 @@ async fn an_unanswered_call_expires_into_a_denial_and_the_run_goes_on() {
     let expected = format!("results: {}", lucid::approval::expired_denial("add"));
     assert_eq!(shown["result"]["content"].as_str(), Some(expected.as_str()), "{shown}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_calls_arguments_are_shown_redacted() {
+    const SECRET: &str = "sk-approvals-test-0123456789abcdef";
+    lucid::redact::register(SECRET);
+    let mock = MockServer::start(scripted).await;
+    let api = start("approvals-redacted", agent(&mock), |c| c).await;
+    let session = api.session().await;
+    let r = run(&api, &session, json!([["c1", "add", {"a": 1, "b": 2, "note": SECRET}]])).await;
+    assert_eq!(r["status"], "needs_approval", "{r}");
+    let id = r["id"].as_str().unwrap();
+    let shown = api.get_text(&format!("/v1/runs/{id}")).await;
+    let events = api.get_text(&format!("/v1/runs/{id}/events")).await;
+    for text in [r.to_string(), shown, events.clone()] {
+        assert!(!text.contains(SECRET), "{text}");
+    }
+    assert!(events.contains("event: approval_requested") && events.contains("***"), "{events}");
+}
