@@ -54,7 +54,10 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
     let mut mcp_servers = Vec::new();
     for (name, settings) in config::file::agents(&file.settings)? {
         let model_args = if name == "default" { args.model.clone() } else { transport_only(&args.model) };
-        let cfg = config::resolve(&model_args, &settings).await.map_err(|e| in_agent(&name, e))?;
+        let cfg = config::resolve(&model_args, &settings).await.map_err(|e| match e.downcast::<ConfigError>() {
+            Ok(c) => in_agent(&name, c).into(),
+            Err(e) => e.context(format!("[agents.{name}]")),
+        })?;
         let mut agent_settings = config::agent_settings(&AgentArgs::default(), &settings, ToolDefaults::Run)
             .map_err(|e| in_agent(&name, e))?;
         // Tools run for tenants: none of the server's environment (its keys, its

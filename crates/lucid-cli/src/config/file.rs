@@ -19,6 +19,8 @@ pub struct Settings {
     pub provider: Option<String>,
     /// Default model.
     pub model: Option<String>,
+    /// A GGUF file for the local engine (provider `local`), used as it is.
+    pub model_file: Option<String>,
     /// Base URL for the provider.
     pub base_url: Option<String>,
     /// `chat` or `responses`: which OpenAI API the provider speaks.
@@ -222,6 +224,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     take!(
         provider,
         model,
+        model_file,
         base_url,
         api,
         cache,

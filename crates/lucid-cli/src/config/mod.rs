@@ -174,7 +174,7 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
         return None;
     }
     // A local or self-hosted server (a local preset, or a bare --base-url) knows its own.
-    let local = cfg.preset.is_none_or(|p| p.is_local());
+    let local = cfg.preset.is_none_or(|p| p.is_local()) && cfg.model_file.is_none();
     if local && let Some(w) = lucid::model::probe::context_window(&cfg.base_url, &cfg.model).await {
         tracing::info!(model = %cfg.model, window = w, "the server says its context window");
         return Some(w);
@@ -200,6 +200,28 @@ impl AgentSettings {
             max_tokens: self.max_tokens,
             ..lucid::model::ChatOptions::default()
         }
+    }
+}
+
+/// Where local models come from and go: the Hugging Face cache (`HF_HUB_CACHE`, else
+/// `HUGGINGFACE_HUB_CACHE`, else `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`,
+/// else `~/.cache/huggingface/hub`, as `huggingface_hub` looks), the hub (`HF_ENDPOINT`,
+/// `HF_TOKEN`) and offline mode (`offline`, or `HF_HUB_OFFLINE` set to 1, true, yes or on).
+pub fn hub(offline: bool) -> crate::models::Hub {
+    let cache = env("HF_HUB_CACHE")
+        .or_else(|| env("HUGGINGFACE_HUB_CACHE"))
+        .map(|d| expand_home(&d))
+        .or_else(|| env("HF_HOME").map(|h| format!("{}/hub", expand_home(&h))))
+        .or_else(|| env("XDG_CACHE_HOME").map(|c| format!("{c}/huggingface/hub")))
+        .unwrap_or_else(|| format!("{}/.cache/huggingface/hub", env("HOME").unwrap_or_else(|| ".".into())));
+    let offline = offline
+        || env("HF_HUB_OFFLINE")
+            .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"));
+    crate::models::Hub {
+        cache: crate::models::Cache::new(cache),
+        endpoint: env("HF_ENDPOINT").unwrap_or_else(|| "https://huggingface.co".into()),
+        token: env("HF_TOKEN"),
+        offline,
     }
 }
 

@@ -2,6 +2,11 @@
 //! [`ModelConfig`], and a `ModelConfig` builds the client. `lucid run`, `lucid chat` and
 //! `lucid workflow run` (its agents naming their own `provider:model` too) all take their
 //! models from here, so providers, transcript and retry settings apply everywhere.
+//!
+//! Provider `local` is the in-process engine: its model is a GGUF file (`--model-file`,
+//! `model_file`) or a name resolved through the Hugging Face cache by `crate::models`
+//! (downloaded first when missing). With no key and no local server, and the `local`
+//! feature built in, it is the default, with [`crate::models::DEFAULT_MODEL`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,7 +40,14 @@ pub struct ModelConfig {
     pub deadline: Option<Duration>,
     /// The backup models, in order (`fallback`, `--fallback`); each its own client.
     pub fallback: Vec<ModelConfig>,
+    /// Provider `local`: the GGUF file, once known (given, or found in the cache).
+    pub model_file: Option<PathBuf>,
+    /// Models come only from the cache (`--offline`, `HF_HUB_OFFLINE=1`).
+    pub offline: bool,
 }
+
+/// The provider name of the in-process engine.
+pub const LOCAL: &str = "local";
 
 impl ModelConfig {
     /// The client this configuration describes: the preset's (an OpenAI-compatible one
@@ -57,6 +69,14 @@ impl ModelConfig {
 
     /// This configuration's own client, without its backups.
     fn build_one(&self) -> lucid::Result<Arc<dyn ChatModel>> {
+        if self.provider == LOCAL && self.preset.is_none() {
+            let path = match &self.model_file {
+                Some(p) => p.clone(),
+                None => locate_blocking(&self.model, self.offline)?,
+            };
+            return crate::models::local_chat_model(&path, &self.model)
+                .map_err(|e| lucid::Error::Config(format!("{e:#}")));
+        }
         let record = self.preset.copied().unwrap_or_else(Preset::compatible);
         let mut client = record
             .client()
@@ -102,24 +122,64 @@ impl ModelConfig {
 #[derive(Debug, Clone, Default)]
 pub struct KeySource(pub Option<String>);
 
-/// Resolves the model flags over the file's settings. Probing local servers is the only I/O.
-pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
-    Ok(resolve_with_source(args, file).await?.0)
+/// Resolves the model flags over the file's settings: probes local servers, and for
+/// provider `local` finds its file in the cache or downloads it (the default model, when
+/// nothing else was there, with one line on how to use a hosted provider instead).
+pub async fn resolve(args: &ModelArgs, file: &Settings) -> anyhow::Result<ModelConfig> {
+    let (mut cfg, _, defaulted) = resolve_inner(args, file).await?;
+    if cfg.provider != LOCAL || cfg.preset.is_some() || cfg.model_file.is_some() {
+        return Ok(cfg);
+    }
+    let hub = super::hub(cfg.offline);
+    if defaulted {
+        let cached = crate::models::ModelRef::parse(&cfg.model).ok().and_then(|m| hub.cache.find(&m)).is_some();
+        if !cached || std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            eprintln!(
+                "lucid: no API key or local model server found, so the model runs in-process ({}); to use a hosted \
+                 provider instead, set its key (e.g. export OPENAI_API_KEY=..., `lucid providers` lists them)",
+                cfg.model
+            );
+        }
+        let path = hub.locate(&cfg.model).await.map_err(|e| {
+            let ConfigError(list) = no_provider_message();
+            ConfigError(format!("{list}\n\nThe local default model {} could not be had: {e:#}", cfg.model))
+        })?;
+        cfg.model_file = Some(path);
+    } else {
+        cfg.model_file = Some(hub.locate(&cfg.model).await?);
+    }
+    Ok(cfg)
 }
 
-/// [`resolve`], also saying which environment variable the key came from.
+/// [`resolve`] without looking for the local model's file, also saying which environment
+/// variable the key came from (for `lucid config show`).
 pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
+    resolve_inner(args, file).await.map(|(cfg, source, _)| (cfg, source))
+}
+
+/// The resolution, and whether provider `local` was taken because nothing else was there.
+async fn resolve_inner(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource, bool), ConfigError> {
     let wanted = Wanted::new(args, file);
+    let mut defaulted = false;
     let preset = match wanted.provider.as_deref() {
         Some(name) => wanted.preset_or_own(name)?,
         None if wanted.base_url.is_some() => None,
-        None => Some(detect().await.ok_or_else(no_provider_message)?),
+        None => match detect().await {
+            Some(p) => Some(p),
+            None if cfg!(feature = "local") => {
+                defaulted = true;
+                None
+            }
+            None => return Err(no_provider_message()),
+        },
     };
+    let wanted = if defaulted { Wanted { provider: Some(LOCAL.into()), ..wanted } } else { wanted };
     let base_url = wanted.base_url_for(preset);
     let specs =
         if args.fallback.is_empty() { file.fallback.clone().unwrap_or_default() } else { args.fallback.clone() };
     let model = match &wanted.model {
         Some(m) => m.clone(),
+        None if wanted.is_local(preset) => wanted.local_model(),
         None => match preset {
             Some(p) if p.is_local() => local_model(&base_url).await.unwrap_or_else(|| p.default_model.to_string()),
             Some(p) => p.default_model.to_string(),
@@ -132,7 +192,7 @@ pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(M
             .map_err(|ConfigError(e)| ConfigError(format!("the backup model `{spec}` (fallback): {e}")))?;
         cfg.fallback.push(backup);
     }
-    Ok((cfg, source))
+    Ok((cfg, source, defaulted))
 }
 
 /// The model a workflow agent names, `provider:model` (or `provider` for its default
@@ -150,7 +210,11 @@ pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<Mo
     };
     let wanted = Wanted::new(&args, file);
     let preset = wanted.preset_or_own(provider)?;
-    let model = wanted.model.clone().or_else(|| preset.map(|p| p.default_model.to_string())).unwrap_or_default();
+    let model = match &wanted.model {
+        Some(m) => m.clone(),
+        None if wanted.is_local(preset) => wanted.local_model(),
+        None => preset.map(|p| p.default_model.to_string()).unwrap_or_default(),
+    };
     Ok(wanted.finish(preset, wanted.base_url_for(preset), model)?.0)
 }
 
@@ -166,11 +230,25 @@ struct Wanted<'a> {
     key_env: Option<String>,
     /// The file has a `[providers.NAME]` section for this provider.
     own_provider: bool,
+    /// `--model-file`, else `model_file` of the file (provider `local`).
+    model_file: Option<PathBuf>,
 }
 
 impl<'a> Wanted<'a> {
     fn new(args: &'a ModelArgs, file: &Settings) -> Self {
-        let provider = args.provider.clone().or_else(|| file.provider.clone());
+        let model_file = args
+            .model_file
+            .clone()
+            .or_else(|| file.model_file.as_deref().map(|f| PathBuf::from(super::expand_home(f))));
+        // `--model local:NAME` and `--model-file FILE` choose the local engine by themselves.
+        let local_model =
+            args.model.as_deref().and_then(|m| m.strip_prefix("local:")).filter(|_| args.provider.is_none());
+        let provider = args
+            .provider
+            .clone()
+            .or_else(|| (local_model.is_some() || args.model_file.is_some()).then(|| LOCAL.to_string()))
+            .or_else(|| file.provider.clone())
+            .or_else(|| model_file.is_some().then(|| LOCAL.to_string()));
         let own = provider.as_deref().and_then(|p| file.providers.get(p));
         let own_provider = own.is_some();
         let section = own.cloned().unwrap_or_default();
@@ -181,11 +259,24 @@ impl<'a> Wanted<'a> {
             .clone()
             .or(section.base_url)
             .or_else(|| if same_provider { file.base_url.clone() } else { None });
-        let model =
-            args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model);
+        let model = local_model
+            .map(str::to_string)
+            .or_else(|| args.model.clone())
+            .or_else(|| if same_provider { file.model.clone() } else { None })
+            .or(section.model);
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
         let cache = section.cache.or_else(|| file.cache.clone());
-        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider }
+        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider, model_file }
+    }
+
+    /// Whether this is provider `local` (the engine, not a record).
+    fn is_local(&self, preset: Option<&Preset>) -> bool {
+        preset.is_none() && self.provider.as_deref() == Some(LOCAL)
+    }
+
+    /// The local model when none is named: the file's path, else the default model.
+    fn local_model(&self) -> String {
+        self.model_file.as_ref().map_or_else(|| crate::models::DEFAULT_MODEL.to_string(), |f| f.display().to_string())
     }
 
     /// The record of provider `name`, or none for a provider of the user's own: a
@@ -194,6 +285,7 @@ impl<'a> Wanted<'a> {
     fn preset_or_own(&self, name: &str) -> Result<Option<&'static Preset>, ConfigError> {
         match Preset::find(name) {
             Some(p) => Ok(Some(p)),
+            None if name == LOCAL => Ok(None),
             None if self.own_provider && self.base_url.is_some() => Ok(None),
             None => find_preset(name).map(Some),
         }
@@ -215,8 +307,10 @@ impl<'a> Wanted<'a> {
         base_url: String,
         model: String,
     ) -> Result<(ModelConfig, KeySource), ConfigError> {
+        let local = self.is_local(preset);
         let (provider, key_vars) = match (preset, &self.provider) {
             (Some(p), _) => (p.name.to_string(), p.key_vars),
+            (None, _) if local => (LOCAL.to_string(), &[][..]),
             (None, Some(own)) if self.own_provider => (own.clone(), &[][..]),
             (None, _) => ("openai".to_string(), &[][..]),
         };
@@ -230,7 +324,7 @@ impl<'a> Wanted<'a> {
             }
             // A bare --base-url is taken for an OpenAI-compatible endpoint; a provider of
             // the user's own gets only the key its section names (key_env).
-            (None, []) if preset.is_none() && !self.own_provider => {
+            (None, []) if preset.is_none() && !self.own_provider && !local => {
                 source.0 = env("OPENAI_API_KEY").map(|_| "OPENAI_API_KEY".to_string());
                 env("OPENAI_API_KEY")
             }
@@ -276,8 +370,36 @@ impl<'a> Wanted<'a> {
             timeout: Duration::from_secs(self.args.timeout.max(1)),
             deadline: self.args.deadline.map(|s| Duration::from_secs(s.max(1))),
             fallback: Vec::new(),
+            // A model named besides the file is a name for the file, not another model.
+            model_file: if local { self.model_file.clone() } else { None },
+            offline: self.args.offline,
         };
         Ok((cfg, source))
+    }
+}
+
+/// The file of a local model name, for a client built outside an async function's reach
+/// (a workflow's agents, backup models): the same [`crate::models::Hub::locate`], run to
+/// completion on this thread.
+fn locate_blocking(name: &str, offline: bool) -> lucid::Result<PathBuf> {
+    let hub = super::hub(offline);
+    let located = async move { hub.locate(name).await.map_err(|e| lucid::Error::Config(format!("{e:#}"))) };
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| handle.block_on(located))
+        }
+        // No runtime here, or one whose only thread must not block: a thread of its own.
+        _ => std::thread::scope(|s| {
+            s.spawn(|| {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| lucid::Error::Config(format!("could not start a runtime to locate {name}: {e}")))?;
+                rt.block_on(located)
+            })
+            .join()
+            .unwrap_or_else(|_| Err(lucid::Error::Config("locating the local model failed".into())))
+        }),
     }
 }
 
