@@ -152,7 +152,17 @@ async fn the_transcript_records_every_exchange_without_the_key() {
 
 #[test]
 fn no_provider_exits_2_and_says_what_to_do() {
-    let out = lucid(&["run", "hello"]);
+    // With the local engine built in, the default model is tried first: from an empty
+    // cache and a hub that cannot be reached, that fails, with the same advice.
+    let cache = test_dir("no-provider-cache");
+    let out = lucid_command()
+        .args(["run", "hello"])
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", std::env::temp_dir())
+        .env("HF_HUB_CACHE", &cache)
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .output()
+        .expect("run lucid");
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     for needle in

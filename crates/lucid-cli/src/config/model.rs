@@ -141,8 +141,10 @@ pub async fn resolve(args: &ModelArgs, file: &Settings) -> anyhow::Result<ModelC
             );
         }
         let path = hub.locate(&cfg.model).await.map_err(|e| {
-            let ConfigError(list) = no_provider_message();
-            ConfigError(format!("{list}\n\nThe local default model {} could not be had: {e:#}", cfg.model))
+            no_provider(&format!(
+                "no model provider found, and the default local model {} is neither cached nor downloadable: {e:#}.",
+                cfg.model
+            ))
         })?;
         cfg.model_file = Some(path);
     } else {
@@ -170,7 +172,7 @@ async fn resolve_inner(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig
                 defaulted = true;
                 None
             }
-            None => return Err(no_provider_message()),
+            None => return Err(no_provider("no model provider found.")),
         },
     };
     let wanted = if defaulted { Wanted { provider: Some(LOCAL.into()), ..wanted } } else { wanted };
@@ -437,8 +439,9 @@ fn reqwest_client() -> Option<reqwest::Client> {
     lucid::model::http::reqwest_client_builder().timeout(Duration::from_millis(500)).build().ok()
 }
 
-fn no_provider_message() -> ConfigError {
-    let mut s = String::from("no model provider found.\n\nSet the API key of a hosted provider:\n");
+/// `head`, then what to do: a key to set, a local server to start.
+fn no_provider(head: &str) -> ConfigError {
+    let mut s = format!("{head}\n\nSet the API key of a hosted provider:\n");
     for p in Preset::all().iter().filter(|p| !p.key_vars.is_empty()) {
         s.push_str(&format!(
             "  export {:<26} # {} (default model {})\n",

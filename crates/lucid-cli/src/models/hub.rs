@@ -84,7 +84,7 @@ impl Hub {
             });
         }
         let endpoint = model.endpoint.clone().unwrap_or_else(|| self.endpoint.trim_end_matches('/').to_string());
-        let client = client()?;
+        let client = client(reqwest::redirect::Policy::limited(10))?;
         let file = match &model.file {
             FileChoice::Exact(f) => f.clone(),
             FileChoice::Tag(tag) => {
@@ -93,7 +93,7 @@ impl Hub {
             }
         };
         let url = format!("{endpoint}/{}/resolve/{}/{}", model.repo, encode(&model.revision), encode_path(&file));
-        let meta = match self.metadata(&client, &url).await {
+        let meta = match self.metadata(&url).await {
             Ok(m) => m,
             Err(e) if e.downcast_ref::<reqwest::Error>().is_some_and(|r| r.is_connect() || r.is_timeout()) => {
                 // The hub out of reach: a copy already here still does, as with huggingface_hub.
@@ -151,7 +151,9 @@ impl Hub {
 
     /// `HEAD` of a resolve URL, following only the hub's own (relative) redirects, as a
     /// renamed repository gives; a redirect elsewhere is the CDN holding the bytes.
-    async fn metadata(&self, client: &reqwest::Client, url: &str) -> anyhow::Result<Metadata> {
+    async fn metadata(&self, url: &str) -> anyhow::Result<Metadata> {
+        // The redirect's own headers (X-Linked-Etag…) are the answer: not followed here.
+        let client = client(reqwest::redirect::Policy::none())?;
         let mut url = url.to_string();
         for _ in 0..5 {
             let resp = client.head(&url).headers(self.auth()).header("accept-encoding", "identity").send().await?;
@@ -163,7 +165,8 @@ impl Hub {
                 url = format!("{}{loc}", origin(&url));
                 continue;
             }
-            let resp = check(resp, &url)?;
+            // A redirect elsewhere (an LFS file's CDN) carries the file's headers itself.
+            let resp = if resp.status().is_redirection() { resp } else { check(resp, &url)? };
             let commit = header(&headers, "x-repo-commit")
                 .filter(|c| is_commit(c))
                 .context("the hub did not say which commit the file is at (no X-Repo-Commit header)")?;
@@ -212,6 +215,9 @@ async fn download(
     bearer: Option<&str>,
     file: &str,
 ) -> anyhow::Result<()> {
+    if let Some(dir) = blob.parent() {
+        tokio::fs::create_dir_all(dir).await.with_context(|| format!("creating {}", dir.display()))?;
+    }
     let incomplete = PathBuf::from(format!("{}.incomplete", blob.display()));
     let mut have = tokio::fs::metadata(&incomplete).await.map(|m| m.len()).unwrap_or(0);
     if meta.size.is_some_and(|total| have > total) {
@@ -332,10 +338,10 @@ async fn lock(path: &Path) -> anyhow::Result<std::fs::File> {
     .with_context(|| format!("locking {}", path.display()))
 }
 
-fn client() -> anyhow::Result<reqwest::Client> {
+fn client(redirects: reqwest::redirect::Policy) -> anyhow::Result<reqwest::Client> {
     Ok(lucid::model::http::reqwest_client_builder()
         .user_agent(concat!("lucid/", env!("CARGO_PKG_VERSION"), "; hf_hub-compatible"))
-        .redirect(reqwest::redirect::Policy::limited(10))
+        .redirect(redirects)
         .connect_timeout(Duration::from_secs(10))
         .read_timeout(Duration::from_secs(60))
         .build()?)
