@@ -45,7 +45,8 @@ async fn pull_writes_the_hub_cache_layout_through_the_cdn_redirect() {
     let sha = sha256(&data);
     let hub = FakeHub::start(vec![HubFile::new(REPO, "tiny-Q8_0.gguf", data.clone())]).await;
     let dir = test_dir("models-pull");
-    let out = lucid(&dir, &hub, &["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"], &[("HF_TOKEN", "hf_secret")]).await;
+    let out =
+        lucid(&dir, &hub, &["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"], &[("HF_TOKEN", "hf_secret")]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let repo = repo_dir(&dir, REPO);
     let pointer = repo.join("snapshots").join(COMMIT).join("tiny-Q8_0.gguf");
@@ -56,14 +57,15 @@ async fn pull_writes_the_hub_cache_layout_through_the_cdn_redirect() {
     assert_eq!(entries(&repo.join("blobs")), [sha.clone()], "no .incomplete left");
     let err = text(&out.stderr);
     assert!(
-        err.contains(&format!("downloading tiny-Q8_0.gguf (200.0 kB) from {}/{REPO} into {}", hub.url(), repo.display())),
+        err.contains(&format!(
+            "downloading tiny-Q8_0.gguf (200.0 kB) from {}/{REPO} into {}",
+            hub.url(),
+            repo.display()
+        )),
         "{err}"
     );
     // HEAD without following the redirect (its headers are the answer), then the CDN.
-    assert_eq!(
-        hub.lines(),
-        [format!("HEAD /{REPO}/resolve/main/tiny-Q8_0.gguf"), format!("GET /cdn/{sha}")]
-    );
+    assert_eq!(hub.lines(), [format!("HEAD /{REPO}/resolve/main/tiny-Q8_0.gguf"), format!("GET /cdn/{sha}")]);
     let seen = hub.seen();
     assert_eq!(seen[0].authorization.as_deref(), Some("Bearer hf_secret"), "the hub gets the token");
     assert_eq!(seen[1].authorization, None, "the token does not go to the CDN, another origin");
@@ -127,8 +129,9 @@ async fn offline_uses_only_the_cache_and_says_so_when_the_file_is_missing() {
         assert_eq!(out.status.code(), Some(1));
         let err = text(&out.stderr);
         assert!(
-            err.contains("offline (--offline or HF_HUB_OFFLINE=1), and org/tiny-GGUF:tiny-Q8_0.gguf is not in the cache at")
-                && err.contains(&dir.join("hf/hub").display().to_string()),
+            err.contains(
+                "offline (--offline or HF_HUB_OFFLINE=1), and org/tiny-GGUF:tiny-Q8_0.gguf is not in the cache at"
+            ) && err.contains(&dir.join("hf/hub").display().to_string()),
             "{err}"
         );
     }
@@ -159,7 +162,11 @@ async fn a_repository_alone_picks_its_q4_k_m_and_a_tag_picks_by_name() {
     assert!(text(&out.stdout).trim().ends_with("/tiny-Q8_0.gguf"), "{}", text(&out.stderr));
     let url = format!("{}/{REPO}/resolve/main/tiny-Q8_0.gguf", hub.url());
     let out = run_in(&dir, &["models", "pull", &url], &[("HF_HOME", &dir.join("hf").display().to_string())]).await;
-    assert!(text(&out.stderr).contains("already in the cache"), "a full URL names the same file: {}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("already in the cache"),
+        "a full URL names the same file: {}",
+        text(&out.stderr)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -222,7 +229,8 @@ async fn with_no_key_and_no_server_run_pulls_the_default_model_and_says_what_goe
     let repo = repo_dir(&dir, "Qwen/Qwen3-0.6B-GGUF");
     let lines: Vec<&str> = err.lines().collect();
     assert!(
-        lines[0].starts_with("lucid: no API key or local model server found, so the model runs in-process (qwen3-0.6b)")
+        lines[0]
+            .starts_with("lucid: no API key or local model server found, so the model runs in-process (qwen3-0.6b)")
             && lines[0].contains("to use a hosted provider instead, set its key (e.g. export OPENAI_API_KEY=..."),
         "{err}"
     );
@@ -287,4 +295,33 @@ async fn without_the_engine_a_local_model_is_resolved_then_refused_clearly() {
     let out = lucid(&dir, &hub, &["run", "hello"], &[]).await;
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no model provider found"));
+}
+
+/// `lucid serve`'s agents and a workflow's agents name `local:MODEL`: resolved through
+/// the same cache, pulled when missing, before the engine is asked to load it.
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_agents_and_workflow_agents_resolve_local_names_through_the_cache() {
+    let hub = FakeHub::start(vec![
+        HubFile::new(REPO, "tiny-Q8_0.gguf", bytes(2_000, 12)),
+        HubFile::new("other/thing-GGUF", "thing-Q4_K_M.gguf", bytes(3_000, 13)),
+    ])
+    .await;
+    let dir = test_dir("models-serve-workflow");
+    std::fs::write(dir.join("config.toml"), "model = \"local:org/tiny-GGUF:Q8_0\"\n").unwrap();
+    let out = lucid(&dir, &hub, &["serve", "--config", "config.toml", "--listen", "127.0.0.1:0"], &[]).await;
+    assert_ne!(out.status.code(), Some(0), "fake bytes are no model");
+    let tiny = repo_dir(&dir, REPO).join("snapshots").join(COMMIT).join("tiny-Q8_0.gguf");
+    assert!(tiny.is_file(), "the agent's model was pulled: {}", text(&out.stderr));
+
+    std::fs::write(
+        dir.join("flow.toml"),
+        "name = \"local\"\n[agents.writer]\nmodel = \"local:other/thing-GGUF\"\n\
+         [[steps]]\nname = \"say\"\nagent = \"writer\"\nprompt = \"hi\"\n",
+    )
+    .unwrap();
+    let out = lucid(&dir, &hub, &["workflow", "run", "flow.toml"], &[]).await;
+    assert_ne!(out.status.code(), Some(0));
+    let thing = repo_dir(&dir, "other/thing-GGUF").join("snapshots").join(COMMIT).join("thing-Q4_K_M.gguf");
+    assert!(thing.is_file(), "the workflow agent's model was pulled: {}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("agent `writer`"), "{}", text(&out.stderr));
 }

@@ -242,9 +242,14 @@ impl<'a> Wanted<'a> {
             .model_file
             .clone()
             .or_else(|| file.model_file.as_deref().map(|f| PathBuf::from(super::expand_home(f))));
-        // `--model local:NAME` and `--model-file FILE` choose the local engine by themselves.
-        let local_model =
-            args.model.as_deref().and_then(|m| m.strip_prefix("local:")).filter(|_| args.provider.is_none());
+        // `--model local:NAME` (or `model = "local:NAME"` with no provider, as `lucid serve`'s
+        // agents may say) and `--model-file FILE` choose the local engine by themselves.
+        let named = match (&args.model, &file.provider) {
+            (Some(m), _) => Some(m.as_str()),
+            (None, None) => file.model.as_deref(),
+            (None, Some(_)) => None,
+        };
+        let local_model = named.and_then(|m| m.strip_prefix("local:")).filter(|_| args.provider.is_none());
         let provider = args
             .provider
             .clone()
@@ -498,6 +503,25 @@ mod tests {
         let llamacpp = resolve_named("llamacpp:m", &args, &settings).unwrap();
         assert_eq!(llamacpp.base_url, Preset::find("llamacpp").unwrap().base_url);
         assert!(resolve_named("nope:m", &args, &settings).unwrap_err().0.contains("unknown provider `nope`"));
+    }
+
+    #[test]
+    fn local_names_choose_the_in_process_engine_and_its_model() {
+        let args = ModelArgs::default();
+        let cfg = resolve_named("local", &args, &Settings::default()).unwrap();
+        assert_eq!((cfg.provider.as_str(), cfg.model.as_str()), (LOCAL, crate::models::DEFAULT_MODEL));
+        assert!(cfg.preset.is_none() && cfg.api_key.is_none() && cfg.model_file.is_none());
+        let cfg = resolve_named("local:org/repo:Q8_0", &args, &Settings::default()).unwrap();
+        assert_eq!(cfg.model, "org/repo:Q8_0");
+        let file_model = Wanted::new(&args, &file("model = \"local:org/repo\"\n"));
+        assert_eq!((file_model.provider.as_deref(), file_model.model.as_deref()), (Some(LOCAL), Some("org/repo")));
+        let other = Wanted::new(&args, &file("provider = \"openai\"\nmodel = \"local:x\"\n"));
+        assert_eq!(other.provider.as_deref(), Some("openai"), "a provider given is kept");
+        let with_file = ModelArgs { model_file: Some("/m/x.gguf".into()), ..ModelArgs::default() };
+        let wanted = Wanted::new(&with_file, &Settings::default());
+        assert_eq!(wanted.provider.as_deref(), Some(LOCAL));
+        let (cfg, _) = wanted.finish(None, String::new(), wanted.local_model()).unwrap();
+        assert_eq!((cfg.model.as_str(), cfg.model_file), ("/m/x.gguf", Some(PathBuf::from("/m/x.gguf"))));
     }
 
     #[test]

@@ -64,8 +64,7 @@ impl FakeHub {
         let cdn_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let cdn_url = format!("http://{}", cdn_listener.local_addr().unwrap());
-        let state =
-            Arc::new(Hub { files, seen: Mutex::new(Vec::new()), cuts: AtomicUsize::new(0), url, cdn: cdn_url });
+        let state = Arc::new(Hub { files, seen: Mutex::new(Vec::new()), cuts: AtomicUsize::new(0), url, cdn: cdn_url });
         let app = Router::new()
             .route("/{org}/{repo}/resolve/{rev}/{*file}", get(resolve))
             .route("/api/models/{org}/{repo}/revision/{rev}", get(listing))
