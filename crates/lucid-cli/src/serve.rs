@@ -152,6 +152,7 @@ fn transport_only(args: &ModelArgs) -> ModelArgs {
         base_url: None,
         api: None,
         api_key: None,
+        model_file: None,
         // The command line's backups are the default agent's; the others name their own.
         fallback: Vec::new(),
         ..args.clone()

@@ -54,7 +54,7 @@ async fn pull_writes_the_hub_cache_layout_through_the_cdn_redirect() {
     assert_eq!(std::fs::read_link(&pointer).unwrap(), PathBuf::from(format!("../../blobs/{sha}")));
     assert_eq!(std::fs::read(&pointer).unwrap(), data);
     assert_eq!(std::fs::read_to_string(repo.join("refs/main")).unwrap(), COMMIT);
-    assert_eq!(entries(&repo.join("blobs")), [sha.clone()], "no .incomplete left");
+    assert_eq!(entries(&repo.join("blobs")), [sha.as_str()], "no .incomplete left");
     let err = text(&out.stderr);
     assert!(
         err.contains(&format!(
@@ -200,7 +200,7 @@ async fn list_shows_cached_models_and_rm_keeps_blobs_another_entry_uses() {
     let out = lucid(&dir, &hub, &["models", "rm", "org/tiny-GGUF:a-Q8_0.gguf"], &[]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert_eq!(entries(&repo.join("snapshots").join(COMMIT)), ["copy-Q8_0.gguf"]);
-    assert_eq!(entries(&repo.join("blobs")), [sha.clone()], "still used by copy-Q8_0.gguf");
+    assert_eq!(entries(&repo.join("blobs")), [sha.as_str()], "still used by copy-Q8_0.gguf");
     let out = lucid(&dir, &hub, &["models", "rm", "org/tiny-GGUF:copy-Q8_0.gguf"], &[]).await;
     assert_eq!(out.status.code(), Some(0));
     assert!(!repo.exists(), "nothing left of the repository");

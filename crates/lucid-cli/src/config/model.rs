@@ -199,8 +199,8 @@ async fn resolve_inner(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig
 
 /// The model a workflow agent names, `provider:model` (or `provider` for its default
 /// model), resolved as `--provider provider --model model` would be over the same file,
-/// with the command line's transcript, retries and timeout (its base URL and key are for
-/// the default model). Without I/O: a local server is not asked which model it serves.
+/// with the command line's transcript, retries, timeout and offline mode (its base URL,
+/// key and model file are for the default model). Without I/O: a local server is not asked which model it serves.
 pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
     let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
     let args = ModelArgs {
@@ -208,6 +208,7 @@ pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<Mo
         model: Some(model.to_string()).filter(|m| !m.is_empty()),
         base_url: None,
         api_key: None,
+        model_file: None,
         ..args.clone()
     };
     let wanted = Wanted::new(&args, file);
@@ -522,6 +523,8 @@ mod tests {
         assert_eq!(wanted.provider.as_deref(), Some(LOCAL));
         let (cfg, _) = wanted.finish(None, String::new(), wanted.local_model()).unwrap();
         assert_eq!((cfg.model.as_str(), cfg.model_file), ("/m/x.gguf", Some(PathBuf::from("/m/x.gguf"))));
+        let backup = resolve_named("local:org/repo:Q8_0", &with_file, &Settings::default()).unwrap();
+        assert_eq!((backup.model.as_str(), backup.model_file), ("org/repo:Q8_0", None), "the file is the default's");
     }
 
     #[test]
