@@ -17,6 +17,18 @@ pub fn mask(key: &str) -> String {
     format!("{}…{}", chars[..3].iter().collect::<String>(), chars[chars.len() - 4..].iter().collect::<String>())
 }
 
+/// The local engine's file: given, in the cache, or still to download (nothing is).
+fn show_model_file(cfg: &config::ModelConfig) {
+    let cached = || {
+        let hub = config::hub(cfg.offline);
+        crate::models::ModelRef::parse(&cfg.model).ok().and_then(|m| hub.cache.find(&m))
+    };
+    match cfg.model_file.clone().or_else(cached) {
+        Some(path) => println!("model_file = {:?}", path.display().to_string()),
+        None => println!("model_file = (not downloaded yet: `lucid models pull {}`)", cfg.model),
+    }
+}
+
 /// Prints the resolved configuration; keys masked.
 pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     let s = &file.settings;
@@ -29,8 +41,12 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         Ok((cfg, source)) => {
             println!("provider = {:?}", cfg.provider);
             println!("model = {:?}", cfg.model);
-            println!("base_url = {:?}", cfg.base_url);
-            println!("api = {:?}", cfg.api_name());
+            if cfg.provider == config::LOCAL && cfg.preset.is_none() {
+                show_model_file(&cfg);
+            } else {
+                println!("base_url = {:?}", cfg.base_url);
+                println!("api = {:?}", cfg.api_name());
+            }
             match (&cfg.api_key, &source.0) {
                 (Some(k), Some(from)) => println!("api_key = {:?}  # from {from}", mask(k)),
                 (Some(k), None) => println!("api_key = {:?}", mask(k)),

@@ -143,6 +143,12 @@ async fn offline_uses_only_the_cache_and_says_so_when_the_file_is_missing() {
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stdout).trim().ends_with(&format!("snapshots/{COMMIT}/tiny-Q8_0.gguf")));
     assert_eq!(hub.seen().len(), asked, "the cached copy, found by its tag, without the hub");
+    // The hub out of reach: `pull` says so and gives the cached copy.
+    let home = dir.join("hf").display().to_string();
+    let vars = [("HF_HOME", home.as_str()), ("HF_ENDPOINT", "http://127.0.0.1:9")];
+    let out = run_in(&dir, &["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"], &vars).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("http://127.0.0.1:9 is out of reach"), "{}", text(&out.stderr));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -249,6 +255,15 @@ async fn with_no_key_and_no_server_run_pulls_the_default_model_and_says_what_goe
 
     // Once cached: no download, not even a question to the hub, also offline.
     let asked = hub.seen().len();
+    let out = lucid(&dir, &hub, &["config", "show"], &[]).await;
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains(&format!(
+            "provider = \"local\"\nmodel = \"qwen3-0.6b\"\nmodel_file = {:?}",
+            pointer.display().to_string()
+        )),
+        "{shown}"
+    );
     let out = lucid(&dir, &hub, &["run", "--offline", "hello"], &[]).await;
     assert!(!text(&out.stderr).contains("downloading"), "{}", text(&out.stderr));
     assert_eq!(hub.seen().len(), asked);

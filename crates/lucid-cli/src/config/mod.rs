@@ -14,7 +14,7 @@ mod model;
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use model::{ModelConfig, resolve, resolve_named, resolve_with_source};
+pub use model::{LOCAL, ModelConfig, resolve, resolve_named, resolve_with_source};
 
 use crate::args::{AgentArgs, ToolDefaults};
 use file::{FileConfig, Settings};

@@ -390,3 +390,31 @@ fn encode(segment: &str) -> String {
 fn encode_path(path: &str) -> String {
     path.split('/').map(encode).collect::<Vec<_>>().join("/")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_etag_says_which_hash_to_check() {
+        let dir = std::env::temp_dir().join(format!("lucid-digest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("f");
+        std::fs::write(&path, "hello\n").unwrap();
+        // `sha256sum` and `git hash-object` of the same bytes.
+        let sha256 = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+        assert_eq!(digest(&path, sha256).unwrap().as_deref(), Some(sha256));
+        let git = "ce013625030ba8dba906f756967f9e9ca394464a";
+        assert_eq!(digest(&path, git).unwrap().as_deref(), Some(git));
+        assert_eq!(digest(&path, "not-a-hash").unwrap(), None);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn revisions_and_paths_are_encoded_per_segment() {
+        assert_eq!(encode("refs/pr/1"), "refs%2Fpr%2F1");
+        assert_eq!(encode_path("sub dir/m.gguf"), "sub%20dir/m.gguf");
+        assert_eq!(origin("http://127.0.0.1:8/a/b"), "http://127.0.0.1:8");
+        assert!(!same_host("https://cdn.example/x", "https://huggingface.co"));
+    }
+}
