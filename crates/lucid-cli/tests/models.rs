@@ -221,6 +221,7 @@ async fn list_shows_cached_models_and_rm_keeps_blobs_another_entry_uses() {
 }
 
 /// The default model of the fake hub: the alias's repository and file, small fake bytes.
+#[cfg(feature = "local")]
 fn default_model() -> HubFile {
     HubFile::new("Qwen/Qwen3-0.6B-GGUF", "Qwen3-0.6B-Q8_0.gguf", bytes(20_000, 10))
 }
