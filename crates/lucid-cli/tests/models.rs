@@ -64,6 +64,10 @@ async fn pull_writes_the_hub_cache_layout_through_the_cdn_redirect() {
         )),
         "{err}"
     );
+    assert!(
+        err.contains("\nlucid: tiny-Q8_0.gguf: 200.0 kB of 200.0 kB, ") && !err.contains('\r'),
+        "no bar in a pipe: {err}"
+    );
     // HEAD without following the redirect (its headers are the answer), then the CDN.
     assert_eq!(hub.lines(), [format!("HEAD /{REPO}/resolve/main/tiny-Q8_0.gguf"), format!("GET /cdn/{sha}")]);
     let seen = hub.seen();
@@ -340,4 +344,31 @@ async fn serve_agents_and_workflow_agents_resolve_local_names_through_the_cache(
     let thing = repo_dir(&dir, "other/thing-GGUF").join("snapshots").join(COMMIT).join("thing-Q4_K_M.gguf");
     assert!(thing.is_file(), "the workflow agent's model was pulled: {}", text(&out.stderr));
     assert!(text(&out.stderr).contains("agent `writer`"), "{}", text(&out.stderr));
+}
+
+/// On a terminal the download draws a bar in place (a plain line otherwise, as the other
+/// tests' piped stderr shows).
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_terminal_the_download_draws_a_progress_bar() {
+    let hub = FakeHub::start(vec![HubFile::new(REPO, "tiny-Q8_0.gguf", bytes(400_000, 14))]).await;
+    let dir = test_dir("models-pty");
+    let (url, d) = (hub.url(), dir.clone());
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = common::lucid_command();
+        cmd.args(["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"])
+            .current_dir(&d)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &d)
+            .env("HF_HOME", d.join("hf"))
+            .env("HF_ENDPOINT", url)
+            .env("TERM", "xterm");
+        let mut p = expectrl::Session::spawn(cmd).expect("spawn lucid models pull");
+        p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+        p.expect("lucid: downloading tiny-Q8_0.gguf (400.0 kB)").unwrap();
+        p.expect("\r\x1b[2Ktiny-Q8_0.gguf: [==============================] 100% 400.0 kB of 400.0 kB, ").unwrap();
+        p.expect("lucid: org/tiny-GGUF:tiny-Q8_0.gguf (400.0 kB) downloaded").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+    })
+    .await
+    .unwrap();
 }
