@@ -200,7 +200,8 @@ async fn resolve_inner(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig
 /// The model a workflow agent names, `provider:model` (or `provider` for its default
 /// model), resolved as `--provider provider --model model` would be over the same file,
 /// with the command line's transcript, retries, timeout and offline mode (its base URL,
-/// key and model file are for the default model). Without I/O: a local server is not asked which model it serves.
+/// key and model file are for the default model). Without I/O: a local server is not
+/// asked which model it serves, and a local model's file is looked for by `build`.
 pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
     let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
     let args = ModelArgs {
@@ -271,7 +272,12 @@ impl<'a> Wanted<'a> {
             .map(str::to_string)
             .or_else(|| args.model.clone())
             .or_else(|| if same_provider { file.model.clone() } else { None })
-            .or(section.model);
+            .or(section.model)
+            // `--provider local --model local:NAME` says the same thing twice.
+            .map(|m| match m.strip_prefix("local:") {
+                Some(name) if provider.as_deref() == Some(LOCAL) => name.to_string(),
+                _ => m,
+            });
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
         let cache = section.cache.or_else(|| file.cache.clone());
         Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider, model_file }
@@ -514,6 +520,8 @@ mod tests {
         assert!(cfg.preset.is_none() && cfg.api_key.is_none() && cfg.model_file.is_none());
         let cfg = resolve_named("local:org/repo:Q8_0", &args, &Settings::default()).unwrap();
         assert_eq!(cfg.model, "org/repo:Q8_0");
+        let twice = ModelArgs { provider: Some(LOCAL.into()), model: Some("local:org/repo".into()), ..args.clone() };
+        assert_eq!(Wanted::new(&twice, &Settings::default()).model.as_deref(), Some("org/repo"));
         let file_model = Wanted::new(&args, &file("model = \"local:org/repo\"\n"));
         assert_eq!((file_model.provider.as_deref(), file_model.model.as_deref()), (Some(LOCAL), Some("org/repo")));
         let other = Wanted::new(&args, &file("provider = \"openai\"\nmodel = \"local:x\"\n"));
