@@ -150,9 +150,11 @@ async fn offline_uses_only_the_cache_and_says_so_when_the_file_is_missing() {
     // The hub out of reach: `pull` says so and gives the cached copy.
     let home = dir.join("hf").display().to_string();
     let vars = [("HF_HOME", home.as_str()), ("HF_ENDPOINT", "http://127.0.0.1:9")];
-    let out = run_in(&dir, &["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"], &vars).await;
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("http://127.0.0.1:9 is out of reach"), "{}", text(&out.stderr));
+    for name in ["org/tiny-GGUF:tiny-Q8_0.gguf", "org/tiny-GGUF:Q8_0"] {
+        let out = run_in(&dir, &["models", "pull", name], &vars).await;
+        assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("http://127.0.0.1:9 is out of reach"), "{}", text(&out.stderr));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

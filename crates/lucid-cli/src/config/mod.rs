@@ -217,10 +217,15 @@ pub fn hub(offline: bool) -> crate::models::Hub {
     let offline = offline
         || env("HF_HUB_OFFLINE")
             .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"));
+    let token = env("HF_TOKEN");
+    // Like a provider's key, the token never shows in a log line or an error.
+    if let Some(t) = &token {
+        lucid::redact::register(t);
+    }
     crate::models::Hub {
         cache: crate::models::Cache::new(cache),
         endpoint: env("HF_ENDPOINT").unwrap_or_else(|| "https://huggingface.co".into()),
-        token: env("HF_TOKEN"),
+        token,
         offline,
     }
 }

@@ -85,22 +85,25 @@ impl Hub {
         }
         let endpoint = model.endpoint.clone().unwrap_or_else(|| self.endpoint.trim_end_matches('/').to_string());
         let client = client(reqwest::redirect::Policy::limited(10))?;
-        let file = match &model.file {
-            FileChoice::Exact(f) => f.clone(),
-            FileChoice::Tag(tag) => {
-                let files = self.files(&client, &endpoint, model).await?;
-                pick_gguf(&files, tag.as_deref()).with_context(|| format!("{} at {}", model.repo, model.revision))?
-            }
+        let asked = async {
+            let file = match &model.file {
+                FileChoice::Exact(f) => f.clone(),
+                FileChoice::Tag(tag) => {
+                    let files = self.files(&client, &endpoint, model).await?;
+                    pick_gguf(&files, tag.as_deref())
+                        .with_context(|| format!("{} at {}", model.repo, model.revision))?
+                }
+            };
+            let url = format!("{endpoint}/{}/resolve/{}/{}", model.repo, encode(&model.revision), encode_path(&file));
+            anyhow::Ok((self.metadata(&url).await?, file))
         };
-        let url = format!("{endpoint}/{}/resolve/{}/{}", model.repo, encode(&model.revision), encode_path(&file));
-        let meta = match self.metadata(&url).await {
-            Ok(m) => m,
+        let (meta, file) = match asked.await {
+            Ok(found) => found,
             Err(e) if e.downcast_ref::<reqwest::Error>().is_some_and(|r| r.is_connect() || r.is_timeout()) => {
                 // The hub out of reach: a copy already here still does, as with huggingface_hub.
-                let exact = ModelRef { file: FileChoice::Exact(file.clone()), ..model.clone() };
-                if let Some(path) = self.cache.find(&exact) {
+                if let Some(path) = self.cache.find(model) {
                     eprintln!("lucid: {endpoint} is out of reach ({e}); using the cached {}", path.display());
-                    return Ok(cached(&exact, path));
+                    return Ok(cached(model, path));
                 }
                 return Err(e.context(format!("cannot reach {endpoint} to download {}", model.display())));
             }
