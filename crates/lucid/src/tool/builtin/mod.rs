@@ -17,6 +17,8 @@
 mod arithmetic;
 mod clock;
 mod files;
+#[cfg(feature = "code-outline")]
+mod outline;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(any(feature = "shell", feature = "python"))]
@@ -29,6 +31,8 @@ mod sql;
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
 pub use files::{PROTECTED, Workspace};
+#[cfg(feature = "code-outline")]
+pub use outline::CodeOutline;
 #[cfg(feature = "python")]
 pub use python::{Python, PythonError};
 #[cfg(any(feature = "shell", feature = "python"))]
@@ -329,6 +333,14 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         needs: None,
         make: |s| s.file_tool("edit_file"),
     },
+    #[cfg(feature = "code-outline")]
+    BuiltinTool {
+        name: "code_outline",
+        summary: "lists a source file's symbols (functions, types…) with their lines",
+        writes: false,
+        needs: None,
+        make: |s| Ok(Arc::new(CodeOutline::new(&s.root)?)),
+    },
     #[cfg(feature = "shell")]
     BuiltinTool {
         name: "shell",
@@ -410,6 +422,9 @@ mod tests {
             "write_file",
             "edit_file",
         ];
+        if cfg!(feature = "code-outline") {
+            expected.push("code_outline");
+        }
         if cfg!(feature = "shell") {
             expected.push("shell");
         }
