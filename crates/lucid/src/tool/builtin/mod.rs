@@ -19,6 +19,8 @@ mod clock;
 mod files;
 #[cfg(feature = "code-outline")]
 mod outline;
+#[cfg(feature = "shell")]
+mod process;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(any(feature = "shell", feature = "python"))]
@@ -27,6 +29,8 @@ mod sandbox;
 mod shell;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod sql;
+#[cfg(feature = "test-tools")]
+mod testing;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
@@ -41,6 +45,8 @@ pub use sandbox::Environment;
 pub use shell::Shell;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use sql::{Database, SqlError, Table};
+#[cfg(feature = "test-tools")]
+pub use testing::{Coverage, ReportFormat, RunTests};
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -80,6 +86,15 @@ pub struct Setup {
     /// The SQL tools, made by the first one built and shared by the other.
     #[cfg(any(feature = "sqlite", feature = "postgres"))]
     sql: OnceLock<Vec<Arc<dyn Tool>>>,
+    /// How long `run_tests` and `coverage` may run.
+    #[cfg(feature = "test-tools")]
+    tests_timeout: Duration,
+    /// The configured test command of `run_tests`.
+    #[cfg(feature = "test-tools")]
+    test_command: Option<(String, ReportFormat)>,
+    /// The configured coverage command of `coverage` and the report it writes.
+    #[cfg(feature = "test-tools")]
+    coverage_command: Option<(String, PathBuf)>,
     /// Protected paths the file tools may write all the same.
     unprotected: Vec<String>,
     /// The workspace's tools, made by the first file tool built and shared by the others.
@@ -116,9 +131,37 @@ impl Setup {
             database: None,
             #[cfg(any(feature = "sqlite", feature = "postgres"))]
             sql: OnceLock::new(),
+            #[cfg(feature = "test-tools")]
+            tests_timeout: Duration::from_secs(300),
+            #[cfg(feature = "test-tools")]
+            test_command: None,
+            #[cfg(feature = "test-tools")]
+            coverage_command: None,
             unprotected: Vec::new(),
             files: OnceLock::new(),
         }
+    }
+
+    /// How long one `run_tests` or `coverage` run may take (5 minutes unless set).
+    #[cfg(feature = "test-tools")]
+    pub fn tests_timeout(mut self, timeout: Duration) -> Self {
+        self.tests_timeout = timeout;
+        self
+    }
+
+    /// The test command `run_tests` runs instead of the one found from the project's files
+    /// (see [`RunTests::command`]).
+    #[cfg(feature = "test-tools")]
+    pub fn test_command(mut self, command: impl Into<String>, report: ReportFormat) -> Self {
+        self.test_command = Some((command.into(), report));
+        self
+    }
+
+    /// The command `coverage` runs and the report it writes (see [`Coverage::command`]).
+    #[cfg(feature = "test-tools")]
+    pub fn coverage_command(mut self, command: impl Into<String>, report: impl Into<PathBuf>) -> Self {
+        self.coverage_command = Some((command.into(), report.into()));
+        self
     }
 
     /// Who answers `ask_user`.
@@ -356,6 +399,40 @@ pub const CATALOGUE: &[BuiltinTool] = &[
             ))
         },
     },
+    #[cfg(feature = "test-tools")]
+    BuiltinTool {
+        name: "run_tests",
+        summary: "runs the project's tests and answers passed, failed and each failure",
+        writes: true,
+        needs: None,
+        make: |s| {
+            let mut t = RunTests::new(&s.root)
+                .timeout(s.tests_timeout)
+                .network(s.shell_network)
+                .environment(s.environment.clone());
+            if let Some((command, report)) = &s.test_command {
+                t = t.command(command, report.clone());
+            }
+            Ok(Arc::new(t))
+        },
+    },
+    #[cfg(feature = "test-tools")]
+    BuiltinTool {
+        name: "coverage",
+        summary: "measures or reads test coverage: total, per file, a file's uncovered lines",
+        writes: true,
+        needs: None,
+        make: |s| {
+            let mut t = Coverage::new(&s.root)
+                .timeout(s.tests_timeout)
+                .network(s.shell_network)
+                .environment(s.environment.clone());
+            if let Some((command, report)) = &s.coverage_command {
+                t = t.command(command, report);
+            }
+            Ok(Arc::new(t))
+        },
+    },
     #[cfg(feature = "python")]
     BuiltinTool {
         name: "python",
@@ -427,6 +504,9 @@ mod tests {
         }
         if cfg!(feature = "shell") {
             expected.push("shell");
+        }
+        if cfg!(feature = "test-tools") {
+            expected.extend(["run_tests", "coverage"]);
         }
         if cfg!(feature = "python") {
             expected.push("python");
