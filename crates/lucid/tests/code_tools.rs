@@ -77,7 +77,11 @@ async fn rust_results_come_from_libtest_json_with_failures_located_and_compile_e
 
     // One target's tests: the integration test file alone.
     let v = call(&tests, json!({"filter": "tests/api.rs"})).await;
-    assert_eq!((v["status"].as_str(), v["passed"].as_u64(), v["failed"].as_u64()), (Some("passed"), Some(1), Some(0)), "{v}");
+    assert_eq!(
+        (v["status"].as_str(), v["passed"].as_u64(), v["failed"].as_u64()),
+        (Some("passed"), Some(1), Some(0)),
+        "{v}"
+    );
 
     // A compile error is said with its place, not as zero tests.
     std::fs::write(dir.join("src/lib.rs"), RUST_LIB.replace("a + b\n", "a + \"b\"\n")).unwrap();
@@ -135,7 +139,8 @@ const PY_TESTS: &str = "import pytest\n\nfrom calc import add\n\n\ndef test_ok()
 
 #[tokio::test]
 async fn python_results_from_pytest_junit_and_coverage_from_coverage_py() {
-    let Some(venv) = common::real_part("LUCID_TEST_PYTHON_TOOLS", ".ci/run installs pytest and coverage.py into a venv")
+    let Some(venv) =
+        common::real_part("LUCID_TEST_PYTHON_TOOLS", ".ci/run installs pytest and coverage.py into a venv")
     else {
         return;
     };
@@ -157,7 +162,11 @@ async fn python_results_from_pytest_junit_and_coverage_from_coverage_py() {
     assert_eq!(v["failures"][0]["location"], "tests/test_calc.py:12", "{v}");
     assert!(v["failures"][0]["message"].as_str().unwrap().contains("math"), "{v}");
     let v = call(&tests, json!({"filter": "tests/test_calc.py::test_ok"})).await;
-    assert_eq!((v["status"].as_str(), v["passed"].as_u64(), v["failed"].as_u64()), (Some("passed"), Some(1), Some(0)), "{v}");
+    assert_eq!(
+        (v["status"].as_str(), v["passed"].as_u64(), v["failed"].as_u64()),
+        (Some("passed"), Some(1), Some(0)),
+        "{v}"
+    );
     let v = call(&tests, json!({"filter": "later"})).await;
     assert_eq!((v["passed"].as_u64(), v["skipped"].as_u64()), (Some(0), Some(1)), "{v}");
 
@@ -168,7 +177,11 @@ async fn python_results_from_pytest_junit_and_coverage_from_coverage_py() {
     assert_eq!(measured["file"]["uncovered"], json!([[6, 7]]), "{measured}");
     assert_eq!((measured["file"]["lines"].as_u64(), measured["file"]["covered"].as_u64()), (Some(5), Some(3)));
     let xml = "python3 -m coverage run -m pytest -q; python3 -m coverage xml -q -o coverage.xml";
-    let from_xml = call(&Coverage::new(&dir).environment(env).command(xml, "coverage.xml"), json!({"run": true, "file": "calc.py"})).await;
+    let from_xml = call(
+        &Coverage::new(&dir).environment(env).command(xml, "coverage.xml"),
+        json!({"run": true, "file": "calc.py"}),
+    )
+    .await;
     assert_eq!(from_xml["format"], "cobertura");
     assert_eq!(from_xml["file"]["uncovered"], measured["file"]["uncovered"]);
     // The report now there is read without running anything.
@@ -187,9 +200,18 @@ async fn javascript_results_from_jest_json_and_coverage_from_its_lcov() {
     let dir = project(
         "jest",
         &[
-            ("package.json", r#"{"name": "sample", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "29.7.0"}}"#),
-            ("sum.js", "function sum(a, b) {\n  return a + b;\n}\n\nfunction unused(x) {\n  const y = x * 2;\n  return y + 1;\n}\n\nmodule.exports = { sum, unused };\n"),
-            ("sum.test.js", "const { sum } = require('./sum');\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n\ntest('fails', () => {\n  expect(sum(1, 2)).toBe(4);\n});\n\ntest.skip('later', () => {});\n"),
+            (
+                "package.json",
+                r#"{"name": "sample", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "29.7.0"}}"#,
+            ),
+            (
+                "sum.js",
+                "function sum(a, b) {\n  return a + b;\n}\n\nfunction unused(x) {\n  const y = x * 2;\n  return y + 1;\n}\n\nmodule.exports = { sum, unused };\n",
+            ),
+            (
+                "sum.test.js",
+                "const { sum } = require('./sum');\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n\ntest('fails', () => {\n  expect(sum(1, 2)).toBe(4);\n});\n\ntest.skip('later', () => {});\n",
+            ),
         ],
     );
     std::os::unix::fs::symlink(Path::new(&tools).join("node_modules"), dir.join("node_modules")).unwrap();
@@ -220,7 +242,10 @@ async fn go_results_from_go_test_json() {
         &[
             ("go.mod", "module sample\n\ngo 1.21\n"),
             ("calc.go", "package sample\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"),
-            ("calc_test.go", "package sample\n\nimport \"testing\"\n\nfunc TestOk(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n\nfunc TestBad(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatalf(\"math: got %d\", Add(1, 2))\n\t}\n}\n\nfunc TestLater(t *testing.T) {\n\tt.Skip(\"later\")\n}\n"),
+            (
+                "calc_test.go",
+                "package sample\n\nimport \"testing\"\n\nfunc TestOk(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n\nfunc TestBad(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatalf(\"math: got %d\", Add(1, 2))\n\t}\n}\n\nfunc TestLater(t *testing.T) {\n\tt.Skip(\"later\")\n}\n",
+            ),
         ],
     );
     let v = call(&RunTests::new(&dir).network(true), json!({})).await;

@@ -25,13 +25,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::process::{self, Finished};
+use super::sandbox::{Environment, Plan};
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
-use super::process::{self, Finished};
-use super::sandbox::{Environment, Plan};
-use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 
 /// The `shell` tool.
 ///

@@ -130,19 +130,20 @@ impl Lang {
     pub fn query(self) -> Result<&'static Query, String> {
         static QUERIES: [OnceLock<Result<Query, String>>; 7] = [const { OnceLock::new() }; 7];
         let index = ALL.iter().position(|(l, _)| *l == self).unwrap_or(0);
-        QUERIES[index].get_or_init(|| {
-            let source = match self {
-                Lang::Rust => RUST.to_string(),
-                Lang::Python => PYTHON.to_string(),
-                Lang::Java => JAVA.to_string(),
-                Lang::JavaScript => SCRIPT.to_string(),
-                Lang::TypeScript | Lang::Tsx => format!("{SCRIPT}{TYPESCRIPT}"),
-                Lang::Go => GO.to_string(),
-            };
-            Query::new(&self.grammar(), &source)
-                .map_err(|e| format!("the {} symbol query does not compile: {e}", self.name()))
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+        QUERIES[index]
+            .get_or_init(|| {
+                let source = match self {
+                    Lang::Rust => RUST.to_string(),
+                    Lang::Python => PYTHON.to_string(),
+                    Lang::Java => JAVA.to_string(),
+                    Lang::JavaScript => SCRIPT.to_string(),
+                    Lang::TypeScript | Lang::Tsx => format!("{SCRIPT}{TYPESCRIPT}"),
+                    Lang::Go => GO.to_string(),
+                };
+                Query::new(&self.grammar(), &source)
+                    .map_err(|e| format!("the {} symbol query does not compile: {e}", self.name()))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 }

@@ -119,7 +119,8 @@ impl CodeOutline {
             ))
         })?;
         let real = self.workspace.resolve(path)?;
-        let meta = tokio::fs::metadata(&real).await.map_err(|e| ToolError::new(format!("cannot read `{path}`: {e}")))?;
+        let meta =
+            tokio::fs::metadata(&real).await.map_err(|e| ToolError::new(format!("cannot read `{path}`: {e}")))?;
         if !meta.is_file() {
             return Err(ToolError::new(format!("`{path}` is not a file")));
         }
@@ -205,9 +206,9 @@ fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError> {
     symbols.sort_by_key(|s| (s.bytes.start, std::cmp::Reverse(s.bytes.end)));
     // The innermost symbol holding another is its parent; a function in a type is a method.
     for i in 0..symbols.len() {
-        let holder = (0..i)
-            .rev()
-            .find(|&j| symbols[j].bytes.start <= symbols[i].bytes.start && symbols[i].bytes.end <= symbols[j].bytes.end);
+        let holder = (0..i).rev().find(|&j| {
+            symbols[j].bytes.start <= symbols[i].bytes.start && symbols[i].bytes.end <= symbols[j].bytes.end
+        });
         if let Some(j) = holder {
             let (parent_kind, parent_name) = (symbols[j].kind.clone(), symbols[j].name.clone());
             let typed = ["impl", "trait", "class", "interface", "struct", "enum"].contains(&parent_kind.as_str());

@@ -163,7 +163,8 @@ impl Coverage {
                 return Some((c, lcov));
             }
             if manifest.contains("\"jest\"") {
-                let c = format!("npx --no-install jest --ci --coverage --coverageReporters=lcov --coverageDirectory={s}");
+                let c =
+                    format!("npx --no-install jest --ci --coverage --coverageReporters=lcov --coverageDirectory={s}");
                 return Some((c, lcov));
             }
         }
@@ -201,9 +202,17 @@ impl Coverage {
                     ToolError::new("no coverage report here and no known way to measure coverage for this project; configure a coverage command")
                 })?;
                 let started = SystemTime::now();
-                let finished = process::run(&command, &self.root, &self.environment, self.plan, self.timeout, self.cap, &ctx.cancel)
-                    .await
-                    .map_err(|e| ToolError::new(format!("`{command}`: {e}")))?;
+                let finished = process::run(
+                    &command,
+                    &self.root,
+                    &self.environment,
+                    self.plan,
+                    self.timeout,
+                    self.cap,
+                    &ctx.cancel,
+                )
+                .await
+                .map_err(|e| ToolError::new(format!("`{command}`: {e}")))?;
                 answer["command"] = command.clone().into();
                 answer["exit"] = finished.status_text().into();
                 if !written_since(&report, started) {
@@ -218,14 +227,17 @@ impl Coverage {
                 report
             }
         };
-        let size = std::fs::metadata(&report).map_err(|e| ToolError::new(format!("cannot read {}: {e}", report.display())))?.len();
+        let size = std::fs::metadata(&report)
+            .map_err(|e| ToolError::new(format!("cannot read {}: {e}", report.display())))?
+            .len();
         if size > REPORT_CAP {
             return Err(ToolError::new(format!("the report {} is too large to read ({size} bytes)", report.display())));
         }
         let text = tokio::fs::read_to_string(&report)
             .await
             .map_err(|e| ToolError::new(format!("cannot read {}: {e}", report.display())))?;
-        let (format, files) = formats::parse(&text).map_err(|e| ToolError::new(format!("{}: {e}", report.display())))?;
+        let (format, files) =
+            formats::parse(&text).map_err(|e| ToolError::new(format!("{}: {e}", report.display())))?;
         let shown = report.strip_prefix(&self.root).unwrap_or(&report);
         if report.starts_with(&scratch.0) {
             answer["report"] = format.name().into();
@@ -254,8 +266,16 @@ impl Coverage {
             let file = files
                 .iter()
                 .find(|f| f.path == name)
-                .or_else(|| files.iter().find(|f| f.path.ends_with(&format!("/{name}")) || name.ends_with(&format!("/{}", f.path))))
-                .ok_or_else(|| ToolError::new(format!("`{name}` is not in the coverage report (no test loaded it, or it is not measured)")))?;
+                .or_else(|| {
+                    files
+                        .iter()
+                        .find(|f| f.path.ends_with(&format!("/{name}")) || name.ends_with(&format!("/{}", f.path)))
+                })
+                .ok_or_else(|| {
+                    ToolError::new(format!(
+                        "`{name}` is not in the coverage report (no test loaded it, or it is not measured)"
+                    ))
+                })?;
             let mut entry = figures(file.hits.len(), file.covered());
             entry["path"] = file.path.clone().into();
             entry["uncovered"] = json!(file.uncovered());

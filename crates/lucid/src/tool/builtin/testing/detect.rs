@@ -114,10 +114,8 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
     if python.iter().any(|f| has(f)) {
         let report = scratch.join("junit.xml");
         // xunit1 puts each test's file and line in the report.
-        let mut cmd = format!(
-            "python3 -m pytest -q -o junit_family=xunit1 --junitxml={}",
-            quote(&report.to_string_lossy())
-        );
+        let mut cmd =
+            format!("python3 -m pytest -q -o junit_family=xunit1 --junitxml={}", quote(&report.to_string_lossy()));
         match filter {
             Some(f) if root.join(f.split("::").next().unwrap_or(f)).exists() => cmd.push_str(&format!(" {}", quote(f))),
             Some(f) => cmd.push_str(&format!(" -k {}", quote(f))),

@@ -116,7 +116,8 @@ fn lcov(text: &str) -> Vec<FileLines> {
 fn merge(files: Vec<FileLines>) -> Vec<FileLines> {
     let mut by_path: BTreeMap<String, FileLines> = BTreeMap::new();
     for f in files {
-        let entry = by_path.entry(f.path.clone()).or_insert_with(|| FileLines { path: f.path.clone(), hits: BTreeMap::new() });
+        let entry =
+            by_path.entry(f.path.clone()).or_insert_with(|| FileLines { path: f.path.clone(), hits: BTreeMap::new() });
         for (line, hits) in f.hits {
             *entry.hits.entry(line).or_default() += hits;
         }
@@ -130,7 +131,9 @@ fn cobertura(root: roxmltree::Node<'_, '_>) -> Vec<FileLines> {
     let files = root.descendants().filter(|n| n.has_tag_name("class")).map(|class| {
         let name = class.attribute("filename").unwrap_or_default();
         let path = match source {
-            Some(s) if !s.is_empty() && !name.starts_with('/') && s != "." => format!("{}/{name}", s.trim_end_matches('/')),
+            Some(s) if !s.is_empty() && !name.starts_with('/') && s != "." => {
+                format!("{}/{name}", s.trim_end_matches('/'))
+            }
             _ => name.to_string(),
         };
         let hits = class
@@ -169,7 +172,13 @@ fn jacoco(root: roxmltree::Node<'_, '_>) -> Vec<FileLines> {
 fn coverage_py(v: &Value) -> Vec<FileLines> {
     let Some(files) = v["files"].as_object() else { return Vec::new() };
     let lines = |f: &Value, key: &str| -> Vec<u32> {
-        f[key].as_array().into_iter().flatten().filter_map(|n| n.as_u64()).filter_map(|n| u32::try_from(n).ok()).collect()
+        f[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_u64())
+            .filter_map(|n| u32::try_from(n).ok())
+            .collect()
     };
     files
         .iter()

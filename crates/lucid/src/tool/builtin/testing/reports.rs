@@ -48,7 +48,11 @@ impl TestResults {
 
 fn capped(s: &str) -> String {
     let s = s.trim();
-    if s.chars().count() > MESSAGE_CAP { s.chars().take(MESSAGE_CAP).collect::<String>() + "…" } else { s.to_string() }
+    if s.chars().count() > MESSAGE_CAP {
+        s.chars().take(MESSAGE_CAP).collect::<String>() + "…"
+    } else {
+        s.to_string()
+    }
 }
 
 /// A JUnit XML report (any nesting of `testsuites`/`testsuite`/`testcase`).
@@ -149,10 +153,8 @@ fn panic_message(text: &str) -> (String, Option<String>) {
     let rest = &text[at + "panicked at ".len()..];
     let (head, body) = rest.split_once('\n').unwrap_or((rest, ""));
     let location = head.trim_end_matches(':').to_string();
-    let message: Vec<&str> = body
-        .lines()
-        .take_while(|l| !l.starts_with("stack backtrace:") && !l.starts_with("note: run with"))
-        .collect();
+    let message: Vec<&str> =
+        body.lines().take_while(|l| !l.starts_with("stack backtrace:") && !l.starts_with("note: run with")).collect();
     let before = text[..at].trim();
     let mut message = message.join("\n");
     if let Some(printed) = before.rsplit_once("\nthread ").map(|(p, _)| p).filter(|p| !p.trim().is_empty()) {
@@ -206,7 +208,8 @@ pub(crate) fn go_test(stdout: &str) -> TestResults {
 
 /// Jest's `--json` report (Vitest's `--reporter=json` has the same shape).
 pub(crate) fn jest_json(text: &str) -> Result<TestResults, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("the Jest/Vitest JSON report does not parse: {e}"))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("the Jest/Vitest JSON report does not parse: {e}"))?;
     let mut out = TestResults::default();
     for file in v["testResults"].as_array().into_iter().flatten() {
         let path = file["name"].as_str().unwrap_or("").to_string();
@@ -214,7 +217,11 @@ pub(crate) fn jest_json(text: &str) -> Result<TestResults, String> {
         if assertions.is_empty() && file["status"] == "failed" {
             // The file itself failed (a syntax error, a missing import).
             let message = file["message"].as_str().unwrap_or("").to_string();
-            out.build_errors.push(Failure { test: path.clone(), location: location_in(&message, Some(&path)), message: capped(&message) });
+            out.build_errors.push(Failure {
+                test: path.clone(),
+                location: location_in(&message, Some(&path)),
+                message: capped(&message),
+            });
         }
         for a in assertions {
             match a["status"].as_str() {
@@ -227,9 +234,8 @@ pub(crate) fn jest_json(text: &str) -> Result<TestResults, String> {
                     let joined = messages.join("\n");
                     let kept: Vec<&str> = joined.lines().filter(|l| !l.contains("/node_modules/")).collect();
                     let message = kept.join("\n");
-                    let location = location_in(&message, Some(&path)).or_else(|| {
-                        a["location"]["line"].as_u64().map(|l| format!("{path}:{l}"))
-                    });
+                    let location = location_in(&message, Some(&path))
+                        .or_else(|| a["location"]["line"].as_u64().map(|l| format!("{path}:{l}")));
                     let name = a["fullName"].as_str().or(a["title"].as_str()).unwrap_or("").to_string();
                     out.failures.push(Failure { test: name, message: capped(&message), location });
                 }
