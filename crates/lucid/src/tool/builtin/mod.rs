@@ -5,6 +5,11 @@
 //! interpreter per session with limits; off unless added). The last two start from an
 //! allowlisted [`Environment`] and run in the code tools' sandbox where the system allows
 //! it (namespaces, a seccomp filter, a control group; see `Shell`'s documentation).
+//! For agents working on a code base: `CodeOutline` (`code_outline`, feature
+//! `code-outline`: a source file's symbols from tree-sitter grammars), and `RunTests`
+//! (`run_tests`) and `Coverage` (`coverage`) (feature `test-tools`: the project's tests
+//! and coverage run as `shell` runs a command, answered as structured results read from
+//! the runners' reports).
 //!
 //! The [`CATALOGUE`] names every one of them with what an application needs to offer it:
 //! a line for help texts, whether it is on by default, whether it writes, and how to make
