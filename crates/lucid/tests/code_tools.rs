@@ -102,6 +102,24 @@ async fn a_project_without_a_runner_and_a_run_past_its_timeout_are_errors_that_s
         .timeout(std::time::Duration::from_millis(300));
     let e = slow.invoke(json!({}), Default::default()).await.unwrap_err();
     assert!(e.message().contains("did not finish within 0.3 s"), "{}", e.message());
+
+    // A configured command: its filter and scratch folder filled in, its report read.
+    let junit = r#"<testsuite><testcase classname="k" name="{}"><failure message="m"/></testcase><testcase classname="k" name="b"><skipped/></testcase></testsuite>"#;
+    let configured = RunTests::new(&dir).command(
+        format!("printf '%s' '{}' > {{scratch}}/r.xml", junit.replace("{}", "'{filter}'")),
+        ReportFormat::JunitXml("{scratch}/r.xml".into()),
+    );
+    let v = call(&configured, json!({"filter": "only_this"})).await;
+    assert_eq!(
+        (v["runner"].as_str(), v["failed"].as_u64(), v["skipped"].as_u64()),
+        (Some("configured"), Some(1), Some(1)),
+        "{v}"
+    );
+    assert_eq!((v["status"].as_str(), v["failures"][0]["test"].as_str()), (Some("failed"), Some("k.only_this")), "{v}");
+    // A report left from an earlier run is not this run's.
+    let stale = RunTests::new(&dir).command("true", ReportFormat::JunitXml("README".into()));
+    let v = call(&stale, json!({})).await;
+    assert_eq!(v["status"], "error", "{v}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -82,6 +82,8 @@ pub struct Settings {
     pub agents: BTreeMap<String, Settings>,
     /// `[serve]`: the HTTP edge of `lucid serve`.
     pub serve: Option<ServeSection>,
+    /// `[tests]`: the commands of `run_tests` and `coverage`.
+    pub tests: Option<TestsSection>,
     /// What `lucid serve`'s OpenAI facade does with a client's system message: `append`
     /// (default: after this agent's `system`), `replace` or `refuse` (400).
     pub client_system: Option<String>,
@@ -101,6 +103,23 @@ pub struct ServeSection {
     pub body_timeout_secs: Option<u64>,
     /// Connections served at once (`--max-connections`).
     pub max_connections: Option<u64>,
+}
+
+/// `[tests]`: the commands `run_tests` and `coverage` run instead of those found from the
+/// project's files, and how long they may take.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestsSection {
+    /// The test command (`sh -c` in the current directory; `{filter}`, `{scratch}`).
+    pub command: Option<String>,
+    /// Where its results are: `junit:PATH`, `libtest-json`, `go-json`, `jest-json:PATH`.
+    pub report: Option<String>,
+    /// The command that measures coverage.
+    pub coverage_command: Option<String>,
+    /// The report it writes (lcov, Cobertura, JaCoCo, coverage.py or llvm-cov JSON).
+    pub coverage_report: Option<String>,
+    /// Seconds one run may take (default 300).
+    pub timeout_secs: Option<u64>,
 }
 
 /// `[memory]`: the layered memory (`lucid::memory::ConversationMemory`) of `lucid chat`
@@ -245,6 +264,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         fallback,
         mcp,
         serve,
+        tests,
         client_system
     );
     top.memory = match (top.memory, profile.memory) {
@@ -362,6 +382,15 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # recall_top_k = 3
 # embeddings = "provider"        # the provider's endpoint, "off", or a local model folder
 # embedding_model = "text-embedding-3-small"
+
+# The commands of `run_tests` and `coverage` (default: found from the project's files:
+# cargo, pytest, Jest/Vitest, Maven, Gradle, go).
+# [tests]
+# command = "cargo nextest run --profile ci {filter}"
+# report = "junit:target/nextest/ci/junit.xml"   # or libtest-json, go-json, jest-json:PATH
+# coverage_command = "cargo llvm-cov --lcov --output-path lcov.info"
+# coverage_report = "lcov.info"
+# timeout_secs = 300
 
 # `lucid serve`'s HTTP edge (each has a flag too).
 # [serve]

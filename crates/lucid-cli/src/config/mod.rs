@@ -46,6 +46,8 @@ pub struct AgentSettings {
     pub shell_network: bool,
     pub db: Option<String>,
     pub writable_protected: Vec<String>,
+    /// `[tests]`: the commands of `run_tests` and `coverage`.
+    pub tests: file::TestsSection,
     /// `[memory]`, resolved.
     pub memory: MemorySettings,
 }
@@ -154,6 +156,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         shell_network: file.shell_network.unwrap_or(false),
         db,
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
+        tests: file.tests.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,
     })
 }

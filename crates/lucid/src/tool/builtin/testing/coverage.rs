@@ -1,25 +1,6 @@
 //! `coverage`: measures a project's test coverage, or reads a report already there, and
 //! answers the total, each file's figures (least covered first) and, for one file, the
 //! line ranges no test ran.
-//!
-//! A report is read from the path given, else the newest of the usual places
-//! (`coverage.json`, `coverage.xml`, `lcov.info`, `coverage/lcov.info`,
-//! `coverage/cobertura-coverage.xml`, `target/site/jacoco/jacoco.xml`,
-//! `build/reports/jacoco/test/jacocoTestReport.xml`, `target/llvm-cov/lcov.info`) unless
-//! `run` is asked for or there is none. Then the configured command runs
-//! ([`Coverage::command`]), or the one found from the project's files:
-//!
-//! | file | command | report |
-//! |---|---|---|
-//! | `Cargo.toml` | `cargo llvm-cov --lcov` (cargo-llvm-cov installed) | lcov |
-//! | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov` | lcov |
-//! | `package.json` with `vitest` | `npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov` | lcov |
-//! | `pom.xml` | `mvn -q -B test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |
-//! | `build.gradle(.kts)` | `gradle test jacocoTestReport` | JaCoCo XML |
-//! | Python project files | `python3 -m coverage run -m pytest`, then `coverage json` | coverage.py JSON |
-//!
-//! It runs as [`RunTests`](super::RunTests) runs its command: in the `shell` tool's
-//! sandbox, from the allowlisted environment, with its own timeout.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -52,7 +33,26 @@ const USUAL_REPORTS: &[&str] = &[
     "target/llvm-cov/lcov.info",
 ];
 
-/// The `coverage` tool. See the [module docs](self).
+/// The `coverage` tool.
+///
+/// A report is read from the path given, else the newest of the usual places
+/// (`coverage.json`, `coverage.xml`, `lcov.info`, `coverage/lcov.info`,
+/// `coverage/cobertura-coverage.xml`, `target/site/jacoco/jacoco.xml`,
+/// `build/reports/jacoco/test/jacocoTestReport.xml`, `target/llvm-cov/lcov.info`) unless
+/// `run` is asked for or there is none. Then the configured command runs
+/// ([`Coverage::command`]), or the one found from the project's files:
+///
+/// | file | command | report |
+/// |---|---|---|
+/// | `Cargo.toml` | `cargo llvm-cov --lcov` (cargo-llvm-cov installed) | lcov |
+/// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov` | lcov |
+/// | `package.json` with `vitest` | `npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov` | lcov |
+/// | `pom.xml` | `mvn -q -B test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |
+/// | `build.gradle(.kts)` | `gradle test jacocoTestReport` | JaCoCo XML |
+/// | Python project files | `python3 -m coverage run -m pytest`, then `coverage json` | coverage.py JSON |
+///
+/// It runs as [`RunTests`](super::RunTests) runs its command: in the `shell` tool's
+/// sandbox, from the allowlisted environment, with its own timeout.
 ///
 /// ```no_run
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

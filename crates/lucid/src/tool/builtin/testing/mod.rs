@@ -1,30 +1,6 @@
 //! `run_tests`: runs a project's tests and answers structured results — passed, failed,
 //! skipped, and each failure's test, message and location — read from the runner's
 //! machine-readable report, never from its text output.
-//!
-//! The command is the one configured ([`RunTests::command`]), or found from the
-//! project's files:
-//!
-//! | file | command | report read |
-//! |---|---|---|
-//! | `Cargo.toml` | `cargo test --tests --message-format json … -- -Z unstable-options --format json` | cargo's JSON messages (compile errors) and libtest's JSON events |
-//! | `go.mod` | `go test -json ./...` | `go test`'s JSON events |
-//! | `package.json` with `vitest` | `npx --no-install vitest run --reporter=json` | its JSON report |
-//! | `package.json` with `jest` | `npx --no-install jest --ci --json` | its JSON report |
-//! | `pom.xml` | `mvn -q -B test` | Surefire's JUnit XML |
-//! | `build.gradle(.kts)` | `./gradlew test` or `gradle test` | Gradle's JUnit XML |
-//! | `pyproject.toml`, `pytest.ini`, `setup.cfg`, `tox.ini`, `conftest.py` | `python3 -m pytest --junitxml` | pytest's JUnit XML |
-//!
-//! On stable Rust, libtest prints JSON only when `RUSTC_BOOTSTRAP=1` is in its
-//! environment: cargo is given a runner (`env RUSTC_BOOTSTRAP=1`) for the test
-//! executables alone, so the compiler never sees the variable and nothing is rebuilt for
-//! it; doc tests are not run (rustdoc would refuse the option), and a project's own
-//! `runner` setting is replaced for the run.
-//!
-//! The command runs the way `shell` runs one (module `process`): `sh -c` in the workspace
-//! root, from the allowlisted environment, in the code tools' sandbox (no network unless
-//! [`RunTests::network`]), its process group killed at the end, with its own timeout (5
-//! minutes unless set).
 
 mod coverage;
 mod detect;
@@ -54,7 +30,31 @@ const STDOUT_CAP: usize = 32 * 1024 * 1024;
 /// The most failures an answer lists (the rest are counted).
 const FAILURE_CAP: usize = 50;
 
-/// The `run_tests` tool. See the [module docs](self) for the runners it knows.
+/// The `run_tests` tool.
+///
+/// The command is the one configured ([`RunTests::command`]), or found from the
+/// project's files:
+///
+/// | file | command | report read |
+/// |---|---|---|
+/// | `Cargo.toml` | `cargo test --tests --message-format json … -- -Z unstable-options --format json` | cargo's JSON messages (compile errors) and libtest's JSON events |
+/// | `go.mod` | `go test -json ./...` | `go test`'s JSON events |
+/// | `package.json` with `vitest` | `npx --no-install vitest run --reporter=json` | its JSON report |
+/// | `package.json` with `jest` | `npx --no-install jest --ci --json` | its JSON report |
+/// | `pom.xml` | `mvn -q -B test` | Surefire's JUnit XML |
+/// | `build.gradle(.kts)` | `./gradlew test` or `gradle test` | Gradle's JUnit XML |
+/// | `pyproject.toml`, `pytest.ini`, `setup.cfg`, `tox.ini`, `conftest.py` | `python3 -m pytest --junitxml` | pytest's JUnit XML |
+///
+/// On stable Rust, libtest prints JSON only when `RUSTC_BOOTSTRAP=1` is in its
+/// environment: cargo is given a runner (`env RUSTC_BOOTSTRAP=1`) for the test
+/// executables alone, so the compiler never sees the variable and nothing is rebuilt for
+/// it; doc tests are not run (rustdoc would refuse the option), and a project's own
+/// `runner` setting is replaced for the run.
+///
+/// The command runs the way `shell` runs one (module `process`): `sh -c` in the workspace
+/// root, from the allowlisted environment, in the code tools' sandbox (no network unless
+/// [`RunTests::network`]), its process group killed at the end, with its own timeout (5
+/// minutes unless set).
 ///
 /// ```no_run
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -111,9 +111,10 @@ impl RunTests {
         }
     }
 
-    /// The test command (for `sh -c` in the root) and where its results are, instead of
-    /// the one found from the project's files. `{filter}` in it becomes the call's
-    /// filter (quoted; empty without one), `{scratch}` a fresh folder of the run.
+    /// The test command (for `sh -c` in the root) and where its results are (a path from
+    /// the root), instead of the one found from the project's files. `{filter}` in the
+    /// command becomes the call's filter (quoted; empty without one), `{scratch}` in the
+    /// command or the report's path a fresh folder of the run.
     pub fn command(mut self, command: impl Into<String>, report: ReportFormat) -> Self {
         self.configured = Some((command.into(), report));
         self
@@ -148,9 +149,10 @@ impl RunTests {
             let command = command
                 .replace("{filter}", &filter.map(quote).unwrap_or_default())
                 .replace("{scratch}", &quote(&scratch.to_string_lossy()));
+            let place = |p: &Path| self.root.join(p.to_string_lossy().replace("{scratch}", &scratch.to_string_lossy()));
             let report = match report {
-                ReportFormat::JunitXml(p) => ReportFormat::JunitXml(self.root.join(p)),
-                ReportFormat::JestJson(p) => ReportFormat::JestJson(self.root.join(p)),
+                ReportFormat::JunitXml(p) => ReportFormat::JunitXml(place(p)),
+                ReportFormat::JestJson(p) => ReportFormat::JestJson(place(p)),
                 other => other.clone(),
             };
             return Ok(Runner { name: "configured", command, report });
