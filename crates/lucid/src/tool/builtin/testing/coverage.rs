@@ -3,7 +3,7 @@
 //! line ranges no test ran.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::detect::quote;
 use super::formats::{self, FileLines};
-use super::{Scratch, written_since};
+use super::{Reports, Scratch};
 use crate::tool::builtin::process;
 use crate::tool::builtin::sandbox::{Environment, Plan};
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
@@ -201,7 +201,7 @@ impl Coverage {
                 let (command, report) = self.command_for(&scratch.0).ok_or_else(|| {
                     ToolError::new("no coverage report here and no known way to measure coverage for this project; configure a coverage command")
                 })?;
-                let started = SystemTime::now();
+                let before = Reports::at(&report);
                 let finished = process::run(
                     &command,
                     &self.root,
@@ -215,7 +215,7 @@ impl Coverage {
                 .map_err(|e| ToolError::new(format!("`{command}`: {e}")))?;
                 answer["command"] = command.clone().into();
                 answer["exit"] = finished.status_text().into();
-                if !written_since(&report, started) {
+                if before.written_since(&report).is_empty() {
                     let mut output = String::from_utf8_lossy(&finished.stdout).into_owned();
                     output.push_str(&String::from_utf8_lossy(&finished.stderr));
                     return Err(ToolError::new(format!(

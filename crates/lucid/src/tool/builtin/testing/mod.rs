@@ -168,7 +168,10 @@ impl RunTests {
     async fn run(&self, filter: Option<&str>, ctx: &ToolContext) -> Result<String, ToolError> {
         let scratch = Scratch::new()?;
         let runner = self.runner(filter, &scratch.0)?;
-        let started = SystemTime::now();
+        let before = match &runner.report {
+            ReportFormat::JunitXml(p) | ReportFormat::JestJson(p) => Reports::at(p),
+            _ => Reports::default(),
+        };
         let stdout_cap = match runner.report {
             ReportFormat::LibtestJson | ReportFormat::GoTestJson => STDOUT_CAP,
             _ => self.cap,
@@ -189,11 +192,16 @@ impl RunTests {
         let read = match &runner.report {
             ReportFormat::LibtestJson => Ok(reports::cargo_libtest(&stdout)),
             ReportFormat::GoTestJson => Ok(reports::go_test(&stdout)),
-            ReportFormat::JestJson(path) => match std::fs::read_to_string(path) {
-                Ok(text) if written_since(path, started) => reports::jest_json(&text),
-                _ => Err(format!("the runner wrote no report at {}", path.display())),
+            ReportFormat::JestJson(path) => match before.written_since(path).first() {
+                Some(fresh) => std::fs::read_to_string(fresh)
+                    .map_err(|e| format!("cannot read {}: {e}", fresh.display()))
+                    .and_then(|text| reports::jest_json(&text)),
+                None => Err(format!("the runner wrote no report at {}", path.display())),
             },
-            ReportFormat::JunitXml(path) => reports::junit_files(&junit_reports(path, started)),
+            ReportFormat::JunitXml(path) => match before.written_since(path) {
+                fresh if fresh.is_empty() => Err(format!("the runner wrote no JUnit report at {}", path.display())),
+                fresh => reports::junit_files(&fresh),
+            },
         };
         let mut answer = json!({
             "runner": runner.name,
@@ -270,24 +278,46 @@ fn fill(answer: &mut Value, mut results: TestResults, root: &Path) {
     }
 }
 
-fn written_since(path: &Path, since: SystemTime) -> bool {
-    std::fs::metadata(path).and_then(|m| m.modified()).is_ok_and(|t| t >= since)
+/// The report files at a path (the file, or a folder's `*.xml`) with their modification
+/// times, taken before a run so that what the run wrote can be told from what an earlier
+/// one left (a time comparison would depend on the file system's clock granularity).
+#[derive(Debug, Default)]
+pub(crate) struct Reports(std::collections::HashMap<PathBuf, Option<SystemTime>>);
+
+impl Reports {
+    /// The files at `path` now.
+    pub fn at(path: &Path) -> Reports {
+        let files: Vec<PathBuf> = if path.is_dir() {
+            std::fs::read_dir(path)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "xml"))
+                .collect()
+        } else if path.exists() {
+            vec![path.to_path_buf()]
+        } else {
+            Vec::new()
+        };
+        Reports(files.into_iter().map(|f| (f.clone(), modified(&f))).collect())
+    }
+
+    /// The files at `path` written since `self` was taken: new, or modified again.
+    pub fn written_since(&self, path: &Path) -> Vec<PathBuf> {
+        let mut fresh: Vec<PathBuf> = Reports::at(path)
+            .0
+            .into_iter()
+            .filter(|(f, t)| self.0.get(f).is_none_or(|before| before != t))
+            .map(|(f, _)| f)
+            .collect();
+        fresh.sort();
+        fresh
+    }
 }
 
-/// The JUnit files at `path` (a file, or a folder's `*.xml`) written since the run began.
-fn junit_reports(path: &Path, since: SystemTime) -> Vec<PathBuf> {
-    if path.is_file() {
-        return if written_since(path, since) { vec![path.to_path_buf()] } else { Vec::new() };
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "xml") && written_since(p, since))
-        .collect();
-    files.sort();
-    files
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// A folder of one run, removed when it ends.
