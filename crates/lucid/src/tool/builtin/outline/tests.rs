@@ -147,3 +147,20 @@ async fn unknown_languages_large_files_and_escapes_are_refused_with_reasons() {
     assert_eq!(v["symbols"][0]["signature"], "func F()");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn this_very_file_is_outlined() {
+    let source = include_str!("mod.rs");
+    let o = outline_source(Lang::Rust, source).unwrap();
+    assert!(!o.syntax_errors);
+    let find = |kind: &str, name: &str| o.symbols.iter().find(|s| s.kind == kind && s.name == name);
+    let outline = find("function", "outline_source").expect("a free function");
+    assert_eq!(outline.signature, "fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError>");
+    assert_eq!(outline.doc.as_deref(), Some("Parses `source` and lists its symbols in the order they start."));
+    let line = source.lines().position(|l| l.starts_with("fn outline_source(")).unwrap() + 1;
+    assert_eq!(outline.lines[0], line);
+    assert!(find("struct", "CodeOutline").is_some());
+    let invoke = find("method", "invoke").expect("the Tool impl's method");
+    assert_eq!(invoke.parent.as_deref(), Some("CodeOutline"));
+    assert!(find("constant", "SYMBOL_CAP").is_some());
+}
