@@ -74,6 +74,7 @@ async fn rust_results_come_from_libtest_json_with_failures_located_and_compile_e
     let message = failure["message"].as_str().unwrap();
     assert!(message.contains("math") && message.contains("left: 3") && message.contains("checking"), "{message}");
     assert!(!message.contains("stack backtrace"), "{message}");
+    assert!(v["note"].as_str().unwrap().contains("doc tests are not run"), "{v}");
 
     // One target's tests: the integration test file alone.
     let v = call(&tests, json!({"filter": "tests/api.rs"})).await;

@@ -28,6 +28,8 @@ pub(crate) struct Runner {
     /// The command line, for `sh -c`.
     pub command: String,
     pub report: ReportFormat,
+    /// What the answer should say about this runner's results.
+    pub note: Option<&'static str>,
 }
 
 /// Quotes a word for `sh`.
@@ -37,6 +39,18 @@ pub(crate) fn quote(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// The module path of a Rust source file under `src/` (`src/a/b.rs` and `src/a/b/mod.rs`
+/// → `a::b`; the crate roots `src/lib.rs` and `src/main.rs` → empty), or `None` for
+/// anything else.
+fn rust_module(path: &str) -> Option<String> {
+    let rest = path.trim_start_matches("./").strip_prefix("src/")?.strip_suffix(".rs")?;
+    let rest = rest.strip_suffix("/mod").unwrap_or(rest);
+    if rest == "lib" || rest == "main" {
+        return Some(String::new());
+    }
+    Some(rest.strip_prefix("bin/").map_or(rest, |_| "").replace('/', "::"))
 }
 
 /// The runner of the project in `root`, with `filter` (one target's tests: a test file
@@ -57,11 +71,17 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
                 let stem = Path::new(f).file_stem().and_then(|s| s.to_str()).unwrap_or(f);
                 cmd.push_str(&format!(" --test {}", quote(stem)));
             }
-            Some(f) => cmd.push_str(&format!(" --tests {}", quote(f))),
+            Some(f) => match rust_module(f) {
+                // A source file's unit tests: the names under its module.
+                Some(module) if module.is_empty() => cmd.push_str(" --tests"),
+                Some(module) => cmd.push_str(&format!(" --tests {}", quote(&format!("{module}::")))),
+                None => cmd.push_str(&format!(" --tests {}", quote(f))),
+            },
             None => cmd.push_str(" --tests"),
         }
         cmd.push_str(" -- -Z unstable-options --format json");
-        return Some(Runner { name: "cargo", command: cmd, report: ReportFormat::LibtestJson });
+        let note = Some("doc tests are not run by run_tests (run `cargo test --doc` with shell)");
+        return Some(Runner { name: "cargo", command: cmd, report: ReportFormat::LibtestJson, note });
     }
     if has("go.mod") {
         let mut cmd = String::from("go test -json");
@@ -70,7 +90,7 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
             Some(f) => cmd.push_str(&format!(" -run {} ./...", quote(f))),
             None => cmd.push_str(" ./..."),
         }
-        return Some(Runner { name: "go", command: cmd, report: ReportFormat::GoTestJson });
+        return Some(Runner { name: "go", command: cmd, report: ReportFormat::GoTestJson, note: None });
     }
     if has("package.json") {
         let manifest = std::fs::read_to_string(root.join("package.json")).unwrap_or_default();
@@ -79,12 +99,12 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
         let tail = filter.map(|f| format!(" {}", quote(f))).unwrap_or_default();
         if manifest.contains("\"vitest\"") {
             let command = format!("npx --no-install vitest run --reporter=json --outputFile={path}{tail}");
-            return Some(Runner { name: "vitest", command, report: ReportFormat::JestJson(report) });
+            return Some(Runner { name: "vitest", command, report: ReportFormat::JestJson(report), note: None });
         }
         if manifest.contains("\"jest\"") {
             let command =
                 format!("npx --no-install jest --ci --json --testLocationInResults --outputFile={path}{tail}");
-            return Some(Runner { name: "jest", command, report: ReportFormat::JestJson(report) });
+            return Some(Runner { name: "jest", command, report: ReportFormat::JestJson(report), note: None });
         }
     }
     if has("pom.xml") {
@@ -96,6 +116,7 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
             name: "maven",
             command: cmd,
             report: ReportFormat::JunitXml(root.join("target/surefire-reports")),
+            note: None,
         });
     }
     if has("build.gradle") || has("build.gradle.kts") {
@@ -108,6 +129,7 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
             name: "gradle",
             command: cmd,
             report: ReportFormat::JunitXml(root.join("build/test-results/test")),
+            note: None,
         });
     }
     let python = ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "conftest.py", "setup.py"];
@@ -121,7 +143,32 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
             Some(f) => cmd.push_str(&format!(" -k {}", quote(f))),
             None => {}
         }
-        return Some(Runner { name: "pytest", command: cmd, report: ReportFormat::JunitXml(report) });
+        return Some(Runner { name: "pytest", command: cmd, report: ReportFormat::JunitXml(report), note: None });
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rust_source_file_filters_to_its_module_and_words_are_quoted() {
+        assert_eq!(rust_module("src/parser.rs").as_deref(), Some("parser"));
+        assert_eq!(rust_module("./src/a/b/mod.rs").as_deref(), Some("a::b"));
+        assert_eq!(rust_module("src/lib.rs").as_deref(), Some(""));
+        assert_eq!(rust_module("tests/api.rs"), None);
+        assert_eq!(rust_module("parser"), None);
+        assert_eq!(quote("tests/x.py::test_a"), "tests/x.py::test_a");
+        assert_eq!(quote("it's; rm -rf /"), r"'it'\''s; rm -rf /'");
+        let scratch = std::env::temp_dir();
+        let dir = std::env::temp_dir().join(format!("lucid-detect-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("Cargo.toml"), "").unwrap();
+        let r = detect(&dir, Some("src/calc/mod.rs"), &scratch).unwrap();
+        assert!(r.command.contains(" --tests calc:: -- -Z unstable-options --format json"), "{}", r.command);
+        let r = detect(&dir, Some("tests/api.rs"), &scratch).unwrap();
+        assert!(r.command.contains(" --test api -- ") && !r.command.contains("--tests"), "{}", r.command);
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -155,7 +155,7 @@ impl RunTests {
                 ReportFormat::JestJson(p) => ReportFormat::JestJson(place(p)),
                 other => other.clone(),
             };
-            return Ok(Runner { name: "configured", command, report });
+            return Ok(Runner { name: "configured", command, report, note: None });
         }
         detect::detect(&self.root, filter, scratch).ok_or_else(|| {
             ToolError::new(
@@ -233,8 +233,10 @@ impl RunTests {
                 answer["output"] = self.tail(&finished, &runner.report).into();
             }
         }
-        if let Some(note) = self.plan.network_note("the tests") {
-            answer["note"] = note.into();
+        let notes: Vec<String> =
+            runner.note.map(str::to_string).into_iter().chain(self.plan.network_note("the tests")).collect();
+        if !notes.is_empty() {
+            answer["note"] = notes.join("; ").into();
         }
         Ok(answer.to_string())
     }
