@@ -449,10 +449,21 @@ pub struct McpArgs {
     /// Use only this MCP server (repeatable); `--mcp none` starts none.
     #[arg(long = "mcp", value_name = "NAME")]
     pub only: Vec<String>,
-    /// Allow the tools whose names match this glob without asking (repeatable), e.g.
-    /// `everything__*` or `write_file`: how a non-interactive run is granted its tools.
-    #[arg(long = "allow", value_name = "PATTERN")]
+    /// Allow without asking (repeatable) the tools whose names match this glob
+    /// (`everything__*`, `write_file`), or the calls a rule by argument matches:
+    /// `shell(cargo test*)` (never a compound command), `write_file(src/**)`,
+    /// `sql_query(read)`, `server__tool(arg=glob)`. How a non-interactive run is granted
+    /// its tools.
+    #[arg(long = "allow", value_name = "RULE")]
     pub allow: Vec<String>,
+    /// Ask before the calls this rule matches (repeatable; same syntax as `--allow`, e.g.
+    /// `shell(git push:*)`); `lucid run` has nobody to ask, so it refuses them.
+    #[arg(long = "ask", value_name = "RULE")]
+    pub ask: Vec<String>,
+    /// Refuse the calls this rule matches (repeatable; `shell(rm *)` also catches `rm` inside
+    /// a compound command). Deny rules come before ask rules, ask before allow.
+    #[arg(long = "deny", value_name = "RULE")]
+    pub deny: Vec<String>,
 }
 
 /// Which command's default tools.

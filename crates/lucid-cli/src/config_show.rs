@@ -61,6 +61,13 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     println!("writable_protected = {:?}", agent.writable_protected);
     println!("python = {:?}", agent.python.as_deref().unwrap_or("python3"));
     println!("db = {}", agent.db.as_deref().map_or("(none)".into(), |d| format!("{:?}", without_password(d))));
+    for (word, permission) in [("deny", Permission::Deny), ("ask", Permission::Ask), ("allow", Permission::Allow)] {
+        let rules: Vec<&str> =
+            agent.rules.iter().filter(|r| r.permission() == permission).map(|r| r.pattern()).collect();
+        if !rules.is_empty() {
+            println!("{word} = {rules:?}");
+        }
+    }
     println!("[permissions]");
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());

@@ -60,9 +60,16 @@ pub struct Settings {
     /// Backup models, `provider:model`, tried in order when a call fails for a reason worth
     /// switching for (`--fallback` replaces the list; `[]` turns it off for an agent).
     pub fallback: Option<Vec<String>>,
-    /// Per-tool permissions.
+    /// Per-tool permissions: what a call no rule matches gets.
     #[serde(default)]
     pub permissions: BTreeMap<String, Permission>,
+    /// Permission rules by argument that allow (`"shell(cargo test*)"`, `"write_file(src/**)"`;
+    /// see `lucid::tool::permission::rules`), after `--allow`.
+    pub allow: Option<Vec<String>>,
+    /// Rules that ask first (`"shell(git push:*)"`), after `--ask`.
+    pub ask: Option<Vec<String>>,
+    /// Rules that refuse (`"shell(rm *)"`, `"sql_query(write, ddl)"`), after `--deny`.
+    pub deny: Option<Vec<String>>,
     /// Per-provider base URL, key variable and model.
     #[serde(default)]
     pub providers: BTreeMap<String, ProviderSection>,
@@ -240,6 +247,9 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         db,
         writable_protected,
         fallback,
+        allow,
+        ask,
+        deny,
         mcp,
         serve,
         client_system
@@ -322,6 +332,15 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # postgres:// URL with a Postgres build (connect as a role without superuser rights).
 # Setting it adds both tools to the default ones.
 # db = "~/data/shop.db"
+
+# Rules by argument, before the [permissions] table below: deny, then ask, then allow;
+# the first match of a kind decides and is named in the prompt and the refusal.
+# `shell(GLOB)`: the command (an allow rule never matches a compound one: `;`, `&&`, `|`,
+# `$(…)`, backticks…); `FILE_TOOL(PATH_GLOB)`; `sql_query(read|write|ddl)`;
+# `server__tool(arg=glob, …)` for any other tool. --allow/--ask/--deny add more.
+# allow = ["shell(cargo test*)", "shell(git status)", "write_file(src/**)"]
+# ask = ["shell(git push:*)"]
+# deny = ["shell(rm *)", "sql_query(write, ddl)"]
 
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]

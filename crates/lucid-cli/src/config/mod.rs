@@ -36,6 +36,8 @@ pub struct AgentSettings {
     pub plan: Option<crate::args::PlanMode>,
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
+    /// Rules by argument: the flags' (`--deny`, `--ask`, `--allow`), then the file's.
+    pub rules: Vec<lucid::tool::permission::Rule>,
     pub shell_timeout: Duration,
     pub python: Option<String>,
     /// Variables passed to `shell` and `python` besides the allowlisted ones.
@@ -129,6 +131,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))
         .collect();
     permissions.extend(file.permissions.clone());
+    let rules = rules(args, file)?;
     let temperature = args.temperature.or(file.temperature);
     if let Some(t) = temperature.filter(|t| !t.is_finite() || *t < 0.0) {
         return Err(ConfigError(format!("temperature {t} is not a number of 0 or more")));
@@ -147,6 +150,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         plan: file.plan,
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
+        rules,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
         python: file.python.as_deref().map(expand_home),
         tool_env: file.tool_env.clone().unwrap_or_default(),
@@ -156,6 +160,24 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,
     })
+}
+
+/// The permission rules of the flags, then of the file, each checked.
+fn rules(args: &AgentArgs, file: &Settings) -> Result<Vec<lucid::tool::permission::Rule>, ConfigError> {
+    use lucid::tool::permission::{Permission, Rule};
+    let none = Vec::new();
+    let sources = [
+        (Permission::Deny, &args.mcp.deny, file.deny.as_ref().unwrap_or(&none)),
+        (Permission::Ask, &args.mcp.ask, file.ask.as_ref().unwrap_or(&none)),
+        (Permission::Allow, &args.mcp.allow, file.allow.as_ref().unwrap_or(&none)),
+    ];
+    let mut out = Vec::new();
+    for (permission, flags, configured) in sources {
+        for text in flags.iter().chain(configured) {
+            out.push(Rule::parse(permission, text).map_err(|e| ConfigError(e.to_string()))?);
+        }
+    }
+    Ok(out)
 }
 
 /// The window assumed when nothing says what it is: small enough for any local model.
