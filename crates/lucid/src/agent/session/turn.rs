@@ -77,7 +77,12 @@ impl Session {
         let result = turn.session.drive_turn(prompt, stream, events, options).instrument(span.clone()).await;
         turn.done();
         match &result {
-            Ok(r) => crate::telemetry::record_usage(&span, r.usage),
+            Ok(r) => {
+                crate::telemetry::record_usage(&span, r.usage);
+                if let Some(model) = &r.model {
+                    crate::telemetry::record_response_model(&span, None, model);
+                }
+            }
             Err(e) => crate::telemetry::record_error(&span, e),
         }
         result
@@ -254,7 +259,11 @@ impl Session {
                     r = answer => r,
                 };
                 match &response {
-                    Ok(r) => crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message),
+                    Ok(r) => {
+                        crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message);
+                        let answered = r.fallbacks.last().map_or(primary.as_str(), |s| s.to.as_str());
+                        crate::telemetry::record_response_model(&chat, r.model.as_deref(), answered);
+                    }
                     Err(e) => crate::telemetry::record_error(&chat, e),
                 }
                 (response, primary)
