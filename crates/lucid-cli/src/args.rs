@@ -117,6 +117,17 @@ pub struct AgentArgs {
     /// Most model calls per turn (default 10).
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// The most one run may cost, in US dollars, from the model's price (`lucid run`
+    /// exits 3 before the model call that would pass it; an unpriced model makes no call).
+    #[arg(long, value_name = "USD")]
+    pub max_cost: Option<f64>,
+    /// The most model calls one run may make (exits 3 with the spend when reached).
+    #[arg(long, value_name = "N")]
+    pub max_model_calls: Option<u64>,
+    /// The most tokens (prompt and answers) one run may use, the next call's prompt
+    /// counted before it is sent.
+    #[arg(long, value_name = "N")]
+    pub max_total_tokens: Option<u64>,
     /// The database of `sql_query` and `sql_schema`, read only: a SQLite file or a
     /// `postgres://` URL (a Postgres build). Adds both tools to the default tools.
     #[arg(long, value_name = "URL")]

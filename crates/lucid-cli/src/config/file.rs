@@ -60,6 +60,22 @@ pub struct Settings {
     /// Backup models, `provider:model`, tried in order when a call fails for a reason worth
     /// switching for (`--fallback` replaces the list; `[]` turns it off for an agent).
     pub fallback: Option<Vec<String>>,
+    /// The most a run may cost in US dollars (`--max-cost`).
+    pub max_cost: Option<f64>,
+    /// The most model calls a run may make (`--max-model-calls`).
+    pub max_model_calls: Option<u64>,
+    /// The most tokens a run may use (`--max-total-tokens`).
+    pub max_total_tokens: Option<u64>,
+    /// The most a session may cost over all its turns, in US dollars.
+    pub session_max_cost: Option<f64>,
+    /// The most model calls a session may make over all its turns.
+    pub session_max_model_calls: Option<u64>,
+    /// The most tokens a session may use over all its turns.
+    pub session_max_total_tokens: Option<u64>,
+    /// `[prices."provider:model"]` (or `[prices.model]`, any provider): US dollars per
+    /// million tokens, over the built-in table.
+    #[serde(default)]
+    pub prices: BTreeMap<String, PriceSection>,
     /// Per-tool permissions: what a call no rule matches gets.
     #[serde(default)]
     pub permissions: BTreeMap<String, Permission>,
@@ -90,6 +106,21 @@ pub struct Settings {
     /// What `lucid serve`'s OpenAI facade does with a client's system message: `append`
     /// (default: after this agent's `system`), `replace` or `refuse` (400).
     pub client_system: Option<String>,
+}
+
+/// `[prices.NAME]`: a model's price in US dollars per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceSection {
+    /// Prompt tokens not read from a cache.
+    pub input: f64,
+    /// Generated tokens.
+    pub output: f64,
+    /// Prompt tokens read from the cache (unset: unknown, and a call reading the cache has
+    /// an unknown cost).
+    pub cache_read: Option<f64>,
+    /// Prompt tokens written to the cache.
+    pub cache_write: Option<f64>,
 }
 
 /// `[serve]`: the HTTP edge of `lucid serve`; its flags override each setting (origins
@@ -250,6 +281,12 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         allow,
         ask,
         deny,
+        max_cost,
+        max_model_calls,
+        max_total_tokens,
+        session_max_cost,
+        session_max_model_calls,
+        session_max_total_tokens,
         mcp,
         serve,
         client_system
@@ -259,6 +296,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         (t, p) => p.or(t),
     };
     top.permissions.extend(profile.permissions);
+    top.prices.extend(profile.prices);
     top.providers.extend(profile.providers);
     top.agents.extend(profile.agents);
     top
@@ -345,6 +383,20 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]
 {permissions}
+
+# Budgets: a run (or a session, over all its turns) stops before the model call that would
+# pass one, with the spend reported (`lucid run` exits 3). Costs come from each model's
+# price (a built-in table of list prices, or [prices] below); an unpriced model's cost is
+# "unknown", and a cost limit then stops before the first call.
+# max_cost = 0.50                # US dollars per run (--max-cost)
+# max_model_calls = 30           # per run (--max-model-calls)
+# max_total_tokens = 500000      # prompt and answers, per run (--max-total-tokens)
+# session_max_cost = 5.0         # the same over a stored session's turns
+# [prices."ollama:llama3.2"]     # US dollars per million tokens, over the built-in table
+# input = 0.0
+# output = 0.0
+# cache_read = 0.0               # optional
+# cache_write = 0.0              # optional
 
 # Where sessions are kept (a SQLite file, or a postgres:// URL with a Postgres build).
 # store = "~/.local/share/lucid/lucid.db"

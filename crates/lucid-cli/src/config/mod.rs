@@ -38,6 +38,10 @@ pub struct AgentSettings {
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
     /// Rules by argument: the flags' (`--deny`, `--ask`, `--allow`), then the file's.
     pub rules: Vec<lucid::tool::permission::Rule>,
+    /// Limits per run (flags over the file) and per session (the file).
+    pub budget: lucid::agent::budget::Budget,
+    /// Prices over the built-in table, by `provider:model` or `model`.
+    pub prices: Vec<(String, lucid::model::prices::Price)>,
     pub shell_timeout: Duration,
     pub python: Option<String>,
     /// Variables passed to `shell` and `python` besides the allowlisted ones.
@@ -132,6 +136,26 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         .collect();
     permissions.extend(file.permissions.clone());
     let rules = rules(args, file)?;
+    let budget = budget(args, file)?;
+    let prices = file
+        .prices
+        .iter()
+        .map(|(name, p)| {
+            let fine = [Some(p.input), Some(p.output), p.cache_read, p.cache_write]
+                .iter()
+                .flatten()
+                .all(|n| n.is_finite() && *n >= 0.0);
+            if !fine {
+                return Err(ConfigError(format!(
+                    "[prices.{name:?}]: prices are dollars per million tokens, 0 or more"
+                )));
+            }
+            Ok((
+                name.clone(),
+                lucid::model::prices::Price::new(p.input, p.output).with_cache(p.cache_read, p.cache_write),
+            ))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let temperature = args.temperature.or(file.temperature);
     if let Some(t) = temperature.filter(|t| !t.is_finite() || *t < 0.0) {
         return Err(ConfigError(format!("temperature {t} is not a number of 0 or more")));
@@ -151,6 +175,8 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
         rules,
+        budget,
+        prices,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
         python: file.python.as_deref().map(expand_home),
         tool_env: file.tool_env.clone().unwrap_or_default(),
@@ -160,6 +186,36 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,
     })
+}
+
+/// The limits of a run (flags over the file) and of a session (the file), checked.
+fn budget(args: &AgentArgs, file: &Settings) -> Result<lucid::agent::budget::Budget, ConfigError> {
+    use lucid::agent::budget::{Budget, Limits};
+    let limits = |cost: Option<f64>, calls: Option<u64>, tokens: Option<u64>, key: &str| {
+        let mut l = Limits::default();
+        if let Some(c) = cost {
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(ConfigError(format!("{key}max_cost must be a number of dollars, 0 or more")));
+            }
+            l = l.max_cost(c);
+        }
+        if let Some(n) = calls {
+            l = l.max_model_calls(n);
+        }
+        if let Some(n) = tokens {
+            l = l.max_total_tokens(n);
+        }
+        Ok(l)
+    };
+    let run = limits(
+        args.max_cost.or(file.max_cost),
+        args.max_model_calls.or(file.max_model_calls),
+        args.max_total_tokens.or(file.max_total_tokens),
+        "",
+    )?;
+    let session =
+        limits(file.session_max_cost, file.session_max_model_calls, file.session_max_total_tokens, "session_")?;
+    Ok(Budget::default().run(run).session(session))
 }
 
 /// The permission rules of the flags, then of the file, each checked.
