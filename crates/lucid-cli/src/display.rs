@@ -159,3 +159,12 @@ mod tests {
         );
     }
 }
+
+/// A cost as people read it: `$0.0123`, or `cost unknown` for a model without a price
+/// (never `$0`).
+pub fn dollars(cost: Option<f64>) -> String {
+    match cost {
+        Some(c) => format!("${c:.4}"),
+        None => "cost unknown".to_string(),
+    }
+}

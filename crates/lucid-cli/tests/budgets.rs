@@ -128,5 +128,11 @@ async fn a_session_budget_from_the_configuration_holds_over_runs() {
     assert_eq!((v["stop_reason"].as_str(), v["iterations"].as_u64()), (Some("budget_exceeded"), Some(0)));
     assert!(v["stop_message"].as_str().unwrap().contains("spent an unknown cost, 105 tokens in 3 model calls"), "{v}");
     assert_eq!(server.requests().len(), before);
+    // `lucid sessions show` reports the spend.
+    let store = dir.join("s.db");
+    let out = run_in(&dir, &["sessions", "--store", store.to_str().unwrap(), "show", "work"], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("Spent 105 tokens (80 in, 25 out) in 3 model calls, cost unknown."), "{shown}");
     std::fs::remove_dir_all(dir).ok();
 }

@@ -310,6 +310,8 @@ async fn rules_are_named_at_the_prompt_and_always_remembers_the_exact_command() 
         let seen = p.expect("Tool said: exit code 0").unwrap();
         assert!(!String::from_utf8_lossy(seen.before()).contains("allow?"), "asked for an allowed command");
         p.expect("ok fine").unwrap();
+        // The footer's cost: the model `m` has no price.
+        p.expect("· cost unknown (session cost unknown) │ session").unwrap();
         p.expect("> ").unwrap();
 
         // The same prefix in a compound command is asked, by the tool's own permission.
