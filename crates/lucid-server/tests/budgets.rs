@@ -10,7 +10,9 @@ use common::{Api, start, start_on, temp_dir};
 use lucid::Agent;
 use lucid::agent::budget::{Budget, Limits};
 use lucid::model::prices::Price;
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream};
+use lucid_mock::{
+    MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream,
+};
 use lucid_server::{ApiKeys, Database, ServerConfig};
 use serde_json::json;
 
@@ -80,7 +82,10 @@ async fn a_tenant_spends_its_day_and_a_run_its_budget(api: Api) {
     assert_eq!(r["result"]["iterations"], 2);
     assert!((r["result"]["cost_usd"].as_f64().unwrap() - 0.1).abs() < 1e-9, "two calls of 30 + 10 tokens: {r}");
     let why = r["result"]["stop_message"].as_str().unwrap();
-    assert!(why.contains("the run's max_model_calls (2) is reached: spent $0.1000, 80 tokens in 2 model calls"), "{why}");
+    assert!(
+        why.contains("the run's max_model_calls (2) is reached: spent $0.1000, 80 tokens in 2 model calls"),
+        "{why}"
+    );
 
     let metrics = acme.get_text("/metrics").await;
     assert!(metrics.lines().any(|l| l.starts_with("lucid_cost_usd_total 0.16")), "{metrics}");

@@ -125,7 +125,7 @@ pub struct PriceSection {
 
 /// `[serve]`: the HTTP edge of `lucid serve`; its flags override each setting (origins
 /// add up).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServeSection {
     /// Origins whose web pages may use the API (`--allow-origin`).
@@ -137,6 +137,12 @@ pub struct ServeSection {
     pub body_timeout_secs: Option<u64>,
     /// Connections served at once (`--max-connections`).
     pub max_connections: Option<u64>,
+    /// The most one tenant may spend per day (UTC), in US dollars; then 429.
+    pub tenant_daily_max_cost: Option<f64>,
+    /// The most tokens one tenant may use per day (UTC); then 429.
+    pub tenant_daily_max_tokens: Option<u64>,
+    /// The most model calls one tenant may make per day (UTC); then 429.
+    pub tenant_daily_max_model_calls: Option<u64>,
 }
 
 /// `[memory]`: the layered memory (`lucid::memory::ConversationMemory`) of `lucid chat`
@@ -437,6 +443,9 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # header_timeout_secs = 10       # to send a request head; also the keep-alive idle time
 # body_timeout_secs = 30         # to send a request's body
 # max_connections = 1024         # served at once; more wait until one closes
+# tenant_daily_max_cost = 20.0   # dollars one key may spend per UTC day, then 429
+# tenant_daily_max_tokens = 5000000
+# tenant_daily_max_model_calls = 2000
 
 # MCP servers: their tools join the agent's as `{server}__{tool}` (`lucid mcp list` shows
 # them). Secrets come from the environment: `${VAR}` in `env` and `headers`.
@@ -508,8 +517,34 @@ mod tests {
             (serve.header_timeout_secs, serve.body_timeout_secs, serve.max_connections),
             (Some(10), Some(30), Some(1024))
         );
+        assert_eq!(
+            (serve.tenant_daily_max_cost, serve.tenant_daily_max_tokens, serve.tenant_daily_max_model_calls),
+            (Some(20.0), Some(5_000_000), Some(2000))
+        );
         let e = toml::from_str::<Settings>("[serve]\nallow_origin = []").unwrap_err().to_string();
         assert!(e.contains("allow_origin"), "{e}");
+    }
+
+    #[test]
+    fn the_starter_files_rules_and_budgets_parse_once_uncommented() {
+        let lines: Vec<String> = starter()
+            .lines()
+            .filter_map(|l| l.strip_prefix("# "))
+            .filter(|l| {
+                let keys =
+                    ["allow =", "ask =", "deny =", "max_cost =", "max_model_calls =", "max_total_tokens =", "session_"];
+                keys.iter().any(|k| l.starts_with(k))
+            })
+            .map(str::to_string)
+            .collect();
+        let s: Settings = toml::from_str(&lines.join("\n")).unwrap();
+        assert_eq!(s.allow.as_deref().map(<[String]>::len), Some(3));
+        assert_eq!((s.max_cost, s.max_model_calls, s.session_max_cost), (Some(0.5), Some(30), Some(5.0)));
+        let settings =
+            crate::config::agent_settings(&crate::args::AgentArgs::default(), &s, crate::args::ToolDefaults::Run)
+                .unwrap();
+        assert_eq!(settings.rules.len(), 6);
+        assert_eq!(settings.rules[0].to_string(), "deny shell(rm *)");
     }
 
     #[test]

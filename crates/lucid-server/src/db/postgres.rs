@@ -8,8 +8,8 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, event_bytes,
-    json_bytes, json_or_null, kind,
+    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
+    event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.

@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, event_bytes,
-    json_bytes, json_or_null, kind,
+    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
+    event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// The server's tables in one SQLite file.
@@ -505,7 +505,14 @@ impl RunStore for SqliteDb {
                 .query_row(
                     "SELECT cost_nanos, unpriced, tokens, model_calls FROM serve_spend WHERE tenant = ?1 AND day = ?2",
                     params![tenant, day],
-                    |r| Ok(DailySpend { cost_nanos: r.get(0)?, unpriced: r.get(1)?, tokens: r.get(2)?, model_calls: r.get(3)? }),
+                    |r| {
+                        Ok(DailySpend {
+                            cost_nanos: r.get(0)?,
+                            unpriced: r.get(1)?,
+                            tokens: r.get(2)?,
+                            model_calls: r.get(3)?,
+                        })
+                    },
                 )
                 .optional()?;
             Ok(row.unwrap_or_default())
