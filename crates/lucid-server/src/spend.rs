@@ -10,7 +10,7 @@ use crate::error::ApiError;
 
 /// Days since 1970, UTC.
 fn today() -> i64 {
-    crate::now_ms() as i64 / 86_400_000
+    crate::now_ms() / 86_400_000
 }
 
 /// Counts a turn's spend: in the metrics, and for `tenant`'s day when a daily budget is set.

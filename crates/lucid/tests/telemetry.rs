@@ -136,7 +136,7 @@ async fn after_a_switch_the_spans_name_the_backup_that_answered() {
     let retry =
         RetryPolicy { max_retries: 1, initial_backoff: std::time::Duration::from_millis(1), ..Default::default() };
     let model = |url: &str, name: &str| {
-        let transport = HttpTransport::builder().retry(retry.clone()).build().unwrap();
+        let transport = HttpTransport::builder().retry(retry).build().unwrap();
         lucid::model::OpenAiCompatible::new(url, None, name).unwrap().with_transport(transport)
     };
     let fallback = lucid::model::Fallback::new(model(&primary.url(), "primary-model"))

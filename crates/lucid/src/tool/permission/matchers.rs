@@ -196,8 +196,10 @@ fn sql_statements(sql: &str) -> Vec<Vec<String>> {
     let mut word = String::new();
     let mut chars = sql.chars().peekable();
     let flush = |word: &mut String, statements: &mut Vec<Vec<String>>| {
-        if !word.is_empty() {
-            statements.last_mut().map(|s| s.push(std::mem::take(word).to_ascii_lowercase()));
+        if !word.is_empty()
+            && let Some(s) = statements.last_mut()
+        {
+            s.push(std::mem::take(word).to_ascii_lowercase());
         }
     };
     while let Some(c) = chars.next() {

@@ -273,20 +273,20 @@ impl Rule {
 
 /// `text` split at commas not preceded by `\` (which is dropped).
 fn split_unescaped(text: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
+    let mut out = Vec::new();
+    let mut current = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\\' if chars.peek() == Some(&',') => {
                 chars.next();
-                out.last_mut().map(|s| s.push(','));
+                current.push(',');
             }
-            ',' => out.push(String::new()),
-            c => {
-                out.last_mut().map(|s| s.push(c));
-            }
+            ',' => out.push(std::mem::take(&mut current)),
+            c => current.push(c),
         }
     }
+    out.push(current);
     out
 }
 
@@ -408,10 +408,7 @@ mod tests {
         assert_eq!(issue(serde_json::json!({"repo": "me/site"})), Permission::Ask, "a missing argument allows nothing");
         assert_eq!(issue(serde_json::json!({"repo": "you/site", "draft": true})), Permission::Ask);
         assert_eq!(issue(serde_json::json!({"repo": "me/secret", "draft": true})), Permission::Deny);
-        assert_eq!(
-            rule(Permission::Ask, "a__b(q=x\\,y)").matches(&call("a__b", serde_json::json!({"q": "x,y"}))),
-            true
-        );
+        assert!(rule(Permission::Ask, "a__b(q=x\\,y)").matches(&call("a__b", serde_json::json!({"q": "x,y"}))));
         for bad in ["", "shell(", "shell()", "a b", "mcp__x(noequals)", "(x)"] {
             assert!(Rule::parse(Permission::Allow, bad).is_err(), "{bad:?}");
         }
