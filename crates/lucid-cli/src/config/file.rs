@@ -75,7 +75,7 @@ pub struct Settings {
     /// `[prices."provider:model"]` (or `[prices.model]`, any provider): US dollars per
     /// million tokens, over the built-in table.
     #[serde(default)]
-    pub prices: BTreeMap<String, PriceSection>,
+    pub prices: BTreeMap<String, super::limits::PriceSection>,
     /// Per-tool permissions: what a call no rule matches gets.
     #[serde(default)]
     pub permissions: BTreeMap<String, Permission>,
@@ -106,21 +106,6 @@ pub struct Settings {
     /// What `lucid serve`'s OpenAI facade does with a client's system message: `append`
     /// (default: after this agent's `system`), `replace` or `refuse` (400).
     pub client_system: Option<String>,
-}
-
-/// `[prices.NAME]`: a model's price in US dollars per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PriceSection {
-    /// Prompt tokens not read from a cache.
-    pub input: f64,
-    /// Generated tokens.
-    pub output: f64,
-    /// Prompt tokens read from the cache (unset: unknown, and a call reading the cache has
-    /// an unknown cost).
-    pub cache_read: Option<f64>,
-    /// Prompt tokens written to the cache.
-    pub cache_write: Option<f64>,
 }
 
 /// `[serve]`: the HTTP edge of `lucid serve`; its flags override each setting (origins
@@ -523,28 +508,6 @@ mod tests {
         );
         let e = toml::from_str::<Settings>("[serve]\nallow_origin = []").unwrap_err().to_string();
         assert!(e.contains("allow_origin"), "{e}");
-    }
-
-    #[test]
-    fn the_starter_files_rules_and_budgets_parse_once_uncommented() {
-        let lines: Vec<String> = starter()
-            .lines()
-            .filter_map(|l| l.strip_prefix("# "))
-            .filter(|l| {
-                let keys =
-                    ["allow =", "ask =", "deny =", "max_cost =", "max_model_calls =", "max_total_tokens =", "session_"];
-                keys.iter().any(|k| l.starts_with(k))
-            })
-            .map(str::to_string)
-            .collect();
-        let s: Settings = toml::from_str(&lines.join("\n")).unwrap();
-        assert_eq!(s.allow.as_deref().map(<[String]>::len), Some(3));
-        assert_eq!((s.max_cost, s.max_model_calls, s.session_max_cost), (Some(0.5), Some(30), Some(5.0)));
-        let settings =
-            crate::config::agent_settings(&crate::args::AgentArgs::default(), &s, crate::args::ToolDefaults::Run)
-                .unwrap();
-        assert_eq!(settings.rules.len(), 6);
-        assert_eq!(settings.rules[0].to_string(), "deny shell(rm *)");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod error;
 pub mod file;
+mod limits;
 mod model;
 
 use std::time::Duration;
@@ -135,27 +136,17 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))
         .collect();
     permissions.extend(file.permissions.clone());
-    let rules = rules(args, file)?;
-    let budget = budget(args, file)?;
-    let prices = file
-        .prices
-        .iter()
-        .map(|(name, p)| {
-            let fine = [Some(p.input), Some(p.output), p.cache_read, p.cache_write]
-                .iter()
-                .flatten()
-                .all(|n| n.is_finite() && *n >= 0.0);
-            if !fine {
-                return Err(ConfigError(format!(
-                    "[prices.{name:?}]: prices are dollars per million tokens, 0 or more"
-                )));
-            }
-            Ok((
-                name.clone(),
-                lucid::model::prices::Price::new(p.input, p.output).with_cache(p.cache_read, p.cache_write),
-            ))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let rules = limits::rules(&args.mcp, file.allow.as_ref(), file.ask.as_ref(), file.deny.as_ref())?;
+    let run = limits::limits(
+        args.limits.max_cost.or(file.max_cost),
+        args.limits.max_model_calls.or(file.max_model_calls),
+        args.limits.max_total_tokens.or(file.max_total_tokens),
+        "",
+    )?;
+    let session =
+        limits::limits(file.session_max_cost, file.session_max_model_calls, file.session_max_total_tokens, "session_")?;
+    let budget = lucid::agent::budget::Budget::default().run(run).session(session);
+    let prices = limits::prices(&file.prices)?;
     let temperature = args.temperature.or(file.temperature);
     if let Some(t) = temperature.filter(|t| !t.is_finite() || *t < 0.0) {
         return Err(ConfigError(format!("temperature {t} is not a number of 0 or more")));
@@ -186,54 +177,6 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,
     })
-}
-
-/// The limits of a run (flags over the file) and of a session (the file), checked.
-fn budget(args: &AgentArgs, file: &Settings) -> Result<lucid::agent::budget::Budget, ConfigError> {
-    use lucid::agent::budget::{Budget, Limits};
-    let limits = |cost: Option<f64>, calls: Option<u64>, tokens: Option<u64>, key: &str| {
-        let mut l = Limits::default();
-        if let Some(c) = cost {
-            if !(c.is_finite() && c >= 0.0) {
-                return Err(ConfigError(format!("{key}max_cost must be a number of dollars, 0 or more")));
-            }
-            l = l.max_cost(c);
-        }
-        if let Some(n) = calls {
-            l = l.max_model_calls(n);
-        }
-        if let Some(n) = tokens {
-            l = l.max_total_tokens(n);
-        }
-        Ok(l)
-    };
-    let run = limits(
-        args.max_cost.or(file.max_cost),
-        args.max_model_calls.or(file.max_model_calls),
-        args.max_total_tokens.or(file.max_total_tokens),
-        "",
-    )?;
-    let session =
-        limits(file.session_max_cost, file.session_max_model_calls, file.session_max_total_tokens, "session_")?;
-    Ok(Budget::default().run(run).session(session))
-}
-
-/// The permission rules of the flags, then of the file, each checked.
-fn rules(args: &AgentArgs, file: &Settings) -> Result<Vec<lucid::tool::permission::Rule>, ConfigError> {
-    use lucid::tool::permission::{Permission, Rule};
-    let none = Vec::new();
-    let sources = [
-        (Permission::Deny, &args.mcp.deny, file.deny.as_ref().unwrap_or(&none)),
-        (Permission::Ask, &args.mcp.ask, file.ask.as_ref().unwrap_or(&none)),
-        (Permission::Allow, &args.mcp.allow, file.allow.as_ref().unwrap_or(&none)),
-    ];
-    let mut out = Vec::new();
-    for (permission, flags, configured) in sources {
-        for text in flags.iter().chain(configured) {
-            out.push(Rule::parse(permission, text).map_err(|e| ConfigError(e.to_string()))?);
-        }
-    }
-    Ok(out)
 }
 
 /// The window assumed when nothing says what it is: small enough for any local model.
@@ -347,5 +290,25 @@ mod tests {
             let err = memory_settings(Some(&section(text))).unwrap_err();
             assert!(err.0.contains(key), "{text}: {}", err.0);
         }
+    }
+
+    #[test]
+    fn the_starter_files_rules_and_budgets_parse_once_uncommented() {
+        let lines: Vec<String> = file::starter()
+            .lines()
+            .filter_map(|l| l.strip_prefix("# "))
+            .filter(|l| {
+                let keys =
+                    ["allow =", "ask =", "deny =", "max_cost =", "max_model_calls =", "max_total_tokens =", "session_"];
+                keys.iter().any(|k| l.starts_with(k))
+            })
+            .map(str::to_string)
+            .collect();
+        let s: Settings = toml::from_str(&lines.join("\n")).unwrap();
+        assert_eq!(s.allow.as_deref().map(<[String]>::len), Some(3));
+        assert_eq!((s.max_cost, s.max_model_calls, s.session_max_cost), (Some(0.5), Some(30), Some(5.0)));
+        let settings = agent_settings(&AgentArgs::default(), &s, ToolDefaults::Run).unwrap();
+        assert_eq!(settings.rules.len(), 6);
+        assert_eq!(settings.rules[0].to_string(), "deny shell(rm *)");
     }
 }
