@@ -67,6 +67,21 @@ async fn run_allows_cargo_test_by_rule_and_refuses_everything_else() {
     );
     assert!(!dir.join("pwned").exists());
 
+    // `lucid config show` prints the rules and the budget.
+    std::fs::write(
+        dir.join("show.toml"),
+        "deny = [\"shell(rm *)\"]\nallow = [\"shell(cargo test*)\"]\nmax_cost = 2.0\n",
+    )
+    .unwrap();
+    let out = run_in(&dir, &["config", "show", "--config", "show.toml"], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("deny = [\"shell(rm *)\"]") && shown.contains("allow = [\"shell(cargo test*)\"]"),
+        "{shown}"
+    );
+    assert!(shown.contains("max_cost = 2\n") && shown.contains("max_model_calls = (none)"), "{shown}");
+
     // A rule that cannot be read is the configuration's to fix: exit code 2, naming it.
     let out = run_in(&dir, &["run", "--base-url", &url, "-m", "m", "--deny", "sql_query(everything)", "hi"], &[]).await;
     assert_eq!(out.status.code(), Some(2), "stderr: {}", text(&out.stderr));
