@@ -131,6 +131,9 @@ pub fn policy(settings: &AgentSettings, approver: Option<Arc<dyn Approver>>) -> 
     for (tool, permission) in &settings.permissions {
         p = p.set(tool.clone(), *permission);
     }
+    for rule in &settings.rules {
+        p = p.rule(rule.clone());
+    }
     match approver {
         Some(a) => p.approver(a),
         None => p,
