@@ -85,6 +85,17 @@ pub struct HookContext<'a> {
     /// The session's answers to calls waiting for approval, and the tools it allows for
     /// the rest of the session ([`crate::approval`]).
     pub approvals: &'a Approvals,
+    /// What this turn has cost so far in dollars; `None` when a model it used has no known
+    /// price.
+    pub cost_usd: Option<f64>,
+    /// Before a model call, when a [budget](crate::agent::budget) asked for it: the
+    /// request's prompt tokens as estimated (scaled by what the provider counted before).
+    pub prompt_tokens: Option<u64>,
+    /// With [`HookContext::prompt_tokens`]: what that prompt costs at the model's input
+    /// price (`None`: no known price).
+    pub prompt_cost_usd: Option<f64>,
+    /// What the session spent before this turn (its stored total, for a stored session).
+    pub session: crate::outcome::Spend,
 }
 
 /// The request of one model call, as a hook may edit it. Each part is borrowed from the
@@ -110,6 +121,9 @@ pub enum ModelCallDecision {
     /// End the turn now with [`StopReason::Stopped`](super::StopReason::Stopped); the
     /// text is [`AgentResult::stop_message`].
     Stop(String),
+    /// End the turn now with [`StopReason::BudgetExceeded`](super::StopReason::BudgetExceeded):
+    /// the call would pass a limit the text names.
+    OverBudget(String),
 }
 
 /// A hook's word before a tool call.
