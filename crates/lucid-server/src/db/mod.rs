@@ -311,23 +311,15 @@ pub trait RunStore: Send + Sync {
     /// Moves a run from `from` to `to`; false when it was not in `from`.
     fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>>;
 
-    /// A run waiting for input goes on: `running` again, owned by `owner` until
-    /// `lease_until`, no cancel asked; false when it was not waiting.
+    /// A run waiting in `from` (`needs_input`, `needs_approval`) goes on: `running` again,
+    /// owned by `owner` until `lease_until`, no cancel asked, its input replaced when one
+    /// is given; false when it was not waiting (another request took it on first).
+    #[allow(clippy::too_many_arguments)]
     fn continue_run<'a>(
         &'a self,
         id: &'a str,
-        input: &'a str,
-        owner: &'a str,
-        lease_until: i64,
-        now: i64,
-    ) -> BoxFuture<'a, Result<bool>>;
-
-    /// A run waiting for approvals goes on: `running` again, owned by `owner` until
-    /// `lease_until`, no cancel asked; false when it was not waiting (another answer or
-    /// the expiry took it on first).
-    fn resume_approved<'a>(
-        &'a self,
-        id: &'a str,
+        from: RunStatus,
+        input: Option<&'a str>,
         owner: &'a str,
         lease_until: i64,
         now: i64,

@@ -247,40 +247,21 @@ impl RunStore for PostgresDb {
     fn continue_run<'a>(
         &'a self,
         id: &'a str,
-        input: &'a str,
+        from: RunStatus,
+        input: Option<&'a str>,
         owner: &'a str,
         lease_until: i64,
         now: i64,
     ) -> BoxFuture<'a, Result<bool>> {
         Box::pin(async move {
+            let added = input.map_or(0, |i| i.len() as i64);
             let r = self
                 .client()
                 .await?
                 .execute(
                     "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
-                     updated_at = $3, input = $5, bytes = bytes + $6 WHERE id = $4 AND status = 'needs_input'",
-                    &[&owner, &lease_until, &now, &id, &input, &(input.len() as i64)],
-                )
-                .await;
-            not_unique(r)
-        })
-    }
-
-    fn resume_approved<'a>(
-        &'a self,
-        id: &'a str,
-        owner: &'a str,
-        lease_until: i64,
-        now: i64,
-    ) -> BoxFuture<'a, Result<bool>> {
-        Box::pin(async move {
-            let r = self
-                .client()
-                .await?
-                .execute(
-                    "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
-                     updated_at = $3 WHERE id = $4 AND status = 'needs_approval'",
-                    &[&owner, &lease_until, &now, &id],
+                     updated_at = $3, input = COALESCE($5, input), bytes = bytes + $6 WHERE id = $4 AND status = $7",
+                    &[&owner, &lease_until, &now, &id, &input, &added, &from.as_str()],
                 )
                 .await;
             not_unique(r)

@@ -210,35 +210,19 @@ impl RunStore for SqliteDb {
     fn continue_run<'a>(
         &'a self,
         id: &'a str,
-        input: &'a str,
+        from: RunStatus,
+        input: Option<&'a str>,
         owner: &'a str,
         lease_until: i64,
         now: i64,
     ) -> BoxFuture<'a, Result<bool>> {
-        let (id, input, owner) = (id.to_string(), input.to_string(), owner.to_string());
+        let (id, input, owner) = (id.to_string(), input.map(str::to_string), owner.to_string());
+        let added = input.as_ref().map_or(0, |i| i.len() as i64);
         self.with(move |c| {
             let r = c.execute(
                 "UPDATE serve_runs SET status = 'running', owner = ?1, lease_until = ?2, cancel_requested = 0, \
-                 updated_at = ?3, input = ?5, bytes = bytes + ?6 WHERE id = ?4 AND status = 'needs_input'",
-                params![owner, lease_until, now, id, input, input.len() as i64],
-            );
-            not_unique(r)
-        })
-    }
-
-    fn resume_approved<'a>(
-        &'a self,
-        id: &'a str,
-        owner: &'a str,
-        lease_until: i64,
-        now: i64,
-    ) -> BoxFuture<'a, Result<bool>> {
-        let (id, owner) = (id.to_string(), owner.to_string());
-        self.with(move |c| {
-            let r = c.execute(
-                "UPDATE serve_runs SET status = 'running', owner = ?1, lease_until = ?2, cancel_requested = 0, \
-                 updated_at = ?3 WHERE id = ?4 AND status = 'needs_approval'",
-                params![owner, lease_until, now, id],
+                 updated_at = ?3, input = COALESCE(?5, input), bytes = bytes + ?6 WHERE id = ?4 AND status = ?7",
+                params![owner, lease_until, now, id, input, added, from.as_str()],
             );
             not_unique(r)
         })

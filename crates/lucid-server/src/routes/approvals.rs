@@ -46,7 +46,7 @@ pub async fn answer(
     session.set_owner(Some(tenant.0.clone()));
     let first_seq = server.db.last_event(&id).await? + 1;
     let now = crate::now_ms();
-    if server.db.resume_approved(&id, &server.owner, server.lease_until(now), now).await? {
+    if server.db.continue_run(&id, RunStatus::NeedsApproval, None, &server.owner, server.lease_until(now), now).await? {
         crate::runs::start(&server, &id, session, crate::runs::Turn::Resume, first_seq, slot);
     } else if server.db.run_status(&id).await? == Some(RunStatus::NeedsApproval) {
         // Still waiting, yet not moved: another run of the session is going.

@@ -102,7 +102,11 @@ pub async fn input(
     session.set_owner(Some(tenant.0.clone()));
     let first_seq = server.db.last_event(&id).await? + 1;
     let now = crate::now_ms();
-    if !server.db.continue_run(&id, &input, &server.owner, server.lease_until(now), now).await? {
+    if !server
+        .db
+        .continue_run(&id, RunStatus::NeedsInput, Some(&input), &server.owner, server.lease_until(now), now)
+        .await?
+    {
         return Err(busy(&row.session_id));
     }
     crate::runs::start(&server, &id, session, crate::runs::Turn::Prompt(input), first_seq, slot);

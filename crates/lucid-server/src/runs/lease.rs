@@ -10,7 +10,7 @@ use lucid::{AgentEvent, AgentResult, Message, StopReason};
 
 use super::{Turn, start};
 use crate::AppState;
-use crate::db::{Claimed, StoredEvent, first_seq_of_generation};
+use crate::db::{Claimed, RunStatus, StoredEvent, first_seq_of_generation};
 use crate::events::{self, Outcome};
 
 /// How many runs of instances that are gone one lease tick takes over at most.
@@ -98,7 +98,11 @@ async fn expire_approvals(server: &Arc<AppState>, now: i64) {
             Ok(n) => n + 1,
             Err(e) => return tracing::warn!(run = %run.id, "reading the run's events: {e}"),
         };
-        match server.db.resume_approved(&run.id, &server.owner, server.lease_until(now), now).await {
+        match server
+            .db
+            .continue_run(&run.id, RunStatus::NeedsApproval, None, &server.owner, server.lease_until(now), now)
+            .await
+        {
             Ok(true) => {}
             Ok(false) => continue,
             Err(e) => return tracing::warn!(run = %run.id, "taking a run whose approvals expired: {e}"),
