@@ -10,11 +10,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Api, error_code, parse_sse, start, start_on, temp_dir};
+use common::{Api, error_code, parse_sse, start};
 use lucid::prelude::*;
 use lucid::tool::permission::{Permission, PermissionPolicy};
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream};
-use lucid_server::{ApiKeys, Database, ServerConfig};
+use lucid_server::{ApiKeys, ServerConfig};
 use serde_json::{Value, json};
 
 /// Adds two integers.
@@ -177,7 +177,13 @@ async fn approvals_on_postgres() {
         None => format!("{base}/{name}"),
     };
     let mock = MockServer::start(scripted).await;
-    let api = start_on(temp_dir("approvals-pg"), Database::Postgres(url), agent(&mock), with_keys).await;
+    let api = common::start_on(
+        common::temp_dir("approvals-pg"),
+        lucid_server::Database::Postgres(url),
+        agent(&mock),
+        with_keys,
+    )
+    .await;
     approvals_over_http(api).await;
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
 }

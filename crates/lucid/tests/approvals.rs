@@ -199,6 +199,7 @@ async fn answers_recorded_by_one_session_let_another_resume_on_sqlite() {
     allow_deny_edit_remember(sqlite_store("flow"), "job").await;
 }
 
+#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn answers_recorded_by_one_session_let_another_resume_on_postgres() {
     let Some(url) = common::postgres_url() else { return };
@@ -246,4 +247,28 @@ async fn an_unsaved_session_keeps_its_pending_calls_in_memory() {
     assert_eq!(s.pending_approvals().len(), 1);
     let r = s.resume_with([Answer::allow("c1")]).await.unwrap();
     assert_eq!((r.content.as_str(), r.tool_calls[0].output.as_deref()), ("done", Some("echo: a")));
+}
+
+#[tokio::test]
+async fn a_rule_that_asks_defers_only_the_calls_it_matches() {
+    use lucid::tool::permission::Rule;
+    // `echo` asks, but `echo(text=safe*)` is allowed: that call runs, the other waits.
+    let model = Script::new(vec![
+        calls(&[("c1", json!({"text": "safe one"})), ("c2", json!({"text": "risky"}))]),
+        text("done"),
+    ]);
+    let policy = PermissionPolicy::allow_all()
+        .set("echo", Permission::Ask)
+        .rule(Rule::parse(Permission::Allow, "echo(text=safe*)").unwrap())
+        .defer_asks(true);
+    let agent = Agent::builder(Arc::clone(&model) as Arc<dyn ChatModel>).tool(echo).permissions(policy).build();
+    let mut s = agent.session();
+    let r = s.run("go").await.unwrap();
+    assert_eq!(r.stop_reason, StopReason::Deferred);
+    assert_eq!(r.tool_calls[0].output.as_deref(), Some("echo: safe one"), "the allowed call ran");
+    let pending = s.pending_approvals();
+    assert_eq!(pending.iter().map(|p| p.call_id.as_str()).collect::<Vec<_>>(), ["c2"]);
+    let r = s.resume_with([Answer::deny("c2", "No risks.")]).await.unwrap();
+    assert_eq!(r.content, "done");
+    assert_eq!(model.last_results()[1], ("c2".to_string(), "No risks.".to_string()));
 }
