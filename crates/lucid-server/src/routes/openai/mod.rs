@@ -10,6 +10,9 @@
 //! placed after the operator's system prompt unless the agent says otherwise
 //! ([`ClientSystem`](crate::ClientSystem)).
 //!
+//! `/v1/responses` is the same run in the Responses API's shapes ([`responses`]), with these
+//! parts shared.
+//!
 //! Text the model writes beside tool calls is streamed as it comes too (a stream cannot
 //! know a step will call tools until the step ends); the non-streamed `content` is the
 //! last answer only.
@@ -39,6 +42,7 @@ use crate::{ApiError, AppState, Tenant};
 
 mod client_tools;
 mod request;
+pub mod responses;
 
 use client_tools::DeferClientTools;
 use request::ChatRequest;

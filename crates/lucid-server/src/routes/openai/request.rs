@@ -12,6 +12,8 @@ use crate::ApiError;
 use crate::body::JsonObject;
 use crate::config::ClientSystem;
 
+use super::client_tools::Shape;
+
 /// Fields that only change how the answer is delivered, or that the facade reads itself.
 const READ: &[&str] = &[
     "model",
@@ -93,22 +95,10 @@ impl ChatRequest {
             Some(_) => return Err(ApiError::invalid("stream_options", "must be an object")),
         };
         let own: Vec<&str> = agent.tools().specs().iter().map(|s| s.name()).collect();
-        let tools = super::client_tools::read(body.0.get("tools"), &own)?;
+        let tools = super::client_tools::read(body.0.get("tools"), &own, Shape::Nested)?;
         let (client_system, history, prompt) = messages(body)?;
-        let system = match (mode, client_system) {
-            (_, None) => agent.system().map(str::to_string),
-            (ClientSystem::Refuse, Some((i, _))) => {
-                return Err(ApiError::invalid(
-                    &format!("messages[{i}].role"),
-                    "this agent keeps its own system prompt and refuses a client's (client_system = \"refuse\")",
-                ));
-            }
-            (ClientSystem::Replace, Some((_, text))) => Some(text),
-            (ClientSystem::Append, Some((_, text))) => Some(match agent.system() {
-                Some(own) if !own.trim().is_empty() => format!("{own}\n\n{text}"),
-                _ => text,
-            }),
-        };
+        let client_system = client_system.map(|(i, text)| (format!("messages[{i}].role"), text));
+        let system = system_prompt(agent, mode, client_system)?;
         let mut names = own;
         names.extend(tools.iter().map(|t| t.spec().name()));
         let options = options(body, agent, &names)?;
@@ -116,8 +106,32 @@ impl ChatRequest {
     }
 }
 
+/// The system prompt a run has when the client sent `client` (the field it came in, and
+/// its text), placed as the agent's `mode` says: after the operator's prompt, instead of
+/// it, or refused with a 400 naming the field.
+pub(super) fn system_prompt(
+    agent: &Agent,
+    mode: ClientSystem,
+    client: Option<(String, String)>,
+) -> Result<Option<String>, ApiError> {
+    Ok(match (mode, client) {
+        (_, None) => agent.system().map(str::to_string),
+        (ClientSystem::Refuse, Some((field, _))) => {
+            return Err(ApiError::invalid(
+                &field,
+                "this agent keeps its own system prompt and refuses a client's (client_system = \"refuse\")",
+            ));
+        }
+        (ClientSystem::Replace, Some((_, text))) => Some(text),
+        (ClientSystem::Append, Some((_, text))) => Some(match agent.system() {
+            Some(own) if !own.trim().is_empty() => format!("{own}\n\n{text}"),
+            _ => text,
+        }),
+    })
+}
+
 /// Accepts a harmless field only with a value whose meaning is kept.
-fn harmless(field: &str, value: &Value) -> Result<(), ApiError> {
+pub(super) fn harmless(field: &str, value: &Value) -> Result<(), ApiError> {
     let kept = match field {
         "n" => matches!(value, Value::Null) || value.as_u64() == Some(1),
         "logprobs" => matches!(value, Value::Null | Value::Bool(false)),
@@ -267,7 +281,7 @@ fn options(body: &JsonObject, agent: &Agent, tools: &[&str]) -> Result<ChatOptio
     Ok(o)
 }
 
-fn number(v: &Value, field: &str, min: f64, max: f64) -> Result<f64, ApiError> {
+pub(super) fn number(v: &Value, field: &str, min: f64, max: f64) -> Result<f64, ApiError> {
     v.as_f64()
         .filter(|x| (min..=max).contains(x))
         .ok_or_else(|| ApiError::invalid(field, &format!("must be a number from {min} to {max}")))
@@ -276,50 +290,58 @@ fn number(v: &Value, field: &str, min: f64, max: f64) -> Result<f64, ApiError> {
 /// `{"type": "text" | "json_object"}` or `{"type": "json_schema", "json_schema": {name,
 /// schema, strict}}`.
 fn response_format(v: &Value) -> Result<ResponseFormat, ApiError> {
+    text_format(v, &v["json_schema"], "response_format", "response_format.json_schema")
+}
+
+/// A format as both APIs write it: `v["type"]` (at `at`) is `text`, `json_object` or
+/// `json_schema`, and then `spec` (at `spec_at`) has the schema's `name`, `schema` and
+/// `strict`.
+pub(super) fn text_format(v: &Value, spec: &Value, at: &str, spec_at: &str) -> Result<ResponseFormat, ApiError> {
     match v["type"].as_str() {
         Some("text") => Ok(ResponseFormat::Text),
         Some("json_object") => Ok(ResponseFormat::JsonObject),
         Some("json_schema") => {
-            let spec = &v["json_schema"];
             let name = spec["name"]
                 .as_str()
                 .filter(|n| !n.is_empty())
-                .ok_or_else(|| ApiError::invalid("response_format.json_schema.name", "required"))?;
+                .ok_or_else(|| ApiError::invalid(&format!("{spec_at}.name"), "required"))?;
             let schema = match &spec["schema"] {
                 Value::Object(_) => spec["schema"].clone(),
                 Value::Null => serde_json::json!({"type": "object"}),
-                _ => return Err(ApiError::invalid("response_format.json_schema.schema", "must be an object")),
+                _ => return Err(ApiError::invalid(&format!("{spec_at}.schema"), "must be an object")),
             };
             let strict = spec["strict"].as_bool().unwrap_or(false);
             Ok(ResponseFormat::JsonSchema { name: name.to_string(), schema, strict })
         }
-        _ => Err(ApiError::invalid("response_format.type", "must be text, json_object or json_schema")),
+        _ => Err(ApiError::invalid(&format!("{at}.type"), "must be text, json_object or json_schema")),
     }
 }
 
 /// `none`, `auto`, `required`, or `{"type": "function", "function": {"name"}}` naming one
 /// of the tools (the agent's and the client's).
 fn tool_choice(v: &Value, names: &[&str]) -> Result<ToolChoice, ApiError> {
+    choose_tool(v, names, Shape::Nested)
+}
+
+/// `tool_choice` as either API writes it: `none`, `auto`, `required`, or a function tool
+/// named (as `shape` writes it) among `names`.
+pub(super) fn choose_tool(v: &Value, names: &[&str], shape: Shape) -> Result<ToolChoice, ApiError> {
+    let (name, field, form) = match shape {
+        Shape::Nested => (&v["function"]["name"], "tool_choice.function.name", r#"{"type": "function", "function": {"name": …}}"#),
+        Shape::Flat => (&v["name"], "tool_choice.name", r#"{"type": "function", "name": …}"#),
+    };
     let choice = match v {
         Value::String(s) if s == "none" => return Ok(ToolChoice::None),
         Value::String(s) if s == "auto" => return Ok(ToolChoice::Auto),
         Value::String(s) if s == "required" => ToolChoice::Required,
-        Value::Object(_) if v["type"] == "function" => match v["function"]["name"].as_str() {
+        Value::Object(_) if v["type"] == "function" => match name.as_str() {
             Some(name) if names.contains(&name) => ToolChoice::Tool(name.to_string()),
             Some(name) => {
-                return Err(ApiError::invalid(
-                    "tool_choice.function.name",
-                    &format!("no tool `{name}` (tools: {})", names.join(", ")),
-                ));
+                return Err(ApiError::invalid(field, &format!("no tool `{name}` (tools: {})", names.join(", "))));
             }
-            None => return Err(ApiError::invalid("tool_choice.function.name", "required")),
+            None => return Err(ApiError::invalid(field, "required")),
         },
-        _ => {
-            return Err(ApiError::invalid(
-                "tool_choice",
-                "must be none, auto, required or {\"type\": \"function\", \"function\": {\"name\": …}}",
-            ));
-        }
+        _ => return Err(ApiError::invalid("tool_choice", &format!("must be none, auto, required or {form}"))),
     };
     if names.is_empty() {
         return Err(ApiError::invalid("tool_choice", "this agent has no tools to call"));
