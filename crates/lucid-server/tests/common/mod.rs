@@ -148,17 +148,10 @@ pub fn parse_sse(text: &str) -> Vec<Sse> {
 /// The test Postgres server (`LUCID_TEST_POSTGRES_URL`): `None` (the test prints why and
 /// skips) when unset, a failure under `CI=true`, where `.ci/run` starts one.
 pub fn postgres_url() -> Option<String> {
-    match std::env::var("LUCID_TEST_POSTGRES_URL") {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("LUCID_TEST_POSTGRES_URL is not set under CI=true; .ci/run starts PostgreSQL")
-        }
-        _ => {
-            eprintln!("skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts PostgreSQL and sets it)");
-            None
-        }
-    }
+    real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL and sets it")
 }
+
+pub use lucid_mock::real_part;
 
 pub fn error_code(body: &Value) -> &str {
     body["error"]["code"].as_str().unwrap_or_else(|| panic!("not the error shape: {body}"))
