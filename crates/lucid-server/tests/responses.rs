@@ -56,11 +56,15 @@ fn model(req: &RecordedRequest) -> Reply {
     text(&format!("You said {users} things."))
 }
 
+/// The agent `default`: system prompt "You add numbers.", tool `add`, on the mock.
+fn agent(mock: &MockServer) -> Agent {
+    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+    Agent::builder(llm).system("You add numbers.").tool(add).build()
+}
+
 async fn serve(name: &str, tune: impl FnOnce(ServerConfig) -> ServerConfig) -> (Api, Arc<MockServer>) {
     let mock = Arc::new(MockServer::start(model).await);
-    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
-    let agent = Agent::builder(llm).system("You add numbers.").tool(add).build();
-    (start(name, agent, tune).await, mock)
+    (start(name, agent(&mock), tune).await, mock)
 }
 
 fn message(body: &Value) -> &str {
@@ -284,10 +288,30 @@ async fn a_clients_function_tool_comes_back_as_a_function_call_and_the_run_goes_
     assert_eq!(first["tool_choice"], "required", "the first model call's, as in OpenAI");
 }
 
+fn two_tenants(c: ServerConfig) -> ServerConfig {
+    c.keys(ApiKeys::parse("acme:acme-key-0123456789,globex:globex-key-0123456789").unwrap())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stored_response_continues_with_previous_response_id_for_its_tenant_only() {
-    let keys = ApiKeys::parse("acme:acme-key-0123456789,globex:globex-key-0123456789").unwrap();
-    let (api, mock) = serve("responses-stored", |c| c.keys(keys)).await;
+async fn a_stored_response_continues_with_previous_response_id_for_its_tenant_only_on_sqlite() {
+    let (api, mock) = serve("responses-stored", two_tenants).await;
+    stored_responses(api, mock).await;
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_response_continues_with_previous_response_id_for_its_tenant_only_on_postgres() {
+    let Some(admin) = common::postgres_url() else { return };
+    let db = common::PgDatabase::create(&admin, "lucid_responses").await;
+    let mock = Arc::new(MockServer::start(model).await);
+    let database = lucid_server::Database::Postgres(db.url.clone());
+    let api = common::start_on(common::temp_dir("responses-stored-pg"), database, agent(&mock), two_tenants).await;
+    stored_responses(api, mock).await;
+    db.drop_now().await;
+}
+
+/// Stored responses: continued by their tenant, unknown to another; read and deleted.
+async fn stored_responses(api: Api, mock: Arc<MockServer>) {
     let (acme, globex) = (api.as_key("acme-key-0123456789"), api.as_key("globex-key-0123456789"));
     let (status, first) = acme.post("/v1/responses", json!({"model": "default", "input": "one", "store": true})).await;
     assert_eq!(status, 200, "{first}");
@@ -486,4 +510,21 @@ async fn the_openai_agents_sdk_runs_an_agent_with_its_own_function_tool() {
     assert_eq!(got["called"], json!(["Paris", "Paris"]), "the Agents SDK ran its own tool, once a run");
     let first = mock.requests()[0].json();
     assert_eq!(first["messages"][0]["content"], "You add numbers.\n\nYou help with the weather.");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_fails_is_a_502_or_a_response_failed_event() {
+    let mock = Arc::new(MockServer::start(|_: &RecordedRequest| {
+        Reply::json(400, &json!({"error": {"message": "the model is unwell", "type": "invalid_request_error"}}))
+    })
+    .await);
+    let api = start("responses-failed", agent(&mock), |c| c).await;
+    let (status, body) = api.post("/v1/responses", json!({"model": "default", "input": "hi"})).await;
+    assert_eq!((status, error_code(&body)), (502, "provider_error"), "{body}");
+    let events = stream(&api, json!({"model": "default", "input": "hi", "stream": true})).await;
+    let kinds: Vec<&str> = events.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["response.created", "response.in_progress", "response.failed"]);
+    let failed = &events[2].1["response"];
+    assert_eq!((failed["status"].as_str(), failed["error"]["code"].as_str()), (Some("failed"), Some("server_error")));
+    assert!(failed["error"]["message"].as_str().unwrap().contains("unwell"), "{failed}");
 }
