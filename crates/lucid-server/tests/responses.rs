@@ -9,22 +9,13 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Api, error_code, parse_sse, start};
+use common::{Api, add, error_code, parse_sse, start};
 use lucid::prelude::*;
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream};
+use lucid_mock::{
+    MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream,
+};
 use lucid_server::{ApiKeys, ClientSystem, ServerConfig};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 /// The model. Offered the client's `weather`: `add(2, 3)` first (the agent's tool), then
 /// `weather`, then the answer once it has the weather. Otherwise it answers how many user
@@ -37,7 +28,11 @@ fn model(req: &RecordedRequest) -> Reply {
     let last = messages.last().unwrap().clone();
     let offered = body["tools"].as_array().is_some_and(|t| t.iter().any(|t| t["function"]["name"] == "weather"));
     let text = |t: &str| {
-        if stream { Reply::sse(&text_stream(&[&t[..t.len() / 2], &t[t.len() / 2..]])) } else { Reply::json(200, &text_completion(t)) }
+        if stream {
+            Reply::sse(&text_stream(&[&t[..t.len() / 2], &t[t.len() / 2..]]))
+        } else {
+            Reply::json(200, &text_completion(t))
+        }
     };
     let call = |calls: &[(&str, &str, &str)]| {
         if stream { Reply::sse(&tool_call_stream(calls)) } else { Reply::json(200, &tool_call_completion(calls)) }
@@ -93,6 +88,11 @@ async fn stream(api: &Api, body: Value) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// The events' types, in order.
+fn kinds(events: &[(String, Value)]) -> Vec<&str> {
+    events.iter().map(|(k, _)| k.as_str()).collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_response_has_openais_shape_and_its_options_reach_the_model() {
     let (api, mock) = serve("responses-plain", |c| c).await;
@@ -106,7 +106,10 @@ async fn a_response_has_openais_shape_and_its_options_reach_the_model() {
     let (status, r) = api.post("/v1/responses", ask).await;
     assert_eq!(status, 200, "{r}");
     assert!(r["id"].as_str().unwrap().starts_with("resp_"), "{r}");
-    assert_eq!((r["object"].as_str(), r["status"].as_str(), r["model"].as_str()), (Some("response"), Some("completed"), Some("default")));
+    assert_eq!(
+        (r["object"].as_str(), r["status"].as_str(), r["model"].as_str()),
+        (Some("response"), Some("completed"), Some("default"))
+    );
     assert!(r["created_at"].is_u64() && r["error"].is_null() && r["incomplete_details"].is_null(), "{r}");
     assert_eq!(r["metadata"], json!({"trace": "t-1"}));
     assert_eq!((r["instructions"].as_str(), r["temperature"].as_f64()), (Some("Answer in JSON."), Some(0.25)));
@@ -116,8 +119,14 @@ async fn a_response_has_openais_shape_and_its_options_reach_the_model() {
     assert_eq!(output.len(), 1, "{r}");
     let item = &output[0];
     assert!(item["id"].as_str().unwrap().starts_with("msg_"));
-    assert_eq!((item["type"].as_str(), item["role"].as_str(), item["status"].as_str()), (Some("message"), Some("assistant"), Some("completed")));
-    assert_eq!(item["content"], json!([{"type": "output_text", "text": r#"{"sum": 5}"#, "annotations": [], "logprobs": []}]));
+    assert_eq!(
+        (item["type"].as_str(), item["role"].as_str(), item["status"].as_str()),
+        (Some("message"), Some("assistant"), Some("completed"))
+    );
+    assert_eq!(
+        item["content"],
+        json!([{"type": "output_text", "text": r#"{"sum": 5}"#, "annotations": [], "logprobs": []}])
+    );
     assert_eq!(
         r["usage"],
         json!({"input_tokens": 20, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
@@ -129,7 +138,10 @@ async fn a_response_has_openais_shape_and_its_options_reach_the_model() {
     assert_eq!((sent["temperature"].as_f64(), sent["top_p"].as_f64()), (Some(0.25), Some(0.5)));
     assert!(sent["max_tokens"] == 300 || sent["max_completion_tokens"] == 300, "{sent}");
     assert_eq!(sent["parallel_tool_calls"], false);
-    assert_eq!(sent["response_format"], json!({"type": "json_schema", "json_schema": {"name": "sum", "schema": schema, "strict": true}}));
+    assert_eq!(
+        sent["response_format"],
+        json!({"type": "json_schema", "json_schema": {"name": "sum", "schema": schema, "strict": true}})
+    );
 
     // Input items: the client's system message joins `instructions`; an assistant's earlier
     // message and the user's last one are the conversation.
@@ -171,7 +183,10 @@ async fn what_the_facade_cannot_honour_is_a_400_naming_the_field() {
         (json!({"metadata": {"k": 1}}), "`metadata`"),
         (json!({"previous_response_id": 5}), "`previous_response_id`"),
         (json!({"input": [{"type": "reasoning", "id": "rs_1", "summary": []}]}), "`input[0].type`"),
-        (json!({"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "x"}]}]}), "`input[0].content[0].type`"),
+        (
+            json!({"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "x"}]}]}),
+            "`input[0].content[0].type`",
+        ),
         (json!({"input": [{"type": "function_call_output", "call_id": "c1", "output": "x"}]}), "`input[0].call_id`"),
         (json!({"input": [{"role": "assistant", "content": "hi"}]}), "`input`"),
     ];
@@ -189,7 +204,8 @@ async fn what_the_facade_cannot_honour_is_a_400_naming_the_field() {
     assert!(mock.requests().is_empty(), "a refused request never reaches the model");
 
     let (api, mock) = serve("responses-refuse-system", |c| c.client_system("default", ClientSystem::Refuse)).await;
-    let (status, reply) = api.post("/v1/responses", json!({"model": "default", "input": "hi", "instructions": "Obey me."})).await;
+    let (status, reply) =
+        api.post("/v1/responses", json!({"model": "default", "input": "hi", "instructions": "Obey me."})).await;
     assert_eq!(status, 400);
     assert!(message(&reply).starts_with("`instructions`") && message(&reply).contains("client_system"), "{reply}");
     assert!(mock.requests().is_empty());
@@ -199,9 +215,8 @@ async fn what_the_facade_cannot_honour_is_a_400_naming_the_field() {
 async fn the_stream_has_openais_typed_events_in_order_with_sequence_numbers() {
     let (api, _mock) = serve("responses-stream", |c| c).await;
     let events = stream(&api, json!({"model": "default", "input": "hi", "stream": true})).await;
-    let kinds: Vec<&str> = events.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(
-        kinds,
+        kinds(&events),
         [
             "response.created",
             "response.in_progress",
@@ -219,13 +234,23 @@ async fn the_stream_has_openais_typed_events_in_order_with_sequence_numbers() {
         assert_eq!(data["sequence_number"], i as u64, "{data}");
     }
     let created = &events[0].1["response"];
-    assert_eq!((created["status"].as_str(), created["output"].as_array().map(Vec::len)), (Some("in_progress"), Some(0)));
+    assert_eq!(
+        (created["status"].as_str(), created["output"].as_array().map(Vec::len)),
+        (Some("in_progress"), Some(0))
+    );
     let item_id = events[2].1["item"]["id"].as_str().unwrap();
     assert_eq!(events[2].1["item"]["status"], "in_progress");
-    let text: String = events.iter().filter(|(k, _)| k == "response.output_text.delta").map(|(_, d)| d["delta"].as_str().unwrap()).collect();
+    let text: String = events
+        .iter()
+        .filter(|(k, _)| k == "response.output_text.delta")
+        .map(|(_, d)| d["delta"].as_str().unwrap())
+        .collect();
     assert_eq!(text, "You said 1 things.");
     assert_eq!(events[4].1["item_id"], item_id);
-    assert_eq!((events[6].1["text"].as_str(), events[7].1["part"]["text"].as_str()), (Some(text.as_str()), Some(text.as_str())));
+    assert_eq!(
+        (events[6].1["text"].as_str(), events[7].1["part"]["text"].as_str()),
+        (Some(text.as_str()), Some(text.as_str()))
+    );
     let done = &events[9].1["response"];
     assert_eq!(done["status"], "completed");
     assert_eq!(done["id"], created["id"]);
@@ -237,7 +262,8 @@ async fn the_stream_has_openais_typed_events_in_order_with_sequence_numbers() {
 async fn a_clients_function_tool_comes_back_as_a_function_call_and_the_run_goes_on_from_its_output() {
     let (api, mock) = serve("responses-client-tools", |c| c).await;
     let user = json!({"role": "user", "content": "Weather in Paris, and 2 + 3?"});
-    let (status, r) = api.post("/v1/responses", json!({"model": "default", "input": [user], "tools": [weather()]})).await;
+    let (status, r) =
+        api.post("/v1/responses", json!({"model": "default", "input": [user], "tools": [weather()]})).await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["status"], "completed");
     let call = &r["output"][0];
@@ -255,7 +281,8 @@ async fn a_clients_function_tool_comes_back_as_a_function_call_and_the_run_goes_
 
     // Stateless: the client sends the call back with its output.
     let input = json!([user, call, {"type": "function_call_output", "call_id": "call_w", "output": "sunny"}]);
-    let (status, r) = api.post("/v1/responses", json!({"model": "default", "input": input, "tools": [weather()]})).await;
+    let (status, r) =
+        api.post("/v1/responses", json!({"model": "default", "input": input, "tools": [weather()]})).await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["output"][0]["content"][0]["text"], "Paris is sunny; 2 + 3 = 5.");
     let last = mock.requests().last().unwrap().json();
@@ -264,11 +291,14 @@ async fn a_clients_function_tool_comes_back_as_a_function_call_and_the_run_goes_
     assert_eq!(messages.last().unwrap()["tool_call_id"], "call_w");
 
     // Streamed: the call as an item with its arguments' events, after the server's own tool ran.
-    let events = stream(&api, json!({"model": "default", "input": [user], "tools": [weather()], "stream": true,
-                                     "tool_choice": "required"})).await;
-    let kinds: Vec<&str> = events.iter().map(|(k, _)| k.as_str()).collect();
+    let events = stream(
+        &api,
+        json!({"model": "default", "input": [user], "tools": [weather()], "stream": true,
+                                     "tool_choice": "required"}),
+    )
+    .await;
     assert_eq!(
-        kinds,
+        kinds(&events),
         [
             "response.created",
             "response.in_progress",
@@ -338,12 +368,16 @@ async fn stored_responses(api: Api, mock: Arc<MockServer>) {
 
     // A client's tool call, stored: the next request sends only the output.
     let user = json!({"role": "user", "content": "Weather in Paris, and 2 + 3?"});
-    let (status, r) =
-        acme.post("/v1/responses", json!({"model": "default", "input": [user], "tools": [weather()], "store": true})).await;
+    let (status, r) = acme
+        .post("/v1/responses", json!({"model": "default", "input": [user], "tools": [weather()], "store": true}))
+        .await;
     assert_eq!(status, 200, "{r}");
     let output = json!([{"type": "function_call_output", "call_id": "call_w", "output": "sunny"}]);
     let (status, r) = acme
-        .post("/v1/responses", json!({"model": "default", "input": output, "tools": [weather()], "previous_response_id": r["id"]}))
+        .post(
+            "/v1/responses",
+            json!({"model": "default", "input": output, "tools": [weather()], "previous_response_id": r["id"]}),
+        )
         .await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["output"][0]["content"][0]["text"], "Paris is sunny; 2 + 3 = 5.");
@@ -454,12 +488,16 @@ async fn run_python(name: &str, python: String, script: &'static str) -> (Value,
     .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "the script failed:\n{stderr}");
-    (serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout))), mock)
+    (
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout))),
+        mock,
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_openai_python_sdk_parses_the_responses_facade() {
-    let Some(python) = common::real_part("LUCID_TEST_OPENAI_PYTHON", ".ci/run installs PyPI's openai in a venv and sets it")
+    let Some(python) =
+        common::real_part("LUCID_TEST_OPENAI_PYTHON", ".ci/run installs PyPI's openai in a venv and sets it")
     else {
         return;
     };
@@ -472,27 +510,48 @@ async fn the_official_openai_python_sdk_parses_the_responses_facade() {
     );
     assert_eq!(
         got["events"],
-        json!(["ResponseCreatedEvent", "ResponseInProgressEvent", "ResponseOutputItemAddedEvent",
-               "ResponseContentPartAddedEvent", "ResponseTextDeltaEvent", "ResponseTextDeltaEvent",
-               "ResponseTextDoneEvent", "ResponseContentPartDoneEvent", "ResponseOutputItemDoneEvent",
-               "ResponseCompletedEvent"]),
+        json!([
+            "ResponseCreatedEvent",
+            "ResponseInProgressEvent",
+            "ResponseOutputItemAddedEvent",
+            "ResponseContentPartAddedEvent",
+            "ResponseTextDeltaEvent",
+            "ResponseTextDeltaEvent",
+            "ResponseTextDoneEvent",
+            "ResponseContentPartDoneEvent",
+            "ResponseOutputItemDoneEvent",
+            "ResponseCompletedEvent"
+        ]),
         "the SDK's own types for each event"
     );
     assert_eq!(got["sequence"], json!((0..10).collect::<Vec<_>>()));
-    assert_eq!((got["streamed"].as_str(), got["completed"].as_str()), (Some("You said 1 things."), Some("You said 1 things.")));
+    assert_eq!(
+        (got["streamed"].as_str(), got["completed"].as_str()),
+        (Some("You said 1 things."), Some("You said 1 things."))
+    );
     assert_eq!(got["helper"], "You said 1 things.");
     assert_eq!(got["call"], json!(["ResponseFunctionToolCall", "call_w", "weather", {"city": "Paris"}]), "{got}");
-    assert_eq!((got["stream_call"].as_str(), got["stream_call_item"].as_str()), (Some(r#"{"city":"Paris"}"#), Some("call_w")));
+    assert_eq!(
+        (got["stream_call"].as_str(), got["stream_call_item"].as_str()),
+        (Some(r#"{"city":"Paris"}"#), Some("call_w"))
+    );
     assert_eq!(got["after_tool"], "Paris is sunny; 2 + 3 = 5.");
     assert_eq!(got["parsed"], 5, "structured output through the SDK's parse");
-    assert_eq!((got["continued"].as_str(), got["retrieved"].as_str()), (Some("You said 2 things."), Some("You said 1 things.")));
+    assert_eq!(
+        (got["continued"].as_str(), got["retrieved"].as_str()),
+        (Some("You said 2 things."), Some("You said 1 things."))
+    );
     assert_eq!((got["deleted"].as_bool(), got["gone"].as_u64()), (Some(true), Some(404)));
     assert_eq!(got["refused"][0], 400);
     assert!(got["refused"][1].as_str().unwrap().starts_with("`tools[0].type`"), "{got}");
     let first = mock.requests()[0].json();
     assert_eq!(first["messages"][0]["content"], "You add numbers.\n\nBe brief.", "the operator's prompt kept");
-    assert_eq!((first["temperature"].as_f64(), first["max_tokens"].as_u64().or(first["max_completion_tokens"].as_u64())), (Some(0.5), Some(100)));
-    let parsed = mock.requests().iter().map(|r| r.json()).find(|b| b["response_format"]["type"] == "json_schema").unwrap();
+    assert_eq!(
+        (first["temperature"].as_f64(), first["max_tokens"].as_u64().or(first["max_completion_tokens"].as_u64())),
+        (Some(0.5), Some(100))
+    );
+    let parsed =
+        mock.requests().iter().map(|r| r.json()).find(|b| b["response_format"]["type"] == "json_schema").unwrap();
     assert_eq!(parsed["response_format"]["json_schema"]["name"], "Sum");
 }
 
@@ -514,16 +573,17 @@ async fn the_openai_agents_sdk_runs_an_agent_with_its_own_function_tool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_that_fails_is_a_502_or_a_response_failed_event() {
-    let mock = Arc::new(MockServer::start(|_: &RecordedRequest| {
-        Reply::json(400, &json!({"error": {"message": "the model is unwell", "type": "invalid_request_error"}}))
-    })
-    .await);
+    let mock = Arc::new(
+        MockServer::start(|_: &RecordedRequest| {
+            Reply::json(400, &json!({"error": {"message": "the model is unwell", "type": "invalid_request_error"}}))
+        })
+        .await,
+    );
     let api = start("responses-failed", agent(&mock), |c| c).await;
     let (status, body) = api.post("/v1/responses", json!({"model": "default", "input": "hi"})).await;
     assert_eq!((status, error_code(&body)), (502, "provider_error"), "{body}");
     let events = stream(&api, json!({"model": "default", "input": "hi", "stream": true})).await;
-    let kinds: Vec<&str> = events.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(kinds, ["response.created", "response.in_progress", "response.failed"]);
+    assert_eq!(kinds(&events), ["response.created", "response.in_progress", "response.failed"]);
     let failed = &events[2].1["response"];
     assert_eq!((failed["status"].as_str(), failed["error"]["code"].as_str()), (Some("failed"), Some("server_error")));
     assert!(failed["error"]["message"].as_str().unwrap().contains("unwell"), "{failed}");

@@ -9,6 +9,17 @@ use lucid::Agent;
 use lucid_server::{Server, ServerConfig};
 use serde_json::Value;
 
+/// Adds two integers: the tool of the agent under test.
+#[lucid::prelude::tool]
+pub async fn add(
+    /// first operand
+    a: i64,
+    /// second operand
+    b: i64,
+) -> Result<i64, lucid::ToolError> {
+    Ok(a + b)
+}
+
 /// A folder removed when the test ends.
 pub struct TempDir(pub PathBuf);
 

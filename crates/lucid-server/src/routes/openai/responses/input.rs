@@ -10,7 +10,9 @@ use lucid::{Agent, AssistantMessage, Message, Tool, ToolCall, ToolResult};
 use serde_json::Value;
 
 use super::super::client_tools::{self, Shape};
-use super::super::request::{choose_tool, harmless, number, system_prompt, text_format};
+use super::super::request::{
+    Read, join_system, known_fields, shared_options, split_prompt, system_prompt, text_format,
+};
 use crate::ApiError;
 use crate::body::JsonObject;
 use crate::config::ClientSystem;
@@ -64,15 +66,7 @@ impl ResponsesRequest {
         mode: ClientSystem,
         stored: Vec<Message>,
     ) -> Result<ResponsesRequest, ApiError> {
-        for (field, value) in &body.0 {
-            if READ.contains(&field.as_str()) {
-                continue;
-            }
-            if !HARMLESS.contains(&field.as_str()) {
-                return Err(ApiError::invalid(field, "not supported by this server (nothing would honour it)"));
-            }
-            harmless(field, value)?;
-        }
+        known_fields(body, READ, HARMLESS)?;
         refuse_unless(body, "background", |v| matches!(v, Value::Bool(false)), "runs answer in the request only")?;
         refuse_unless(body, "max_tool_calls", |_| false, "not supported (the agent's max_iterations bounds a run)")?;
         refuse_unless(body, "truncation", |v| v == "disabled", "only `disabled` (Lucid manages its own context)")?;
@@ -142,10 +136,6 @@ fn content_text(content: &Value, field: &str) -> Result<String, ApiError> {
     }
 }
 
-/// The client's system text (joined, with the field it first came in), the messages, and
-/// the prompt.
-type Read = (Option<(String, String)>, Vec<Message>, Option<String>);
-
 /// `input`: a string (the prompt), or items — messages, `function_call`s and their
 /// `function_call_output`s — after the `stored` conversation.
 fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
@@ -164,17 +154,13 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
             "message" => {
                 let text = content_text(&item["content"], &format!("input[{i}].content"))?;
                 match item["role"].as_str() {
-                    Some("system" | "developer") => match &mut system {
-                        Some((_, all)) => {
-                            all.push_str("\n\n");
-                            all.push_str(&text);
-                        }
-                        None => system = Some((format!("input[{i}].role"), text)),
-                    },
+                    Some("system" | "developer") => join_system(&mut system, || format!("input[{i}].role"), text),
                     Some("user") => out.push(Message::user(text)),
-                    Some("assistant") => {
-                        out.push(Message::Assistant(AssistantMessage { content: text, tool_calls: vec![], reasoning: None }))
-                    }
+                    Some("assistant") => out.push(Message::Assistant(AssistantMessage {
+                        content: text,
+                        tool_calls: vec![],
+                        reasoning: None,
+                    })),
                     _ => {
                         return Err(ApiError::invalid(
                             &format!("input[{i}].role"),
@@ -185,9 +171,12 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
             }
             "function_call" => {
                 let call = match (item["call_id"].as_str(), item["name"].as_str(), &item["arguments"]) {
-                    (Some(id), Some(name), Value::String(args)) => {
-                        ToolCall { id: id.to_string(), name: name.to_string(), arguments: args.clone(), signature: None }
-                    }
+                    (Some(id), Some(name), Value::String(args)) => ToolCall {
+                        id: id.to_string(),
+                        name: name.to_string(),
+                        arguments: args.clone(),
+                        signature: None,
+                    },
                     _ => {
                         return Err(ApiError::invalid(
                             &format!("input[{i}]"),
@@ -213,7 +202,8 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
                     Message::Assistant(a) => a.tool_calls.iter().find(|c| c.id == id).map(|c| c.name.clone()),
                     _ => None,
                 });
-                let name = name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier function_call `{id}`")))?;
+                let name =
+                    name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier function_call `{id}`")))?;
                 let content = content_text(&item["output"], &format!("input[{i}].output"))?;
                 out.push(Message::Tool(ToolResult { call_id: id.to_string(), name, content, is_error: false }));
             }
@@ -227,38 +217,13 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
             }
         }
     }
-    match out.last() {
-        Some(Message::Tool(_)) => Ok((system, out, None)),
-        Some(Message::User { content }) => {
-            let prompt = content.clone();
-            out.pop();
-            Ok((system, out, Some(prompt)))
-        }
-        _ => Err(ApiError::invalid("input", "the last item must be the user's message or a function_call_output")),
-    }
+    split_prompt(system, out, "input", "the last item must be the user's message or a function_call_output")
 }
 
 /// The agent's options with the request's sampling, length, format and tool settings.
 fn options(body: &JsonObject, agent: &Agent, tools: &[&str]) -> Result<ChatOptions, ApiError> {
-    let mut o = agent.options().clone();
+    let mut o = shared_options(body, agent, tools, &["max_output_tokens"], Shape::Flat)?;
     let get = |f: &str| body.0.get(f).filter(|v| !v.is_null());
-    if let Some(v) = get("temperature") {
-        o.temperature = Some(number(v, "temperature", 0.0, 2.0)?);
-    }
-    if let Some(v) = get("top_p") {
-        o.top_p = Some(number(v, "top_p", 0.0, 1.0)?);
-    }
-    if let Some(v) = get("max_output_tokens") {
-        let n = v.as_u64().filter(|n| *n >= 1 && *n <= u64::from(u32::MAX));
-        o.max_tokens = Some(n.ok_or_else(|| ApiError::invalid("max_output_tokens", "must be a positive integer"))? as u32);
-    }
-    if let Some(v) = get("parallel_tool_calls") {
-        let b = v.as_bool().ok_or_else(|| ApiError::invalid("parallel_tool_calls", "must be true or false"))?;
-        o.parallel_tool_calls = Some(b);
-    }
-    if let Some(v) = get("tool_choice") {
-        o.tool_choice = Some(choose_tool(v, tools, Shape::Flat)?);
-    }
     if let Some(v) = get("reasoning") {
         let r = v.as_object().ok_or_else(|| ApiError::invalid("reasoning", "must be an object"))?;
         for (k, v) in r {

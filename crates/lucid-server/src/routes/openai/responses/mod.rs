@@ -15,12 +15,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use lucid::{AgentResult, FinishReason, Session, StopReason, ToolCall};
 use serde_json::{Value, json};
 
-use super::{answer, failure, record, variant};
+use super::{agent_named, answer, failure, record, variant};
 use crate::body::JsonObject;
 use crate::events::Outcome;
 use crate::{ApiError, AppState, Tenant};
@@ -37,14 +36,9 @@ pub async fn create(
     tenant: Tenant,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    let model = body.text("model")?.to_string();
-    let agent = server.agents.get(&model).ok_or_else(|| ApiError {
-        status: StatusCode::NOT_FOUND,
-        code: "model_not_found",
-        ..ApiError::invalid("model", &format!("no agent `{model}`; GET /v1/models lists them"))
-    })?;
-    let stream = body.flag("stream")?;
+    let (model, agent, mode) = agent_named(&server, &body)?;
     let metadata = metadata(&body)?;
+    let stream = body.flag("stream")?;
     let previous = match body.0.get("previous_response_id") {
         None | Some(Value::Null) => None,
         Some(Value::String(id)) => Some(id.clone()),
@@ -54,7 +48,6 @@ pub async fn create(
         Some(id) => stored::load(&server, &tenant, id).await?.messages,
         None => Vec::new(),
     };
-    let mode = server.client_system.get(&model).copied().unwrap_or_default();
     let ResponsesRequest { history, prompt, system, options, tools, store } =
         ResponsesRequest::read(&body, agent, mode, stored)?;
     let head = Head::new(&body, &model, metadata, previous, store);

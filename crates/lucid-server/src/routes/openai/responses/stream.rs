@@ -111,7 +111,9 @@ pub fn answer(
                         };
                         m.delta(&mut events, &lucid::redact::redact(&t)).await;
                     }
-                    AgentEvent::ToolCallFinished { is_error, duration, .. } => server.metrics.tool_call(is_error, duration),
+                    AgentEvent::ToolCallFinished { is_error, duration, .. } => {
+                        server.metrics.tool_call(is_error, duration)
+                    }
                     AgentEvent::Completed(result) => finished = Some(result),
                     AgentEvent::Error(e) => {
                         server.metrics.turn_ended(Outcome::of_error(&e).status, started.elapsed());
