@@ -50,7 +50,7 @@ pub enum Shape {
 
 impl Shape {
     /// Where a tool's fields are, and their path in an error.
-    fn fields<'v>(self, tool: &'v Value, i: usize) -> (&'v Value, String) {
+    fn fields(self, tool: &Value, i: usize) -> (&Value, String) {
         match self {
             Shape::Nested => (&tool["function"], format!("tools[{i}].function")),
             Shape::Flat => (tool, format!("tools[{i}]")),
