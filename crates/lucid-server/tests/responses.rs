@@ -336,8 +336,47 @@ async fn a_stored_response_continues_with_previous_response_id_for_its_tenant_on
     let mock = Arc::new(MockServer::start(model).await);
     let database = lucid_server::Database::Postgres(db.url.clone());
     let api = common::start_on(common::temp_dir("responses-stored-pg"), database, agent(&mock), two_tenants).await;
-    stored_responses(api, mock).await;
+    stored_responses(api, Arc::clone(&mock)).await;
+    let database = lucid_server::Database::Postgres(db.url.clone());
+    let api = common::start_on(common::temp_dir("responses-quota-pg"), database, agent(&mock), capped).await;
+    stored_responses_count_in_the_quota(api).await;
     db.drop_now().await;
+}
+
+/// Two tenants, each keeping at most 5,000 bytes.
+fn capped(c: ServerConfig) -> ServerConfig {
+    two_tenants(c).max_stored_bytes_per_tenant(5_000)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_responses_count_in_the_tenants_quota_on_sqlite() {
+    let (api, _mock) = serve("responses-quota", capped).await;
+    stored_responses_count_in_the_quota(api).await;
+}
+
+/// Storing responses fills the tenant's quota until a 429 names it; one not stored still
+/// answers, the other tenant still stores, and deleting frees the room.
+async fn stored_responses_count_in_the_quota(api: Api) {
+    let (acme, globex) = (api.as_key("acme-key-0123456789"), api.as_key("globex-key-0123456789"));
+    let ask = json!({"model": "default", "input": "one", "store": true});
+    let mut kept = Vec::new();
+    let refused = loop {
+        let (status, body) = acme.post("/v1/responses", ask.clone()).await;
+        match status {
+            200 => kept.push(body["id"].as_str().unwrap().to_string()),
+            _ => break (status, body),
+        }
+        assert!(kept.len() < 10, "ten stored responses and the quota of 5,000 bytes never met");
+    };
+    assert_eq!((refused.0, error_code(&refused.1)), (429, "quota_exceeded"), "{}", refused.1);
+    assert!(!kept.is_empty());
+    let (status, _) = acme.post("/v1/responses", json!({"model": "default", "input": "one"})).await;
+    assert_eq!(status, 200, "a response not stored takes no room");
+    assert_eq!(globex.post("/v1/responses", ask.clone()).await.0, 200, "the other tenant has its own quota");
+    for id in &kept {
+        assert_eq!(acme.send(reqwest::Method::DELETE, &format!("/v1/responses/{id}"), None).await.0, 200);
+    }
+    assert_eq!(acme.post("/v1/responses", ask).await.0, 200, "deleted, their room is free again");
 }
 
 /// Stored responses: continued by their tenant, unknown to another; read and deleted.

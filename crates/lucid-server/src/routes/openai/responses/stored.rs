@@ -33,13 +33,16 @@ pub async fn load(server: &AppState, tenant: &Tenant, id: &str) -> Result<Stored
 }
 
 /// Keeps `response` (its `id` the key) with the conversation `messages` for `tenant`,
-/// within the tenant's quota of stored bytes.
+/// within the tenant's quota of stored bytes, and counts them in it (the server's
+/// `serve_responses` table) until it is deleted.
 pub async fn save(server: &AppState, tenant: &Tenant, response: &Value, messages: &[Message]) -> Result<(), ApiError> {
     let id = response["id"].as_str().unwrap_or_default();
     let history: Vec<Message> = messages.iter().filter(|m| !matches!(m, Message::System { .. })).cloned().collect();
     let metadata = json!({KEY: {"tenant": tenant.0, "response": response}});
     let bytes = metadata.to_string().len() + serde_json::to_string(&history).map_or(0, |s| s.len());
     crate::routes::shared::within_quotas(server, tenant, false, bytes as u64).await?;
+    // Counted first: a response the store then fails to keep is over-counted, never free.
+    server.db.insert_response(&tenant.0, id, bytes as i64, crate::now_ms()).await?;
     server.store.create(id, metadata).await?;
     server.store.append(id, &history).await?;
     Ok(())
@@ -49,5 +52,6 @@ pub async fn save(server: &AppState, tenant: &Tenant, response: &Value, messages
 pub async fn delete(server: &AppState, tenant: &Tenant, id: &str) -> Result<(), ApiError> {
     load(server, tenant, id).await?;
     server.store.delete(id).await?;
+    server.db.delete_response(&tenant.0, id).await?;
     Ok(())
 }
