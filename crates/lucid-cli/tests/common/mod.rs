@@ -43,6 +43,8 @@ pub fn test_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A real part a test needs (shared with the other crates' tests).
+#[allow(unused_imports)] // Not every test file has a real part.
 pub use lucid_mock::real_part;
 
 /// Starts `cmd` (a `lucid serve`, or anything that logs "listening on URL" on stderr) and
