@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
+use lucid::model::ChatOptions;
 use lucid::{AgentResult, FinishReason, Session, StopReason, ToolCall};
 use serde_json::{Value, json};
 
@@ -50,7 +51,7 @@ pub async fn create(
     };
     let ResponsesRequest { history, prompt, system, options, tools, store } =
         ResponsesRequest::read(&body, agent, mode, stored)?;
-    let head = Head::new(&body, &model, metadata, previous, store);
+    let head = Head::new(&body, &model, &options, metadata, previous, store);
     let agent = variant(agent, system, options, tools);
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     // A session of its own, kept in memory only: a stored response is saved apart, under
@@ -135,7 +136,15 @@ pub struct Head {
 }
 
 impl Head {
-    fn new(body: &JsonObject, model: &str, metadata: Value, previous: Option<String>, store: bool) -> Head {
+    /// What `body` asked, run with `options` (the agent's, as the request set them).
+    fn new(
+        body: &JsonObject,
+        model: &str,
+        options: &ChatOptions,
+        metadata: Value,
+        previous: Option<String>,
+        store: bool,
+    ) -> Head {
         let field = |f: &str| body.0.get(f).cloned().unwrap_or(Value::Null);
         let or = |f: &str, default: Value| body.0.get(f).filter(|v| !v.is_null()).cloned().unwrap_or(default);
         let base = json!({
@@ -147,21 +156,21 @@ impl Head {
             "error": null,
             "incomplete_details": null,
             "instructions": field("instructions"),
-            "max_output_tokens": field("max_output_tokens"),
+            "max_output_tokens": options.max_tokens,
             "max_tool_calls": null,
             "model": model,
             "output": [],
-            "parallel_tool_calls": or("parallel_tool_calls", json!(true)),
+            "parallel_tool_calls": options.parallel_tool_calls.unwrap_or(true),
             "previous_response_id": previous,
-            "reasoning": {"effort": body.0.get("reasoning").map_or(Value::Null, |r| r["effort"].clone()), "summary": null},
+            "reasoning": {"effort": options.reasoning_effort, "summary": null},
             "service_tier": "default",
             "store": store,
-            "temperature": or("temperature", json!(1.0)),
+            "temperature": options.temperature.unwrap_or(1.0),
             "text": or("text", json!({"format": {"type": "text"}})),
             "tool_choice": or("tool_choice", json!("auto")),
             "tools": or("tools", json!([])),
             "top_logprobs": 0,
-            "top_p": or("top_p", json!(1.0)),
+            "top_p": options.top_p.unwrap_or(1.0),
             "truncation": "disabled",
             "usage": null,
             "user": field("user"),
