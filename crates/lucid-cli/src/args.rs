@@ -2,10 +2,14 @@
 //! help of `--tools` drawn from the library's catalogue. A leaf: it uses no other module of
 //! the CLI.
 
+mod grants;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
+
+pub use grants::{LimitArgs, McpArgs};
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]
@@ -148,6 +152,8 @@ pub struct AgentArgs {
     pub store: StoreArgs,
     #[command(flatten)]
     pub mcp: McpArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `lucid serve`.
@@ -480,22 +486,6 @@ pub struct RunArgs {
     pub input: Option<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
-}
-
-/// The flags choosing servers and granting their tools.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct McpArgs {
-    /// MCP servers from a JSON file in the `{"mcpServers": {...}}` form of Claude Desktop
-    /// and Cursor (added to the configuration file's `[mcp.servers]`).
-    #[arg(long, value_name = "FILE.json")]
-    pub mcp_config: Option<PathBuf>,
-    /// Use only this MCP server (repeatable); `--mcp none` starts none.
-    #[arg(long = "mcp", value_name = "NAME")]
-    pub only: Vec<String>,
-    /// Allow the tools whose names match this glob without asking (repeatable), e.g.
-    /// `everything__*` or `write_file`: how a non-interactive run is granted its tools.
-    #[arg(long = "allow", value_name = "PATTERN")]
-    pub allow: Vec<String>,
 }
 
 /// Which command's default tools.

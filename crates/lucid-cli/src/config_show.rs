@@ -77,6 +77,24 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     println!("writable_protected = {:?}", agent.writable_protected);
     println!("python = {:?}", agent.python.as_deref().unwrap_or("python3"));
     println!("db = {}", agent.db.as_deref().map_or("(none)".into(), |d| format!("{:?}", without_password(d))));
+    let b = &agent.budget;
+    let shown = |v: Option<String>| v.unwrap_or_else(|| "(none)".into());
+    println!("max_cost = {}", shown(b.run.max_cost.map(|c| c.to_string())));
+    println!("max_model_calls = {}", shown(b.run.max_model_calls.map(|n| n.to_string())));
+    println!("max_total_tokens = {}", shown(b.run.max_total_tokens.map(|n| n.to_string())));
+    println!("session_max_cost = {}", shown(b.session.max_cost.map(|c| c.to_string())));
+    println!("session_max_model_calls = {}", shown(b.session.max_model_calls.map(|n| n.to_string())));
+    println!("session_max_total_tokens = {}", shown(b.session.max_total_tokens.map(|n| n.to_string())));
+    for (model, p) in &agent.prices {
+        println!("prices.{model:?} = {{ input = {}, output = {} }}", p.input, p.output);
+    }
+    for (word, permission) in [("deny", Permission::Deny), ("ask", Permission::Ask), ("allow", Permission::Allow)] {
+        let rules: Vec<&str> =
+            agent.rules.iter().filter(|r| r.permission() == permission).map(|r| r.pattern()).collect();
+        if !rules.is_empty() {
+            println!("{word} = {rules:?}");
+        }
+    }
     println!("[permissions]");
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());

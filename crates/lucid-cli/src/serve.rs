@@ -46,7 +46,8 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         .lease(Duration::from_secs(args.lease))
         .header_timeout(header_timeout)
         .body_timeout(body_timeout)
-        .max_connections(max_connections);
+        .max_connections(max_connections)
+        .tenant_daily_budget(daily_budget(&edge)?);
     for origin in edge.allow_origins.iter().chain(&args.allow_origins) {
         serving = serving.allow_origin(origin);
     }
@@ -222,4 +223,22 @@ async fn stop_signal() {
         _ = tokio::signal::ctrl_c() => {}
         () = term => {}
     }
+}
+
+/// `[serve] tenant_daily_max_*`: what one tenant may spend per day.
+fn daily_budget(edge: &config::file::ServeSection) -> Result<lucid::agent::budget::Limits, ConfigError> {
+    let mut limits = lucid::agent::budget::Limits::default();
+    if let Some(c) = edge.tenant_daily_max_cost {
+        if !(c.is_finite() && c >= 0.0) {
+            return Err(ConfigError("[serve] tenant_daily_max_cost must be dollars, 0 or more".into()));
+        }
+        limits = limits.max_cost(c);
+    }
+    if let Some(n) = edge.tenant_daily_max_tokens {
+        limits = limits.max_total_tokens(n);
+    }
+    if let Some(n) = edge.tenant_daily_max_model_calls {
+        limits = limits.max_model_calls(n);
+    }
+    Ok(limits)
 }

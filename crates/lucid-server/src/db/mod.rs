@@ -138,6 +138,19 @@ pub struct StoredEvent {
     pub data: String,
 }
 
+/// What a tenant spent on one day: its turns' cost, tokens and model calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DailySpend {
+    /// Billionths of a dollar, over the turns whose cost was known.
+    pub cost_nanos: i64,
+    /// Turns whose cost was not known (a model without a price).
+    pub unpriced: i64,
+    /// Prompt and answer tokens.
+    pub tokens: i64,
+    /// Model calls.
+    pub model_calls: i64,
+}
+
 /// What a tenant keeps in the server's tables, as its quotas count it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -373,6 +386,12 @@ pub trait RunStore: Send + Sync {
 
     /// The number of the run's last stored event (0 without any).
     fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>>;
+
+    /// Adds a turn's spend to the tenant's on `day` (days since 1970, UTC).
+    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>>;
+
+    /// What the tenant spent on `day`.
+    fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>>;
 }
 
 /// The server's tables, in whichever database the session store is.

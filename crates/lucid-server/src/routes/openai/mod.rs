@@ -139,6 +139,7 @@ pub async fn chat_completions(
     let stream = body.flag("stream")?;
     let ChatRequest { history, prompt, system, options, include_usage, tools } = ChatRequest::read(&body, agent, mode)?;
     let agent = variant(agent, system, options, tools);
+    crate::spend::within_daily_budget(&server, &tenant.0).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     // A session of its own, kept in memory only (no id, so never saved): the client holds
     // the conversation.
@@ -160,7 +161,7 @@ pub async fn chat_completions(
                         server.metrics.tool_call(call.is_error, took);
                     }
                 }
-                record(&server, &result, started);
+                record(&server, &tenant.0, &result, started).await;
                 let mut message = json!({"role": "assistant", "content": answer(&result)});
                 if let Some(calls) = client_calls(&result) {
                     message["tool_calls"] = calls;
@@ -194,6 +195,7 @@ pub async fn chat_completions(
                "choices": choices, "usage": usage})
     };
     let task_server = server.clone();
+    let task_tenant = tenant.0.clone();
     tokio::spawn(async move {
         let _slot = slot;
         let canceller = session.canceller();
@@ -213,7 +215,7 @@ pub async fn chat_completions(
                     continue;
                 }
                 AgentEvent::Completed(result) => {
-                    record(&task_server, &result, started);
+                    record(&task_server, &task_tenant, &result, started).await;
                     // Without `include_usage`, the usage rides on the finish chunk (as it
                     // always has here); with it, on a chunk of its own.
                     let on_finish = if include_usage { Value::Null } else { usage(&result) };
@@ -256,8 +258,8 @@ pub async fn chat_completions(
     Ok(Sse::new(chunks).keep_alive(KeepAlive::default()).into_response())
 }
 
-fn record(server: &AppState, result: &AgentResult, started: Instant) {
-    server.metrics.model_calls(result.iterations, &result.usage);
+async fn record(server: &AppState, tenant: &str, result: &AgentResult, started: Instant) {
+    crate::spend::record(server, Some(tenant), result).await;
     server.metrics.turn_ended(Outcome::of_result(result).status, started.elapsed());
 }
 

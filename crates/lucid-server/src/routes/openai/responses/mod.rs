@@ -53,6 +53,7 @@ pub async fn create(
         ResponsesRequest::read(&body, agent, mode, stored)?;
     let head = Head::new(&body, &model, &options, metadata, previous, store);
     let agent = variant(agent, system, options, tools);
+    crate::spend::within_daily_budget(&server, &tenant.0).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     // A session of its own, kept in memory only: a stored response is saved apart, under
     // its own id, once it is complete.
@@ -79,7 +80,7 @@ pub async fn create(
             server.metrics.tool_call(call.is_error, took);
         }
     }
-    record(&server, &result, started);
+    record(&server, &tenant.0, &result, started).await;
     let mut output = Vec::new();
     let text = answer(&result);
     if !text.is_empty() {
