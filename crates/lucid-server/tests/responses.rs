@@ -627,3 +627,15 @@ async fn a_run_that_fails_is_a_502_or_a_response_failed_event() {
     assert_eq!((failed["status"].as_str(), failed["error"]["code"].as_str()), (Some("failed"), Some("server_error")));
     assert!(failed["error"]["message"].as_str().unwrap().contains("unwell"), "{failed}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_response_counts_in_the_tenants_daily_budget() {
+    let budget = lucid::agent::budget::Limits::default().max_model_calls(1);
+    let (api, mock) = serve("responses-budget", |c| two_tenants(c).tenant_daily_budget(budget)).await;
+    let acme = api.as_key("acme-key-0123456789");
+    let (status, r) = acme.post("/v1/responses", json!({"model": "default", "input": "one"})).await;
+    assert_eq!(status, 200, "{r}");
+    let (status, body) = acme.post("/v1/responses", json!({"model": "default", "input": "two", "stream": true})).await;
+    assert_eq!((status, error_code(&body)), (429, "quota_exceeded"), "the day's one model call is spent: {body}");
+    assert_eq!(mock.requests().len(), 1);
+}
