@@ -290,8 +290,16 @@ pub trait RunStore: Send + Sync {
         with_metadata: bool,
     ) -> BoxFuture<'a, Result<Vec<SessionRow>>>;
 
-    /// What `tenant` keeps: its sessions, and the bytes of their metadata and of its runs.
+    /// What `tenant` keeps: its sessions, and the bytes of their metadata, of its runs and
+    /// of its stored responses.
     fn usage<'a>(&'a self, tenant: &'a str) -> BoxFuture<'a, Result<Usage>>;
+
+    /// Counts `bytes` against `tenant` for its stored response `id` (the response itself is
+    /// a conversation in the session store).
+    fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>>;
+
+    /// Stops counting `tenant`'s stored response `id`; false when it had none.
+    fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
     /// Deletes `tenant`'s session with its runs and their events; false when it had no
     /// such session.

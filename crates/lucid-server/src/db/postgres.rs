@@ -34,6 +34,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_i
 CREATE INDEX IF NOT EXISTS serve_runs_running ON serve_runs (lease_until) WHERE status = 'running';
 CREATE TABLE IF NOT EXISTS serve_keys (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS serve_responses (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, bytes BIGINT NOT NULL, created_at BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_responses_bytes ON serve_responses (tenant, bytes);
 CREATE TABLE IF NOT EXISTS serve_events (
     run_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (run_id, seq));
@@ -171,12 +174,33 @@ impl RunStore for PostgresDb {
                 .query_one(
                     "SELECT (SELECT COUNT(*) FROM serve_sessions WHERE tenant = $1)::BIGINT, \
                      ((SELECT COALESCE(SUM(bytes), 0) FROM serve_sessions WHERE tenant = $1) \
-                     + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = $1))::BIGINT",
+                     + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = $1) \
+                     + (SELECT COALESCE(SUM(bytes), 0) FROM serve_responses WHERE tenant = $1))::BIGINT",
                     &[&tenant],
                 )
                 .await?;
             let (sessions, bytes): (i64, i64) = (row.get(0), row.get(1));
             Ok(Usage { sessions: sessions.max(0) as u64, bytes: bytes.max(0) as u64 })
+        })
+    }
+
+    fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO serve_responses (id, tenant, bytes, created_at) VALUES ($1, $2, $3, $4)",
+                    &[&id, &tenant, &bytes, &now],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            Ok(client.execute("DELETE FROM serve_responses WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await? > 0)
         })
     }
 

@@ -35,6 +35,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_i
     WHERE status IN ('queued', 'running');
 CREATE TABLE IF NOT EXISTS serve_keys (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS serve_responses (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_responses_bytes ON serve_responses (tenant, bytes);
 CREATE TABLE IF NOT EXISTS serve_events (
     run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
@@ -142,11 +145,30 @@ impl RunStore for SqliteDb {
             let (sessions, bytes): (i64, i64) = c.query_row(
                 "SELECT (SELECT COUNT(*) FROM serve_sessions WHERE tenant = ?1), \
                  (SELECT COALESCE(SUM(bytes), 0) FROM serve_sessions WHERE tenant = ?1) \
-                 + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = ?1)",
+                 + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = ?1) \
+                 + (SELECT COALESCE(SUM(bytes), 0) FROM serve_responses WHERE tenant = ?1)",
                 params![tenant],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
             Ok(Usage { sessions: sessions.max(0) as u64, bytes: bytes.max(0) as u64 })
+        })
+    }
+
+    fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>> {
+        let (tenant, id) = (tenant.to_string(), id.to_string());
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO serve_responses (id, tenant, bytes, created_at) VALUES (?1, ?2, ?3, ?4)",
+                params![id, tenant, bytes, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        let (tenant, id) = (tenant.to_string(), id.to_string());
+        self.with(move |c| {
+            Ok(c.execute("DELETE FROM serve_responses WHERE tenant = ?1 AND id = ?2", params![tenant, id])? > 0)
         })
     }
 

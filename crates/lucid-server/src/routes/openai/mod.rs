@@ -10,6 +10,9 @@
 //! placed after the operator's system prompt unless the agent says otherwise
 //! ([`ClientSystem`](crate::ClientSystem)).
 //!
+//! `/v1/responses` is the same run in the Responses API's shapes ([`responses`]), with these
+//! parts shared.
+//!
 //! Text the model writes beside tool calls is streamed as it comes too (a stream cannot
 //! know a step will call tools until the step ends); the non-streamed `content` is the
 //! last answer only.
@@ -34,11 +37,13 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::body::JsonObject;
+use crate::config::ClientSystem;
 use crate::events::{Outcome, error_body};
 use crate::{ApiError, AppState, Tenant};
 
 mod client_tools;
 mod request;
+pub mod responses;
 
 use client_tools::DeferClientTools;
 use request::ChatRequest;
@@ -111,20 +116,27 @@ fn failure(e: &lucid::Error) -> ApiError {
     }
 }
 
-/// `POST /v1/chat/completions`.
-pub async fn chat_completions(
-    State(server): State<Arc<AppState>>,
-    tenant: Tenant,
-    body: JsonObject,
-) -> Result<Response, ApiError> {
+/// The agent the request's `model` names (404 when none), and how it takes a client's
+/// system text.
+fn agent_named<'a>(server: &'a AppState, body: &JsonObject) -> Result<(String, &'a Agent, ClientSystem), ApiError> {
     let model = body.text("model")?.to_string();
     let agent = server.agents.get(&model).ok_or_else(|| ApiError {
         status: StatusCode::NOT_FOUND,
         code: "model_not_found",
         ..ApiError::invalid("model", &format!("no agent `{model}`; GET /v1/models lists them"))
     })?;
-    let stream = body.flag("stream")?;
     let mode = server.client_system.get(&model).copied().unwrap_or_default();
+    Ok((model, agent, mode))
+}
+
+/// `POST /v1/chat/completions`.
+pub async fn chat_completions(
+    State(server): State<Arc<AppState>>,
+    tenant: Tenant,
+    body: JsonObject,
+) -> Result<Response, ApiError> {
+    let (model, agent, mode) = agent_named(&server, &body)?;
+    let stream = body.flag("stream")?;
     let ChatRequest { history, prompt, system, options, include_usage, tools } = ChatRequest::read(&body, agent, mode)?;
     let agent = variant(agent, system, options, tools);
     crate::spend::within_daily_budget(&server, &tenant.0).await?;
