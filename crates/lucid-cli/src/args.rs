@@ -353,6 +353,10 @@ pub struct ModelArgs {
     /// Model name (each provider has a default).
     #[arg(long, short = 'm')]
     pub model: Option<String>,
+    /// A GGUF model file to run in this process (no server, no key): provider `local`.
+    /// `--model local:FILE.gguf` is the same.
+    #[arg(long, value_name = "FILE.gguf")]
+    pub model_file: Option<PathBuf>,
     /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` (or
     /// `/responses`) is appended.
     #[arg(long)]

@@ -11,6 +11,7 @@ mod config;
 mod config_show;
 mod display;
 mod mcp;
+mod local;
 mod memory;
 #[cfg(feature = "otel")]
 mod otel;

@@ -146,6 +146,7 @@ fn transport_only(args: &ModelArgs) -> ModelArgs {
     ModelArgs {
         provider: None,
         model: None,
+        model_file: None,
         base_url: None,
         api: None,
         api_key: None,

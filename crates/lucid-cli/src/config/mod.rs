@@ -170,6 +170,9 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     if let Some(w) = settings.context_window {
         return Some(w);
     }
+    if let Some(w) = crate::local::context_window(cfg) {
+        return Some(w);
+    }
     if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
         return None;
     }

@@ -57,6 +57,9 @@ impl ModelConfig {
 
     /// This configuration's own client, without its backups.
     fn build_one(&self) -> lucid::Result<Arc<dyn ChatModel>> {
+        if self.provider == crate::local::PROVIDER {
+            return crate::local::build(self);
+        }
         let record = self.preset.copied().unwrap_or_else(Preset::compatible);
         let mut client = record
             .client()
@@ -109,6 +112,9 @@ pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, C
 
 /// [`resolve`], also saying which environment variable the key came from.
 pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
+    if let Some(path) = crate::local::wanted(args, file)? {
+        return Ok((crate::local::config(path, args), KeySource(None)));
+    }
     let wanted = Wanted::new(args, file);
     let preset = match wanted.provider.as_deref() {
         Some(name) => wanted.preset_or_own(name)?,
@@ -141,6 +147,16 @@ pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(M
 /// the default model). Without I/O: a local server is not asked which model it serves.
 pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
     let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
+    if provider == crate::local::PROVIDER {
+        let args = ModelArgs {
+            provider: Some(provider.to_string()),
+            model: Some(model.to_string()).filter(|m| !m.is_empty()),
+            model_file: None,
+            ..args.clone()
+        };
+        let path = crate::local::wanted(&args, file)?.unwrap_or_default();
+        return Ok(crate::local::config(path, &args));
+    }
     let args = ModelArgs {
         provider: Some(provider.to_string()),
         model: Some(model.to_string()).filter(|m| !m.is_empty()),
