@@ -7,7 +7,7 @@
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use llama_cpp_2::context::LlamaContext;
@@ -69,7 +69,13 @@ fn backend() -> Result<&'static LlamaBackend, String> {
 
 /// Loads the model on this thread, reports through `ready`, then serves `jobs` until the
 /// last sender is dropped.
-pub fn run(path: PathBuf, options: LocalOptions, ready: mpsc::Sender<Result<Loaded, String>>, jobs: mpsc::Receiver<Job>) {
+pub fn run(
+    path: PathBuf,
+    options: LocalOptions,
+    ready: mpsc::Sender<Result<Loaded, String>>,
+    jobs: mpsc::Receiver<Job>,
+    generated: Arc<AtomicU64>,
+) {
     let loaded = (|| -> Result<_, String> {
         let backend = backend()?;
         let model = LlamaModel::load_from_file(backend, &path, &LlamaModelParams::default())
@@ -113,7 +119,8 @@ pub fn run(path: PathBuf, options: LocalOptions, ready: mpsc::Sender<Result<Load
     let bos = if vocab.bos().0 >= 0 { piece(vocab.bos()) } else { String::new() };
     let eos = if vocab.eos().0 >= 0 { piece(vocab.eos()) } else { String::new() };
     let _ = ready.send(Ok(Loaded { template, bos, eos, context_window, train_context }));
-    let mut worker = Worker { model: &model, ctx, history: Vec::new(), factory: None, batch: options.batch_size as usize };
+    let mut worker =
+        Worker { model: &model, ctx, history: Vec::new(), factory: None, batch: options.batch_size as usize, generated };
     for job in jobs {
         let events = job.events.clone();
         match worker.serve(&job) {
@@ -142,6 +149,7 @@ struct Worker<'m> {
     /// The grammar compiler over this model's vocabulary, built on first use.
     factory: Option<ParserFactory>,
     batch: usize,
+    generated: Arc<AtomicU64>,
 }
 
 fn engine_error(message: impl Into<String>) -> ModelError {
@@ -185,6 +193,7 @@ impl Worker<'_> {
                 break "stop";
             }
             generated += 1;
+            self.generated.fetch_add(1, Ordering::Relaxed);
             utf8.extend(self.model.vocab().token_to_piece(token, false, None));
             let piece = take_utf8(&mut utf8);
             text.push_str(&piece);

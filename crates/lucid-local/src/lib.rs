@@ -32,7 +32,7 @@ mod output;
 mod template;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use futures::StreamExt;
@@ -88,6 +88,7 @@ struct Inner {
     context_window: u32,
     train_context: u32,
     jobs: Mutex<mpsc::Sender<engine::Job>>,
+    generated: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for LocalModel {
@@ -116,9 +117,11 @@ impl LocalModel {
         let (ready_tx, ready_rx) = mpsc::channel();
         let (jobs_tx, jobs_rx) = mpsc::channel();
         let worker_path = path.clone();
+        let generated = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&generated);
         std::thread::Builder::new()
             .name("lucid-local".into())
-            .spawn(move || engine::run(worker_path, options, ready_tx, jobs_rx))
+            .spawn(move || engine::run(worker_path, options, ready_tx, jobs_rx, counter))
             .map_err(|e| ModelError::Config(format!("starting the model thread: {e}")))?;
         let loaded = ready_rx
             .recv()
@@ -135,6 +138,7 @@ impl LocalModel {
                 context_window: loaded.context_window,
                 train_context: loaded.train_context,
                 jobs: Mutex::new(jobs_tx),
+                generated,
             }),
         })
     }
@@ -147,6 +151,12 @@ impl LocalModel {
     /// The context the model was trained with (`<arch>.context_length` in the file).
     pub fn train_context(&self) -> u32 {
         self.inner.train_context
+    }
+
+    /// Tokens generated since the model was loaded, by every call (a cancelled call counts
+    /// what it generated before it stopped).
+    pub fn generated_tokens(&self) -> u64 {
+        self.inner.generated.load(Ordering::Relaxed)
     }
 
     /// The file this model was loaded from.
