@@ -105,9 +105,7 @@ mod engine {
     use lucid::model::ChatModel;
 
     pub fn model(_path: &str) -> lucid::Result<Arc<dyn ChatModel>> {
-        Err(lucid::Error::Config(
-            "this lucid was built without the in-process model (cargo feature `local`)".into(),
-        ))
+        Err(lucid::Error::Config("this lucid was built without the in-process model (cargo feature `local`)".into()))
     }
 
     pub fn window(_path: &str) -> Option<u32> {

@@ -10,8 +10,8 @@ mod chat;
 mod config;
 mod config_show;
 mod display;
-mod mcp;
 mod local;
+mod mcp;
 mod memory;
 #[cfg(feature = "otel")]
 mod otel;

@@ -59,8 +59,11 @@ fn backend() -> Result<&'static LlamaBackend, String> {
     static BACKEND: std::sync::OnceLock<Result<LlamaBackend, String>> = std::sync::OnceLock::new();
     BACKEND
         .get_or_init(|| {
-            // llama.cpp's own log lines go to `tracing` (debug level), not to stderr.
-            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
+            // llama.cpp's own log lines (its loader's notes on every file) are dropped, or
+            // sent to `tracing` when LUCID_LOCAL_LOG is set; its failures reach the caller
+            // as errors either way.
+            let enabled = std::env::var_os("LUCID_LOCAL_LOG").is_some();
+            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default().with_logs_enabled(enabled));
             LlamaBackend::init().map_err(|e| e.to_string())
         })
         .as_ref()
@@ -119,8 +122,14 @@ pub fn run(
     let bos = if vocab.bos().0 >= 0 { piece(vocab.bos()) } else { String::new() };
     let eos = if vocab.eos().0 >= 0 { piece(vocab.eos()) } else { String::new() };
     let _ = ready.send(Ok(Loaded { template, bos, eos, context_window, train_context }));
-    let mut worker =
-        Worker { model: &model, ctx, history: Vec::new(), factory: None, batch: options.batch_size as usize, generated };
+    let mut worker = Worker {
+        model: &model,
+        ctx,
+        history: Vec::new(),
+        factory: None,
+        batch: options.batch_size as usize,
+        generated,
+    };
     for job in jobs {
         let events = job.events.clone();
         match worker.serve(&job) {
@@ -207,9 +216,7 @@ impl Worker<'_> {
                 break "stop";
             }
             batch.clear();
-            batch
-                .add(token, self.history.len() as i32, &[0], true)
-                .map_err(|e| engine_error(format!("batch: {e}")))?;
+            batch.add(token, self.history.len() as i32, &[0], true).map_err(|e| engine_error(format!("batch: {e}")))?;
             self.ctx.decode(&mut batch).map_err(|e| engine_error(format!("decoding: {e}")))?;
             self.history.push(token);
             logits_at = 0;
@@ -296,7 +303,8 @@ impl Worker<'_> {
             Some(f) => f,
             None => {
                 let env = LlamaSampler::llguidance_tok_env(self.model);
-                let mut f = ParserFactory::new_simple(&env).map_err(|e| engine_error(format!("grammar engine: {e}")))?;
+                let mut f =
+                    ParserFactory::new_simple(&env).map_err(|e| engine_error(format!("grammar engine: {e}")))?;
                 f.quiet();
                 self.factory.insert(f)
             }

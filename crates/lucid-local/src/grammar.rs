@@ -44,7 +44,9 @@ pub fn plan(tools: &[ToolSpec], options: &ChatOptions, relaxed: &[String]) -> Pl
     }
     let calls_only = matches!(options.tool_choice, Some(ToolChoice::Required | ToolChoice::Tool(_)));
     let schema = json!({ "anyOf": offered.iter().map(|t| call_schema(t, relaxed)).collect::<Vec<_>>() });
-    let calls = if options.parallel_tool_calls == Some(false) { "call" } else { "call (\"\\n\" call)*" };
+    // One call per answer unless parallel calls are asked for: small models, given the
+    // room, repeat the same call several times in one answer.
+    let calls = if options.parallel_tool_calls == Some(true) { "call (\"\\n\" call)*" } else { "call" };
     let mut lark = String::new();
     if calls_only {
         lark.push_str("start: calls\n");
@@ -89,8 +91,12 @@ mod tests {
     use super::*;
 
     fn calc() -> ToolSpec {
-        ToolSpec::new("calculator", "math", json!({"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}))
-            .unwrap()
+        ToolSpec::new(
+            "calculator",
+            "math",
+            json!({"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -123,6 +129,9 @@ mod tests {
         assert!(!lark.contains("calculator") && lark.contains(r#""const":"other""#), "{lark}");
         let lark = plan(&[calc()], &ChatOptions::default(), &["calculator".into()]).lark.unwrap();
         assert!(!lark.contains("expression"), "{lark}");
+        assert!(lark.contains("calls: call\n"), "one call per answer by default: {lark}");
+        let parallel = ChatOptions { parallel_tool_calls: Some(true), ..Default::default() };
+        assert!(plan(&[calc()], &parallel, &[]).lark.unwrap().contains("calls: call (\"\\n\" call)*\n"));
     }
 
     #[test]

@@ -162,7 +162,10 @@ mod tests {
         assert!(matches!(&events[0], StreamEvent::ToolCallStarted { name, .. } if name == "calculator"));
         assert_eq!(r.message.content, "");
         assert_eq!(r.message.tool_calls[0].arguments, r#"{"expression":"2+2"}"#);
-        let (_, r) = run(Shape::TextOrCalls, &[" {\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {\"x\": 1}}"]);
+        let (_, r) = run(
+            Shape::TextOrCalls,
+            &[" {\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {\"x\": 1}}"],
+        );
         let names: Vec<_> = r.message.tool_calls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
         assert_eq!(r.finish_reason, Some(lucid::FinishReason::ToolCalls));
@@ -173,7 +176,10 @@ mod tests {
         let (_, r) = run(Shape::Text, &["{\"name\": \"a\", \"arguments\": {}}"]);
         assert!(r.message.tool_calls.is_empty());
         assert_eq!(r.message.content, "{\"name\": \"a\", \"arguments\": {}}");
-        assert_eq!(read_calls("<tool_call>\n{\"name\": \"calc\", \"arguments\": {\"expr"), [("calc".to_string(), "{\"expr".to_string())]);
+        assert_eq!(
+            read_calls("<tool_call>\n{\"name\": \"calc\", \"arguments\": {\"expr"),
+            [("calc".to_string(), "{\"expr".to_string())]
+        );
         let (_, r) = run(Shape::TextOrCalls, &["<tool_"]);
         assert_eq!(r.message.content, "<tool_", "an unfinished tag with no call is text");
     }

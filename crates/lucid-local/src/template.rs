@@ -308,7 +308,12 @@ mod tests {
             Message::system("Be brief."),
             Message::user("What is 2+2?"),
             Message::Assistant(AssistantMessage { tool_calls: vec![call], ..Default::default() }),
-            Message::Tool(ToolResult { call_id: "c1".into(), name: "calculator".into(), content: "4".into(), is_error: false }),
+            Message::Tool(ToolResult {
+                call_id: "c1".into(),
+                name: "calculator".into(),
+                content: "4".into(),
+                is_error: false,
+            }),
         ];
         let prompt = t.render(&messages, &[tool]).unwrap();
         let expected = "<|im_start|>system\nBe brief.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"calculator\", \"description\": \"Evaluates arithmetic\", \"parameters\": {\"type\": \"object\", \"properties\": {\"expression\": {\"type\": \"string\"}}}}}\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2+2\"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n4\n</tool_response><|im_end|>\n<|im_start|>assistant\n";
