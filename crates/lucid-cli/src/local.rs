@@ -2,7 +2,9 @@
 //! this process, named by `--model-file FILE.gguf`, `--model local:FILE.gguf`, or provider
 //! `local` with the file as its model (flags or configuration: `provider = "local"`,
 //! `model = "/path/to/file.gguf"`). One file is loaded once per process, however many
-//! agents name it.
+//! agents name it. The computed state of the fixed prompt prefix (system prompt and tools)
+//! is kept in `~/.cache/lucid/kv` (or `$XDG_CACHE_HOME/lucid/kv`, at most 512 MiB, safe to
+//! delete), so the next `lucid run` of the same agent loads it instead of computing it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -84,9 +86,17 @@ mod engine {
         if let Some(m) = all.get(path) {
             return Ok(m.clone());
         }
-        let model = LocalModel::load(path, LocalOptions::default())?;
+        let options = LocalOptions { prefix_cache: prefix_cache_dir(), ..LocalOptions::default() };
+        let model = LocalModel::load(path, options)?;
         all.insert(path.to_string(), model.clone());
         Ok(model)
+    }
+
+    /// `$XDG_CACHE_HOME/lucid/kv` or `~/.cache/lucid/kv`: the computed system prompt and
+    /// tools of earlier runs (bounded, safe to delete).
+    fn prefix_cache_dir() -> Option<std::path::PathBuf> {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache"))).map(|c| c.join("lucid/kv"))
     }
 
     pub fn model(path: &str) -> lucid::Result<Arc<dyn ChatModel>> {

@@ -30,6 +30,10 @@ use tokio::sync::mpsc::UnboundedSender;
 use crate::LocalOptions;
 use crate::grammar::{self, Plan};
 use crate::output::OutputReader;
+use crate::prefix_cache::PrefixCache;
+
+/// A prefix shorter than this is computed faster than a file is read.
+const MIN_DISK_PREFIX: usize = 64;
 
 /// The provider name of the in-process model, in errors, logs and usage.
 pub const PROVIDER: &str = "local";
@@ -47,6 +51,8 @@ pub struct Loaded {
 /// One model call for the worker.
 pub struct Job {
     pub prompt: String,
+    /// The prompt's fixed prefix (system prompt and tools) as text; empty for none.
+    pub prefix: String,
     pub tools: Vec<ToolSpec>,
     pub options: ChatOptions,
     pub events: UnboundedSender<Result<StreamEvent, ModelError>>,
@@ -121,6 +127,8 @@ pub fn run(
     let vocab = model.vocab();
     let bos = if vocab.bos().0 >= 0 { piece(vocab.bos()) } else { String::new() };
     let eos = if vocab.eos().0 >= 0 { piece(vocab.eos()) } else { String::new() };
+    let prefix_cache =
+        options.prefix_cache.as_deref().map(|dir| PrefixCache::new(dir, options.prefix_cache_bytes, &path, &template));
     let _ = ready.send(Ok(Loaded { template, bos, eos, context_window, train_context }));
     let mut worker = Worker {
         model: &model,
@@ -129,6 +137,7 @@ pub fn run(
         factory: None,
         batch: options.batch_size as usize,
         generated,
+        prefix_cache,
     };
     for job in jobs {
         let events = job.events.clone();
@@ -159,6 +168,7 @@ struct Worker<'m> {
     factory: Option<ParserFactory>,
     batch: usize,
     generated: Arc<AtomicU64>,
+    prefix_cache: Option<PrefixCache>,
 }
 
 fn engine_error(message: impl Into<String>) -> ModelError {
@@ -176,7 +186,11 @@ impl Worker<'_> {
                 format!("the prompt ({} tokens) exceeds the context window ({window} tokens)", prompt.len()),
             )));
         }
-        let cached = self.prefill(&prompt, &job.cancel)?;
+        let before = common_len(&self.history, &prompt);
+        let loaded = self.prefix_from_disk(&prompt, &job.prefix, &job.cancel)?;
+        let common = self.prefill(&prompt, &job.cancel)?;
+        // Reused: what the cache held before this call, or what was loaded from disk.
+        let cached = if loaded { common } else { common.min(before) };
         let plan = grammar::plan(&job.tools, &job.options, &[]);
         let plan_shape = plan.shape;
         let mut sampler = self.sampler(job, plan)?;
@@ -241,7 +255,7 @@ impl Worker<'_> {
     /// holds; returns how many tokens were reused. The last token is always computed again
     /// when everything matches: sampling needs its logits.
     fn prefill(&mut self, prompt: &[LlamaToken], cancel: &AtomicBool) -> Result<usize, ModelError> {
-        let mut common = self.history.iter().zip(prompt).take_while(|(a, b)| a == b).count();
+        let mut common = common_len(&self.history, prompt);
         if common == prompt.len() {
             common = common.saturating_sub(1);
         }
@@ -273,6 +287,63 @@ impl Worker<'_> {
             }
         }
         Ok(common)
+    }
+
+    /// Puts the prompt's fixed prefix into the KV cache from the disk cache when the KV cache
+    /// does not hold it yet: loads its state if a file has it (true), else computes it and
+    /// saves it for the next process (false). Anything failing here costs speed, not the
+    /// call: the prefill that follows computes whatever is missing.
+    fn prefix_from_disk(
+        &mut self,
+        prompt: &[LlamaToken],
+        prefix: &str,
+        cancel: &AtomicBool,
+    ) -> Result<bool, ModelError> {
+        let Some(cache) = self.prefix_cache.clone() else { return Ok(false) };
+        if prefix.is_empty() {
+            return Ok(false);
+        }
+        let n = common_len(&self.model.vocab().tokenize(prefix.as_bytes(), false, true), prompt);
+        if n < MIN_DISK_PREFIX || n >= prompt.len() || common_len(&self.history, prompt) >= n {
+            return Ok(false);
+        }
+        let tokens = &prompt[..n];
+        let file = cache.file_for(tokens);
+        if file.is_file() {
+            self.ctx.clear_kv_cache();
+            self.history.clear();
+            match self.ctx.state_seq_load_file(&file, 0, n + 1) {
+                Ok((stored, _)) if stored == tokens => {
+                    self.history = stored;
+                    PrefixCache::touch(&file);
+                    tracing::debug!(tokens = n, file = %file.display(), "prefix loaded from the disk cache");
+                    return Ok(true);
+                }
+                other => {
+                    tracing::warn!(file = %file.display(), ok = other.is_ok(), "prefix cache file unusable: removed");
+                    self.ctx.clear_kv_cache();
+                    let _ = std::fs::remove_file(&file);
+                }
+            }
+        }
+        self.prefill(tokens, cancel)?;
+        let temp = PrefixCache::temp_for(&file);
+        let saved = cache
+            .ensure_dir()
+            .map_err(|e| e.to_string())
+            .and_then(|()| self.ctx.state_seq_save_file(&temp, 0, &self.history).map_err(|e| e.to_string()))
+            .and_then(|_| std::fs::rename(&temp, &file).map_err(|e| e.to_string()));
+        match saved {
+            Ok(()) => {
+                tracing::debug!(tokens = n, file = %file.display(), "prefix saved to the disk cache");
+                cache.prune();
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&temp);
+                tracing::warn!(error = %e, file = %file.display(), "the prefix cache could not be written");
+            }
+        }
+        Ok(false)
     }
 
     /// The sampler chain: the grammar (when the call has one), then greedy decoding, or
@@ -323,6 +394,11 @@ impl Worker<'_> {
             }
         }
     }
+}
+
+/// How many tokens `a` and `b` share from the start.
+fn common_len(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// The longest complete UTF-8 text at the front of `bytes`, taken out of it (a token may end

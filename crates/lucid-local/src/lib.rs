@@ -29,6 +29,7 @@
 mod engine;
 mod grammar;
 mod output;
+mod prefix_cache;
 mod template;
 
 use std::path::{Path, PathBuf};
@@ -63,11 +64,24 @@ pub struct LocalOptions {
     pub batch_size: u32,
     /// A Jinja chat template to use instead of the file's own.
     pub chat_template: Option<String>,
+    /// A directory for the on-disk cache of conversations' fixed prefix (system prompt and
+    /// tools): a new process loads its computed state instead of prefilling it. `None`: no
+    /// disk cache (the default of the library; the CLI uses `~/.cache/lucid/kv`).
+    pub prefix_cache: Option<PathBuf>,
+    /// The most bytes the prefix cache keeps (least recently used files go first).
+    pub prefix_cache_bytes: u64,
 }
 
 impl Default for LocalOptions {
     fn default() -> Self {
-        LocalOptions { context_size: None, threads: None, batch_size: 512, chat_template: None }
+        LocalOptions {
+            context_size: None,
+            threads: None,
+            batch_size: 512,
+            chat_template: None,
+            prefix_cache: None,
+            prefix_cache_bytes: 512 << 20,
+        }
     }
 }
 
@@ -175,10 +189,13 @@ impl LocalModel {
 
     fn start(&self, request: &ChatRequest<'_>) -> Result<EventStream<'static>, ModelError> {
         let prompt = self.render(request)?;
+        // The fixed prefix, for the disk cache: an error here only means no disk cache.
+        let prefix = self.inner.template.render_prefix(request.messages, request.tools).unwrap_or_default();
         let (events, rx) = tokio::sync::mpsc::unbounded_channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let job = engine::Job {
             prompt,
+            prefix,
             tools: request.tools.to_vec(),
             options: request.options.clone(),
             events,

@@ -43,6 +43,17 @@ impl ChatTemplate {
 
     /// The prompt for `messages` and `tools`, ending with the assistant's generation prompt.
     pub fn render(&self, messages: &[Message], tools: &[ToolSpec]) -> Result<String, String> {
+        self.render_with(messages, tools, true)
+    }
+
+    /// The fixed prefix every conversation of an agent starts with: the leading system
+    /// messages and the tools, without a generation prompt.
+    pub fn render_prefix(&self, messages: &[Message], tools: &[ToolSpec]) -> Result<String, String> {
+        let leading = messages.iter().take_while(|m| matches!(m, Message::System { .. })).count();
+        self.render_with(&messages[..leading], tools, false)
+    }
+
+    fn render_with(&self, messages: &[Message], tools: &[ToolSpec], generate: bool) -> Result<String, String> {
         let messages: Vec<JValue> = messages.iter().map(|m| JValue::from_serialize(message_json(m))).collect();
         // Ordered maps (minijinja's preserve_order): the keys of a tool reach the prompt in
         // the order transformers writes them, as the model saw them in training.
@@ -59,7 +70,7 @@ impl ChatTemplate {
             .collect();
         let mut ctx: Vec<(&str, JValue)> = vec![
             ("messages", JValue::from(messages)),
-            ("add_generation_prompt", JValue::from(true)),
+            ("add_generation_prompt", JValue::from(generate)),
             // Qwen3: answer without a thinking block (an agent's turns stay short and cheap).
             ("enable_thinking", JValue::from(false)),
             ("bos_token", JValue::from(self.bos.as_str())),

@@ -126,3 +126,50 @@ async fn a_streamed_call_announces_the_tool_and_a_dropped_stream_stops_generatin
     let spent = model.generated_tokens() - before;
     assert!(spent < 1000, "the dropped call went on generating: {spent} tokens");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_model_loads_the_fixed_prefix_from_the_disk_cache_and_answers_the_same() {
+    let Some(path) = real_part("LUCID_TEST_GGUF", "the path of a Qwen2.5 instruct GGUF; .ci/gguf.sh prints one") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("lucid-local-prefix-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = LocalOptions { context_size: Some(2048), prefix_cache: Some(dir.clone()), ..LocalOptions::default() };
+    let tools = [calculator()];
+    let call = ChatOptions { max_tokens: Some(32), tool_choice: Some(ToolChoice::Required), ..Default::default() };
+    let messages = [
+        Message::system("You are a careful assistant. Use the calculator for every arithmetic question."),
+        Message::user("What is 12 * 12?"),
+    ];
+    let files = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(&dir).map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect()).unwrap_or_default()
+    };
+
+    // A first "process" computes the prefix (system prompt + tools) and saves it.
+    let first = LocalModel::load(&path, options.clone()).unwrap();
+    let a = first.chat(ChatRequest::new(&messages, &tools, &call)).await.unwrap();
+    drop(first);
+    assert_eq!(a.usage.unwrap().cached_input_tokens, 0);
+    let saved = files();
+    assert_eq!(saved.len(), 1, "one prefix state: {saved:?}");
+
+    // A second one loads it: only the user's turn is prefilled, and the answer is the same.
+    let second = LocalModel::load(&path, options.clone()).unwrap();
+    let b = second.chat(ChatRequest::new(&messages, &tools, &call)).await.unwrap();
+    drop(second);
+    let usage = b.usage.unwrap();
+    assert!(usage.cached_input_tokens > 100, "the prefix came from disk: {usage:?}");
+    assert!(usage.input_tokens - usage.cached_input_tokens < 40, "{usage:?}");
+    assert_eq!(a.message.tool_calls[0].name, b.message.tool_calls[0].name);
+    assert_eq!(a.message.tool_calls[0].arguments, b.message.tool_calls[0].arguments, "greedy: the same call");
+
+    // A damaged file is thrown away and computed again, never trusted.
+    std::fs::write(&saved[0], b"not a llama.cpp state").unwrap();
+    let third = LocalModel::load(&path, options).unwrap();
+    let c = third.chat(ChatRequest::new(&messages, &tools, &call)).await.unwrap();
+    drop(third);
+    assert_eq!(c.usage.unwrap().cached_input_tokens, 0);
+    assert_eq!(a.message.tool_calls[0].arguments, c.message.tool_calls[0].arguments);
+    assert!(std::fs::metadata(&saved[0]).unwrap().len() > 1000, "written again from the computed prefix");
+    let _ = std::fs::remove_dir_all(&dir);
+}
