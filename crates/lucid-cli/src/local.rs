@@ -8,66 +8,42 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use lucid::model::ChatModel;
 
 use crate::args::ModelArgs;
-use crate::config::file::Settings;
-use crate::config::{ConfigError, ModelConfig};
 
 /// The provider name of the in-process model.
 pub const PROVIDER: &str = "local";
 
-/// The model file the flags and the configuration ask for, if they ask for the local
-/// model; an error when they name provider `local` without a file.
-pub fn wanted(args: &ModelArgs, file: &Settings) -> Result<Option<PathBuf>, ConfigError> {
+/// The model file the flags ask for, if they ask for the local model: `--model-file`,
+/// `--model local:FILE`, or provider `local` (`provider`, from the flag or the file) with
+/// `configured` (the model of the flag or the configuration). An error when provider
+/// `local` comes without a file.
+pub fn wanted(args: &ModelArgs, provider: Option<&str>, configured: Option<String>) -> Result<Option<PathBuf>, String> {
     if let Some(path) = &args.model_file {
         return Ok(Some(path.clone()));
     }
     if let Some(path) = args.model.as_deref().and_then(|m| m.strip_prefix("local:")) {
         return Ok(Some(PathBuf::from(path)));
     }
-    if args.provider.as_deref().or(file.provider.as_deref()) != Some(PROVIDER) {
+    if provider != Some(PROVIDER) {
         return Ok(None);
     }
-    let section = file.providers.get(PROVIDER).and_then(|s| s.model.clone());
-    match args.model.clone().or_else(|| file.model.clone()).or(section) {
+    match configured {
         Some(m) if !m.is_empty() => Ok(Some(PathBuf::from(m))),
-        _ => Err(ConfigError("provider `local` needs a model file: pass --model-file FILE.gguf".into())),
+        _ => Err("provider `local` needs a model file: pass --model-file FILE.gguf".into()),
     }
 }
 
-/// The configuration of the local model at `path`, with the command line's transcript and
-/// deadline settings (the model has no transport: retries do not apply).
-pub fn config(path: PathBuf, args: &ModelArgs) -> ModelConfig {
-    ModelConfig {
-        provider: PROVIDER.to_string(),
-        preset: None,
-        model: path.to_string_lossy().into_owned(),
-        base_url: String::new(),
-        api: None,
-        prompt_cache: true,
-        api_key: None,
-        transcript: args.transcript.clone(),
-        max_retries: 0,
-        timeout: Duration::from_secs(args.timeout.max(1)),
-        deadline: args.deadline.map(|s| Duration::from_secs(s.max(1))),
-        fallback: Vec::new(),
-    }
+/// The model in the GGUF file at `path`, loaded on first use.
+pub fn build(path: &str) -> lucid::Result<Arc<dyn ChatModel>> {
+    engine::model(path)
 }
 
-/// The model of a local configuration, loaded on first use.
-pub fn build(cfg: &ModelConfig) -> lucid::Result<Arc<dyn ChatModel>> {
-    engine::model(&cfg.model)
-}
-
-/// The context window of a local configuration's model (its KV cache), once loaded.
-pub fn context_window(cfg: &ModelConfig) -> Option<u32> {
-    if cfg.provider != PROVIDER {
-        return None;
-    }
-    engine::window(&cfg.model)
+/// The context window (its KV cache) of the model at `path`, once loaded.
+pub fn context_window(path: &str) -> Option<u32> {
+    engine::window(path)
 }
 
 #[cfg(feature = "local")]
@@ -127,23 +103,15 @@ mod engine {
 mod tests {
     use super::*;
 
-    fn settings(text: &str) -> Settings {
-        toml::from_str(text).unwrap()
-    }
-
     #[test]
-    fn the_file_comes_from_the_flag_the_model_prefix_or_the_configured_local_provider() {
-        let none = settings("");
+    fn the_file_comes_from_the_flag_the_model_prefix_or_the_local_provider_and_its_model() {
         let flag = ModelArgs { model_file: Some("a.gguf".into()), ..ModelArgs::default() };
-        assert_eq!(wanted(&flag, &none).unwrap(), Some(PathBuf::from("a.gguf")));
+        assert_eq!(wanted(&flag, None, None).unwrap(), Some(PathBuf::from("a.gguf")));
         let prefixed = ModelArgs { model: Some("local:/m/b.gguf".into()), ..ModelArgs::default() };
-        assert_eq!(wanted(&prefixed, &none).unwrap(), Some(PathBuf::from("/m/b.gguf")));
-        let configured = settings("provider = \"local\"\nmodel = \"/m/c.gguf\"\n");
-        assert_eq!(wanted(&ModelArgs::default(), &configured).unwrap(), Some(PathBuf::from("/m/c.gguf")));
-        assert_eq!(wanted(&ModelArgs::default(), &none).unwrap(), None, "not asked for");
-        let bare = ModelArgs { provider: Some("local".into()), ..ModelArgs::default() };
-        assert!(wanted(&bare, &none).unwrap_err().0.contains("--model-file"));
-        let cfg = config(PathBuf::from("/m/c.gguf"), &ModelArgs::default());
-        assert_eq!((cfg.provider.as_str(), cfg.model.as_str()), ("local", "/m/c.gguf"));
+        assert_eq!(wanted(&prefixed, Some("openai"), None).unwrap(), Some(PathBuf::from("/m/b.gguf")));
+        let none = ModelArgs::default();
+        assert_eq!(wanted(&none, Some("local"), Some("/m/c.gguf".into())).unwrap(), Some(PathBuf::from("/m/c.gguf")));
+        assert_eq!(wanted(&none, Some("openai"), Some("gpt".into())).unwrap(), None, "not asked for");
+        assert!(wanted(&none, Some("local"), None).unwrap_err().contains("--model-file"));
     }
 }

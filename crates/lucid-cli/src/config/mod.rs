@@ -170,8 +170,8 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     if let Some(w) = settings.context_window {
         return Some(w);
     }
-    if let Some(w) = crate::local::context_window(cfg) {
-        return Some(w);
+    if cfg.provider == crate::local::PROVIDER {
+        return crate::local::context_window(&cfg.model);
     }
     if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
         return None;

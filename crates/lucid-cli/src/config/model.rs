@@ -58,7 +58,7 @@ impl ModelConfig {
     /// This configuration's own client, without its backups.
     fn build_one(&self) -> lucid::Result<Arc<dyn ChatModel>> {
         if self.provider == crate::local::PROVIDER {
-            return crate::local::build(self);
+            return crate::local::build(&self.model);
         }
         let record = self.preset.copied().unwrap_or_else(Preset::compatible);
         let mut client = record
@@ -112,8 +112,8 @@ pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, C
 
 /// [`resolve`], also saying which environment variable the key came from.
 pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
-    if let Some(path) = crate::local::wanted(args, file)? {
-        return Ok((crate::local::config(path, args), KeySource(None)));
+    if let Some(path) = local_file(args, file)? {
+        return Ok((local_config(path, args), KeySource(None)));
     }
     let wanted = Wanted::new(args, file);
     let preset = match wanted.provider.as_deref() {
@@ -154,8 +154,8 @@ pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<Mo
             model_file: None,
             ..args.clone()
         };
-        let path = crate::local::wanted(&args, file)?.unwrap_or_default();
-        return Ok(crate::local::config(path, &args));
+        let path = local_file(&args, file)?.unwrap_or_default();
+        return Ok(local_config(path, &args));
     }
     let args = ModelArgs {
         provider: Some(provider.to_string()),
@@ -168,6 +168,33 @@ pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<Mo
     let preset = wanted.preset_or_own(provider)?;
     let model = wanted.model.clone().or_else(|| preset.map(|p| p.default_model.to_string())).unwrap_or_default();
     Ok(wanted.finish(preset, wanted.base_url_for(preset), model)?.0)
+}
+
+/// The GGUF file of the in-process model, when the flags or the file ask for it.
+fn local_file(args: &ModelArgs, file: &Settings) -> Result<Option<PathBuf>, ConfigError> {
+    let provider = args.provider.as_deref().or(file.provider.as_deref());
+    let section = file.providers.get(crate::local::PROVIDER).and_then(|s| s.model.clone());
+    let configured = args.model.clone().or_else(|| file.model.clone()).or(section);
+    crate::local::wanted(args, provider, configured).map_err(ConfigError)
+}
+
+/// The configuration of the in-process model in `path`, with the command line's transcript
+/// and deadline (it has no transport: no retries, no base URL, no key).
+fn local_config(path: PathBuf, args: &ModelArgs) -> ModelConfig {
+    ModelConfig {
+        provider: crate::local::PROVIDER.to_string(),
+        preset: None,
+        model: path.to_string_lossy().into_owned(),
+        base_url: String::new(),
+        api: None,
+        prompt_cache: true,
+        api_key: None,
+        transcript: args.transcript.clone(),
+        max_retries: 0,
+        timeout: Duration::from_secs(args.timeout.max(1)),
+        deadline: args.deadline.map(|s| Duration::from_secs(s.max(1))),
+        fallback: Vec::new(),
+    }
 }
 
 /// The model flags laid over the file: what was asked for, before presets and the
@@ -389,6 +416,19 @@ mod tests {
         let llamacpp = resolve_named("llamacpp:m", &args, &settings).unwrap();
         assert_eq!(llamacpp.base_url, Preset::find("llamacpp").unwrap().base_url);
         assert!(resolve_named("nope:m", &args, &settings).unwrap_err().0.contains("unknown provider `nope`"));
+    }
+
+    #[test]
+    fn the_local_model_is_a_file_from_the_flags_a_named_model_or_the_configuration() {
+        let settings = file("provider = \"local\"\nmodel = \"/m/c.gguf\"\n");
+        let cfg = resolve_named("local:/m/a.gguf", &ModelArgs::default(), &file("")).unwrap();
+        assert_eq!((cfg.provider.as_str(), cfg.model.as_str(), cfg.base_url.as_str()), ("local", "/m/a.gguf", ""));
+        assert_eq!(resolve_named("local", &ModelArgs::default(), &settings).unwrap().model, "/m/c.gguf");
+        assert!(resolve_named("local", &ModelArgs::default(), &file("")).unwrap_err().0.contains("--model-file"));
+        let flag = ModelArgs { model_file: Some("/m/b.gguf".into()), timeout: 9, ..ModelArgs::default() };
+        let cfg = local_config(local_file(&flag, &settings).unwrap().unwrap(), &flag);
+        assert_eq!((cfg.model.as_str(), cfg.timeout), ("/m/b.gguf", Duration::from_secs(9)));
+        assert_eq!(local_file(&ModelArgs::default(), &file("")).unwrap(), None);
     }
 
     #[test]
