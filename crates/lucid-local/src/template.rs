@@ -46,11 +46,24 @@ impl ChatTemplate {
         self.render_with(messages, tools, true)
     }
 
-    /// The fixed prefix every conversation of an agent starts with: the leading system
-    /// messages and the tools, without a generation prompt.
+    /// The fixed prefix every conversation of an agent starts with: what the template
+    /// writes before the first user message's text (the system prompt, a default one if the
+    /// template has it, the tools, the user turn's header). Found as the common start of two
+    /// renderings that differ only in that text, so it holds for any template. Empty when
+    /// the conversation has no user message.
     pub fn render_prefix(&self, messages: &[Message], tools: &[ToolSpec]) -> Result<String, String> {
-        let leading = messages.iter().take_while(|m| matches!(m, Message::System { .. })).count();
-        self.render_with(&messages[..leading], tools, false)
+        let Some(first) = messages.iter().position(|m| matches!(m, Message::User { .. })) else {
+            return Ok(String::new());
+        };
+        let with = |text: &str| {
+            let mut m = messages[..=first].to_vec();
+            m[first] = Message::user(text);
+            self.render_with(&m, tools, false)
+        };
+        let (a, b) = (with("A")?, with("B")?);
+        let end =
+            a.char_indices().zip(b.chars()).find(|((_, x), y)| x != y).map_or(a.len().min(b.len()), |((i, _), _)| i);
+        Ok(a[..end].to_string())
     }
 
     fn render_with(&self, messages: &[Message], tools: &[ToolSpec], generate: bool) -> Result<String, String> {
@@ -329,6 +342,23 @@ mod tests {
         let prompt = t.render(&messages, &[tool]).unwrap();
         let expected = "<|im_start|>system\nBe brief.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"calculator\", \"description\": \"Evaluates arithmetic\", \"parameters\": {\"type\": \"object\", \"properties\": {\"expression\": {\"type\": \"string\"}}}}}\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2+2\"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n4\n</tool_response><|im_end|>\n<|im_start|>assistant\n";
         assert_eq!(prompt, expected);
+    }
+
+    #[test]
+    fn the_prefix_is_what_comes_before_the_first_user_text_even_without_a_system_message() {
+        let t = ChatTemplate::new(QWEN25, "", "<|im_end|>").unwrap();
+        let prefix = t.render_prefix(&[Message::user("Hello"), Message::user("more")], &[]).unwrap();
+        assert_eq!(prefix, "<|im_start|>user\n", "no system message, no tools: only the user header");
+        let tool = ToolSpec::new("f", "d", json!({"type": "object"})).unwrap();
+        let messages = [Message::system("S"), Message::user("Hello")];
+        let prefix = t.render_prefix(&messages, &[tool.clone()]).unwrap();
+        assert!(
+            prefix.starts_with("<|im_start|>system\nS\n\n# Tools")
+                && prefix.ends_with("<|im_end|>\n<|im_start|>user\n"),
+            "{prefix}"
+        );
+        assert!(t.render(&messages, &[tool]).unwrap().starts_with(&prefix));
+        assert_eq!(t.render_prefix(&[Message::system("S")], &[]).unwrap(), "");
     }
 
     #[test]
