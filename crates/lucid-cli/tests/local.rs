@@ -44,15 +44,34 @@ async fn run_with_a_model_file_calls_the_calculator_with_valid_arguments_and_pri
     assert_eq!(call["output"], "437", "the calculator's answer is printed: {answer}");
     assert!(answer["usage"]["input_tokens"].as_u64().unwrap() > 0, "{answer}");
 
-    // The same file named as `--model local:FILE` and as the configured local provider.
+    let kv = std::fs::read_dir(dir.join(".cache/lucid/kv")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(kv, 1, "the fixed prefix (system prompt, tools) is saved for the next run");
+
+    // The same file named as `--model local:FILE`, the same agent: the next run loads the
+    // prefix instead of computing it.
     let spec = format!("local:{gguf}");
-    let out =
-        run_in(&dir, &["run", "--model", &spec, "--max-tokens", "2", "--max-iterations", "1", "--json", "Hi"], &[])
-            .await;
+    let args = [
+        "run",
+        "--model",
+        &spec,
+        "--tools",
+        "calculator",
+        "--max-tokens",
+        "2",
+        "--max-iterations",
+        "1",
+        "--json",
+        "Hi",
+    ];
+    let out = run_in(&dir, &args, &[]).await;
     let answer: Value = serde_json::from_str(text(&out.stdout).trim())
         .unwrap_or_else(|e| panic!("--model local:FILE ({e}): {}{}", text(&out.stdout), text(&out.stderr)));
     assert_eq!(answer["model"], "local:qwen2.5-coder-0.5b-instruct-q4_k_m", "{answer}");
     assert!(answer["usage"]["output_tokens"].as_u64().unwrap() <= 2, "--max-tokens reaches the engine: {answer}");
+    assert!(
+        answer["usage"]["cached_input_tokens"].as_u64().unwrap_or(0) > 100,
+        "one call in a new process: its prefix was loaded from disk: {answer}"
+    );
     std::fs::create_dir_all(dir.join(".config/lucid")).unwrap();
     std::fs::write(dir.join(".config/lucid/config.toml"), format!("provider = \"local\"\nmodel = \"{gguf}\"\n"))
         .unwrap();
