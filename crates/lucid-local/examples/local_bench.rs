@@ -13,9 +13,19 @@ use lucid::model::{ChatModel, ChatOptions, ChatRequest, StreamEvent};
 use lucid::{AssistantMessage, Message};
 use lucid_local::{LocalModel, LocalOptions};
 
+/// CPU seconds this process has used (user + system), from /proc/self/stat.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the `)`.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// One streamed call: (seconds to the first token, seconds from it to the end, usage).
 async fn timed(model: &LocalModel, messages: &[Message], max_tokens: u32) -> (f64, f64, lucid::Usage, String) {
     let options = ChatOptions { max_tokens: Some(max_tokens), ..Default::default() };
+    let cpu = cpu_seconds();
     let start = Instant::now();
     let mut stream = model.chat_stream(ChatRequest::new(messages, &[], &options)).await.expect("call");
     let mut first = None;
@@ -30,7 +40,21 @@ async fn timed(model: &LocalModel, messages: &[Message], max_tokens: u32) -> (f6
     let total = start.elapsed().as_secs_f64();
     let done = done.expect("done");
     let first = first.unwrap_or(total);
+    // On a busy machine wall time measures the neighbours: the CPU time the call used,
+    // spread over the engine's threads, is what it would take on idle cores.
+    let cpu = cpu_seconds() - cpu;
+    println!(
+        "  (call: {total:.2} s wall, {cpu:.2} CPU-s = {:.2} s on {} idle cores)",
+        cpu / threads() as f64,
+        threads()
+    );
     (first, total - first, done.usage.unwrap_or_default(), done.message.content)
+}
+
+/// The engine's threads: `THREADS` from the environment, else 2 (llama-server's `-t 2` in
+/// benches/local.sh).
+fn threads() -> usize {
+    std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(2)
 }
 
 fn peak_rss_mib() -> f64 {
@@ -50,10 +74,12 @@ async fn main() {
     let words: usize = args.next().map_or(400, |a| a.parse().expect("PREFILL_WORDS"));
     let gen_tokens: u32 = args.next().map_or(64, |a| a.parse().expect("GEN_TOKENS"));
     let start = Instant::now();
-    let model = tokio::task::spawn_blocking(move || LocalModel::load(path, LocalOptions::default()))
-        .await
-        .unwrap()
-        .expect("load");
+    let model = tokio::task::spawn_blocking(move || {
+        LocalModel::load(path, LocalOptions { threads: Some(threads()), ..LocalOptions::default() })
+    })
+    .await
+    .unwrap()
+    .expect("load");
     println!("load: {:.2} s", start.elapsed().as_secs_f64());
 
     // Prefill: a long user message, one token generated.

@@ -351,7 +351,7 @@ mod tests {
         assert_eq!(prefix, "<|im_start|>user\n", "no system message, no tools: only the user header");
         let tool = ToolSpec::new("f", "d", json!({"type": "object"})).unwrap();
         let messages = [Message::system("S"), Message::user("Hello")];
-        let prefix = t.render_prefix(&messages, &[tool.clone()]).unwrap();
+        let prefix = t.render_prefix(&messages, std::slice::from_ref(&tool)).unwrap();
         assert!(
             prefix.starts_with("<|im_start|>system\nS\n\n# Tools")
                 && prefix.ends_with("<|im_end|>\n<|im_start|>user\n"),
