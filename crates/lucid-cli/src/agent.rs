@@ -29,7 +29,11 @@ pub async fn builder(
     let mut b = Agent::builder(cfg.build()?)
         .max_iterations(settings.max_iterations)
         .options(settings.chat_options())
-        .permissions(crate::tools::policy(settings, people.approver));
+        .permissions(crate::tools::policy(settings, people.approver))
+        .budget(settings.budget);
+    for (model, price) in &settings.prices {
+        b = b.price(model.clone(), *price);
+    }
     if let Some(s) = &settings.system {
         b = b.system(s.clone());
     }

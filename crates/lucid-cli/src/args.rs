@@ -2,10 +2,14 @@
 //! help of `--tools` drawn from the library's catalogue. A leaf: it uses no other module of
 //! the CLI.
 
+mod grants;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
+
+pub use grants::{LimitArgs, McpArgs};
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]
@@ -60,6 +64,15 @@ pub enum Command {
     /// Events, and an OpenAI-compatible /v1/chat/completions.
     #[cfg(feature = "server")]
     Serve(ServeArgs),
+    /// GGUF models for the local engine, in the Hugging Face cache (`$HF_HUB_CACHE`, else
+    /// `$HF_HOME/hub`, else `~/.cache/huggingface/hub`), shared with other tools.
+    Models {
+        /// Use only the cache, never the network (also `HF_HUB_OFFLINE=1`).
+        #[arg(long, global = true)]
+        offline: bool,
+        #[command(subcommand)]
+        action: ModelsAction,
+    },
     /// List, show, delete, export or repair stored sessions.
     Sessions {
         #[command(flatten)]
@@ -139,6 +152,8 @@ pub struct AgentArgs {
     pub store: StoreArgs,
     #[command(flatten)]
     pub mcp: McpArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `lucid serve`.
@@ -227,6 +242,31 @@ pub enum McpAction {
         /// Serve Streamable HTTP at http://ADDR/mcp (a loopback address, e.g. 127.0.0.1:8931).
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+    },
+}
+
+/// `lucid models …`.
+#[derive(Debug, Subcommand)]
+pub enum ModelsAction {
+    /// Download a model into the cache (resumed if an earlier download stopped; checked
+    /// against the hub's sha256) and print its path. NAME: an alias (`qwen3-0.6b`, the
+    /// default model), `ORG/REPO` (its Q4_K_M GGUF, else Q8_0, else the first),
+    /// `ORG/REPO:FILE.gguf`, `ORG/REPO:QUANT` (`:Q8_0`) or a `…/resolve/REVISION/FILE` URL.
+    Pull {
+        /// The model.
+        name: String,
+    },
+    /// The cached GGUF models: repository, file, size, path.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a model from the cache (its snapshot entries, and the files no other entry
+    /// uses); `ORG/REPO` alone removes the whole repository.
+    Rm {
+        /// The model, named as for `pull`.
+        name: String,
     },
 }
 
@@ -345,18 +385,23 @@ pub enum ExportFormat {
 #[derive(Debug, Args, Clone, Default)]
 pub struct ModelArgs {
     /// Provider: openai, anthropic, gemini, zhipu, qwen, deepseek, ollama, vllm, llamacpp,
-    /// openrouter, groq.
+    /// openrouter, groq, or local (the in-process engine).
     /// Without it, the first provider whose key variable is set is used, else a local
-    /// Ollama or llama.cpp server if one answers.
+    /// Ollama or llama.cpp server if one answers, else the local engine with the default
+    /// model (downloaded on first use).
     #[arg(long, short = 'p')]
     pub provider: Option<String>,
-    /// Model name (each provider has a default).
+    /// Model name (each provider has a default). `local:NAME` runs a model of the local
+    /// engine, NAME as `lucid models pull` takes it (downloaded first if not cached).
     #[arg(long, short = 'm')]
     pub model: Option<String>,
-    /// A GGUF model file to run in this process (no server, no key): provider `local`.
-    /// `--model local:FILE.gguf` is the same.
+    /// A GGUF file for the local engine (`--provider local`), used as it is: nothing is
+    /// downloaded.
     #[arg(long, value_name = "FILE.gguf")]
     pub model_file: Option<PathBuf>,
+    /// Use only models already in the cache, never the network (also `HF_HUB_OFFLINE=1`).
+    #[arg(long)]
+    pub offline: bool,
     /// Base URL, as the vendor's SDK takes it (`.../v1`); `/chat/completions` (or
     /// `/responses`) is appended.
     #[arg(long)]
@@ -441,22 +486,6 @@ pub struct RunArgs {
     pub input: Option<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
-}
-
-/// The flags choosing servers and granting their tools.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct McpArgs {
-    /// MCP servers from a JSON file in the `{"mcpServers": {...}}` form of Claude Desktop
-    /// and Cursor (added to the configuration file's `[mcp.servers]`).
-    #[arg(long, value_name = "FILE.json")]
-    pub mcp_config: Option<PathBuf>,
-    /// Use only this MCP server (repeatable); `--mcp none` starts none.
-    #[arg(long = "mcp", value_name = "NAME")]
-    pub only: Vec<String>,
-    /// Allow the tools whose names match this glob without asking (repeatable), e.g.
-    /// `everything__*` or `write_file`: how a non-interactive run is granted its tools.
-    #[arg(long = "allow", value_name = "PATTERN")]
-    pub allow: Vec<String>,
 }
 
 /// Which command's default tools.

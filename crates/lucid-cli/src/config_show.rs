@@ -17,6 +17,18 @@ pub fn mask(key: &str) -> String {
     format!("{}…{}", chars[..3].iter().collect::<String>(), chars[chars.len() - 4..].iter().collect::<String>())
 }
 
+/// The local engine's file: given, in the cache, or still to download (nothing is).
+fn show_model_file(cfg: &config::ModelConfig) {
+    let cached = || {
+        let hub = config::hub(cfg.offline);
+        crate::models::ModelRef::parse(&cfg.model).ok().and_then(|m| hub.cache.find(&m))
+    };
+    match cfg.model_file.clone().or_else(cached) {
+        Some(path) => println!("model_file = {:?}", path.display().to_string()),
+        None => println!("model_file = (not downloaded yet: `lucid models pull {}`)", cfg.model),
+    }
+}
+
 /// Prints the resolved configuration; keys masked.
 pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     let s = &file.settings;
@@ -29,8 +41,12 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         Ok((cfg, source)) => {
             println!("provider = {:?}", cfg.provider);
             println!("model = {:?}", cfg.model);
-            println!("base_url = {:?}", cfg.base_url);
-            println!("api = {:?}", cfg.api_name());
+            if cfg.provider == config::LOCAL && cfg.preset.is_none() {
+                show_model_file(&cfg);
+            } else {
+                println!("base_url = {:?}", cfg.base_url);
+                println!("api = {:?}", cfg.api_name());
+            }
             match (&cfg.api_key, &source.0) {
                 (Some(k), Some(from)) => println!("api_key = {:?}  # from {from}", mask(k)),
                 (Some(k), None) => println!("api_key = {:?}", mask(k)),
@@ -61,6 +77,24 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
     println!("writable_protected = {:?}", agent.writable_protected);
     println!("python = {:?}", agent.python.as_deref().unwrap_or("python3"));
     println!("db = {}", agent.db.as_deref().map_or("(none)".into(), |d| format!("{:?}", without_password(d))));
+    let b = &agent.budget;
+    let shown = |v: Option<String>| v.unwrap_or_else(|| "(none)".into());
+    println!("max_cost = {}", shown(b.run.max_cost.map(|c| c.to_string())));
+    println!("max_model_calls = {}", shown(b.run.max_model_calls.map(|n| n.to_string())));
+    println!("max_total_tokens = {}", shown(b.run.max_total_tokens.map(|n| n.to_string())));
+    println!("session_max_cost = {}", shown(b.session.max_cost.map(|c| c.to_string())));
+    println!("session_max_model_calls = {}", shown(b.session.max_model_calls.map(|n| n.to_string())));
+    println!("session_max_total_tokens = {}", shown(b.session.max_total_tokens.map(|n| n.to_string())));
+    for (model, p) in &agent.prices {
+        println!("prices.{model:?} = {{ input = {}, output = {} }}", p.input, p.output);
+    }
+    for (word, permission) in [("deny", Permission::Deny), ("ask", Permission::Ask), ("allow", Permission::Allow)] {
+        let rules: Vec<&str> =
+            agent.rules.iter().filter(|r| r.permission() == permission).map(|r| r.pattern()).collect();
+        if !rules.is_empty() {
+            println!("{word} = {rules:?}");
+        }
+    }
     println!("[permissions]");
     for (tool, p) in &agent.permissions {
         println!("{tool} = {:?}", format!("{p:?}").to_lowercase());

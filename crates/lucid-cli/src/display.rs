@@ -112,6 +112,15 @@ pub fn with_flags(text: &str) -> String {
     FLAGS.iter().fold(text.to_string(), |t, (setting, flag)| t.replace(setting, flag))
 }
 
+/// A cost as people read it: `$0.0123`, or `cost unknown` for a model without a price
+/// (never `$0`).
+pub fn dollars(cost: Option<f64>) -> String {
+    match cost {
+        Some(c) => format!("${c:.4}"),
+        None => "cost unknown".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

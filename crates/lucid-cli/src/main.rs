@@ -13,6 +13,7 @@ mod display;
 mod local;
 mod mcp;
 mod memory;
+mod models;
 #[cfg(feature = "otel")]
 mod otel;
 mod request;
@@ -93,6 +94,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
                 config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;
             mcp::serve(tools.as_deref(), http, &settings).await
         }
+        Command::Models { offline, action } => models::run(action, config::hub(offline)).await,
         Command::Workflow { action } => workflow::run(action, &file.settings).await,
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
         Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),

@@ -182,6 +182,9 @@ pub async fn run(
     let outcome = outcome.map(|mut r| {
         if let Some(t) = &extras.triage {
             r.usage += t.usage;
+            let agent = session.agent();
+            let label = format!("{}:{}", agent.model().provider(), agent.model().model_name());
+            r.cost_usd = r.cost_usd.zip(agent.prices().cost(&label, &t.usage)).map(|(a, b)| a + b);
         }
         r
     });
@@ -411,8 +414,13 @@ fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow:
             "iterations": r.iterations,
             // Input and output always; cached, cache-write and reasoning tokens when there are any.
             "usage": r.usage,
+            // Dollars, from the models' prices; null when a model has no known price.
+            "cost_usd": r.cost_usd,
             "stop_reason": r.stop_reason.as_str(),
         });
+        if let Some(why) = &r.stop_message {
+            v["stop_message"] = json!(why);
+        }
         if !r.questions.is_empty() {
             v["questions"] = json!(r.questions);
         }

@@ -46,7 +46,8 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         .lease(Duration::from_secs(args.lease))
         .header_timeout(header_timeout)
         .body_timeout(body_timeout)
-        .max_connections(max_connections);
+        .max_connections(max_connections)
+        .tenant_daily_budget(daily_budget(&edge)?);
     for origin in edge.allow_origins.iter().chain(&args.allow_origins) {
         serving = serving.allow_origin(origin);
     }
@@ -54,7 +55,10 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
     let mut mcp_servers = Vec::new();
     for (name, settings) in config::file::agents(&file.settings)? {
         let model_args = if name == "default" { args.model.clone() } else { transport_only(&args.model) };
-        let cfg = config::resolve(&model_args, &settings).await.map_err(|e| in_agent(&name, e))?;
+        let cfg = config::resolve(&model_args, &settings).await.map_err(|e| match e.downcast::<ConfigError>() {
+            Ok(c) => in_agent(&name, c).into(),
+            Err(e) => e.context(format!("[agents.{name}]")),
+        })?;
         let mut agent_settings = config::agent_settings(&AgentArgs::default(), &settings, ToolDefaults::Run)
             .map_err(|e| in_agent(&name, e))?;
         // Tools run for tenants: none of the server's environment (its keys, its
@@ -146,10 +150,10 @@ fn transport_only(args: &ModelArgs) -> ModelArgs {
     ModelArgs {
         provider: None,
         model: None,
-        model_file: None,
         base_url: None,
         api: None,
         api_key: None,
+        model_file: None,
         // The command line's backups are the default agent's; the others name their own.
         fallback: Vec::new(),
         ..args.clone()
@@ -219,4 +223,22 @@ async fn stop_signal() {
         _ = tokio::signal::ctrl_c() => {}
         () = term => {}
     }
+}
+
+/// `[serve] tenant_daily_max_*`: what one tenant may spend per day.
+fn daily_budget(edge: &config::file::ServeSection) -> Result<lucid::agent::budget::Limits, ConfigError> {
+    let mut limits = lucid::agent::budget::Limits::default();
+    if let Some(c) = edge.tenant_daily_max_cost {
+        if !(c.is_finite() && c >= 0.0) {
+            return Err(ConfigError("[serve] tenant_daily_max_cost must be dollars, 0 or more".into()));
+        }
+        limits = limits.max_cost(c);
+    }
+    if let Some(n) = edge.tenant_daily_max_tokens {
+        limits = limits.max_total_tokens(n);
+    }
+    if let Some(n) = edge.tenant_daily_max_model_calls {
+        limits = limits.max_model_calls(n);
+    }
+    Ok(limits)
 }

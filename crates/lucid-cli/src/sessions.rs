@@ -82,6 +82,19 @@ pub fn markdown(s: &StoredSession) -> String {
         s.info.message_count,
         time(s.info.updated_at)
     ));
+    if let Some(spent) = s.info.metadata.get(lucid::store::SPEND_KEY) {
+        match serde_json::from_value::<lucid::Spend>(spent.clone()) {
+            Ok(spent) => out.push_str(&format!(
+                "Spent {} tokens ({} in, {} out) in {} model calls, {}.\n",
+                spent.total_tokens(),
+                spent.usage.input_tokens,
+                spent.usage.output_tokens,
+                spent.model_calls,
+                crate::display::dollars(spent.cost_usd)
+            )),
+            Err(e) => tracing::warn!(session = %s.info.id, error = %e, "the stored spend cannot be read"),
+        }
+    }
     let summaries = s.info.metadata.get(lucid::store::SUMMARIES_KEY).cloned().unwrap_or_default();
     let summaries: Vec<lucid::memory::Summary> = serde_json::from_value(summaries).unwrap_or_default();
     if !summaries.is_empty() {

@@ -74,7 +74,46 @@ fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
     if let Some(db) = &settings.db {
         setup = setup.database(db);
     }
+    #[cfg(feature = "test-tools")]
+    {
+        setup = test_commands(setup, &settings.tests)?;
+    }
     Ok(settings.writable_protected.iter().fold(setup, |s, p| s.unprotect(p)))
+}
+
+/// `[tests]` applied: the commands of `run_tests` and `coverage`, their timeout.
+#[cfg(feature = "test-tools")]
+fn test_commands(mut setup: Setup, tests: &crate::config::file::TestsSection) -> Result<Setup, ConfigError> {
+    use lucid::tool::builtin::ReportFormat;
+    if let Some(secs) = tests.timeout_secs {
+        setup = setup.tests_timeout(std::time::Duration::from_secs(secs.max(1)));
+    }
+    match (&tests.command, &tests.report) {
+        (Some(command), Some(report)) => {
+            let format = match report.split_once(':') {
+                Some(("junit", path)) => ReportFormat::JunitXml(path.into()),
+                Some(("jest-json", path)) => ReportFormat::JestJson(path.into()),
+                None if report == "libtest-json" => ReportFormat::LibtestJson,
+                None if report == "go-json" => ReportFormat::GoTestJson,
+                _ => {
+                    return Err(ConfigError(format!(
+                        "[tests] report = \"{report}\": use junit:PATH, libtest-json, go-json or jest-json:PATH"
+                    )));
+                }
+            };
+            setup = setup.test_command(command, format);
+        }
+        (None, None) => {}
+        _ => return Err(ConfigError("[tests] needs both `command` and `report`, or neither".into())),
+    }
+    match (&tests.coverage_command, &tests.coverage_report) {
+        (Some(command), Some(report)) => setup = setup.coverage_command(command, report),
+        (None, None) => {}
+        _ => {
+            return Err(ConfigError("[tests] needs both `coverage_command` and `coverage_report`, or neither".into()));
+        }
+    }
+    Ok(setup)
 }
 
 /// The environment `shell` and `python` start with: the allowlisted variables and the
@@ -91,6 +130,9 @@ pub fn policy(settings: &AgentSettings, approver: Option<Arc<dyn Approver>>) -> 
     let mut p = PermissionPolicy::allow_all();
     for (tool, permission) in &settings.permissions {
         p = p.set(tool.clone(), *permission);
+    }
+    for rule in &settings.rules {
+        p = p.rule(rule.clone());
     }
     match approver {
         Some(a) => p.approver(a),
@@ -113,5 +155,20 @@ mod tests {
         assert!(!environment(&settings).is_isolated());
         settings.isolated_tool_env = true;
         assert!(environment(&settings).is_isolated());
+    }
+
+    #[cfg(feature = "test-tools")]
+    #[test]
+    fn the_tests_section_configures_run_tests_and_half_a_command_is_an_error() {
+        let read = |text: &str| {
+            let file: Settings = toml::from_str(text).unwrap();
+            let settings = crate::config::agent_settings(&AgentArgs::default(), &file, ToolDefaults::Run).unwrap();
+            setup(&settings)
+        };
+        assert!(read("[tests]\ncommand = \"make check\"\nreport = \"junit:out/report.xml\"\ntimeout_secs = 9").is_ok());
+        let err = read("[tests]\ncommand = \"make check\"\nreport = \"xml\"").unwrap_err().to_string();
+        assert!(err.contains("use junit:PATH, libtest-json, go-json or jest-json:PATH"), "{err}");
+        let err = read("[tests]\ncoverage_command = \"make cov\"").unwrap_err().to_string();
+        assert!(err.contains("both `coverage_command` and `coverage_report`"), "{err}");
     }
 }

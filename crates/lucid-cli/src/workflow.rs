@@ -67,6 +67,7 @@ pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<
                     eprintln!("[{step}] took the {} branch", if then { "then" } else { "else" })
                 }
                 WorkflowEvent::LoopIteration { step, iteration } => eprintln!("[{step}] iteration {iteration}"),
+                WorkflowEvent::ForEachItem { step, index } => eprintln!("[{step}] item {index}"),
                 _ => {}
             }
         })

@@ -264,3 +264,100 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
     assert!(focus, "/compact's focus reaches the summary call");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs what the user writes after `run: ` with `shell`, and `6*7` with the calculator.
+fn shell_script(req: &RecordedRequest) -> Reply {
+    let body = req.json();
+    let last = body["messages"].as_array().and_then(|m| m.last().cloned()).unwrap_or(Value::Null);
+    if last["role"] == "tool" {
+        return Reply::sse(&text_stream(&["Tool said: ", last["content"].as_str().unwrap_or_default()]));
+    }
+    let said = last["content"].as_str().unwrap_or_default();
+    match said.strip_prefix("run: ") {
+        Some(command) => {
+            let args = json!({ "command": command }).to_string();
+            Reply::sse(&tool_call_stream(&[("call_sh", "shell", args.as_str())]))
+        }
+        None => Reply::sse(&tool_call_stream(&[("call_c", "calculator", r#"{"expression":"6*7"}"#)])),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rules_are_named_at_the_prompt_and_always_remembers_the_exact_command() {
+    let server = MockServer::start(shell_script).await;
+    let url = server.url();
+    let dir = std::env::temp_dir().join(format!("lucid-chat-rules-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = common::lucid_command();
+        cmd.args(["chat", "--base-url", &url, "-m", "m", "--tools", "calculator,shell"])
+            .args(["--deny", "shell(rm *)", "--ask", "calculator(expression=6*)", "--allow", "shell(echo ok*)"])
+            .arg("--store")
+            .arg(d.join("sessions.db"))
+            .current_dir(&d)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &d)
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1");
+        let mut p = Session::spawn(cmd).expect("spawn lucid chat");
+        p.set_expect_timeout(Some(Duration::from_secs(20)));
+        p.expect("> ").unwrap();
+
+        // An allow rule: no question.
+        p.send_line("run: echo ok fine").unwrap();
+        let seen = p.expect("Tool said: exit code 0").unwrap();
+        assert!(!String::from_utf8_lossy(seen.before()).contains("allow?"), "asked for an allowed command");
+        p.expect("ok fine").unwrap();
+        // The footer's cost: the model `m` has no price.
+        p.expect("· cost unknown (session cost unknown) │ session").unwrap();
+        p.expect("> ").unwrap();
+
+        // The same prefix in a compound command is asked, by the tool's own permission.
+        p.send_line("run: echo ok; touch pwned").unwrap();
+        p.expect("? shell (asks by its permission)").unwrap();
+        p.expect("allow? [y]es / [n]o / [a]lways: ").unwrap();
+        p.send_line("n").unwrap();
+        p.expect("Tool said: The user declined").unwrap();
+        p.expect("> ").unwrap();
+        assert!(!d.join("pwned").exists());
+
+        // A deny rule, named in what the model reads.
+        p.send_line("run: rm -rf /tmp/nothing-here").unwrap();
+        p.expect("Tool said: The tool `shell` is not allowed here (permission rule: deny shell(rm *))").unwrap();
+        p.expect("> ").unwrap();
+
+        // An ask rule is named at the prompt.
+        p.send_line("multiply").unwrap();
+        p.expect("? calculator (asks by the rule ask calculator(expression=6*))").unwrap();
+        p.expect("allow? [y]es / [n]o / [a]lways: ").unwrap();
+        p.send_line("y").unwrap();
+        p.expect("Tool said: 42").unwrap();
+        p.expect("> ").unwrap();
+
+        // "always" records the exact command, not the whole tool.
+        p.send_line("run: echo hello").unwrap();
+        p.expect("allow? [y]es / [n]o / [a]lways: ").unwrap();
+        p.send_line("a").unwrap();
+        p.expect("(allowed from now on: allow shell(echo hello))").unwrap();
+        p.expect("Tool said: exit code 0").unwrap();
+        p.expect("hello").unwrap();
+        p.expect("> ").unwrap();
+        p.send_line("run: echo hello").unwrap();
+        let seen = p.expect("Tool said: exit code 0").unwrap();
+        assert!(!String::from_utf8_lossy(seen.before()).contains("allow?"), "asked again for a remembered command");
+        p.expect("hello").unwrap();
+        p.expect("> ").unwrap();
+        p.send_line("run: echo other").unwrap();
+        p.expect("allow? [y]es / [n]o / [a]lways: ").unwrap();
+        p.send_line("n").unwrap();
+        p.expect("Tool said: The user declined").unwrap();
+        p.expect("> ").unwrap();
+        p.send_line("/exit").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+    })
+    .await
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -152,7 +152,17 @@ async fn the_transcript_records_every_exchange_without_the_key() {
 
 #[test]
 fn no_provider_exits_2_and_says_what_to_do() {
-    let out = lucid(&["run", "hello"]);
+    // With the local engine built in, the default model is tried first: from an empty
+    // cache and a hub that cannot be reached, that fails, with the same advice.
+    let cache = test_dir("no-provider-cache");
+    let out = lucid_command()
+        .args(["run", "hello"])
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", std::env::temp_dir())
+        .env("HF_HUB_CACHE", &cache)
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .output()
+        .expect("run lucid");
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     for needle in
@@ -526,6 +536,45 @@ steps:
     assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stderr).contains("needs the user's approval"), "{}", text(&out.stderr));
     assert!(!dir.join("out.txt").exists());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A workflow file's `foreach` calls `code_outline` once per file of an input list; the
+/// output lists each file's outline in the list's order.
+#[cfg(feature = "code-outline")]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_workflow_foreach_outlines_each_file_of_an_input_list() {
+    let dir = test_dir("wf-foreach");
+    std::fs::write(dir.join("calc.py"), "def add(a, b):\n    return a + b\n").unwrap();
+    std::fs::write(dir.join("main.go"), "package main\n\n// Run runs.\nfunc Run() {}\n").unwrap();
+    std::fs::write(
+        dir.join("outline.yaml"),
+        "name: outlines
+inputs:
+  files: {}
+steps:
+  - name: each
+    foreach:
+      over: input.files
+      concurrency: 2
+      steps:
+        - name: outline
+          tool: code_outline
+          args: { path: '{{ each.item }}' }
+",
+    )
+    .unwrap();
+    let args = ["workflow", "run", "outline.yaml", "--input", r#"files=["calc.py", "main.go"]"#, "--json"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let outlines = v["output"].as_array().unwrap();
+    assert_eq!(outlines.len(), 2, "{v}");
+    assert_eq!(
+        (outlines[0]["language"].as_str(), outlines[0]["symbols"][0]["name"].as_str()),
+        (Some("python"), Some("add"))
+    );
+    assert_eq!(outlines[1]["symbols"][0]["doc"], "Run runs.", "{v}");
     std::fs::remove_dir_all(dir).ok();
 }
 

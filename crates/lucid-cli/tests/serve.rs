@@ -702,3 +702,56 @@ async fn fallback_through_serve(dir: &Path, store: &str) {
     let status = tokio::task::block_in_place(|| stop(child));
     assert!(status.success(), "{status:?}");
 }
+
+/// A tenant's daily budget from `[serve]`, summed in Postgres over two instances: the
+/// turn after the limit is spent gets 429 naming it, on either instance; every result
+/// carries its cost from `[prices]`.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tenants_daily_budget_holds_over_two_instances_on_postgres() {
+    let Some(admin) = real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL") else { return };
+    let database = TestDatabase::create(&admin, "lucid_serve_budget").await;
+    let mock = MockServer::start(hello).await;
+    let dir = common::test_dir("serve-budget");
+    let config = dir.join("config.toml");
+    // $1000 per million prompt tokens, $2000 per million answer tokens: 20 + 5 tokens a turn
+    // cost $0.03.
+    std::fs::write(
+        &config,
+        format!(
+            "base_url = \"{}/v1\"\nmodel = \"mock-model\"\ntools = []\n\
+             [prices.\"mock-model\"]\ninput = 1000.0\noutput = 2000.0\n\
+             [serve]\ntenant_daily_max_cost = 0.05\n",
+            mock.url()
+        ),
+    )
+    .unwrap();
+    let (first, url_a) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    let (second, url_b) = tokio::task::block_in_place(|| serve_on(&dir, &config, &database.url));
+    let _guard = KillOnDrop(vec![first.id(), second.id()]);
+    let http = lucid::model::http::reqwest_client_builder().build().unwrap();
+    let turn = |url: String| {
+        let http = http.clone();
+        async move {
+            let session: Value =
+                json_of(http.post(format!("{url}/v1/sessions")).json(&json!({"agent": "default"}))).await;
+            let id = session["id"].as_str().unwrap();
+            let resp =
+                http.post(format!("{url}/v1/sessions/{id}/runs")).json(&json!({"input": "hi"})).send().await.unwrap();
+            (resp.status().as_u16(), resp.json::<Value>().await.unwrap())
+        }
+    };
+    for url in [&url_a, &url_b] {
+        let (status, run) = turn(url.clone()).await;
+        assert_eq!((status, run["status"].as_str()), (200, Some("completed")), "{run}");
+        assert!((run["result"]["cost_usd"].as_f64().unwrap() - 0.03).abs() < 1e-9, "{run}");
+    }
+    for url in [&url_a, &url_b] {
+        let (status, body) = turn(url.clone()).await;
+        assert_eq!((status, body["error"]["code"].as_str()), (429, Some("quota_exceeded")), "{body}");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("the limit of dollars per tenant per day ($0.05)"), "{message}");
+    }
+    let metrics = http.get(format!("{url_a}/metrics")).send().await.unwrap().text().await.unwrap();
+    assert!(metrics.lines().any(|l| l == "lucid_cost_usd_total 0.03"), "this instance's turn: {metrics}");
+}

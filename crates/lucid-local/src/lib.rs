@@ -70,6 +70,8 @@ pub struct LocalOptions {
     pub prefix_cache: Option<PathBuf>,
     /// The most bytes the prefix cache keeps (least recently used files go first).
     pub prefix_cache_bytes: u64,
+    /// The model's name in logs, responses and usage (default: the file's stem).
+    pub name: Option<String>,
 }
 
 impl Default for LocalOptions {
@@ -81,6 +83,7 @@ impl Default for LocalOptions {
             chat_template: None,
             prefix_cache: None,
             prefix_cache_bytes: 512 << 20,
+            name: None,
         }
     }
 }
@@ -127,7 +130,8 @@ impl LocalModel {
         if !path.is_file() {
             return Err(ModelError::Config(format!("no model file at {}", path.display())));
         }
-        let name = path.file_stem().map_or_else(|| "local".to_string(), |s| s.to_string_lossy().into_owned());
+        let stem = path.file_stem().map_or_else(|| "local".to_string(), |s| s.to_string_lossy().into_owned());
+        let name = options.name.clone().unwrap_or(stem);
         let (ready_tx, ready_rx) = mpsc::channel();
         let (jobs_tx, jobs_rx) = mpsc::channel();
         let worker_path = path.clone();

@@ -379,3 +379,24 @@ fn body_reply(b: &Bytes) -> Reply {
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+/// A real part a test needs (a database, a real client's interpreter…), named by the
+/// environment variable `var`: its value, or `None` when unset — the test prints why and
+/// skips — and a panic under `CI=true`, where `.ci/run` sets it (`how` says so).
+///
+/// ```
+/// // Unset outside CI: the test skips with a printed reason.
+/// if std::env::var("CI").as_deref() != Ok("true") {
+///     assert_eq!(lucid_mock::real_part("LUCID_TEST_NOTHING_SUCH", ".ci/run never sets it"), None);
+/// }
+/// ```
+pub fn real_part(var: &str, how: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(v) if !v.is_empty() => Some(v),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("{var} is not set under CI=true; {how}"),
+        _ => {
+            eprintln!("skipped: {var} is not set ({how})");
+            None
+        }
+    }
+}

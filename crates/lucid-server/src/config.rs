@@ -26,7 +26,7 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
 /// What one tenant may keep, and how many clients may read one run's events at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Quotas {
     /// Sessions one tenant may keep.
     pub sessions: u64,
@@ -37,11 +37,19 @@ pub(crate) struct Quotas {
     pub stored_bytes: u64,
     /// Clients reading one run's events at once.
     pub readers_per_run: usize,
+    /// What one tenant may spend per day (UTC): dollars, tokens, model calls.
+    pub daily: lucid::agent::budget::Limits,
 }
 
 impl Default for Quotas {
     fn default() -> Quotas {
-        Quotas { sessions: 10_000, metadata_bytes: 16 << 10, stored_bytes: 1 << 30, readers_per_run: 8 }
+        Quotas {
+            sessions: 10_000,
+            metadata_bytes: 16 << 10,
+            stored_bytes: 1 << 30,
+            readers_per_run: 8,
+            daily: lucid::agent::budget::Limits::default(),
+        }
     }
 }
 
@@ -262,6 +270,23 @@ impl ServerConfig {
     /// new session or run (a run going may pass it; it is checked when one starts).
     pub fn max_stored_bytes_per_tenant(mut self, bytes: u64) -> ServerConfig {
         self.quotas.stored_bytes = bytes;
+        self
+    }
+
+    /// Sets what one tenant may spend per day (UTC): the dollars (from the agents' model
+    /// prices), tokens and model calls of its runs and chat completions, summed in the
+    /// database (so over every instance). Once a limit is reached, a new run, turn or chat
+    /// completion of the tenant gets 429 `quota_exceeded` naming it until the day ends; a
+    /// turn under way finishes (its agent's own budget bounds it). A cost limit counts a
+    /// turn of a model without a known price as passing it: set the model's price.
+    ///
+    /// ```
+    /// # use lucid_server::ServerConfig;
+    /// use lucid::agent::budget::Limits;
+    /// let config = ServerConfig::new("serve.db").tenant_daily_budget(Limits::default().max_cost(20.0));
+    /// ```
+    pub fn tenant_daily_budget(mut self, limits: lucid::agent::budget::Limits) -> ServerConfig {
+        self.quotas.daily = limits;
         self
     }
 

@@ -58,6 +58,7 @@ mod listen;
 mod metrics;
 mod routes;
 mod runs;
+mod spend;
 
 use std::collections::BTreeMap;
 use std::future::Future;

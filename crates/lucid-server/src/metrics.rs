@@ -50,6 +50,10 @@ pub struct Metrics {
     model_calls: AtomicU64,
     input_tokens: AtomicU64,
     output_tokens: AtomicU64,
+    /// Billionths of a dollar, over turns whose cost was known.
+    cost_nanos: AtomicU64,
+    /// Turns whose cost was not known (a model without a price).
+    unpriced_turns: AtomicU64,
     tool_calls_ok: AtomicU64,
     tool_calls_failed: AtomicU64,
     run_seconds: Histogram,
@@ -79,6 +83,14 @@ impl Metrics {
         self.model_calls.fetch_add(calls as u64, Ordering::Relaxed);
         self.input_tokens.fetch_add(usage.input_tokens, Ordering::Relaxed);
         self.output_tokens.fetch_add(usage.output_tokens, Ordering::Relaxed);
+    }
+
+    /// A turn's cost: dollars, or `None` when a model it used has no known price.
+    pub fn cost(&self, dollars: Option<f64>) {
+        match dollars {
+            Some(d) => self.cost_nanos.fetch_add((d.max(0.0) * 1e9).round() as u64, Ordering::Relaxed),
+            None => self.unpriced_turns.fetch_add(1, Ordering::Relaxed),
+        };
     }
 
     /// A tool call finished.
@@ -119,6 +131,18 @@ impl Metrics {
         );
         let _ = writeln!(
             out,
+            "# HELP lucid_cost_usd_total Dollars the turns cost, from the models' prices (turns of unpriced models \
+             are not in it).\n# TYPE lucid_cost_usd_total counter\nlucid_cost_usd_total {}",
+            self.cost_nanos.load(Ordering::Relaxed) as f64 / 1e9
+        );
+        let _ = writeln!(
+            out,
+            "# HELP lucid_unpriced_turns_total Turns whose cost is unknown: a model without a price.\n\
+             # TYPE lucid_unpriced_turns_total counter\nlucid_unpriced_turns_total {}",
+            self.unpriced_turns.load(Ordering::Relaxed)
+        );
+        let _ = writeln!(
+            out,
             "# HELP lucid_tool_calls_total Tool calls finished, by outcome.\n# TYPE lucid_tool_calls_total counter\n\
              lucid_tool_calls_total{{outcome=\"ok\"}} {}\nlucid_tool_calls_total{{outcome=\"error\"}} {}",
             self.tool_calls_ok.load(Ordering::Relaxed),
@@ -141,6 +165,8 @@ mod tests {
         m.turn_ended(RunStatus::Failed, Duration::from_secs(60));
         m.model_calls(2, &lucid::Usage { input_tokens: 10, output_tokens: 4, ..Default::default() });
         m.tool_call(true, Duration::from_millis(1));
+        m.cost(Some(0.25));
+        m.cost(None);
         let text = m.render(3);
         for line in [
             "lucid_runs_total{status=\"completed\"} 1",
@@ -149,6 +175,8 @@ mod tests {
             "lucid_model_calls_total 2",
             "lucid_tokens_total{kind=\"input\"} 10",
             "lucid_tool_calls_total{outcome=\"error\"} 1",
+            "lucid_cost_usd_total 0.25",
+            "lucid_unpriced_turns_total 1",
             "lucid_run_duration_seconds_bucket{le=\"0.05\"} 1",
             "lucid_run_duration_seconds_bucket{le=\"+Inf\"} 2",
             "lucid_run_duration_seconds_count 2",

@@ -196,9 +196,9 @@ async fn include_usage_ends_the_stream_with_a_usage_chunk_without_choices_only_w
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_route_answers_404_naming_the_method_and_the_path() {
     let (api, _mock) = serve("openai-404", |c| c).await;
-    let (status, body) = api.post("/v1/responses", json!({"model": "default", "input": "hi"})).await;
+    let (status, body) = api.post("/v1/embeddings", json!({"model": "default", "input": "hi"})).await;
     assert_eq!((status, error_code(&body)), (404, "not_found"));
-    assert!(message(&body).contains("POST /v1/responses"), "{body}");
+    assert!(message(&body).contains("POST /v1/embeddings"), "{body}");
     let (status, body) = api.get("/v2/nothing?x=1").await;
     assert_eq!(status, 404);
     assert!(message(&body).contains("GET /v2/nothing"), "{body}");

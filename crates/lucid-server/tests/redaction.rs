@@ -1,7 +1,7 @@
 //! One redaction for every surface: a provider key the model repeats (in a tool call's
 //! arguments, through a tool's output, and in its answer cut between two streamed pieces),
 //! or a client sends (in a session's metadata, a run's input), reaches no client and no
-//! stored row.
+//! stored row — the stored responses of `/v1/responses` included.
 
 mod common;
 
@@ -111,6 +111,21 @@ async fn a_key_the_model_repeats_reaches_no_client_and_no_stored_row() {
     streamed["stream"] = json!(true);
     let chunks = api.req(reqwest::Method::POST, "/v1/chat/completions").json(&streamed).send().await.unwrap();
     seen.push(("chat.completion.chunk".into(), chunks.text().await.unwrap()));
+
+    // The Responses facade, whole and streamed, both stored (the conversation with them).
+    let ask = json!({"model": "default", "input": "Key?", "store": true});
+    let (status, response) = api.post("/v1/responses", ask.clone()).await;
+    assert_eq!(status, 200, "{response}");
+    assert_eq!(response["output"][0]["content"][0]["text"], "Your key: *** as asked.");
+    let id = response["id"].as_str().unwrap();
+    seen.push(("response".into(), response.to_string()));
+    seen.push(("GET response".into(), api.get_text(&format!("/v1/responses/{id}")).await));
+    let mut streamed = ask;
+    streamed["stream"] = json!(true);
+    let events = api.req(reqwest::Method::POST, "/v1/responses").json(&streamed).send().await.unwrap();
+    let events = events.text().await.unwrap();
+    assert!(events.contains("Your key: *** as asked."), "{events}");
+    seen.push(("response events".into(), events));
 
     seen.push(("database".into(), stored(&api)));
     assert!(stored(&api).contains("Your key: *** as asked."), "the stored rows hold the redacted answer");

@@ -110,7 +110,7 @@ pub mod telemetry;
 pub mod tokens;
 pub mod tool;
 
-pub use agent::{Agent, AgentBuilder, AgentEvent, AgentResult, Canceller, Session, StopReason, ToolCallRecord};
+pub use agent::{Agent, AgentBuilder, AgentEvent, AgentResult, Canceller, Session, Spend, StopReason, ToolCallRecord};
 pub use error::{Error, ProviderError, ProviderErrorKind, Result};
 pub use message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, ToolResult, Usage};
 pub use tool::{Tool, ToolError, ToolSpec};

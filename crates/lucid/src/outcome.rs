@@ -37,6 +37,10 @@ pub enum StopReason {
     /// than ask again (which usually hits the same limit). [`AgentResult::stop_message`]
     /// names the limit.
     OutputLimit,
+    /// The next model call would have passed a [budget](crate::agent::budget) (cost, model
+    /// calls, tokens; of the run or of the session), so it was not made.
+    /// [`AgentResult::stop_message`] names the limit and what was spent.
+    BudgetExceeded,
 }
 
 impl StopReason {
@@ -50,6 +54,7 @@ impl StopReason {
             StopReason::Stopped => "stopped",
             StopReason::Deferred => "deferred",
             StopReason::OutputLimit => "output_limit",
+            StopReason::BudgetExceeded => "budget_exceeded",
         }
     }
 }
@@ -113,6 +118,46 @@ pub struct AgentResult {
     /// [`AgentResult::usage`] only.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub model_usage: BTreeMap<String, Usage>,
+    /// What the run cost in US dollars, from each model's [price](crate::model::prices);
+    /// `None` (`null`) when a model it used has no known price: unknown, never zero.
+    pub cost_usd: Option<f64>,
+}
+
+/// What a session has spent over its turns: kept with a stored session (in its metadata,
+/// under [`SPEND_KEY`](crate::store::SPEND_KEY)) so a session [budget](crate::agent::budget)
+/// holds across processes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Spend {
+    /// Tokens, summed.
+    pub usage: Usage,
+    /// Model calls made.
+    pub model_calls: u64,
+    /// Dollars; `None` once a call of a model without a known price was made.
+    pub cost_usd: Option<f64>,
+}
+
+impl Spend {
+    /// Every prompt and generated token.
+    pub fn total_tokens(&self) -> u64 {
+        self.usage.input_tokens + self.usage.output_tokens
+    }
+
+    /// Adds a run's spend.
+    pub fn add(&mut self, usage: Usage, model_calls: u64, cost_usd: Option<f64>) {
+        self.usage += usage;
+        self.model_calls += model_calls;
+        self.cost_usd = match (self.cost_usd, cost_usd) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+}
+
+impl Default for Spend {
+    fn default() -> Self {
+        Spend { usage: Usage::default(), model_calls: 0, cost_usd: Some(0.0) }
+    }
 }
 
 impl AgentResult {
@@ -136,6 +181,7 @@ impl AgentResult {
             deferred: Vec::new(),
             model: None,
             model_usage: BTreeMap::new(),
+            cost_usd: Some(0.0),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! `invoke_agent {name}` for each turn, `chat {model}` for each model call and
 //! `execute_tool {tool}` for each tool call, with their `gen_ai.*` attributes
 //! (`gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`,
+//! `gen_ai.response.model` (the model that answered: the provider's name for it, or a
+//! backup's after a [switch](crate::model::Fallback)),
 //! `gen_ai.usage.input_tokens` / `output_tokens`, `gen_ai.response.finish_reasons`,
 //! `gen_ai.agent.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`).
 //!
@@ -79,6 +81,7 @@ pub(crate) fn agent_span(agent: Option<&str>, provider: &str, model: &str) -> Sp
         gen_ai.agent.name = agent,
         gen_ai.provider.name = provider_name(provider),
         gen_ai.request.model = model,
+        gen_ai.response.model = Empty,
         gen_ai.usage.input_tokens = Empty,
         gen_ai.usage.output_tokens = Empty,
     );
@@ -98,6 +101,7 @@ pub(crate) fn chat_span(provider: &str, model: &str, messages: &[Message]) -> Sp
         gen_ai.operation.name = "chat",
         gen_ai.provider.name = provider_name(provider),
         gen_ai.request.model = model,
+        gen_ai.response.model = Empty,
         gen_ai.usage.input_tokens = Empty,
         gen_ai.usage.output_tokens = Empty,
         gen_ai.response.finish_reasons = Empty,
@@ -134,6 +138,16 @@ pub(crate) fn record_answer(
     if captures_content() {
         span.record("gen_ai.output.messages", serde_json::to_string(answer).unwrap_or_default());
     }
+}
+
+/// Records the model that answered (`gen_ai.response.model`): its name as the provider
+/// reported it, else the model part of `label` (`provider:model`).
+pub(crate) fn record_response_model(span: &Span, reported: Option<&str>, label: &str) {
+    if span.is_disabled() {
+        return;
+    }
+    let name = reported.filter(|m| !m.is_empty()).unwrap_or_else(|| label.split_once(':').map_or(label, |(_, m)| m));
+    span.record("gen_ai.response.model", name);
 }
 
 /// Records a failure's kind (`error.type`, a short stable name) on a span.

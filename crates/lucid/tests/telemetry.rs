@@ -97,10 +97,12 @@ async fn a_turn_is_an_invoke_agent_span_with_chat_and_execute_tool_spans_inside_
     assert_eq!(agent.fields["gen_ai.agent.name"], "calculator");
     assert_eq!(agent.fields["gen_ai.provider.name"], "openai");
     assert!(agent.fields.contains_key("gen_ai.usage.input_tokens"), "{agent:?}");
+    assert_eq!(agent.fields["gen_ai.response.model"], "gpt-4o-mini", "the model that answered");
     for chat in [&spans[1], &spans[3]] {
         assert_eq!(chat.parent, Some(0), "inside the turn");
         assert_eq!(chat.fields["gen_ai.operation.name"], "chat");
         assert_eq!(chat.fields["gen_ai.request.model"], "gpt-4o-mini");
+        assert!(!chat.fields["gen_ai.response.model"].is_empty(), "{chat:?}");
         assert!(chat.fields.contains_key("gen_ai.usage.output_tokens"), "{chat:?}");
         assert!(!chat.fields.contains_key("gen_ai.input.messages"), "no content unless opted in");
     }
@@ -118,4 +120,34 @@ async fn a_turn_is_an_invoke_agent_span_with_chat_and_execute_tool_spans_inside_
     let chat = spans.iter().find(|s| s.name == "chat").unwrap();
     assert!(chat.fields["gen_ai.input.messages"].contains("What is 2 + 3?"), "{chat:?}");
     assert!(chat.fields["gen_ai.output.messages"].contains("add"), "{chat:?}");
+}
+
+#[tokio::test]
+async fn after_a_switch_the_spans_name_the_backup_that_answered() {
+    use lucid::model::http::HttpTransport;
+    use lucid::model::retry::RetryPolicy;
+    use lucid_mock::{Reply, text_completion};
+    let spans = Spans::default();
+    let _guard = tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+    let overloaded =
+        || Reply::json(503, &serde_json::json!({"error": {"message": "overloaded", "type": "server_error"}}));
+    let primary = MockServer::sequence(vec![overloaded(), overloaded()]).await;
+    let backup = MockServer::sequence(vec![Reply::json(200, &text_completion("From the backup."))]).await;
+    let retry =
+        RetryPolicy { max_retries: 1, initial_backoff: std::time::Duration::from_millis(1), ..Default::default() };
+    let model = |url: &str, name: &str| {
+        let transport = HttpTransport::builder().retry(retry).build().unwrap();
+        lucid::model::OpenAiCompatible::new(url, None, name).unwrap().with_transport(transport)
+    };
+    let fallback = lucid::model::Fallback::new(model(&primary.url(), "primary-model"))
+        .backup(model(&backup.url(), "backup-model"));
+    let result = Agent::builder(fallback).build().session().run("hi").await.unwrap();
+    assert_eq!(result.content, "From the backup.");
+    let seen = spans.0.lock().unwrap().seen.clone();
+    let agent = seen.iter().find(|s| s.name == "invoke_agent").unwrap();
+    assert_eq!(agent.fields["gen_ai.request.model"], "primary-model");
+    assert_eq!(agent.fields["gen_ai.response.model"], "backup-model", "{agent:?}");
+    let chat = seen.iter().find(|s| s.name == "chat").unwrap();
+    // The provider's own name for the model that answered (the mock says `mock`).
+    assert_eq!(chat.fields["gen_ai.response.model"], "mock", "{chat:?}");
 }

@@ -249,6 +249,80 @@ async fn inputs_names_and_templates_are_checked_with_clear_errors() {
     assert!(server.requests().is_empty(), "no model call with a broken prompt");
 }
 
+#[tokio::test]
+async fn foreach_runs_its_body_per_item_some_at_a_time_and_lists_the_outputs_in_order() {
+    // Three agent requests held until all three have arrived: the step completes only if
+    // its concurrency lets them be in flight together.
+    let gate = Arc::new(tokio::sync::Barrier::new(3));
+    let server = MockServer::start(move |req| {
+        let prompt = last_user(req);
+        text(&format!("tests for {prompt}")).behind(&gate, Duration::from_secs(10))
+    })
+    .await;
+    let writer = agent(&server);
+    let flow = Workflow::new("per_file")
+        .step(Step::func("targets", |_| async { Ok(json!(r#"["a.rs", "b.rs", "c.rs"]"#)) }))
+        .step(
+            Step::foreach("each", "targets", vec![Step::agent("write", &writer, "{{ each.item }} #{{ each.index }}")])
+                .concurrency(3),
+        );
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let run = flow.run_with_events(Value::Null, move |e| sink.lock().unwrap().push(e)).await.unwrap();
+    assert_eq!(run.output, json!(["tests for a.rs #0", "tests for b.rs #1", "tests for c.rs #2"]));
+    assert!(!run.outputs.contains_key("write"), "each item's body outputs are in the list only");
+    let items: Vec<usize> = events
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            WorkflowEvent::ForEachItem { index, .. } => Some(*index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(items.len(), 3);
+
+    // One at a time unless told otherwise: never two bodies running together.
+    let running = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let (r, m) = (Arc::clone(&running), Arc::clone(&most));
+    let body = Step::func("work", move |i| {
+        let (r, m) = (Arc::clone(&r), Arc::clone(&m));
+        async move {
+            let now = r.fetch_add(1, Ordering::SeqCst) + 1;
+            m.fetch_max(now, Ordering::SeqCst);
+            tokio::task::yield_now().await;
+            r.fetch_sub(1, Ordering::SeqCst);
+            Ok(json!(i.get("each.item").and_then(Value::as_i64).unwrap_or(0) * 10))
+        }
+    });
+    let flow = Workflow::new("serial").input("n").step(Step::foreach("each", "input.n", vec![body]));
+    assert_eq!(flow.run(json!({"n": [1, 2, 3, 4]})).await.unwrap().output, json!([10, 20, 30, 40]));
+    assert_eq!(most.load(Ordering::SeqCst), 1);
+    assert_eq!(flow.run(json!({"n": []})).await.unwrap().output, json!([]));
+}
+
+#[tokio::test]
+async fn foreach_over_something_not_a_list_or_with_a_failing_item_fails_the_step() {
+    let flow = Workflow::new("w").input("n").step(Step::foreach("each", "input.n", vec![Step::value("v", json!(1))]));
+    let err = flow.run(json!({"n": 3})).await.unwrap_err().to_string();
+    assert!(err.contains("step `each` failed") && err.contains("`input.n` is not a list"), "{err}");
+    let err = flow.run(json!({"n": "not json"})).await.unwrap_err().to_string();
+    assert!(err.contains("`input.n` is a text, not a list"), "{err}");
+    let failing = Workflow::new("w").input("n").step(Step::foreach(
+        "each",
+        "input.n",
+        vec![Step::func("check", |i| async move {
+            match i.get("each.item") {
+                Some(Value::String(s)) if s == "bad" => Err("bad item".to_string()),
+                other => Ok(other.cloned().unwrap_or_default()),
+            }
+        })],
+    ));
+    let err = failing.run(json!({"n": ["ok", "bad"]})).await.unwrap_err().to_string();
+    assert!(err.contains("step `check` failed") && err.contains("bad item"), "{err}");
+}
+
 #[cfg(feature = "workflow-files")]
 mod files {
     use super::*;
@@ -312,6 +386,23 @@ else = [{ name = "verdict", value = "other" }]
     }
 
     #[tokio::test]
+    async fn a_toml_foreach_calls_a_tool_per_item_of_an_input() {
+        let toml = r#"
+name = "doubles"
+[inputs.numbers]
+
+[[steps]]
+name = "each"
+[steps.foreach]
+over = "input.numbers"
+concurrency = 2
+steps = [{ name = "double", tool = "calculator", args = { expression = "{{ each.item }} * 2" } }]
+"#;
+        let flow = WorkflowFile::parse_toml(toml).unwrap().build(&|_| unreachable!(), &tools()).unwrap();
+        assert_eq!(flow.run(json!({"numbers": [1, 5, 7]})).await.unwrap().output, json!([2, 10, 14]));
+    }
+
+    #[tokio::test]
     async fn a_yaml_loop_and_file_errors() {
         let yaml = "
 name: counter
@@ -334,6 +425,9 @@ steps:
         let two_kinds = "name: x\nsteps:\n  - name: a\n    value: 1\n    tool: calculator\n";
         let err = WorkflowFile::parse_yaml(two_kinds).unwrap().build(&|_| unreachable!(), &tools()).unwrap_err();
         assert!(err.to_string().contains("must have exactly one of"), "{err}");
+        let zero = "name: x\nsteps:\n  - name: a\n    foreach: { over: input.n, concurrency: 0, steps: [] }\n";
+        let err = WorkflowFile::parse_yaml(zero).unwrap().build(&|_| unreachable!(), &tools()).unwrap_err();
+        assert!(err.to_string().contains("`concurrency` must be at least 1"), "{err}");
         let typo = "name: x\nsteps:\n  - name: a\n    valeu: 1\n";
         assert!(WorkflowFile::parse_yaml(typo).unwrap_err().to_string().contains("unknown field `valeu`"));
     }

@@ -6,7 +6,7 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use lucid::ToolCall;
 use lucid::tool::Interviewer;
-use lucid::tool::permission::{Approval, Approver};
+use lucid::tool::permission::{Approval, Approver, Rule};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::sync::oneshot;
 
@@ -16,8 +16,16 @@ use crate::display::safe;
 
 /// Something a running turn needs from the person at the keyboard.
 pub(super) enum UiRequest {
-    Approve { call: ToolCall, reply: oneshot::Sender<Approval> },
-    Ask { questions: Vec<String>, reply: oneshot::Sender<Option<Vec<String>>> },
+    /// A call to approve, with the rule that asks (`None`: the tool's permission).
+    Approve {
+        call: ToolCall,
+        rule: Option<String>,
+        reply: oneshot::Sender<Approval>,
+    },
+    Ask {
+        questions: Vec<String>,
+        reply: oneshot::Sender<Option<Vec<String>>>,
+    },
 }
 
 /// Asks permissions through the screen task.
@@ -25,9 +33,14 @@ pub(super) struct UiApprover(pub(super) UnboundedSender<UiRequest>);
 
 impl Approver for UiApprover {
     fn approve<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Approval> {
+        self.approve_asked(call, None)
+    }
+
+    fn approve_asked<'a>(&'a self, call: &'a ToolCall, rule: Option<&'a Rule>) -> BoxFuture<'a, Approval> {
         async move {
             let (reply, rx) = oneshot::channel();
-            if self.0.send(UiRequest::Approve { call: call.clone(), reply }).is_err() {
+            let rule = rule.map(|r| r.to_string());
+            if self.0.send(UiRequest::Approve { call: call.clone(), rule, reply }).is_err() {
                 return Approval::No;
             }
             rx.await.unwrap_or(Approval::No)
@@ -53,7 +66,7 @@ impl Interviewer for UiInterviewer {
 /// Answers a request from a running turn at the keyboard.
 pub(super) async fn answer(req: UiRequest, reader: &Reader, style: Style) {
     match req {
-        UiRequest::Approve { call, reply } => {
+        UiRequest::Approve { call, rule, reply } => {
             // The parsed arguments, every character shown as what it is: raw text from a
             // model could hide the real call behind escape sequences.
             let Some(shown) = approval_text(&call.arguments) else {
@@ -66,7 +79,16 @@ pub(super) async fn answer(req: UiRequest, reader: &Reader, style: Style) {
                 let _ = reply.send(Approval::No);
                 return;
             };
-            println!("{} {}\n{shown}", style.bold("?"), style.cyan(&safe(&call.name)));
+            let why = match &rule {
+                Some(r) => format!("asks by the rule {}", safe(r)),
+                None => "asks by its permission".to_string(),
+            };
+            println!(
+                "{} {} {}\n{shown}",
+                style.bold("?"),
+                style.cyan(&safe(&call.name)),
+                style.dim(&format!("({why})"))
+            );
             let approval = loop {
                 match reader.read("allow? [y]es / [n]o / [a]lways: ", false).await {
                     Input::Line(l) => match l.trim().to_lowercase().as_str() {
@@ -78,6 +100,18 @@ pub(super) async fn answer(req: UiRequest, reader: &Reader, style: Style) {
                     Input::Interrupted | Input::Eof => break Approval::No,
                 }
             };
+            if approval == Approval::Always {
+                // What "always" remembers: a rule of the call's shape, never the whole tool
+                // when its arguments make a narrower one.
+                let remembered = match Rule::always(&call) {
+                    Some(r) if r.is_whole_tool() => {
+                        format!("(allowed from now on: every call of {})", safe(r.pattern()))
+                    }
+                    Some(r) => format!("(allowed from now on: {})", safe(&r.to_string())),
+                    None => "(allowed this once: these arguments make no rule)".to_string(),
+                };
+                println!("{}", style.dim(&remembered));
+            }
             let _ = reply.send(approval);
         }
         UiRequest::Ask { questions, reply } => {

@@ -348,10 +348,15 @@ impl Chat {
                     }
                 }
                 let total = self.session.usage();
+                let cost = format!(
+                    "{} (session {})",
+                    crate::display::dollars(r.cost_usd),
+                    crate::display::dollars(self.session.spent().cost_usd)
+                );
                 println!(
                     "{}",
                     style.dim(&format!(
-                        "── {} in{} · {} out │ session {} in · {} out │ {}{} │ {:.1}s",
+                        "── {} in{} · {} out · {cost} │ session {} in · {} out │ {}{} │ {:.1}s",
                         r.usage.input_tokens,
                         cached_note(&r.usage),
                         r.usage.output_tokens,

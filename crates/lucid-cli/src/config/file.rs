@@ -19,6 +19,8 @@ pub struct Settings {
     pub provider: Option<String>,
     /// Default model.
     pub model: Option<String>,
+    /// A GGUF file for the local engine (provider `local`), used as it is.
+    pub model_file: Option<String>,
     /// Base URL for the provider.
     pub base_url: Option<String>,
     /// `chat` or `responses`: which OpenAI API the provider speaks.
@@ -60,9 +62,32 @@ pub struct Settings {
     /// Backup models, `provider:model`, tried in order when a call fails for a reason worth
     /// switching for (`--fallback` replaces the list; `[]` turns it off for an agent).
     pub fallback: Option<Vec<String>>,
-    /// Per-tool permissions.
+    /// The most a run may cost in US dollars (`--max-cost`).
+    pub max_cost: Option<f64>,
+    /// The most model calls a run may make (`--max-model-calls`).
+    pub max_model_calls: Option<u64>,
+    /// The most tokens a run may use (`--max-total-tokens`).
+    pub max_total_tokens: Option<u64>,
+    /// The most a session may cost over all its turns, in US dollars.
+    pub session_max_cost: Option<f64>,
+    /// The most model calls a session may make over all its turns.
+    pub session_max_model_calls: Option<u64>,
+    /// The most tokens a session may use over all its turns.
+    pub session_max_total_tokens: Option<u64>,
+    /// `[prices."provider:model"]` (or `[prices.model]`, any provider): US dollars per
+    /// million tokens, over the built-in table.
+    #[serde(default)]
+    pub prices: BTreeMap<String, super::limits::PriceSection>,
+    /// Per-tool permissions: what a call no rule matches gets.
     #[serde(default)]
     pub permissions: BTreeMap<String, Permission>,
+    /// Permission rules by argument that allow (`"shell(cargo test*)"`, `"write_file(src/**)"`;
+    /// see `lucid::tool::permission::rules`), after `--allow`.
+    pub allow: Option<Vec<String>>,
+    /// Rules that ask first (`"shell(git push:*)"`), after `--ask`.
+    pub ask: Option<Vec<String>>,
+    /// Rules that refuse (`"shell(rm *)"`, `"sql_query(write, ddl)"`), after `--deny`.
+    pub deny: Option<Vec<String>>,
     /// Per-provider base URL, key variable and model.
     #[serde(default)]
     pub providers: BTreeMap<String, ProviderSection>,
@@ -80,6 +105,8 @@ pub struct Settings {
     pub agents: BTreeMap<String, Settings>,
     /// `[serve]`: the HTTP edge of `lucid serve`.
     pub serve: Option<ServeSection>,
+    /// `[tests]`: the commands of `run_tests` and `coverage`.
+    pub tests: Option<TestsSection>,
     /// What `lucid serve`'s OpenAI facade does with a client's system message: `append`
     /// (default: after this agent's `system`), `replace` or `refuse` (400).
     pub client_system: Option<String>,
@@ -87,7 +114,7 @@ pub struct Settings {
 
 /// `[serve]`: the HTTP edge of `lucid serve`; its flags override each setting (origins
 /// add up).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServeSection {
     /// Origins whose web pages may use the API (`--allow-origin`).
@@ -99,6 +126,29 @@ pub struct ServeSection {
     pub body_timeout_secs: Option<u64>,
     /// Connections served at once (`--max-connections`).
     pub max_connections: Option<u64>,
+    /// The most one tenant may spend per day (UTC), in US dollars; then 429.
+    pub tenant_daily_max_cost: Option<f64>,
+    /// The most tokens one tenant may use per day (UTC); then 429.
+    pub tenant_daily_max_tokens: Option<u64>,
+    /// The most model calls one tenant may make per day (UTC); then 429.
+    pub tenant_daily_max_model_calls: Option<u64>,
+}
+
+/// `[tests]`: the commands `run_tests` and `coverage` run instead of those found from the
+/// project's files, and how long they may take.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestsSection {
+    /// The test command (`sh -c` in the current directory; `{filter}`, `{scratch}`).
+    pub command: Option<String>,
+    /// Where its results are: `junit:PATH`, `libtest-json`, `go-json`, `jest-json:PATH`.
+    pub report: Option<String>,
+    /// The command that measures coverage.
+    pub coverage_command: Option<String>,
+    /// The report it writes (lcov, Cobertura, JaCoCo, coverage.py or llvm-cov JSON).
+    pub coverage_report: Option<String>,
+    /// Seconds one run may take (default 300).
+    pub timeout_secs: Option<u64>,
 }
 
 /// `[memory]`: the layered memory (`lucid::memory::ConversationMemory`) of `lucid chat`
@@ -222,6 +272,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
     take!(
         provider,
         model,
+        model_file,
         base_url,
         api,
         cache,
@@ -240,8 +291,18 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         db,
         writable_protected,
         fallback,
+        allow,
+        ask,
+        deny,
+        max_cost,
+        max_model_calls,
+        max_total_tokens,
+        session_max_cost,
+        session_max_model_calls,
+        session_max_total_tokens,
         mcp,
         serve,
+        tests,
         client_system
     );
     top.memory = match (top.memory, profile.memory) {
@@ -249,6 +310,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         (t, p) => p.or(t),
     };
     top.permissions.extend(profile.permissions);
+    top.prices.extend(profile.prices);
     top.providers.extend(profile.providers);
     top.agents.extend(profile.agents);
     top
@@ -323,9 +385,32 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # Setting it adds both tools to the default ones.
 # db = "~/data/shop.db"
 
+# Rules by argument, before the [permissions] table below: deny, then ask, then allow;
+# the first match of a kind decides and is named in the prompt and the refusal.
+# `shell(GLOB)`: the command (an allow rule never matches a compound one: `;`, `&&`, `|`,
+# `$(…)`, backticks…); `FILE_TOOL(PATH_GLOB)`; `sql_query(read|write|ddl)`;
+# `server__tool(arg=glob, …)` for any other tool. --allow/--ask/--deny add more.
+# allow = ["shell(cargo test*)", "shell(git status)", "write_file(src/**)"]
+# ask = ["shell(git push:*)"]
+# deny = ["shell(rm *)", "sql_query(write, ddl)"]
+
 # allow: run; ask: show the call and ask y/n/always; deny: never.
 [permissions]
 {permissions}
+
+# Budgets: a run (or a session, over all its turns) stops before the model call that would
+# pass one, with the spend reported (`lucid run` exits 3). Costs come from each model's
+# price (a built-in table of list prices, or [prices] below); an unpriced model's cost is
+# "unknown", and a cost limit then stops before the first call.
+# max_cost = 0.50                # US dollars per run (--max-cost)
+# max_model_calls = 30           # per run (--max-model-calls)
+# max_total_tokens = 500000      # prompt and answers, per run (--max-total-tokens)
+# session_max_cost = 5.0         # the same over a stored session's turns
+# [prices."ollama:llama3.2"]     # US dollars per million tokens, over the built-in table
+# input = 0.0
+# output = 0.0
+# cache_read = 0.0               # optional
+# cache_write = 0.0              # optional
 
 # Where sessions are kept (a SQLite file, or a postgres:// URL with a Postgres build).
 # store = "~/.local/share/lucid/lucid.db"
@@ -360,12 +445,24 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # embeddings = "provider"        # the provider's endpoint, "off", or a local model folder
 # embedding_model = "text-embedding-3-small"
 
+# The commands of `run_tests` and `coverage` (default: found from the project's files:
+# cargo, pytest, Jest/Vitest, Maven, Gradle, go).
+# [tests]
+# command = "cargo nextest run --profile ci {filter}"
+# report = "junit:target/nextest/ci/junit.xml"   # or libtest-json, go-json, jest-json:PATH
+# coverage_command = "cargo llvm-cov --lcov --output-path lcov.info"
+# coverage_report = "lcov.info"
+# timeout_secs = 300
+
 # `lucid serve`'s HTTP edge (each has a flag too).
 # [serve]
 # allow_origins = ["http://localhost:5173"]  # web pages that may use the API (CORS)
 # header_timeout_secs = 10       # to send a request head; also the keep-alive idle time
 # body_timeout_secs = 30         # to send a request's body
 # max_connections = 1024         # served at once; more wait until one closes
+# tenant_daily_max_cost = 20.0   # dollars one key may spend per UTC day, then 429
+# tenant_daily_max_tokens = 5000000
+# tenant_daily_max_model_calls = 2000
 
 # MCP servers: their tools join the agent's as `{server}__{tool}` (`lucid mcp list` shows
 # them). Secrets come from the environment: `${VAR}` in `env` and `headers`.
@@ -436,6 +533,10 @@ mod tests {
         assert_eq!(
             (serve.header_timeout_secs, serve.body_timeout_secs, serve.max_connections),
             (Some(10), Some(30), Some(1024))
+        );
+        assert_eq!(
+            (serve.tenant_daily_max_cost, serve.tenant_daily_max_tokens, serve.tenant_daily_max_model_calls),
+            (Some(20.0), Some(5_000_000), Some(2000))
         );
         let e = toml::from_str::<Settings>("[serve]\nallow_origin = []").unwrap_err().to_string();
         assert!(e.contains("allow_origin"), "{e}");

@@ -9,12 +9,13 @@
 
 mod error;
 pub mod file;
+mod limits;
 mod model;
 
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use model::{ModelConfig, resolve, resolve_named, resolve_with_source};
+pub use model::{LOCAL, ModelConfig, resolve, resolve_named, resolve_with_source};
 
 use crate::args::{AgentArgs, ToolDefaults};
 use file::{FileConfig, Settings};
@@ -36,6 +37,12 @@ pub struct AgentSettings {
     pub plan: Option<crate::args::PlanMode>,
     pub store: Option<String>,
     pub permissions: std::collections::BTreeMap<String, lucid::tool::permission::Permission>,
+    /// Rules by argument: the flags' (`--deny`, `--ask`, `--allow`), then the file's.
+    pub rules: Vec<lucid::tool::permission::Rule>,
+    /// Limits per run (flags over the file) and per session (the file).
+    pub budget: lucid::agent::budget::Budget,
+    /// Prices over the built-in table, by `provider:model` or `model`.
+    pub prices: Vec<(String, lucid::model::prices::Price)>,
     pub shell_timeout: Duration,
     pub python: Option<String>,
     /// Variables passed to `shell` and `python` besides the allowlisted ones.
@@ -46,6 +53,8 @@ pub struct AgentSettings {
     pub shell_network: bool,
     pub db: Option<String>,
     pub writable_protected: Vec<String>,
+    /// `[tests]`: the commands of `run_tests` and `coverage`.
+    pub tests: file::TestsSection,
     /// `[memory]`, resolved.
     pub memory: MemorySettings,
 }
@@ -129,6 +138,17 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))
         .collect();
     permissions.extend(file.permissions.clone());
+    let rules = limits::rules(&args.mcp, file.allow.as_ref(), file.ask.as_ref(), file.deny.as_ref())?;
+    let run = limits::limits(
+        args.limits.max_cost.or(file.max_cost),
+        args.limits.max_model_calls.or(file.max_model_calls),
+        args.limits.max_total_tokens.or(file.max_total_tokens),
+        "",
+    )?;
+    let session =
+        limits::limits(file.session_max_cost, file.session_max_model_calls, file.session_max_total_tokens, "session_")?;
+    let budget = lucid::agent::budget::Budget::default().run(run).session(session);
+    let prices = limits::prices(&file.prices)?;
     let temperature = args.temperature.or(file.temperature);
     if let Some(t) = temperature.filter(|t| !t.is_finite() || *t < 0.0) {
         return Err(ConfigError(format!("temperature {t} is not a number of 0 or more")));
@@ -147,6 +167,9 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         plan: file.plan,
         store: args.store.store.clone().or_else(|| file.store.as_deref().map(expand_home)),
         permissions,
+        rules,
+        budget,
+        prices,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
         python: file.python.as_deref().map(expand_home),
         tool_env: file.tool_env.clone().unwrap_or_default(),
@@ -154,6 +177,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         shell_network: file.shell_network.unwrap_or(false),
         db,
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
+        tests: file.tests.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,
     })
 }
@@ -170,14 +194,16 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     if let Some(w) = settings.context_window {
         return Some(w);
     }
-    if cfg.provider == crate::local::PROVIDER {
-        return crate::local::context_window(&cfg.model);
+    if let Some(path) = &cfg.model_file
+        && let Some(w) = crate::local::context_window(path)
+    {
+        return Some(w);
     }
     if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
         return None;
     }
     // A local or self-hosted server (a local preset, or a bare --base-url) knows its own.
-    let local = cfg.preset.is_none_or(|p| p.is_local());
+    let local = cfg.preset.is_none_or(|p| p.is_local()) && cfg.model_file.is_none();
     if local && let Some(w) = lucid::model::probe::context_window(&cfg.base_url, &cfg.model).await {
         tracing::info!(model = %cfg.model, window = w, "the server says its context window");
         return Some(w);
@@ -203,6 +229,33 @@ impl AgentSettings {
             max_tokens: self.max_tokens,
             ..lucid::model::ChatOptions::default()
         }
+    }
+}
+
+/// Where local models come from and go: the Hugging Face cache (`HF_HUB_CACHE`, else
+/// `HUGGINGFACE_HUB_CACHE`, else `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`,
+/// else `~/.cache/huggingface/hub`, as `huggingface_hub` looks), the hub (`HF_ENDPOINT`,
+/// `HF_TOKEN`) and offline mode (`offline`, or `HF_HUB_OFFLINE` set to 1, true, yes or on).
+pub fn hub(offline: bool) -> crate::models::Hub {
+    let cache = env("HF_HUB_CACHE")
+        .or_else(|| env("HUGGINGFACE_HUB_CACHE"))
+        .map(|d| expand_home(&d))
+        .or_else(|| env("HF_HOME").map(|h| format!("{}/hub", expand_home(&h))))
+        .or_else(|| env("XDG_CACHE_HOME").map(|c| format!("{c}/huggingface/hub")))
+        .unwrap_or_else(|| format!("{}/.cache/huggingface/hub", env("HOME").unwrap_or_else(|| ".".into())));
+    let offline = offline
+        || env("HF_HUB_OFFLINE")
+            .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"));
+    let token = env("HF_TOKEN");
+    // Like a provider's key, the token never shows in a log line or an error.
+    if let Some(t) = &token {
+        lucid::redact::register(t);
+    }
+    crate::models::Hub {
+        cache: crate::models::Cache::new(cache),
+        endpoint: env("HF_ENDPOINT").unwrap_or_else(|| "https://huggingface.co".into()),
+        token,
+        offline,
     }
 }
 
@@ -272,5 +325,25 @@ mod tests {
             let err = memory_settings(Some(&section(text))).unwrap_err();
             assert!(err.0.contains(key), "{text}: {}", err.0);
         }
+    }
+
+    #[test]
+    fn the_starter_files_rules_and_budgets_parse_once_uncommented() {
+        let lines: Vec<String> = file::starter()
+            .lines()
+            .filter_map(|l| l.strip_prefix("# "))
+            .filter(|l| {
+                let keys =
+                    ["allow =", "ask =", "deny =", "max_cost =", "max_model_calls =", "max_total_tokens =", "session_"];
+                keys.iter().any(|k| l.starts_with(k))
+            })
+            .map(str::to_string)
+            .collect();
+        let s: Settings = toml::from_str(&lines.join("\n")).unwrap();
+        assert_eq!(s.allow.as_deref().map(<[String]>::len), Some(3));
+        assert_eq!((s.max_cost, s.max_model_calls, s.session_max_cost), (Some(0.5), Some(30), Some(5.0)));
+        let settings = agent_settings(&AgentArgs::default(), &s, ToolDefaults::Run).unwrap();
+        assert_eq!(settings.rules.len(), 6);
+        assert_eq!(settings.rules[0].to_string(), "deny shell(rm *)");
     }
 }

@@ -2,6 +2,11 @@
 //! [`ModelConfig`], and a `ModelConfig` builds the client. `lucid run`, `lucid chat` and
 //! `lucid workflow run` (its agents naming their own `provider:model` too) all take their
 //! models from here, so providers, transcript and retry settings apply everywhere.
+//!
+//! Provider `local` is the in-process engine: its model is a GGUF file (`--model-file`,
+//! `model_file`) or a name resolved through the Hugging Face cache by `crate::models`
+//! (downloaded first when missing). With no key and no local server, and the `local`
+//! feature built in, it is the default, with [`crate::models::DEFAULT_MODEL`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,7 +40,14 @@ pub struct ModelConfig {
     pub deadline: Option<Duration>,
     /// The backup models, in order (`fallback`, `--fallback`); each its own client.
     pub fallback: Vec<ModelConfig>,
+    /// Provider `local`: the GGUF file, once known (given, or found in the cache).
+    pub model_file: Option<PathBuf>,
+    /// Models come only from the cache (`--offline`, `HF_HUB_OFFLINE=1`).
+    pub offline: bool,
 }
+
+/// The provider name of the in-process engine.
+pub const LOCAL: &str = "local";
 
 impl ModelConfig {
     /// The client this configuration describes: the preset's (an OpenAI-compatible one
@@ -57,8 +69,13 @@ impl ModelConfig {
 
     /// This configuration's own client, without its backups.
     fn build_one(&self) -> lucid::Result<Arc<dyn ChatModel>> {
-        if self.provider == crate::local::PROVIDER {
-            return crate::local::build(&self.model);
+        if self.provider == LOCAL && self.preset.is_none() {
+            let path = match &self.model_file {
+                Some(p) => p.clone(),
+                None => locate_blocking(&self.model, self.offline)?,
+            };
+            return crate::models::local_chat_model(&path, &self.model)
+                .map_err(|e| lucid::Error::Config(format!("{e:#}")));
         }
         let record = self.preset.copied().unwrap_or_else(Preset::compatible);
         let mut client = record
@@ -105,27 +122,66 @@ impl ModelConfig {
 #[derive(Debug, Clone, Default)]
 pub struct KeySource(pub Option<String>);
 
-/// Resolves the model flags over the file's settings. Probing local servers is the only I/O.
-pub async fn resolve(args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
-    Ok(resolve_with_source(args, file).await?.0)
+/// Resolves the model flags over the file's settings: probes local servers, and for
+/// provider `local` finds its file in the cache or downloads it (the default model, when
+/// nothing else was there, with one line on how to use a hosted provider instead).
+pub async fn resolve(args: &ModelArgs, file: &Settings) -> anyhow::Result<ModelConfig> {
+    let (mut cfg, _, defaulted) = resolve_inner(args, file).await?;
+    if cfg.provider != LOCAL || cfg.preset.is_some() || cfg.model_file.is_some() {
+        return Ok(cfg);
+    }
+    let hub = super::hub(cfg.offline);
+    if defaulted {
+        let cached = crate::models::ModelRef::parse(&cfg.model).ok().and_then(|m| hub.cache.find(&m)).is_some();
+        if !cached || std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            eprintln!(
+                "lucid: no API key or local model server found, so the model runs in-process ({}); to use a hosted \
+                 provider instead, set its key (e.g. export OPENAI_API_KEY=..., `lucid providers` lists them)",
+                cfg.model
+            );
+        }
+        let path = hub.locate(&cfg.model).await.map_err(|e| {
+            no_provider(&format!(
+                "no model provider found, and the default local model {} is neither cached nor downloadable: {e:#}.",
+                cfg.model
+            ))
+        })?;
+        cfg.model_file = Some(path);
+    } else {
+        cfg.model_file = Some(hub.locate(&cfg.model).await?);
+    }
+    Ok(cfg)
 }
 
-/// [`resolve`], also saying which environment variable the key came from.
+/// [`resolve`] without looking for the local model's file, also saying which environment
+/// variable the key came from (for `lucid config show`).
 pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource), ConfigError> {
-    if let Some(path) = local_file(args, file)? {
-        return Ok((local_config(path, args), KeySource(None)));
-    }
+    resolve_inner(args, file).await.map(|(cfg, source, _)| (cfg, source))
+}
+
+/// The resolution, and whether provider `local` was taken because nothing else was there.
+async fn resolve_inner(args: &ModelArgs, file: &Settings) -> Result<(ModelConfig, KeySource, bool), ConfigError> {
     let wanted = Wanted::new(args, file);
+    let mut defaulted = false;
     let preset = match wanted.provider.as_deref() {
         Some(name) => wanted.preset_or_own(name)?,
         None if wanted.base_url.is_some() => None,
-        None => Some(detect().await.ok_or_else(no_provider_message)?),
+        None => match detect().await {
+            Some(p) => Some(p),
+            None if cfg!(feature = "local") => {
+                defaulted = true;
+                None
+            }
+            None => return Err(no_provider("no model provider found.")),
+        },
     };
+    let wanted = if defaulted { Wanted { provider: Some(LOCAL.into()), ..wanted } } else { wanted };
     let base_url = wanted.base_url_for(preset);
     let specs =
         if args.fallback.is_empty() { file.fallback.clone().unwrap_or_default() } else { args.fallback.clone() };
     let model = match &wanted.model {
         Some(m) => m.clone(),
+        None if wanted.is_local(preset) => wanted.local_model(),
         None => match preset {
             Some(p) if p.is_local() => local_model(&base_url).await.unwrap_or_else(|| p.default_model.to_string()),
             Some(p) => p.default_model.to_string(),
@@ -138,63 +194,32 @@ pub async fn resolve_with_source(args: &ModelArgs, file: &Settings) -> Result<(M
             .map_err(|ConfigError(e)| ConfigError(format!("the backup model `{spec}` (fallback): {e}")))?;
         cfg.fallback.push(backup);
     }
-    Ok((cfg, source))
+    Ok((cfg, source, defaulted))
 }
 
 /// The model a workflow agent names, `provider:model` (or `provider` for its default
 /// model), resolved as `--provider provider --model model` would be over the same file,
-/// with the command line's transcript, retries and timeout (its base URL and key are for
-/// the default model). Without I/O: a local server is not asked which model it serves.
+/// with the command line's transcript, retries, timeout and offline mode (its base URL,
+/// key and model file are for the default model). Without I/O: a local server is not
+/// asked which model it serves, and a local model's file is looked for by `build`.
 pub fn resolve_named(spec: &str, args: &ModelArgs, file: &Settings) -> Result<ModelConfig, ConfigError> {
     let (provider, model) = spec.split_once(':').unwrap_or((spec, ""));
-    if provider == crate::local::PROVIDER {
-        let args = ModelArgs {
-            provider: Some(provider.to_string()),
-            model: Some(model.to_string()).filter(|m| !m.is_empty()),
-            model_file: None,
-            ..args.clone()
-        };
-        let path = local_file(&args, file)?.unwrap_or_default();
-        return Ok(local_config(path, &args));
-    }
     let args = ModelArgs {
         provider: Some(provider.to_string()),
         model: Some(model.to_string()).filter(|m| !m.is_empty()),
         base_url: None,
         api_key: None,
+        model_file: None,
         ..args.clone()
     };
     let wanted = Wanted::new(&args, file);
     let preset = wanted.preset_or_own(provider)?;
-    let model = wanted.model.clone().or_else(|| preset.map(|p| p.default_model.to_string())).unwrap_or_default();
+    let model = match &wanted.model {
+        Some(m) => m.clone(),
+        None if wanted.is_local(preset) => wanted.local_model(),
+        None => preset.map(|p| p.default_model.to_string()).unwrap_or_default(),
+    };
     Ok(wanted.finish(preset, wanted.base_url_for(preset), model)?.0)
-}
-
-/// The GGUF file of the in-process model, when the flags or the file ask for it.
-fn local_file(args: &ModelArgs, file: &Settings) -> Result<Option<PathBuf>, ConfigError> {
-    let provider = args.provider.as_deref().or(file.provider.as_deref());
-    let section = file.providers.get(crate::local::PROVIDER).and_then(|s| s.model.clone());
-    let configured = args.model.clone().or_else(|| file.model.clone()).or(section);
-    crate::local::wanted(args, provider, configured).map_err(ConfigError)
-}
-
-/// The configuration of the in-process model in `path`, with the command line's transcript
-/// and deadline (it has no transport: no retries, no base URL, no key).
-fn local_config(path: PathBuf, args: &ModelArgs) -> ModelConfig {
-    ModelConfig {
-        provider: crate::local::PROVIDER.to_string(),
-        preset: None,
-        model: path.to_string_lossy().into_owned(),
-        base_url: String::new(),
-        api: None,
-        prompt_cache: true,
-        api_key: None,
-        transcript: args.transcript.clone(),
-        max_retries: 0,
-        timeout: Duration::from_secs(args.timeout.max(1)),
-        deadline: args.deadline.map(|s| Duration::from_secs(s.max(1))),
-        fallback: Vec::new(),
-    }
 }
 
 /// The model flags laid over the file: what was asked for, before presets and the
@@ -209,11 +234,30 @@ struct Wanted<'a> {
     key_env: Option<String>,
     /// The file has a `[providers.NAME]` section for this provider.
     own_provider: bool,
+    /// `--model-file`, else `model_file` of the file (provider `local`).
+    model_file: Option<PathBuf>,
 }
 
 impl<'a> Wanted<'a> {
     fn new(args: &'a ModelArgs, file: &Settings) -> Self {
-        let provider = args.provider.clone().or_else(|| file.provider.clone());
+        let model_file = args
+            .model_file
+            .clone()
+            .or_else(|| file.model_file.as_deref().map(|f| PathBuf::from(super::expand_home(f))));
+        // `--model local:NAME` (or `model = "local:NAME"` with no provider, as `lucid serve`'s
+        // agents may say) and `--model-file FILE` choose the local engine by themselves.
+        let named = match (&args.model, &file.provider) {
+            (Some(m), _) => Some(m.as_str()),
+            (None, None) => file.model.as_deref(),
+            (None, Some(_)) => None,
+        };
+        let local_model = named.and_then(|m| m.strip_prefix("local:")).filter(|_| args.provider.is_none());
+        let provider = args
+            .provider
+            .clone()
+            .or_else(|| (local_model.is_some() || args.model_file.is_some()).then(|| LOCAL.to_string()))
+            .or_else(|| file.provider.clone())
+            .or_else(|| model_file.is_some().then(|| LOCAL.to_string()));
         let own = provider.as_deref().and_then(|p| file.providers.get(p));
         let own_provider = own.is_some();
         let section = own.cloned().unwrap_or_default();
@@ -224,11 +268,29 @@ impl<'a> Wanted<'a> {
             .clone()
             .or(section.base_url)
             .or_else(|| if same_provider { file.base_url.clone() } else { None });
-        let model =
-            args.model.clone().or_else(|| if same_provider { file.model.clone() } else { None }).or(section.model);
+        let model = local_model
+            .map(str::to_string)
+            .or_else(|| args.model.clone())
+            .or_else(|| if same_provider { file.model.clone() } else { None })
+            .or(section.model)
+            // `--provider local --model local:NAME` says the same thing twice.
+            .map(|m| match m.strip_prefix("local:") {
+                Some(name) if provider.as_deref() == Some(LOCAL) => name.to_string(),
+                _ => m,
+            });
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
         let cache = section.cache.or_else(|| file.cache.clone());
-        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider }
+        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider, model_file }
+    }
+
+    /// Whether this is provider `local` (the engine, not a record).
+    fn is_local(&self, preset: Option<&Preset>) -> bool {
+        preset.is_none() && self.provider.as_deref() == Some(LOCAL)
+    }
+
+    /// The local model when none is named: the file's path, else the default model.
+    fn local_model(&self) -> String {
+        self.model_file.as_ref().map_or_else(|| crate::models::DEFAULT_MODEL.to_string(), |f| f.display().to_string())
     }
 
     /// The record of provider `name`, or none for a provider of the user's own: a
@@ -237,6 +299,7 @@ impl<'a> Wanted<'a> {
     fn preset_or_own(&self, name: &str) -> Result<Option<&'static Preset>, ConfigError> {
         match Preset::find(name) {
             Some(p) => Ok(Some(p)),
+            None if name == LOCAL => Ok(None),
             None if self.own_provider && self.base_url.is_some() => Ok(None),
             None => find_preset(name).map(Some),
         }
@@ -258,8 +321,10 @@ impl<'a> Wanted<'a> {
         base_url: String,
         model: String,
     ) -> Result<(ModelConfig, KeySource), ConfigError> {
+        let local = self.is_local(preset);
         let (provider, key_vars) = match (preset, &self.provider) {
             (Some(p), _) => (p.name.to_string(), p.key_vars),
+            (None, _) if local => (LOCAL.to_string(), &[][..]),
             (None, Some(own)) if self.own_provider => (own.clone(), &[][..]),
             (None, _) => ("openai".to_string(), &[][..]),
         };
@@ -273,7 +338,7 @@ impl<'a> Wanted<'a> {
             }
             // A bare --base-url is taken for an OpenAI-compatible endpoint; a provider of
             // the user's own gets only the key its section names (key_env).
-            (None, []) if preset.is_none() && !self.own_provider => {
+            (None, []) if preset.is_none() && !self.own_provider && !local => {
                 source.0 = env("OPENAI_API_KEY").map(|_| "OPENAI_API_KEY".to_string());
                 env("OPENAI_API_KEY")
             }
@@ -319,8 +384,36 @@ impl<'a> Wanted<'a> {
             timeout: Duration::from_secs(self.args.timeout.max(1)),
             deadline: self.args.deadline.map(|s| Duration::from_secs(s.max(1))),
             fallback: Vec::new(),
+            // A model named besides the file is a name for the file, not another model.
+            model_file: if local { self.model_file.clone() } else { None },
+            offline: self.args.offline,
         };
         Ok((cfg, source))
+    }
+}
+
+/// The file of a local model name, for a client built outside an async function's reach
+/// (a workflow's agents, backup models): the same [`crate::models::Hub::locate`], run to
+/// completion on this thread.
+fn locate_blocking(name: &str, offline: bool) -> lucid::Result<PathBuf> {
+    let hub = super::hub(offline);
+    let located = async move { hub.locate(name).await.map_err(|e| lucid::Error::Config(format!("{e:#}"))) };
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| handle.block_on(located))
+        }
+        // No runtime here, or one whose only thread must not block: a thread of its own.
+        _ => std::thread::scope(|s| {
+            s.spawn(|| {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| lucid::Error::Config(format!("could not start a runtime to locate {name}: {e}")))?;
+                rt.block_on(located)
+            })
+            .join()
+            .unwrap_or_else(|_| Err(lucid::Error::Config("locating the local model failed".into())))
+        }),
     }
 }
 
@@ -358,8 +451,9 @@ fn reqwest_client() -> Option<reqwest::Client> {
     lucid::model::http::reqwest_client_builder().timeout(Duration::from_millis(500)).build().ok()
 }
 
-fn no_provider_message() -> ConfigError {
-    let mut s = String::from("no model provider found.\n\nSet the API key of a hosted provider:\n");
+/// `head`, then what to do: a key to set, a local server to start.
+fn no_provider(head: &str) -> ConfigError {
+    let mut s = format!("{head}\n\nSet the API key of a hosted provider:\n");
     for p in Preset::all().iter().filter(|p| !p.key_vars.is_empty()) {
         s.push_str(&format!(
             "  export {:<26} # {} (default model {})\n",
@@ -419,16 +513,26 @@ mod tests {
     }
 
     #[test]
-    fn the_local_model_is_a_file_from_the_flags_a_named_model_or_the_configuration() {
-        let settings = file("provider = \"local\"\nmodel = \"/m/c.gguf\"\n");
-        let cfg = resolve_named("local:/m/a.gguf", &ModelArgs::default(), &file("")).unwrap();
-        assert_eq!((cfg.provider.as_str(), cfg.model.as_str(), cfg.base_url.as_str()), ("local", "/m/a.gguf", ""));
-        assert_eq!(resolve_named("local", &ModelArgs::default(), &settings).unwrap().model, "/m/c.gguf");
-        assert!(resolve_named("local", &ModelArgs::default(), &file("")).unwrap_err().0.contains("--model-file"));
-        let flag = ModelArgs { model_file: Some("/m/b.gguf".into()), timeout: 9, ..ModelArgs::default() };
-        let cfg = local_config(local_file(&flag, &settings).unwrap().unwrap(), &flag);
-        assert_eq!((cfg.model.as_str(), cfg.timeout), ("/m/b.gguf", Duration::from_secs(9)));
-        assert_eq!(local_file(&ModelArgs::default(), &file("")).unwrap(), None);
+    fn local_names_choose_the_in_process_engine_and_its_model() {
+        let args = ModelArgs::default();
+        let cfg = resolve_named("local", &args, &Settings::default()).unwrap();
+        assert_eq!((cfg.provider.as_str(), cfg.model.as_str()), (LOCAL, crate::models::DEFAULT_MODEL));
+        assert!(cfg.preset.is_none() && cfg.api_key.is_none() && cfg.model_file.is_none());
+        let cfg = resolve_named("local:org/repo:Q8_0", &args, &Settings::default()).unwrap();
+        assert_eq!(cfg.model, "org/repo:Q8_0");
+        let twice = ModelArgs { provider: Some(LOCAL.into()), model: Some("local:org/repo".into()), ..args.clone() };
+        assert_eq!(Wanted::new(&twice, &Settings::default()).model.as_deref(), Some("org/repo"));
+        let file_model = Wanted::new(&args, &file("model = \"local:org/repo\"\n"));
+        assert_eq!((file_model.provider.as_deref(), file_model.model.as_deref()), (Some(LOCAL), Some("org/repo")));
+        let other = Wanted::new(&args, &file("provider = \"openai\"\nmodel = \"local:x\"\n"));
+        assert_eq!(other.provider.as_deref(), Some("openai"), "a provider given is kept");
+        let with_file = ModelArgs { model_file: Some("/m/x.gguf".into()), ..ModelArgs::default() };
+        let wanted = Wanted::new(&with_file, &Settings::default());
+        assert_eq!(wanted.provider.as_deref(), Some(LOCAL));
+        let (cfg, _) = wanted.finish(None, String::new(), wanted.local_model()).unwrap();
+        assert_eq!((cfg.model.as_str(), cfg.model_file), ("/m/x.gguf", Some(PathBuf::from("/m/x.gguf"))));
+        let backup = resolve_named("local:org/repo:Q8_0", &with_file, &Settings::default()).unwrap();
+        assert_eq!((backup.model.as_str(), backup.model_file), ("org/repo:Q8_0", None), "the file is the default's");
     }
 
     #[test]

@@ -43,18 +43,9 @@ pub fn test_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// A real part a test needs, from its environment variable: `None` (the test prints why
-/// and skips) when unset, and a failure under `CI=true`, where `.ci/run` provides it.
-pub fn real_part(var: &str, how: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("{var} is not set under CI=true; {how}"),
-        _ => {
-            eprintln!("skipped: {var} is not set ({how})");
-            None
-        }
-    }
-}
+/// A real part a test needs (shared with the other crates' tests).
+#[allow(unused_imports)] // Not every test file has a real part.
+pub use lucid_mock::real_part;
 
 /// Starts `cmd` (a `lucid serve`, or anything that logs "listening on URL" on stderr) and
 /// waits until it listens: the process, its URL, and its stderr so far and from then on

@@ -138,6 +138,19 @@ pub struct StoredEvent {
     pub data: String,
 }
 
+/// What a tenant spent on one day: its turns' cost, tokens and model calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DailySpend {
+    /// Billionths of a dollar, over the turns whose cost was known.
+    pub cost_nanos: i64,
+    /// Turns whose cost was not known (a model without a price).
+    pub unpriced: i64,
+    /// Prompt and answer tokens.
+    pub tokens: i64,
+    /// Model calls.
+    pub model_calls: i64,
+}
+
 /// What a tenant keeps in the server's tables, as its quotas count it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -258,8 +271,16 @@ pub trait RunStore: Send + Sync {
         with_metadata: bool,
     ) -> BoxFuture<'a, Result<Vec<SessionRow>>>;
 
-    /// What `tenant` keeps: its sessions, and the bytes of their metadata and of its runs.
+    /// What `tenant` keeps: its sessions, and the bytes of their metadata, of its runs and
+    /// of its stored responses.
     fn usage<'a>(&'a self, tenant: &'a str) -> BoxFuture<'a, Result<Usage>>;
+
+    /// Counts `bytes` against `tenant` for its stored response `id` (the response itself is
+    /// a conversation in the session store).
+    fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>>;
+
+    /// Stops counting `tenant`'s stored response `id`; false when it had none.
+    fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
     /// Deletes `tenant`'s session with its runs and their events; false when it had no
     /// such session.
@@ -365,6 +386,12 @@ pub trait RunStore: Send + Sync {
 
     /// The number of the run's last stored event (0 without any).
     fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>>;
+
+    /// Adds a turn's spend to the tenant's on `day` (days since 1970, UTC).
+    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>>;
+
+    /// What the tenant spent on `day`.
+    fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>>;
 }
 
 /// The server's tables, in whichever database the session store is.

@@ -8,8 +8,8 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, event_bytes,
-    json_bytes, json_or_null, kind,
+    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
+    event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
@@ -34,9 +34,15 @@ CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_i
 CREATE INDEX IF NOT EXISTS serve_runs_running ON serve_runs (lease_until) WHERE status = 'running';
 CREATE TABLE IF NOT EXISTS serve_keys (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS serve_responses (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, bytes BIGINT NOT NULL, created_at BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_responses_bytes ON serve_responses (tenant, bytes);
 CREATE TABLE IF NOT EXISTS serve_events (
     run_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (run_id, seq));
+CREATE TABLE IF NOT EXISTS serve_spend (
+    tenant TEXT NOT NULL, day BIGINT NOT NULL, cost_nanos BIGINT NOT NULL, unpriced BIGINT NOT NULL,
+    tokens BIGINT NOT NULL, model_calls BIGINT NOT NULL, PRIMARY KEY (tenant, day));
 ";
 
 /// The server's tables in PostgreSQL.
@@ -168,12 +174,33 @@ impl RunStore for PostgresDb {
                 .query_one(
                     "SELECT (SELECT COUNT(*) FROM serve_sessions WHERE tenant = $1)::BIGINT, \
                      ((SELECT COALESCE(SUM(bytes), 0) FROM serve_sessions WHERE tenant = $1) \
-                     + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = $1))::BIGINT",
+                     + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = $1) \
+                     + (SELECT COALESCE(SUM(bytes), 0) FROM serve_responses WHERE tenant = $1))::BIGINT",
                     &[&tenant],
                 )
                 .await?;
             let (sessions, bytes): (i64, i64) = (row.get(0), row.get(1));
             Ok(Usage { sessions: sessions.max(0) as u64, bytes: bytes.max(0) as u64 })
+        })
+    }
+
+    fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO serve_responses (id, tenant, bytes, created_at) VALUES ($1, $2, $3, $4)",
+                    &[&id, &tenant, &bytes, &now],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            Ok(client.execute("DELETE FROM serve_responses WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await? > 0)
         })
     }
 
@@ -507,6 +534,43 @@ impl RunStore for PostgresDb {
                 .query_one("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = $1", &[&id])
                 .await?;
             Ok(row.get::<_, i64>(0) as u64)
+        })
+    }
+
+    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO serve_spend (tenant, day, cost_nanos, unpriced, tokens, model_calls) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant, day) DO UPDATE SET \
+                     cost_nanos = serve_spend.cost_nanos + EXCLUDED.cost_nanos, \
+                     unpriced = serve_spend.unpriced + EXCLUDED.unpriced, \
+                     tokens = serve_spend.tokens + EXCLUDED.tokens, \
+                     model_calls = serve_spend.model_calls + EXCLUDED.model_calls",
+                    &[&tenant, &day, &spend.cost_nanos, &spend.unpriced, &spend.tokens, &spend.model_calls],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>> {
+        Box::pin(async move {
+            let row = self
+                .client()
+                .await?
+                .query_opt(
+                    "SELECT cost_nanos, unpriced, tokens, model_calls FROM serve_spend WHERE tenant = $1 AND day = $2",
+                    &[&tenant, &day],
+                )
+                .await?;
+            Ok(row.map_or_else(DailySpend::default, |r| DailySpend {
+                cost_nanos: r.get(0),
+                unpriced: r.get(1),
+                tokens: r.get(2),
+                model_calls: r.get(3),
+            }))
         })
     }
 }

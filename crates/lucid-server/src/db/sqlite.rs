@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Claimed, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage, event_bytes,
-    json_bytes, json_or_null, kind,
+    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
+    event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// The server's tables in one SQLite file.
@@ -35,9 +35,15 @@ CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_i
     WHERE status IN ('queued', 'running');
 CREATE TABLE IF NOT EXISTS serve_keys (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS serve_responses (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_responses_bytes ON serve_responses (tenant, bytes);
 CREATE TABLE IF NOT EXISTS serve_events (
     run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS serve_spend (
+    tenant TEXT NOT NULL, day INTEGER NOT NULL, cost_nanos INTEGER NOT NULL, unpriced INTEGER NOT NULL,
+    tokens INTEGER NOT NULL, model_calls INTEGER NOT NULL, PRIMARY KEY (tenant, day));
 ";
 
 impl SqliteDb {
@@ -139,11 +145,30 @@ impl RunStore for SqliteDb {
             let (sessions, bytes): (i64, i64) = c.query_row(
                 "SELECT (SELECT COUNT(*) FROM serve_sessions WHERE tenant = ?1), \
                  (SELECT COALESCE(SUM(bytes), 0) FROM serve_sessions WHERE tenant = ?1) \
-                 + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = ?1)",
+                 + (SELECT COALESCE(SUM(bytes), 0) FROM serve_runs WHERE tenant = ?1) \
+                 + (SELECT COALESCE(SUM(bytes), 0) FROM serve_responses WHERE tenant = ?1)",
                 params![tenant],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
             Ok(Usage { sessions: sessions.max(0) as u64, bytes: bytes.max(0) as u64 })
+        })
+    }
+
+    fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>> {
+        let (tenant, id) = (tenant.to_string(), id.to_string());
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO serve_responses (id, tenant, bytes, created_at) VALUES (?1, ?2, ?3, ?4)",
+                params![id, tenant, bytes, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        let (tenant, id) = (tenant.to_string(), id.to_string());
+        self.with(move |c| {
+            Ok(c.execute("DELETE FROM serve_responses WHERE tenant = ?1 AND id = ?2", params![tenant, id])? > 0)
         })
     }
 
@@ -478,6 +503,41 @@ impl RunStore for SqliteDb {
             Ok(c.query_row("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = ?1", params![id], |r| {
                 r.get::<_, i64>(0)
             })? as u64)
+        })
+    }
+
+    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>> {
+        let tenant = tenant.to_string();
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO serve_spend (tenant, day, cost_nanos, unpriced, tokens, model_calls) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (tenant, day) DO UPDATE SET \
+                 cost_nanos = cost_nanos + excluded.cost_nanos, unpriced = unpriced + excluded.unpriced, \
+                 tokens = tokens + excluded.tokens, model_calls = model_calls + excluded.model_calls",
+                params![tenant, day, spend.cost_nanos, spend.unpriced, spend.tokens, spend.model_calls],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>> {
+        let tenant = tenant.to_string();
+        self.with(move |c| {
+            let row = c
+                .query_row(
+                    "SELECT cost_nanos, unpriced, tokens, model_calls FROM serve_spend WHERE tenant = ?1 AND day = ?2",
+                    params![tenant, day],
+                    |r| {
+                        Ok(DailySpend {
+                            cost_nanos: r.get(0)?,
+                            unpriced: r.get(1)?,
+                            tokens: r.get(2)?,
+                            model_calls: r.get(3)?,
+                        })
+                    },
+                )
+                .optional()?;
+            Ok(row.unwrap_or_default())
         })
     }
 }

@@ -1,5 +1,5 @@
 //! The routes, one module per resource: `sessions` (CRUD and starting runs), `runs`
-//! (status, events, cancel, input), `openai` (the facade) and the operational endpoints
+//! (status, events, cancel, input), `openai` (the Chat Completions and Responses facades) and the operational endpoints
 //! here (`/healthz`, `/readyz`, `/metrics`); what the first two share is in `shared`.
 
 mod openai;
@@ -34,6 +34,8 @@ pub fn router(server: Arc<AppState>) -> Router {
         .route("/v1/runs/{id}/input", post(runs::input))
         .route("/v1/models", get(openai::models))
         .route("/v1/chat/completions", post(openai::chat_completions))
+        .route("/v1/responses", post(openai::responses::create))
+        .route("/v1/responses/{id}", get(openai::responses::show).delete(openai::responses::delete))
         .fallback(|method: Method, uri: Uri| async move {
             ApiError::not_found("route", &format!("{method} {}", uri.path()))
         })

@@ -50,7 +50,8 @@ pub fn stream_events(server: &Arc<AppState>, id: &str, after: u64) -> Result<Res
 }
 
 /// Refuses (429 naming the limit) what would take the tenant past its quotas: one more
-/// session when `new_session`, and `adding` bytes more (a run starts with any bytes left).
+/// session when `new_session`, and `adding` bytes more (a run starts with any bytes left);
+/// a turn, once the tenant has spent a daily budget.
 pub async fn within_quotas(server: &AppState, tenant: &Tenant, new_session: bool, adding: u64) -> Result<(), ApiError> {
     let quotas = server.quotas;
     let usage = server.db.usage(&tenant.0).await?;
@@ -65,6 +66,9 @@ pub async fn within_quotas(server: &AppState, tenant: &Tenant, new_session: bool
             "this key keeps {} bytes, and the limit of stored bytes per tenant is {}; delete sessions to free some",
             usage.bytes, quotas.stored_bytes
         )));
+    }
+    if !new_session {
+        crate::spend::within_daily_budget(server, &tenant.0).await?;
     }
     Ok(())
 }

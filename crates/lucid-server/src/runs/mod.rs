@@ -314,6 +314,7 @@ async fn drive(
 ) -> Outcome {
     let mut outcome = None;
     let mut cancel_sent = false;
+    let tenant = session.owner().map(str::to_string);
     let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match turn {
         Turn::Prompt(prompt) => Box::pin(session.run_stream(prompt)),
         Turn::Resume => Box::pin(session.resume_stream()),
@@ -327,7 +328,7 @@ async fn drive(
         match &event {
             AgentEvent::ToolCallFinished { is_error, duration, .. } => server.metrics.tool_call(*is_error, *duration),
             AgentEvent::Completed(r) => {
-                server.metrics.model_calls(r.iterations, &r.usage);
+                crate::spend::record(server, tenant.as_deref(), r).await;
                 outcome = Some(Outcome::of_result(r));
             }
             AgentEvent::Error(e) => outcome = Some(Outcome::of_error(e)),

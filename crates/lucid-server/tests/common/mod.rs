@@ -9,6 +9,17 @@ use lucid::Agent;
 use lucid_server::{Server, ServerConfig};
 use serde_json::Value;
 
+/// Adds two integers: the tool of the agent under test.
+#[lucid::prelude::tool]
+pub async fn add(
+    /// first operand
+    a: i64,
+    /// second operand
+    b: i64,
+) -> Result<i64, lucid::ToolError> {
+    Ok(a + b)
+}
+
 /// A folder removed when the test ends.
 pub struct TempDir(pub PathBuf);
 
@@ -148,15 +159,41 @@ pub fn parse_sse(text: &str) -> Vec<Sse> {
 /// The test Postgres server (`LUCID_TEST_POSTGRES_URL`): `None` (the test prints why and
 /// skips) when unset, a failure under `CI=true`, where `.ci/run` starts one.
 pub fn postgres_url() -> Option<String> {
-    match std::env::var("LUCID_TEST_POSTGRES_URL") {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("LUCID_TEST_POSTGRES_URL is not set under CI=true; .ci/run starts PostgreSQL")
-        }
-        _ => {
-            eprintln!("skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts PostgreSQL and sets it)");
-            None
-        }
+    real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL and sets it")
+}
+
+pub use lucid_mock::real_part;
+
+/// A fresh database on the test Postgres server for one test (the server's tables are
+/// shared by every instance on a database), dropped with [`PgDatabase::drop_now`].
+#[cfg(feature = "postgres")]
+pub struct PgDatabase {
+    admin: String,
+    name: String,
+    pub url: String,
+}
+
+#[cfg(feature = "postgres")]
+impl PgDatabase {
+    /// Creates `name` (with this process's id) on the server of `admin`, an URL.
+    pub async fn create(admin: &str, name: &str) -> PgDatabase {
+        let name = format!("{name}_{}", std::process::id());
+        Self::execute(admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        Self::execute(admin, &format!("CREATE DATABASE {name}")).await;
+        let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
+        let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
+        let url = format!("{base}/{name}{}", query.map_or(String::new(), |q| format!("?{q}")));
+        PgDatabase { admin: admin.to_string(), name, url }
+    }
+
+    async fn execute(admin: &str, sql: &str) {
+        let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.batch_execute(sql).await.unwrap();
+    }
+
+    pub async fn drop_now(self) {
+        Self::execute(&self.admin, &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).await;
     }
 }
 

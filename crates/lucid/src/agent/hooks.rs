@@ -81,6 +81,17 @@ pub struct HookContext<'a> {
     pub iteration: usize,
     /// What this turn has used so far.
     pub usage: Usage,
+    /// What this turn has cost so far in dollars; `None` when a model it used has no known
+    /// price.
+    pub cost_usd: Option<f64>,
+    /// Before a model call, when a [budget](crate::agent::budget) asked for it: the
+    /// request's prompt tokens as estimated (scaled by what the provider counted before).
+    pub prompt_tokens: Option<u64>,
+    /// With [`HookContext::prompt_tokens`]: what that prompt costs at the model's input
+    /// price (`None`: no known price).
+    pub prompt_cost_usd: Option<f64>,
+    /// What the session spent before this turn (its stored total, for a stored session).
+    pub session: crate::outcome::Spend,
 }
 
 /// The request of one model call, as a hook may edit it. Each part is borrowed from the
@@ -106,6 +117,9 @@ pub enum ModelCallDecision {
     /// End the turn now with [`StopReason::Stopped`](super::StopReason::Stopped); the
     /// text is [`AgentResult::stop_message`].
     Stop(String),
+    /// End the turn now with [`StopReason::BudgetExceeded`](super::StopReason::BudgetExceeded):
+    /// the call would pass a limit the text names.
+    OverBudget(String),
 }
 
 /// A hook's word before a tool call.

@@ -6,6 +6,7 @@
 //! I/O, the session carries it out, and [`hooks`] take part at each point): the streaming
 //! run is the loop, and the non-streaming run is the same loop with its events unused.
 
+pub mod budget;
 mod cancel;
 mod decide;
 mod events;
@@ -15,7 +16,7 @@ mod session;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use crate::outcome::{AgentResult, StopReason, ToolCallRecord};
+pub use crate::outcome::{AgentResult, Spend, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
@@ -59,6 +60,10 @@ pub(crate) struct AgentConfig {
     pub hooks: hooks::Hooks,
     /// The session's own layers (memory, durable steps), from the settings above.
     pub layers: Vec<Arc<dyn session::layers::Layer>>,
+    /// Each model's price, for the cost of every usage figure.
+    pub prices: crate::model::prices::Prices,
+    /// Estimate each request's prompt tokens for the hooks (a budget is attached).
+    pub estimate_prompt: bool,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -124,6 +129,8 @@ impl Agent {
                 attached: Vec::new(),
                 hooks: hooks::Hooks::default(),
                 layers: Vec::new(),
+                prices: crate::model::prices::Prices::default(),
+                estimate_prompt: false,
                 model,
             },
         }
@@ -231,6 +238,17 @@ impl Agent {
     /// The layered memory, when it is on.
     pub fn memory(&self) -> Option<&ConversationMemory> {
         self.config.memory.as_ref()
+    }
+
+    /// The price of the agent's model, when known ([`AgentBuilder::price`], else the
+    /// [built-in table](crate::model::prices)).
+    pub fn price(&self) -> Option<crate::model::prices::Price> {
+        self.config.prices.price(self.config.model.provider(), self.config.model.model_name())
+    }
+
+    /// The prices this agent counts costs with.
+    pub fn prices(&self) -> &crate::model::prices::Prices {
+        &self.config.prices
     }
 
     /// The most model calls one run may make.
@@ -475,6 +493,39 @@ impl AgentBuilder {
     /// ```
     pub fn hook(mut self, hook: impl hooks::Hook) -> Self {
         self.config.attached.push(Arc::new(hook));
+        self
+    }
+
+    /// The price of a model, `provider:model` or `model` (any provider), over the
+    /// [built-in table](crate::model::prices): for a model it lacks, or another price
+    /// (a discount, a reseller). Every result's [`AgentResult::cost_usd`] uses it.
+    ///
+    /// ```
+    /// use lucid::model::prices::Price;
+    /// # let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "local").unwrap();
+    /// let agent = lucid::Agent::builder(model).price("openai:local", Price::new(0.5, 1.5)).build();
+    /// assert_eq!(agent.price().map(|p| p.input), Some(0.5));
+    /// ```
+    pub fn price(mut self, model: impl Into<String>, price: crate::model::prices::Price) -> Self {
+        self.config.prices = self.config.prices.set(model, price);
+        self
+    }
+
+    /// Limits on what a run and a session may spend ([`budget::Budget`]): a model call
+    /// that would pass one is not made, and the turn ends with
+    /// [`StopReason::BudgetExceeded`]. Attached as a hook, after those before it.
+    ///
+    /// ```
+    /// use lucid::agent::budget::{Budget, Limits};
+    /// # let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap();
+    /// let budget = Budget::default().run(Limits::default().max_model_calls(5).max_cost(0.25));
+    /// let agent = lucid::Agent::builder(model).budget(budget).build();
+    /// ```
+    pub fn budget(mut self, budget: budget::Budget) -> Self {
+        if !budget.is_unlimited() {
+            self.config.estimate_prompt = true;
+            self.config.attached.push(Arc::new(budget));
+        }
         self
     }
 

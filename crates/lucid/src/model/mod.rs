@@ -22,6 +22,7 @@ pub mod http;
 pub mod openai;
 pub mod openai_responses;
 pub mod presets;
+pub mod prices;
 pub mod probe;
 pub mod retry;
 pub mod sse;

@@ -297,6 +297,10 @@ pub const SUMMARIES_KEY: &str = "summaries";
 /// asks the hooks about them again instead of answering them "interrupted".
 pub const DEFERRED_KEY: &str = "deferred_calls";
 
+/// The metadata key under which a stored session keeps what it has spent
+/// ([`Spend`](crate::Spend)): tokens, model calls and dollars over its turns.
+pub const SPEND_KEY: &str = "spend";
+
 /// Lays the top-level keys of `patch` over `metadata` (what
 /// [`SessionStore::merge_metadata`] does): a `null` removes its key, and metadata that is
 /// not an object becomes one.

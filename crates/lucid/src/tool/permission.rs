@@ -1,17 +1,29 @@
-//! Which tool calls may run: allow, ask the user, or deny, per tool.
+//! Which tool calls may run: allow, ask the user, or deny, per tool and by [`Rule`]s on
+//! the calls' arguments (`shell(cargo test*)`, `write_file(src/**)`, see [`rules`]).
 //!
 //! The policy is checked by the agent loop before a call runs; a denied call becomes a
 //! tool result saying so, which the model reads like any other failure. `Ask` goes to an
 //! [`Approver`] (the CLI asks y/n/always on the terminal); with none, asking means no.
+//!
+//! A call is decided by the first of: a deny rule that matches it, an "always" answer
+//! that covers it, an ask rule, an allow rule (each kind in the order the rules were
+//! given), and last the tool's own permission ([`PermissionPolicy::set`], else the
+//! default). The rule that decided is named in the denial the model reads, in the
+//! approver's question ([`Approver::approve_asked`]) and in the log.
+
+mod matchers;
+pub mod rules;
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Component, Path};
 use std::sync::{Arc, Mutex};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use matchers::SqlKind;
+pub use rules::{Rule, RuleError};
 
 use super::{Tool, ToolContext, ToolError, ToolSpec};
 use crate::message::ToolCall;
@@ -37,9 +49,9 @@ pub enum Approval {
     Yes,
     /// Do not run it.
     No,
-    /// Run it, and later calls like it without asking: any call of the tool, or, for a
-    /// tool taking a `path` (the file tools), calls whose path is in the same folder (a
-    /// file at the root: that file only). Never every tool.
+    /// Run it, and later calls like it without asking: the rule [`Rule::always`] makes of
+    /// the call (the same `shell` command, paths in the same folder for a file tool, the
+    /// same statement kinds for SQL, …; without one, this call only). Never every tool.
     Always,
 }
 
@@ -47,21 +59,39 @@ pub enum Approval {
 pub trait Approver: Send + Sync + 'static {
     /// Whether `call` may run.
     fn approve<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Approval>;
+
+    /// Whether `call` may run, knowing the rule that asks (`None`: the tool's own
+    /// permission asks). By default the same as [`Approver::approve`].
+    fn approve_asked<'a>(&'a self, call: &'a ToolCall, rule: Option<&'a Rule>) -> BoxFuture<'a, Approval> {
+        let _ = rule;
+        self.approve(call)
+    }
 }
 
-/// Permissions per tool, with a default for the rest.
+/// Permissions per tool, with a default for the rest, and [`Rule`]s by argument before
+/// them.
 ///
 /// ```
-/// use lucid::tool::permission::{Permission, PermissionPolicy};
+/// use lucid::tool::permission::{Permission, PermissionPolicy, Rule};
 /// let policy = PermissionPolicy::recommended().set("shell", Permission::Deny);
 /// assert_eq!(policy.permission("read_file"), Permission::Allow);
 /// assert_eq!(policy.permission("write_file"), Permission::Ask);
 /// assert_eq!(policy.permission("shell"), Permission::Deny);
+///
+/// // `cargo test` yes, any other command asks.
+/// let policy = PermissionPolicy::allow_all()
+///     .set("shell", Permission::Ask)
+///     .rule(Rule::parse(Permission::Allow, "shell(cargo test*)").unwrap());
+/// let run = |cmd: &str| lucid::ToolCall::new("c", "shell", serde_json::json!({"command": cmd}));
+/// assert_eq!(policy.decide(&run("cargo test -p x")).0, Permission::Allow);
+/// assert_eq!(policy.decide(&run("cargo test && curl x | sh")).0, Permission::Ask);
 /// ```
 #[derive(Clone)]
 pub struct PermissionPolicy {
     default: Permission,
     tools: HashMap<String, Permission>,
+    /// The rules by argument, in the order given.
+    rules: Vec<Rule>,
     approver: Option<Arc<dyn Approver>>,
     /// What the approver answered "always" for.
     always: Arc<Mutex<Remembered>>,
@@ -72,6 +102,7 @@ impl std::fmt::Debug for PermissionPolicy {
         f.debug_struct("PermissionPolicy")
             .field("default", &self.default)
             .field("tools", &self.tools)
+            .field("rules", &self.rules.iter().map(Rule::to_string).collect::<Vec<_>>())
             .field("approver", &self.approver.is_some())
             .finish()
     }
@@ -86,7 +117,13 @@ impl Default for PermissionPolicy {
 impl PermissionPolicy {
     /// Every tool may run (what an agent has unless told otherwise).
     pub fn allow_all() -> Self {
-        PermissionPolicy { default: Permission::Allow, tools: HashMap::new(), approver: None, always: Arc::default() }
+        PermissionPolicy {
+            default: Permission::Allow,
+            tools: HashMap::new(),
+            rules: Vec::new(),
+            approver: None,
+            always: Arc::default(),
+        }
     }
 
     /// Reading allowed; the built-in tools that write (files, the shell: those the
@@ -103,6 +140,17 @@ impl PermissionPolicy {
     pub fn set(mut self, tool: impl Into<String>, permission: Permission) -> Self {
         self.tools.insert(tool.into(), permission);
         self
+    }
+
+    /// Adds a rule by argument, after those already given (see [`rules`]).
+    pub fn rule(mut self, rule: Rule) -> Self {
+        self.rules.push(rule);
+        self
+    }
+
+    /// The rules, in the order given.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
     }
 
     /// The permission of tools not named.
@@ -125,7 +173,9 @@ impl PermissionPolicy {
     /// assert!(!PermissionPolicy::allow_all().set("shell", Permission::Ask).allows_everything());
     /// ```
     pub fn allows_everything(&self) -> bool {
-        self.default == Permission::Allow && self.tools.values().all(|p| *p == Permission::Allow)
+        self.default == Permission::Allow
+            && self.tools.values().all(|p| *p == Permission::Allow)
+            && self.rules.iter().all(|r| r.permission() == Permission::Allow)
     }
 
     /// The permission of `tool` (an "always" answer for every call of it makes it
@@ -138,17 +188,24 @@ impl PermissionPolicy {
         p
     }
 
-    /// The permission of this call: [`PermissionPolicy::permission`], or `Allow` when an
-    /// "always" answer covers the call's path.
-    fn permission_of(&self, call: &ToolCall) -> Permission {
-        let p = self.permission(&call.name);
-        if p == Permission::Ask
-            && let Some(CallPath { path, plain }) = call_path(call)
-            && self.always.lock().map(|a| a.covers(&call.name, &path, plain)).unwrap_or(false)
-        {
-            return Permission::Allow;
+    /// What this policy says of `call`, with the rule that decided (`None`: the tool's own
+    /// permission did): a deny rule, an "always" answer, an ask rule, an allow rule, the
+    /// tool's permission, in that order.
+    pub fn decide(&self, call: &ToolCall) -> (Permission, Option<Rule>) {
+        let first = |p: Permission| self.rules.iter().find(|r| r.permission() == p && r.matches(call)).cloned();
+        if let Some(rule) = first(Permission::Deny) {
+            return (Permission::Deny, Some(rule));
         }
-        p
+        let remembered = self.always.lock().ok().and_then(|a| a.rules.iter().find(|r| r.matches(call)).cloned());
+        if let Some(rule) = remembered {
+            return (Permission::Allow, Some(rule));
+        }
+        for p in [Permission::Ask, Permission::Allow] {
+            if let Some(rule) = first(p) {
+                return (p, Some(rule));
+            }
+        }
+        (self.permission(&call.name), None)
     }
 
     /// `tool`, checked against this policy before each call: for tools that run outside
@@ -172,7 +229,9 @@ impl PermissionPolicy {
     /// # });
     /// ```
     pub fn guard(&self, tool: Arc<dyn Tool>) -> Arc<dyn Tool> {
-        if self.permission(tool.spec().name()) == Permission::Allow {
+        let name = tool.spec().name();
+        let ruled = self.rules.iter().any(|r| r.permission() != Permission::Allow && r.names(name));
+        if self.permission(name) == Permission::Allow && !ruled {
             return tool;
         }
         Arc::new(Guarded { tool, policy: self.clone() })
@@ -180,19 +239,25 @@ impl PermissionPolicy {
 
     /// `Ok` when the call may run, else the text the model reads instead of its output.
     pub(crate) async fn check(&self, call: &ToolCall) -> Result<(), String> {
-        match self.permission_of(call) {
+        let (permission, rule) = self.decide(call);
+        let by = match &rule {
+            Some(r) => format!("permission rule: {r}"),
+            None => format!("permission policy: {}", word(permission)),
+        };
+        if rule.is_some() || permission != Permission::Allow {
+            tracing::info!(tool = %call.name, call_id = %call.id, decision = word(permission), by = %by, "permission");
+        }
+        match permission {
             Permission::Allow => Ok(()),
-            Permission::Deny => {
-                Err(format!("The tool `{}` is not allowed here (permission policy: deny). Do without it.", call.name))
-            }
+            Permission::Deny => Err(format!("The tool `{}` is not allowed here ({by}). Do without it.", call.name)),
             Permission::Ask => {
                 let Some(approver) = &self.approver else {
                     return Err(format!(
-                        "The tool `{}` needs the user's approval and nobody can give it here. Do without it.",
+                        "The tool `{}` needs the user's approval ({by}) and nobody can give it here. Do without it.",
                         call.name
                     ));
                 };
-                match approver.approve(call).await {
+                match approver.approve_asked(call, rule.as_ref()).await {
                     Approval::Yes => Ok(()),
                     Approval::Always => {
                         if let Ok(mut a) = self.always.lock() {
@@ -201,7 +266,7 @@ impl PermissionPolicy {
                         Ok(())
                     }
                     Approval::No => Err(format!(
-                        "The user declined this call of `{}`. Do not repeat it; ask them or take another way.",
+                        "The user declined this call of `{}` ({by}). Do not repeat it; ask them or take another way.",
                         call.name
                     )),
                 }
@@ -210,57 +275,35 @@ impl PermissionPolicy {
     }
 }
 
-/// What "always" answers allowed: whole tools, and folders (or single files) per tool.
+fn word(p: Permission) -> &'static str {
+    match p {
+        Permission::Allow => "allow",
+        Permission::Ask => "ask",
+        Permission::Deny => "deny",
+    }
+}
+
+/// What "always" answers allowed: whole tools (those whose calls make no narrower rule),
+/// and the rules [`Rule::always`] made.
 #[derive(Debug, Default)]
 struct Remembered {
     tools: HashSet<String>,
-    /// `(tool, prefix)`: a folder ends with `/`; anything else is one exact path.
-    paths: HashSet<(String, String)>,
+    rules: Vec<Rule>,
 }
 
 impl Remembered {
     fn remember(&mut self, call: &ToolCall) {
-        match call_path(call) {
-            Some(CallPath { path, plain }) => {
-                let folder = Path::new(&path).parent().map(|p| p.to_string_lossy().into_owned());
-                let scope = match folder {
-                    Some(dir) if plain && !dir.is_empty() => format!("{dir}/"),
-                    _ => path,
-                };
-                self.paths.insert((call.name.clone(), scope));
-            }
-            None => {
+        match Rule::always(call) {
+            Some(rule) if rule.is_whole_tool() => {
                 self.tools.insert(call.name.clone());
             }
+            Some(rule) => {
+                tracing::info!(rule = %rule, "remembered the user's \"always\"");
+                self.rules.push(rule);
+            }
+            None => {}
         }
     }
-
-    fn covers(&self, tool: &str, path: &str, plain: bool) -> bool {
-        self.paths.iter().any(|(t, scope)| {
-            t == tool && if plain && scope.ends_with('/') { path.starts_with(scope.as_str()) } else { path == scope }
-        })
-    }
-}
-
-/// A call's `path` argument: normalised (`./a//b` is `a/b`) when it is a plain relative
-/// path; as given, and never widened to its folder, when it is not (`..`, absolute).
-struct CallPath {
-    path: String,
-    plain: bool,
-}
-
-fn call_path(call: &ToolCall) -> Option<CallPath> {
-    let args: Value = serde_json::from_str(&call.arguments).ok()?;
-    let raw = args.get("path")?.as_str()?;
-    let mut parts = Vec::new();
-    for c in Path::new(raw).components() {
-        match c {
-            Component::Normal(p) => parts.push(p.to_str()?),
-            Component::CurDir => {}
-            _ => return Some(CallPath { path: raw.to_string(), plain: false }),
-        }
-    }
-    Some(CallPath { path: parts.join("/"), plain: true })
 }
 
 /// A tool that asks its policy before each call ([`PermissionPolicy::guard`]).

@@ -39,9 +39,28 @@ impl Hook for DeferClientTools {
     }
 }
 
-/// The request's `tools`: OpenAI function tools, `{"type": "function", "function": {name,
-/// description, parameters}}`; none may share a name with one of the agent's.
-pub fn read(tools: Option<&Value>, agent_tools: &[&str]) -> Result<Vec<Arc<dyn Tool>>, ApiError> {
+/// How an API writes a function tool: Chat Completions nests it, `{"type": "function",
+/// "function": {name, description, parameters}}`; Responses does not, `{"type":
+/// "function", name, description, parameters, strict}`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Nested,
+    Flat,
+}
+
+impl Shape {
+    /// Where a tool's fields are, and their path in an error.
+    fn fields(self, tool: &Value, i: usize) -> (&Value, String) {
+        match self {
+            Shape::Nested => (&tool["function"], format!("tools[{i}].function")),
+            Shape::Flat => (tool, format!("tools[{i}]")),
+        }
+    }
+}
+
+/// The request's `tools`: function tools written as `shape` says; none may share a name
+/// with one of the agent's.
+pub fn read(tools: Option<&Value>, agent_tools: &[&str], shape: Shape) -> Result<Vec<Arc<dyn Tool>>, ApiError> {
     let list = match tools {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(list)) => list,
@@ -53,8 +72,8 @@ pub fn read(tools: Option<&Value>, agent_tools: &[&str]) -> Result<Vec<Arc<dyn T
         if tool["type"] != "function" {
             return Err(ApiError::invalid(&format!("tools[{i}].type"), "only `function` tools are supported"));
         }
-        let f = &tool["function"];
-        let field = format!("tools[{i}].function.name");
+        let (f, at) = shape.fields(tool, i);
+        let field = format!("{at}.name");
         let name = f["name"].as_str().ok_or_else(|| ApiError::invalid(&field, "required"))?;
         if agent_tools.contains(&name) {
             return Err(ApiError::invalid(&field, &format!("`{name}` is one of the agent's own tools")));
@@ -65,12 +84,7 @@ pub fn read(tools: Option<&Value>, agent_tools: &[&str]) -> Result<Vec<Arc<dyn T
         let parameters = match &f["parameters"] {
             Value::Null => json!({"type": "object", "properties": {}}),
             p @ Value::Object(_) => p.clone(),
-            _ => {
-                return Err(ApiError::invalid(
-                    &format!("tools[{i}].function.parameters"),
-                    "must be a JSON Schema object",
-                ));
-            }
+            _ => return Err(ApiError::invalid(&format!("{at}.parameters"), "must be a JSON Schema object")),
         };
         let description = f["description"].as_str().unwrap_or_default();
         let spec =

@@ -10,6 +10,9 @@
 //! placed after the operator's system prompt unless the agent says otherwise
 //! ([`ClientSystem`](crate::ClientSystem)).
 //!
+//! `/v1/responses` is the same run in the Responses API's shapes ([`responses`]), with these
+//! parts shared.
+//!
 //! Text the model writes beside tool calls is streamed as it comes too (a stream cannot
 //! know a step will call tools until the step ends); the non-streamed `content` is the
 //! last answer only.
@@ -34,11 +37,13 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::body::JsonObject;
+use crate::config::ClientSystem;
 use crate::events::{Outcome, error_body};
 use crate::{ApiError, AppState, Tenant};
 
 mod client_tools;
 mod request;
+pub mod responses;
 
 use client_tools::DeferClientTools;
 use request::ChatRequest;
@@ -111,22 +116,30 @@ fn failure(e: &lucid::Error) -> ApiError {
     }
 }
 
-/// `POST /v1/chat/completions`.
-pub async fn chat_completions(
-    State(server): State<Arc<AppState>>,
-    tenant: Tenant,
-    body: JsonObject,
-) -> Result<Response, ApiError> {
+/// The agent the request's `model` names (404 when none), and how it takes a client's
+/// system text.
+fn agent_named<'a>(server: &'a AppState, body: &JsonObject) -> Result<(String, &'a Agent, ClientSystem), ApiError> {
     let model = body.text("model")?.to_string();
     let agent = server.agents.get(&model).ok_or_else(|| ApiError {
         status: StatusCode::NOT_FOUND,
         code: "model_not_found",
         ..ApiError::invalid("model", &format!("no agent `{model}`; GET /v1/models lists them"))
     })?;
-    let stream = body.flag("stream")?;
     let mode = server.client_system.get(&model).copied().unwrap_or_default();
+    Ok((model, agent, mode))
+}
+
+/// `POST /v1/chat/completions`.
+pub async fn chat_completions(
+    State(server): State<Arc<AppState>>,
+    tenant: Tenant,
+    body: JsonObject,
+) -> Result<Response, ApiError> {
+    let (model, agent, mode) = agent_named(&server, &body)?;
+    let stream = body.flag("stream")?;
     let ChatRequest { history, prompt, system, options, include_usage, tools } = ChatRequest::read(&body, agent, mode)?;
     let agent = variant(agent, system, options, tools);
+    crate::spend::within_daily_budget(&server, &tenant.0).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
     // A session of its own, kept in memory only (no id, so never saved): the client holds
     // the conversation.
@@ -148,7 +161,7 @@ pub async fn chat_completions(
                         server.metrics.tool_call(call.is_error, took);
                     }
                 }
-                record(&server, &result, started);
+                record(&server, &tenant.0, &result, started).await;
                 let mut message = json!({"role": "assistant", "content": answer(&result)});
                 if let Some(calls) = client_calls(&result) {
                     message["tool_calls"] = calls;
@@ -182,6 +195,7 @@ pub async fn chat_completions(
                "choices": choices, "usage": usage})
     };
     let task_server = server.clone();
+    let task_tenant = tenant.0.clone();
     tokio::spawn(async move {
         let _slot = slot;
         let canceller = session.canceller();
@@ -201,7 +215,7 @@ pub async fn chat_completions(
                     continue;
                 }
                 AgentEvent::Completed(result) => {
-                    record(&task_server, &result, started);
+                    record(&task_server, &task_tenant, &result, started).await;
                     // Without `include_usage`, the usage rides on the finish chunk (as it
                     // always has here); with it, on a chunk of its own.
                     let on_finish = if include_usage { Value::Null } else { usage(&result) };
@@ -244,8 +258,8 @@ pub async fn chat_completions(
     Ok(Sse::new(chunks).keep_alive(KeepAlive::default()).into_response())
 }
 
-fn record(server: &AppState, result: &AgentResult, started: Instant) {
-    server.metrics.model_calls(result.iterations, &result.usage);
+async fn record(server: &AppState, tenant: &str, result: &AgentResult, started: Instant) {
+    crate::spend::record(server, Some(tenant), result).await;
     server.metrics.turn_ended(Outcome::of_result(result).status, started.elapsed());
 }
 

@@ -12,6 +12,8 @@ use crate::ApiError;
 use crate::body::JsonObject;
 use crate::config::ClientSystem;
 
+use super::client_tools::Shape;
+
 /// Fields that only change how the answer is delivered, or that the facade reads itself.
 const READ: &[&str] = &[
     "model",
@@ -67,15 +69,7 @@ pub struct ChatRequest {
 impl ChatRequest {
     /// Reads `body` for `agent`, whose client system messages are treated as `mode` says.
     pub fn read(body: &JsonObject, agent: &Agent, mode: ClientSystem) -> Result<ChatRequest, ApiError> {
-        for (field, value) in &body.0 {
-            if READ.contains(&field.as_str()) {
-                continue;
-            }
-            if !HARMLESS.contains(&field.as_str()) {
-                return Err(ApiError::invalid(field, "not supported by this server (nothing would honour it)"));
-            }
-            harmless(field, value)?;
-        }
+        known_fields(body, READ, HARMLESS)?;
         let stream = body.flag("stream")?;
         let include_usage = match body.0.get("stream_options") {
             None | Some(Value::Null) => false,
@@ -93,27 +87,53 @@ impl ChatRequest {
             Some(_) => return Err(ApiError::invalid("stream_options", "must be an object")),
         };
         let own: Vec<&str> = agent.tools().specs().iter().map(|s| s.name()).collect();
-        let tools = super::client_tools::read(body.0.get("tools"), &own)?;
+        let tools = super::client_tools::read(body.0.get("tools"), &own, Shape::Nested)?;
         let (client_system, history, prompt) = messages(body)?;
-        let system = match (mode, client_system) {
-            (_, None) => agent.system().map(str::to_string),
-            (ClientSystem::Refuse, Some((i, _))) => {
-                return Err(ApiError::invalid(
-                    &format!("messages[{i}].role"),
-                    "this agent keeps its own system prompt and refuses a client's (client_system = \"refuse\")",
-                ));
-            }
-            (ClientSystem::Replace, Some((_, text))) => Some(text),
-            (ClientSystem::Append, Some((_, text))) => Some(match agent.system() {
-                Some(own) if !own.trim().is_empty() => format!("{own}\n\n{text}"),
-                _ => text,
-            }),
-        };
+        let system = system_prompt(agent, mode, client_system)?;
         let mut names = own;
         names.extend(tools.iter().map(|t| t.spec().name()));
         let options = options(body, agent, &names)?;
         Ok(ChatRequest { history, prompt, system, options, include_usage, tools })
     }
+}
+
+/// The system prompt a run has when the client sent `client` (the field it came in, and
+/// its text), placed as the agent's `mode` says: after the operator's prompt, instead of
+/// it, or refused with a 400 naming the field.
+pub(super) fn system_prompt(
+    agent: &Agent,
+    mode: ClientSystem,
+    client: Option<(String, String)>,
+) -> Result<Option<String>, ApiError> {
+    Ok(match (mode, client) {
+        (_, None) => agent.system().map(str::to_string),
+        (ClientSystem::Refuse, Some((field, _))) => {
+            return Err(ApiError::invalid(
+                &field,
+                "this agent keeps its own system prompt and refuses a client's (client_system = \"refuse\")",
+            ));
+        }
+        (ClientSystem::Replace, Some((_, text))) => Some(text),
+        (ClientSystem::Append, Some((_, text))) => Some(match agent.system() {
+            Some(own) if !own.trim().is_empty() => format!("{own}\n\n{text}"),
+            _ => text,
+        }),
+    })
+}
+
+/// Refuses a field neither `read` (what the facade reads itself) nor `harmless`, and a
+/// harmless one with a value whose meaning would be lost.
+pub(super) fn known_fields(body: &JsonObject, read: &[&str], harmless_ones: &[&str]) -> Result<(), ApiError> {
+    for (field, value) in &body.0 {
+        if read.contains(&field.as_str()) {
+            continue;
+        }
+        if !harmless_ones.contains(&field.as_str()) {
+            return Err(ApiError::invalid(field, "not supported by this server (nothing would honour it)"));
+        }
+        harmless(field, value)?;
+    }
+    Ok(())
 }
 
 /// Accepts a harmless field only with a value whose meaning is kept.
@@ -161,10 +181,10 @@ fn content_text(content: Option<&Value>, field: &str) -> Result<String, ApiError
     }
 }
 
-/// The client's system and developer messages (joined, with the index of the first), the
+/// The client's system and developer messages (joined, with the field of the first), the
 /// rest as Lucid messages, and the prompt (the last message must be the user's, or the
 /// result of a tool: then there is no prompt and the run goes on from the history).
-type Read = (Option<(usize, String)>, Vec<Message>, Option<String>);
+pub(super) type Read = (Option<(String, String)>, Vec<Message>, Option<String>);
 
 fn messages(body: &JsonObject) -> Result<Read, ApiError> {
     let list = match body.0.get("messages") {
@@ -173,19 +193,13 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
         Some(_) => return Err(ApiError::invalid("messages", "must be an array of messages")),
         None => return Err(ApiError::invalid("messages", "required")),
     };
-    let mut system: Option<(usize, String)> = None;
+    let mut system: Option<(String, String)> = None;
     let mut out = Vec::with_capacity(list.len());
     for (i, m) in list.iter().enumerate() {
         let field = format!("messages[{i}].content");
         let text = content_text(m.get("content"), &field)?;
         match m["role"].as_str() {
-            Some("system" | "developer") => match &mut system {
-                Some((_, all)) => {
-                    all.push_str("\n\n");
-                    all.push_str(&text);
-                }
-                None => system = Some((i, text)),
-            },
+            Some("system" | "developer") => join_system(&mut system, || format!("messages[{i}].role"), text),
             Some("user") => out.push(Message::user(text)),
             Some("assistant") => {
                 let tool_calls = super::client_tools::calls_of(m, i)?;
@@ -209,6 +223,30 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
             }
         }
     }
+    split_prompt(system, out, "messages", "the last message must be the user's or a tool result")
+}
+
+/// Adds a client's system or developer `text` to what came before (`system`: the field of
+/// the first, `at()` when this is it, and the texts joined by a blank line).
+pub(super) fn join_system(system: &mut Option<(String, String)>, at: impl FnOnce() -> String, text: String) {
+    match system {
+        Some((_, all)) => {
+            all.push_str("\n\n");
+            all.push_str(&text);
+        }
+        None => *system = Some((at(), text)),
+    }
+}
+
+/// The client's system text, the history and the prompt: the last message, the user's,
+/// taken off the history as the prompt; after a tool's result there is none (the run
+/// goes on from the history); after anything else, a 400 at `field` saying `problem`.
+pub(super) fn split_prompt(
+    system: Option<(String, String)>,
+    mut out: Vec<Message>,
+    field: &str,
+    problem: &str,
+) -> Result<Read, ApiError> {
     match out.last() {
         Some(Message::Tool(_)) => Ok((system, out, None)),
         Some(Message::User { content }) => {
@@ -216,26 +254,14 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
             out.pop();
             Ok((system, out, Some(prompt)))
         }
-        _ => Err(ApiError::invalid("messages", "the last message must be the user's or a tool result")),
+        _ => Err(ApiError::invalid(field, problem)),
     }
 }
 
 /// The agent's options with the request's sampling, length, format and tool settings.
 fn options(body: &JsonObject, agent: &Agent, tools: &[&str]) -> Result<ChatOptions, ApiError> {
-    let mut o = agent.options().clone();
+    let mut o = shared_options(body, agent, tools, &["max_tokens", "max_completion_tokens"], Shape::Nested)?;
     let get = |f: &str| body.0.get(f).filter(|v| !v.is_null());
-    if let Some(v) = get("temperature") {
-        o.temperature = Some(number(v, "temperature", 0.0, 2.0)?);
-    }
-    if let Some(v) = get("top_p") {
-        o.top_p = Some(number(v, "top_p", 0.0, 1.0)?);
-    }
-    for field in ["max_tokens", "max_completion_tokens"] {
-        if let Some(v) = get(field) {
-            let n = v.as_u64().filter(|n| *n >= 1 && *n <= u64::from(u32::MAX));
-            o.max_tokens = Some(n.ok_or_else(|| ApiError::invalid(field, "must be a positive integer"))? as u32);
-        }
-    }
     if let Some(v) = get("stop") {
         o.stop = match v {
             Value::String(s) => vec![s.clone()],
@@ -257,12 +283,39 @@ fn options(body: &JsonObject, agent: &Agent, tools: &[&str]) -> Result<ChatOptio
     if let Some(v) = get("response_format") {
         o.response_format = Some(response_format(v)?);
     }
+    Ok(o)
+}
+
+/// The agent's options with what both APIs ask alike: `temperature`, `top_p`, the most
+/// tokens (in the fields `max`), `parallel_tool_calls`, and `tool_choice` (written as
+/// `shape` writes tools) among the `tools` named.
+pub(super) fn shared_options(
+    body: &JsonObject,
+    agent: &Agent,
+    tools: &[&str],
+    max: &[&str],
+    shape: Shape,
+) -> Result<ChatOptions, ApiError> {
+    let mut o = agent.options().clone();
+    let get = |f: &str| body.0.get(f).filter(|v| !v.is_null());
+    if let Some(v) = get("temperature") {
+        o.temperature = Some(number(v, "temperature", 0.0, 2.0)?);
+    }
+    if let Some(v) = get("top_p") {
+        o.top_p = Some(number(v, "top_p", 0.0, 1.0)?);
+    }
+    for &field in max {
+        if let Some(v) = get(field) {
+            let n = v.as_u64().filter(|n| *n >= 1 && *n <= u64::from(u32::MAX));
+            o.max_tokens = Some(n.ok_or_else(|| ApiError::invalid(field, "must be a positive integer"))? as u32);
+        }
+    }
     if let Some(v) = get("parallel_tool_calls") {
         let b = v.as_bool().ok_or_else(|| ApiError::invalid("parallel_tool_calls", "must be true or false"))?;
         o.parallel_tool_calls = Some(b);
     }
     if let Some(v) = get("tool_choice") {
-        o.tool_choice = Some(tool_choice(v, tools)?);
+        o.tool_choice = Some(choose_tool(v, tools, shape)?);
     }
     Ok(o)
 }
@@ -276,50 +329,54 @@ fn number(v: &Value, field: &str, min: f64, max: f64) -> Result<f64, ApiError> {
 /// `{"type": "text" | "json_object"}` or `{"type": "json_schema", "json_schema": {name,
 /// schema, strict}}`.
 fn response_format(v: &Value) -> Result<ResponseFormat, ApiError> {
+    text_format(v, &v["json_schema"], "response_format", "response_format.json_schema")
+}
+
+/// A format as both APIs write it: `v["type"]` (at `at`) is `text`, `json_object` or
+/// `json_schema`, and then `spec` (at `spec_at`) has the schema's `name`, `schema` and
+/// `strict`.
+pub(super) fn text_format(v: &Value, spec: &Value, at: &str, spec_at: &str) -> Result<ResponseFormat, ApiError> {
     match v["type"].as_str() {
         Some("text") => Ok(ResponseFormat::Text),
         Some("json_object") => Ok(ResponseFormat::JsonObject),
         Some("json_schema") => {
-            let spec = &v["json_schema"];
             let name = spec["name"]
                 .as_str()
                 .filter(|n| !n.is_empty())
-                .ok_or_else(|| ApiError::invalid("response_format.json_schema.name", "required"))?;
+                .ok_or_else(|| ApiError::invalid(&format!("{spec_at}.name"), "required"))?;
             let schema = match &spec["schema"] {
                 Value::Object(_) => spec["schema"].clone(),
                 Value::Null => serde_json::json!({"type": "object"}),
-                _ => return Err(ApiError::invalid("response_format.json_schema.schema", "must be an object")),
+                _ => return Err(ApiError::invalid(&format!("{spec_at}.schema"), "must be an object")),
             };
             let strict = spec["strict"].as_bool().unwrap_or(false);
             Ok(ResponseFormat::JsonSchema { name: name.to_string(), schema, strict })
         }
-        _ => Err(ApiError::invalid("response_format.type", "must be text, json_object or json_schema")),
+        _ => Err(ApiError::invalid(&format!("{at}.type"), "must be text, json_object or json_schema")),
     }
 }
 
-/// `none`, `auto`, `required`, or `{"type": "function", "function": {"name"}}` naming one
-/// of the tools (the agent's and the client's).
-fn tool_choice(v: &Value, names: &[&str]) -> Result<ToolChoice, ApiError> {
+/// `tool_choice` as either API writes it: `none`, `auto`, `required`, or a function tool
+/// named (as `shape` writes it) among `names`.
+fn choose_tool(v: &Value, names: &[&str], shape: Shape) -> Result<ToolChoice, ApiError> {
+    let (name, field, form) = match shape {
+        Shape::Nested => {
+            (&v["function"]["name"], "tool_choice.function.name", r#"{"type": "function", "function": {"name": …}}"#)
+        }
+        Shape::Flat => (&v["name"], "tool_choice.name", r#"{"type": "function", "name": …}"#),
+    };
     let choice = match v {
         Value::String(s) if s == "none" => return Ok(ToolChoice::None),
         Value::String(s) if s == "auto" => return Ok(ToolChoice::Auto),
         Value::String(s) if s == "required" => ToolChoice::Required,
-        Value::Object(_) if v["type"] == "function" => match v["function"]["name"].as_str() {
+        Value::Object(_) if v["type"] == "function" => match name.as_str() {
             Some(name) if names.contains(&name) => ToolChoice::Tool(name.to_string()),
             Some(name) => {
-                return Err(ApiError::invalid(
-                    "tool_choice.function.name",
-                    &format!("no tool `{name}` (tools: {})", names.join(", ")),
-                ));
+                return Err(ApiError::invalid(field, &format!("no tool `{name}` (tools: {})", names.join(", "))));
             }
-            None => return Err(ApiError::invalid("tool_choice.function.name", "required")),
+            None => return Err(ApiError::invalid(field, "required")),
         },
-        _ => {
-            return Err(ApiError::invalid(
-                "tool_choice",
-                "must be none, auto, required or {\"type\": \"function\", \"function\": {\"name\": …}}",
-            ));
-        }
+        _ => return Err(ApiError::invalid("tool_choice", &format!("must be none, auto, required or {form}"))),
     };
     if names.is_empty() {
         return Err(ApiError::invalid("tool_choice", "this agent has no tools to call"));

@@ -56,6 +56,8 @@ pub struct Session {
     context: Context,
     canceller: Canceller,
     usage: Usage,
+    /// What the session spent over its turns (a stored session's, from its metadata).
+    spent: crate::outcome::Spend,
     /// The id under which the agent's store keeps this session.
     id: Option<String>,
     /// What the tools are told this session is when it has no id: a name of this value
@@ -102,6 +104,7 @@ impl Session {
             context,
             canceller: Canceller::default(),
             usage: Usage::default(),
+            spent: crate::outcome::Spend::default(),
             id: None,
             unsaved: format!("unsaved-{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..)),
             edited: false,
@@ -127,12 +130,16 @@ impl Session {
     /// state: everything in it is in the store already.
     fn take_stored(&mut self, stored: Option<crate::store::StoredSession>) {
         let id = self.id.clone().unwrap_or_default();
-        let (messages, summaries, deferred) = match stored {
-            Some(st) => {
-                (st.messages, super::summaries_of(&id, &st.info.metadata), recovery::deferred_of(&st.info.metadata))
-            }
-            None => Default::default(),
+        let (messages, summaries, deferred, spent) = match stored {
+            Some(st) => (
+                st.messages,
+                super::summaries_of(&id, &st.info.metadata),
+                recovery::deferred_of(&st.info.metadata),
+                spend_of(&id, &st.info.metadata),
+            ),
+            None => (Vec::new(), Vec::new(), Vec::new(), crate::outcome::Spend::default()),
         };
+        self.spent = spent;
         let recover = recovery::recoverable(&messages);
         let system = self.agent.config.system.clone();
         let context = if recover {
@@ -150,6 +157,13 @@ impl Session {
         self.deferred = if recover { deferred } else { Vec::new() };
         self.edited = false;
         self.turn_saved = self.last_turn_len();
+    }
+
+    /// Writes what the session spent to its store's metadata.
+    pub(super) async fn save_spend(&self) -> Result<()> {
+        let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
+        let spent = serde_json::to_value(self.spent).unwrap_or_default();
+        Ok(store.merge_metadata(id, serde_json::json!({ crate::store::SPEND_KEY: spent })).await?)
     }
 
     /// After a dropped turn that wrote to the store: the session's state from the store.
@@ -406,13 +420,29 @@ impl Session {
         self.calibration
     }
 
-    /// Usage summed over every run of this session.
+    /// Usage summed over every run of this session (in this process).
     pub fn usage(&self) -> Usage {
         self.usage
+    }
+
+    /// What the session has spent over its turns: for a stored session, every turn it
+    /// ever had, as its store keeps it ([`SPEND_KEY`](crate::store::SPEND_KEY)).
+    pub fn spent(&self) -> crate::outcome::Spend {
+        self.spent
     }
 
     /// The agent this session talks to.
     pub fn agent(&self) -> &Agent {
         &self.agent
     }
+}
+
+/// What a stored session spent, from its metadata; none recorded (or unreadable, with a
+/// warning): nothing.
+fn spend_of(id: &str, metadata: &serde_json::Value) -> crate::outcome::Spend {
+    let Some(value) = metadata.get(crate::store::SPEND_KEY) else { return crate::outcome::Spend::default() };
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| {
+        tracing::warn!(session = %id, error = %e, "the stored spend cannot be read; counting from zero");
+        crate::outcome::Spend::default()
+    })
 }

@@ -55,7 +55,8 @@ impl Session {
     /// history after an edit.
     pub(super) async fn save_turn(&mut self) -> Result<()> {
         self.save_summaries().await?;
-        self.write_unsaved().await
+        self.write_unsaved().await?;
+        self.save_spend().await
     }
 
     /// Writes what the store lacks: the last turn's messages past those already written,

@@ -5,13 +5,12 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::agent::hooks::HookContext;
-use crate::agent::{AgentConfig, ToolCallRecord};
+use crate::agent::{AgentConfig, Spend, ToolCallRecord};
 use crate::message::{FinishReason, ToolCall, Usage};
 use crate::model::ChatOptions;
 use crate::tool::ToolOutcome;
 
 /// Where one turn stands.
-#[derive(Default)]
 pub(super) struct RunState {
     pub content: String,
     pub records: Vec<ToolCallRecord>,
@@ -38,11 +37,55 @@ pub(super) struct RunState {
     pub model: Option<String>,
     /// Usage per answering model.
     pub model_usage: std::collections::BTreeMap<String, Usage>,
+    /// The turn's cost so far; `None` once a call of an unpriced model was made.
+    pub cost: Option<f64>,
+    /// What the session spent before this turn.
+    pub session: Spend,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState {
+            content: String::new(),
+            records: Vec::new(),
+            iterations: 0,
+            usage: Usage::default(),
+            finish_reason: None,
+            options: None,
+            report: None,
+            reporting: false,
+            cap: None,
+            questions: Vec::new(),
+            deferred: Vec::new(),
+            stop_message: None,
+            model: None,
+            model_usage: Default::default(),
+            cost: Some(0.0),
+            session: Spend::default(),
+        }
+    }
 }
 
 impl RunState {
     pub fn hook_context<'a>(&self, config: &'a AgentConfig, session_id: Option<&'a str>) -> HookContext<'a> {
-        HookContext { session_id, agent: config.name.as_deref(), iteration: self.iterations, usage: self.usage }
+        HookContext {
+            session_id,
+            agent: config.name.as_deref(),
+            iteration: self.iterations,
+            usage: self.usage,
+            cost_usd: self.cost,
+            prompt_tokens: None,
+            prompt_cost_usd: None,
+            session: self.session,
+        }
+    }
+
+    /// Counts `usage` of the model `label` in the turn's cost.
+    pub fn add_cost(&mut self, config: &AgentConfig, label: &str, usage: &Usage) {
+        self.cost = match (self.cost, config.prices.cost(label, usage)) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
     }
 }
 

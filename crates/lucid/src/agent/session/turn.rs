@@ -77,7 +77,12 @@ impl Session {
         let result = turn.session.drive_turn(prompt, stream, events, options).instrument(span.clone()).await;
         turn.done();
         match &result {
-            Ok(r) => crate::telemetry::record_usage(&span, r.usage),
+            Ok(r) => {
+                crate::telemetry::record_usage(&span, r.usage);
+                if let Some(model) = &r.model {
+                    crate::telemetry::record_response_model(&span, None, model);
+                }
+            }
             Err(e) => crate::telemetry::record_error(&span, e),
         }
         result
@@ -101,7 +106,7 @@ impl Session {
             return Err(e);
         }
         let token = self.canceller.begin();
-        let mut run = RunState::default();
+        let mut run = RunState { session: self.spent, ..RunState::default() };
         let mut cancelled = false;
         if self.recover {
             self.recover = false;
@@ -124,6 +129,7 @@ impl Session {
         self.recover = deferred;
         self.canceller.end();
         self.usage += run.usage;
+        self.spent.add(run.usage, run.iterations as u64, run.cost);
         let saved = match self.save_turn().await {
             Ok(()) => self.set_deferred(run.deferred.iter().map(|c| c.id.clone()).collect()).await,
             Err(e) => Err(e),
@@ -132,6 +138,7 @@ impl Session {
             lock.release().await;
         }
         let stop_reason = outcome?;
+        let run_session = run.session;
         let mut result = AgentResult {
             content: run.content,
             tool_calls: run.records,
@@ -144,6 +151,7 @@ impl Session {
             deferred: run.deferred,
             model: run.model,
             model_usage: run.model_usage,
+            cost_usd: run.cost,
         };
         // What the run hands back carries no registered secret, as its history does not.
         crate::redact::redact_result(&mut result);
@@ -162,6 +170,10 @@ impl Session {
                 agent: config.name.as_deref(),
                 iteration: result.iterations,
                 usage: result.usage,
+                cost_usd: result.cost_usd,
+                prompt_tokens: None,
+                prompt_cost_usd: None,
+                session: run_session,
             };
             config.hooks.turn_end(&cx, &result).await;
         }
@@ -199,6 +211,7 @@ impl Session {
         }
         // Summary calls are part of the turn's cost.
         run.usage += memory_usage;
+        run.add_cost(config, &crate::model::fallback::label(&*config.model, None), &memory_usage);
         match options {
             Some(o) if decide::report_last(o, !config.tools.is_empty(), config.model.format_with_tools()) => {
                 run.options = Some(ChatOptions { response_format: None, ..o.clone() });
@@ -221,7 +234,7 @@ impl Session {
                 return Ok(StopReason::Cancelled);
             }
             self.fit_window(config, run);
-            let measure = config.memory.is_some() || config.token_budget().is_some();
+            let measure = config.memory.is_some() || config.token_budget().is_some() || config.estimate_prompt;
             let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
             run.iterations += 1;
             events.emit(|| AgentEvent::Iteration(run.iterations));
@@ -236,11 +249,24 @@ impl Session {
                     options: Cow::Borrowed(options),
                 };
                 if !config.hooks.is_empty() {
-                    let cx = run.hook_context(config, self.id.as_deref());
-                    if let ModelCallDecision::Stop(why) = config.hooks.before_model_call(&cx, &mut call).await {
+                    let mut cx = run.hook_context(config, self.id.as_deref());
+                    if config.estimate_prompt {
+                        let tokens = (estimated as f64 * self.calibration).ceil() as u64;
+                        cx.prompt_tokens = Some(tokens);
+                        cx.prompt_cost_usd = config
+                            .prices
+                            .price(config.model.provider(), config.model.model_name())
+                            .map(|p| p.input_cost(tokens));
+                    }
+                    let stop = match config.hooks.before_model_call(&cx, &mut call).await {
+                        ModelCallDecision::Stop(why) => Some((StopReason::Stopped, why)),
+                        ModelCallDecision::OverBudget(why) => Some((StopReason::BudgetExceeded, why)),
+                        _ => None,
+                    };
+                    if let Some((reason, why)) = stop {
                         run.iterations -= 1;
                         run.stop_message = Some(why);
-                        return Ok(StopReason::Stopped);
+                        return Ok(reason);
                     }
                 }
                 let primary = crate::model::fallback::label(&*config.model, Some(&call.options));
@@ -254,7 +280,11 @@ impl Session {
                     r = answer => r,
                 };
                 match &response {
-                    Ok(r) => crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message),
+                    Ok(r) => {
+                        crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message);
+                        let answered = r.fallbacks.last().map_or(primary.as_str(), |s| s.to.as_str());
+                        crate::telemetry::record_response_model(&chat, r.model.as_deref(), answered);
+                    }
                     Err(e) => crate::telemetry::record_error(&chat, e),
                 }
                 (response, primary)
@@ -274,6 +304,7 @@ impl Session {
             let answered = response.fallbacks.last().map_or(primary, |s| s.to.clone());
             if let Some(u) = response.usage {
                 run.usage += u;
+                run.add_cost(config, &answered, &u);
                 *run.model_usage.entry(answered.clone()).or_default() += u;
                 self.calibrate(estimated, u);
             }

@@ -39,11 +39,22 @@
 //!   { name = "text", agent = "writer", prompt = "Write the brief from {{ outline }} and {{ facts }}." },
 //!   { name = "review", agent = "writer", prompt = "Review: {{ text }}. Say APPROVED if it is good." },
 //! ]
+//!
+//! [[steps]]
+//! name = "per_source"
+//! [steps.foreach]
+//! over = "input.sources"   # a list: an input, or a step's output (a JSON array)
+//! concurrency = 2          # items at a time (default 1)
+//! steps = [
+//!   { name = "gist", agent = "writer", prompt = "One line on {{ per_source.item }} (source {{ per_source.index }})." },
+//! ]
 //! ```
 //!
 //! A step is exactly one of: `agent` + `prompt` (optionally `output_schema`, a JSON
 //! Schema the answer must match), `tool` + `args`, `value`, `sequence`, `parallel`,
-//! `branch` (`if`, `then`, `else`) or `loop` (`max`, `until`, `steps`). A condition is
+//! `branch` (`if`, `then`, `else`), `loop` (`max`, `until`, `steps`) or `foreach`
+//! (`over`, `steps`, optionally `concurrency`; the output is the list of each item's last
+//! output, see [`Step::foreach`]). A condition is
 //! `{ path = "…", equals = … }`, `{ path = "…", contains = "…" }` or `{ path = "…" }`
 //! (set and not empty), with `not = true` to invert it.
 
@@ -140,6 +151,8 @@ struct StepSpec {
     #[serde(default, rename = "loop")]
     repeat: Option<LoopSpec>,
     #[serde(default)]
+    foreach: Option<ForEachSpec>,
+    #[serde(default)]
     retries: usize,
     #[serde(default)]
     retry_delay_secs: Option<f64>,
@@ -162,6 +175,15 @@ struct BranchSpec {
 struct LoopSpec {
     max: usize,
     until: ConditionSpec,
+    steps: Vec<StepSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForEachSpec {
+    over: String,
+    #[serde(default)]
+    concurrency: Option<usize>,
     steps: Vec<StepSpec>,
 }
 
@@ -246,6 +268,7 @@ impl WorkflowFile {
                         .as_ref()
                         .is_some_and(|b| prompt_without_agent(&b.then) || prompt_without_agent(&b.otherwise))
                     || s.repeat.as_ref().is_some_and(|l| prompt_without_agent(&l.steps))
+                    || s.foreach.as_ref().is_some_and(|f| prompt_without_agent(&f.steps))
             })
         }
         self.agents.values().any(|a| a.model.is_none()) || prompt_without_agent(&self.steps)
@@ -323,10 +346,11 @@ impl Resolve<'_> {
             spec.parallel.is_some(),
             spec.branch.is_some(),
             spec.repeat.is_some(),
+            spec.foreach.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err(WorkflowError::Invalid(format!(
-                "step `{name}` must have exactly one of: prompt (with agent), tool, value, sequence, parallel, branch, loop"
+                "step `{name}` must have exactly one of: prompt (with agent), tool, value, sequence, parallel, branch, loop, foreach"
             )));
         }
         let invalid = |m: String| WorkflowError::Invalid(format!("step `{name}`: {m}"));
@@ -360,6 +384,11 @@ impl Resolve<'_> {
             Step::branch(name, b.condition.build()?, self.steps(&b.then)?, self.steps(&b.otherwise)?)
         } else if let Some(l) = &spec.repeat {
             Step::repeat(name, self.steps(&l.steps)?, l.until.build()?, l.max)
+        } else if let Some(f) = &spec.foreach {
+            if f.concurrency == Some(0) {
+                return Err(invalid("`concurrency` must be at least 1".into()));
+            }
+            Step::foreach(name, &f.over, self.steps(&f.steps)?).concurrency(f.concurrency.unwrap_or(1))
         } else {
             unreachable!("exactly one kind was checked above")
         };

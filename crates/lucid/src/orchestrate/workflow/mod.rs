@@ -3,7 +3,8 @@
 //! A [`Workflow`] is a sequence of [`Step`]s. A step is an agent prompt (a template over
 //! earlier outputs, answered by a fresh session of any [`Agent`](crate::Agent), as text or
 //! as validated structured output), a tool call, or a Rust closure; steps group into
-//! parallel fan-outs (joined into one object), conditional branches and bounded loops.
+//! parallel fan-outs (joined into one object), conditional branches, bounded loops and
+//! `foreach` runs over a list (some items at a time).
 //! Each step has its own retries and timeout. A run emits [`WorkflowEvent`]s and returns
 //! every step's output ([`WorkflowRun`]).
 //!
@@ -40,6 +41,7 @@
 
 #[cfg(feature = "workflow-files")]
 mod file;
+mod foreach;
 mod step;
 mod template;
 
@@ -176,6 +178,13 @@ pub enum WorkflowEvent {
         step: String,
         /// Which iteration.
         iteration: usize,
+    },
+    /// A `foreach` step starts its body for one item.
+    ForEachItem {
+        /// The `foreach` step.
+        step: String,
+        /// The item's place in the list (from 0).
+        index: usize,
     },
 }
 
@@ -527,6 +536,11 @@ impl Runner<'_> {
                     }
                 }
                 Ok((delta, out, Usage::default()))
+            }
+            Action::ForEach { over, body, concurrency } => {
+                let items = foreach::items(scope, over).map_err(|m| fail(m, None))?;
+                let out = self.run_foreach(step, items, body, *concurrency, scope).await?;
+                Ok((Delta::new(), out, Usage::default()))
             }
         }
     }

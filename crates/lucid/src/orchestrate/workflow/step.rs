@@ -46,10 +46,11 @@ pub(crate) enum Action {
     Parallel(Vec<Step>),
     Branch { condition: Condition, then: Vec<Step>, otherwise: Vec<Step> },
     Loop { body: Vec<Step>, until: Condition, max: usize },
+    ForEach { over: String, body: Vec<Step>, concurrency: usize },
 }
 
 /// One named step: an agent prompt, a tool call, a closure, or a group of steps
-/// (sequence, parallel fan-out, branch, bounded loop), with its own retries and timeout.
+/// (sequence, parallel fan-out, branch, bounded loop, one run per item of a list), with its own retries and timeout.
 ///
 /// ```
 /// use lucid::orchestrate::workflow::{Condition, Step};
@@ -87,6 +88,7 @@ impl std::fmt::Debug for Step {
             Action::Parallel(_) => "parallel",
             Action::Branch { .. } => "branch",
             Action::Loop { .. } => "loop",
+            Action::ForEach { .. } => "foreach",
         };
         f.debug_struct("Step").field("name", &self.name).field("kind", &kind).finish()
     }
@@ -164,6 +166,42 @@ impl Step {
         Step::new(name, Action::Loop { body, until, max: max.max(1) })
     }
 
+    /// Runs `body` once for each item of the list at `over` (a dotted path: an input, or a
+    /// step's output — an array, or a text holding a JSON array, as a tool answers), one
+    /// item at a time unless [`concurrency`](Step::concurrency) says more. While a run
+    /// goes, `{{ NAME.item }}` is its item and `{{ NAME.index }}` its place (from 0). The
+    /// output is the list of each run's last output, in the items' order; the body's steps
+    /// are not under their own names in the run's outputs (each item has its own). One
+    /// failed run fails the step (the others are stopped). An empty list gives `[]`.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use lucid::orchestrate::workflow::{Step, Workflow};
+    /// use serde_json::json;
+    /// let flow = Workflow::new("squares").input("numbers").step(
+    ///     Step::foreach("each", "input.numbers", vec![Step::func("square", |i| async move {
+    ///         let n = i.get("each.item").and_then(|v| v.as_i64()).ok_or("not a number")?;
+    ///         Ok(json!(n * n))
+    ///     })])
+    ///     .concurrency(2),
+    /// );
+    /// let run = flow.run(json!({"numbers": [1, 2, 3]})).await.unwrap();
+    /// assert_eq!(run.output, json!([1, 4, 9]));
+    /// # });
+    /// ```
+    pub fn foreach(name: impl Into<String>, over: impl Into<String>, body: Vec<Step>) -> Self {
+        Step::new(name, Action::ForEach { over: over.into(), body, concurrency: 1 })
+    }
+
+    /// How many items a [`foreach`](Step::foreach) step runs at the same time (at least
+    /// 1). No effect on other steps.
+    pub fn concurrency(mut self, n: usize) -> Self {
+        if let Action::ForEach { concurrency, .. } = &mut self.action {
+            *concurrency = n.max(1);
+        }
+        self
+    }
+
     /// Tries the step again up to `n` more times when it fails or times out.
     pub fn retries(mut self, n: usize) -> Self {
         self.retries = n;
@@ -190,7 +228,10 @@ impl Step {
     /// The steps inside a group step.
     pub(crate) fn children(&self) -> Box<dyn Iterator<Item = &Step> + '_> {
         match &self.action {
-            Action::Sequence(s) | Action::Parallel(s) | Action::Loop { body: s, .. } => Box::new(s.iter()),
+            Action::Sequence(s)
+            | Action::Parallel(s)
+            | Action::Loop { body: s, .. }
+            | Action::ForEach { body: s, .. } => Box::new(s.iter()),
             Action::Branch { then, otherwise, .. } => Box::new(then.iter().chain(otherwise)),
             _ => Box::new(std::iter::empty()),
         }

@@ -5,6 +5,11 @@
 //! interpreter per session with limits; off unless added). The last two start from an
 //! allowlisted [`Environment`] and run in the code tools' sandbox where the system allows
 //! it (namespaces, a seccomp filter, a control group; see `Shell`'s documentation).
+//! For agents working on a code base: `CodeOutline` (`code_outline`, feature
+//! `code-outline`: a source file's symbols from tree-sitter grammars), and `RunTests`
+//! (`run_tests`) and `Coverage` (`coverage`) (feature `test-tools`: the project's tests
+//! and coverage run as `shell` runs a command, answered as structured results read from
+//! the runners' reports).
 //!
 //! The [`CATALOGUE`] names every one of them with what an application needs to offer it:
 //! a line for help texts, whether it is on by default, whether it writes, and how to make
@@ -17,6 +22,10 @@
 mod arithmetic;
 mod clock;
 mod files;
+#[cfg(feature = "code-outline")]
+mod outline;
+#[cfg(feature = "shell")]
+mod process;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(any(feature = "shell", feature = "python"))]
@@ -25,10 +34,14 @@ mod sandbox;
 mod shell;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod sql;
+#[cfg(feature = "test-tools")]
+mod testing;
 
 pub use arithmetic::{calculator, evaluate};
 pub use clock::current_time;
 pub use files::{PROTECTED, Workspace};
+#[cfg(feature = "code-outline")]
+pub use outline::CodeOutline;
 #[cfg(feature = "python")]
 pub use python::{Python, PythonError};
 #[cfg(any(feature = "shell", feature = "python"))]
@@ -37,6 +50,8 @@ pub use sandbox::Environment;
 pub use shell::Shell;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use sql::{Database, SqlError, Table};
+#[cfg(feature = "test-tools")]
+pub use testing::{Coverage, ReportFormat, RunTests};
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -76,6 +91,15 @@ pub struct Setup {
     /// The SQL tools, made by the first one built and shared by the other.
     #[cfg(any(feature = "sqlite", feature = "postgres"))]
     sql: OnceLock<Vec<Arc<dyn Tool>>>,
+    /// How long `run_tests` and `coverage` may run.
+    #[cfg(feature = "test-tools")]
+    tests_timeout: Duration,
+    /// The configured test command of `run_tests`.
+    #[cfg(feature = "test-tools")]
+    test_command: Option<(String, ReportFormat)>,
+    /// The configured coverage command of `coverage` and the report it writes.
+    #[cfg(feature = "test-tools")]
+    coverage_command: Option<(String, PathBuf)>,
     /// Protected paths the file tools may write all the same.
     unprotected: Vec<String>,
     /// The workspace's tools, made by the first file tool built and shared by the others.
@@ -112,9 +136,37 @@ impl Setup {
             database: None,
             #[cfg(any(feature = "sqlite", feature = "postgres"))]
             sql: OnceLock::new(),
+            #[cfg(feature = "test-tools")]
+            tests_timeout: Duration::from_secs(300),
+            #[cfg(feature = "test-tools")]
+            test_command: None,
+            #[cfg(feature = "test-tools")]
+            coverage_command: None,
             unprotected: Vec::new(),
             files: OnceLock::new(),
         }
+    }
+
+    /// How long one `run_tests` or `coverage` run may take (5 minutes unless set).
+    #[cfg(feature = "test-tools")]
+    pub fn tests_timeout(mut self, timeout: Duration) -> Self {
+        self.tests_timeout = timeout;
+        self
+    }
+
+    /// The test command `run_tests` runs instead of the one found from the project's files
+    /// (see [`RunTests::command`]).
+    #[cfg(feature = "test-tools")]
+    pub fn test_command(mut self, command: impl Into<String>, report: ReportFormat) -> Self {
+        self.test_command = Some((command.into(), report));
+        self
+    }
+
+    /// The command `coverage` runs and the report it writes (see [`Coverage::command`]).
+    #[cfg(feature = "test-tools")]
+    pub fn coverage_command(mut self, command: impl Into<String>, report: impl Into<PathBuf>) -> Self {
+        self.coverage_command = Some((command.into(), report.into()));
+        self
     }
 
     /// Who answers `ask_user`.
@@ -329,6 +381,14 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         needs: None,
         make: |s| s.file_tool("edit_file"),
     },
+    #[cfg(feature = "code-outline")]
+    BuiltinTool {
+        name: "code_outline",
+        summary: "lists a source file's symbols (functions, types…) with their lines",
+        writes: false,
+        needs: None,
+        make: |s| Ok(Arc::new(CodeOutline::new(&s.root)?)),
+    },
     #[cfg(feature = "shell")]
     BuiltinTool {
         name: "shell",
@@ -342,6 +402,40 @@ pub const CATALOGUE: &[BuiltinTool] = &[
                     .network(s.shell_network)
                     .environment(s.environment.clone()),
             ))
+        },
+    },
+    #[cfg(feature = "test-tools")]
+    BuiltinTool {
+        name: "run_tests",
+        summary: "runs the project's tests and answers passed, failed and each failure",
+        writes: true,
+        needs: None,
+        make: |s| {
+            let mut t = RunTests::new(&s.root)
+                .timeout(s.tests_timeout)
+                .network(s.shell_network)
+                .environment(s.environment.clone());
+            if let Some((command, report)) = &s.test_command {
+                t = t.command(command, report.clone());
+            }
+            Ok(Arc::new(t))
+        },
+    },
+    #[cfg(feature = "test-tools")]
+    BuiltinTool {
+        name: "coverage",
+        summary: "measures or reads test coverage: total, per file, a file's uncovered lines",
+        writes: true,
+        needs: None,
+        make: |s| {
+            let mut t = Coverage::new(&s.root)
+                .timeout(s.tests_timeout)
+                .network(s.shell_network)
+                .environment(s.environment.clone());
+            if let Some((command, report)) = &s.coverage_command {
+                t = t.command(command, report);
+            }
+            Ok(Arc::new(t))
         },
     },
     #[cfg(feature = "python")]
@@ -410,8 +504,14 @@ mod tests {
             "write_file",
             "edit_file",
         ];
+        if cfg!(feature = "code-outline") {
+            expected.push("code_outline");
+        }
         if cfg!(feature = "shell") {
             expected.push("shell");
+        }
+        if cfg!(feature = "test-tools") {
+            expected.extend(["run_tests", "coverage"]);
         }
         if cfg!(feature = "python") {
             expected.push("python");

@@ -23,17 +23,15 @@
 //! and writes what the user can, which is why it asks first.
 
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::time::Duration;
 
+use super::process::{self, Finished};
+use super::sandbox::{Environment, Plan};
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::io::AsyncReadExt;
-
-use super::sandbox::{Environment, Plan};
-use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 
 /// The `shell` tool.
 ///
@@ -105,49 +103,12 @@ impl Shell {
     }
 
     async fn run(&self, command: &str, ctx: &ToolContext) -> Result<String, ToolError> {
-        let mut cmd = tokio::process::Command::new("sh");
-        self.environment.apply(&mut cmd, &self.root);
-        self.plan.apply(&mut cmd, None, None);
-        let mut child = cmd
-            .arg("-c")
-            .arg(command)
-            .current_dir(&self.root)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            // Its own process group, so a timeout kills what the command started too.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| ToolError::new(format!("could not start the shell: {e}")))?;
-        let pid = child.id();
-        let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
         let cap = self.cap;
-        let work = async {
-            let ((out, out_dropped), (err, err_dropped)) = tokio::join!(drain(stdout, cap), drain(stderr, cap));
-            (out, err, out_dropped + err_dropped, child.wait().await)
-        };
-        let finished = tokio::select! {
-            r = tokio::time::timeout(self.timeout, work) => r.ok(),
-            _ = ctx.cancel.cancelled() => {
-                kill_group(pid);
-                return Err(ToolError::new("the command was cancelled"));
-            }
-        };
-        let Some((out, err, mut dropped, status)) = finished else {
-            kill_group(pid);
-            return Err(ToolError::new(format!(
-                "the command did not finish within {:.1} s and was killed",
-                self.timeout.as_secs_f64()
-            )));
-        };
-        // What the command left running in its group goes with it.
-        kill_group(pid);
-        let code = match status {
-            Ok(s) => s.code().map_or_else(|| "killed by a signal".to_string(), |c| format!("exit code {c}")),
-            Err(e) => format!("unknown exit status ({e})"),
-        };
-        let mut body = out;
+        let finished = process::run(command, &self.root, &self.environment, self.plan, self.timeout, cap, &ctx.cancel)
+            .await
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        let code = finished.status_text();
+        let Finished { stdout: mut body, stderr: err, mut dropped, .. } = finished;
         if !err.is_empty() {
             body.extend_from_slice(b"[stderr]\n");
             body.extend_from_slice(&err);
@@ -181,34 +142,6 @@ fn spec(plan: &Plan) -> ToolSpec {
         description.push_str(&format!(" On this system: {}.", missing.join("; ")));
     }
     ToolSpec::for_args::<ShellArgs>("shell", &description)
-}
-
-/// Reads a pipe to its end, keeping the first `cap` bytes and counting the rest.
-async fn drain(pipe: Option<impl tokio::io::AsyncRead + Unpin>, cap: usize) -> (Vec<u8>, usize) {
-    let Some(mut pipe) = pipe else { return (Vec::new(), 0) };
-    let mut kept = Vec::new();
-    let mut dropped = 0;
-    let mut chunk = [0u8; 8192];
-    while let Ok(n) = pipe.read(&mut chunk).await {
-        if n == 0 {
-            break;
-        }
-        let room = cap.saturating_sub(kept.len()).min(n);
-        kept.extend_from_slice(&chunk[..room]);
-        dropped += n - room;
-    }
-    (kept, dropped)
-}
-
-/// Kills the command's whole process group.
-fn kill_group(pid: Option<u32>) {
-    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
-        // SAFETY: kill(2) with a negative pid signals that process group; it touches no
-        // memory of ours. The group is the one the command was started in.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
 }
 
 impl Tool for Shell {

@@ -121,6 +121,7 @@ impl Plan {
 
     /// A control group for one run of this plan, when it limits processes and the system
     /// lets this process make one.
+    #[cfg_attr(not(feature = "python"), allow(dead_code, reason = "only `python` limits processes"))]
     pub fn cgroup(&self, memory: u64) -> Option<Cgroup> {
         (self.processes > 0 && self.available.cgroup).then(|| Cgroup::make(self.processes, memory)).flatten()
     }
@@ -158,6 +159,7 @@ pub(crate) struct View {
 impl View {
     /// The view of `own` (a folder directly in `root`) through the empty folder `view`
     /// (made here, with the folder inside it; the caller removes it).
+    #[cfg_attr(not(feature = "python"), allow(dead_code, reason = "only `python` gives a session a view"))]
     pub fn new(root: &std::path::Path, own: &std::path::Path, view: &std::path::Path) -> std::io::Result<View> {
         use std::os::unix::ffi::OsStrExt;
         let name = own.file_name().ok_or_else(|| std::io::Error::other("a folder without a name"))?;

@@ -1,0 +1,57 @@
+//! Responses kept with `store: true`: each is a conversation in the server's session
+//! store (SQLite or PostgreSQL, the database the sessions use) under the response's id,
+//! its messages the whole conversation up to and with the response, its metadata the
+//! tenant it belongs to and the response object as it was answered. Another tenant's id
+//! is not found, like an id that never was.
+
+use lucid::Message;
+use serde_json::{Value, json};
+
+use crate::{ApiError, AppState, Tenant};
+
+/// The metadata key a stored response keeps its tenant and object under.
+const KEY: &str = "lucid_response";
+
+/// A stored response: the object answered, and the conversation to continue from.
+pub struct Stored {
+    pub response: Value,
+    pub messages: Vec<Message>,
+}
+
+/// The tenant's stored response `id`, or 404.
+pub async fn load(server: &AppState, tenant: &Tenant, id: &str) -> Result<Stored, ApiError> {
+    let not_found = || ApiError::not_found("response", id);
+    if !id.starts_with("resp_") {
+        return Err(not_found());
+    }
+    let session = server.store.load(id).await?.ok_or_else(not_found)?;
+    let kept = &session.info.metadata[KEY];
+    if kept["tenant"].as_str() != Some(tenant.0.as_str()) {
+        return Err(not_found());
+    }
+    Ok(Stored { response: kept["response"].clone(), messages: session.messages })
+}
+
+/// Keeps `response` (its `id` the key) with the conversation `messages` for `tenant`,
+/// within the tenant's quota of stored bytes, and counts them in it (the server's
+/// `serve_responses` table) until it is deleted.
+pub async fn save(server: &AppState, tenant: &Tenant, response: &Value, messages: &[Message]) -> Result<(), ApiError> {
+    let id = response["id"].as_str().unwrap_or_default();
+    let history: Vec<Message> = messages.iter().filter(|m| !matches!(m, Message::System { .. })).cloned().collect();
+    let metadata = json!({KEY: {"tenant": tenant.0, "response": response}});
+    let bytes = metadata.to_string().len() + serde_json::to_string(&history).map_or(0, |s| s.len());
+    crate::routes::shared::within_quotas(server, tenant, false, bytes as u64).await?;
+    // Counted first: a response the store then fails to keep is over-counted, never free.
+    server.db.insert_response(&tenant.0, id, bytes as i64, crate::now_ms()).await?;
+    server.store.create(id, metadata).await?;
+    server.store.append(id, &history).await?;
+    Ok(())
+}
+
+/// Deletes the tenant's stored response `id`; 404 when it has none.
+pub async fn delete(server: &AppState, tenant: &Tenant, id: &str) -> Result<(), ApiError> {
+    load(server, tenant, id).await?;
+    server.store.delete(id).await?;
+    server.db.delete_response(&tenant.0, id).await?;
+    Ok(())
+}

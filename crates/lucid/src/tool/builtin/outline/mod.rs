@@ -1,0 +1,359 @@
+//! `code_outline`: the symbols of a source file — kind, name, signature, line range and
+//! first doc line — from a tree-sitter grammar (Rust, Python, Java, JavaScript,
+//! TypeScript, TSX, Go), so a model can find its way in a file without reading all of it.
+//!
+//! The answer is JSON:
+//!
+//! ```json
+//! {"path": "src/lib.rs", "language": "rust", "lines": 40,
+//!  "symbols": [{"kind": "function", "name": "add", "signature": "pub fn add(a: i32, b: i32) -> i32",
+//!               "lines": [3, 5], "doc": "Adds two numbers."},
+//!              {"kind": "method", "name": "new", "parent": "Counter", "signature": "pub fn new() -> Self",
+//!               "lines": [12, 14]}]}
+//! ```
+//!
+//! A file in a language it does not know, a file over the size limit (1 MiB unless set)
+//! and a file that is not text are tool errors that say so; a file with syntax errors is
+//! outlined as far as the parser recovered, with `"syntax_errors": true`.
+
+mod languages;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, QueryCursor};
+
+use super::Workspace;
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
+use languages::{ALL, Lang};
+
+/// The most symbols an answer lists (the rest are counted).
+const SYMBOL_CAP: usize = 1000;
+/// The longest signature kept, in characters.
+const SIGNATURE_CAP: usize = 240;
+
+/// The `code_outline` tool, reading files of a [`Workspace`].
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use lucid::Tool;
+/// let dir = std::env::temp_dir().join(format!("lucid-doc-outline-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("calc.py"), "def add(a, b):\n    \"\"\"Adds two numbers.\"\"\"\n    return a + b\n").unwrap();
+/// let outline = lucid::tool::builtin::CodeOutline::new(&dir).unwrap();
+/// let out = outline.invoke(serde_json::json!({"path": "calc.py"}), Default::default()).await.unwrap();
+/// let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+/// assert_eq!(v["symbols"][0]["name"], "add");
+/// assert_eq!(v["symbols"][0]["doc"], "Adds two numbers.");
+/// assert_eq!(v["symbols"][0]["lines"], serde_json::json!([1, 3]));
+/// # });
+/// ```
+#[derive(Debug, Clone)]
+pub struct CodeOutline {
+    spec: ToolSpec,
+    workspace: Arc<Workspace>,
+    max_bytes: u64,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct OutlineArgs {
+    /// The source file, relative to the workspace root.
+    path: String,
+}
+
+/// One symbol of the answer.
+#[derive(Debug, Serialize)]
+struct Symbol {
+    kind: String,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<String>,
+    signature: String,
+    /// First and last line, 1-based, inclusive.
+    lines: [usize; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doc: Option<String>,
+    /// Byte range of the definition, to find parents.
+    #[serde(skip)]
+    bytes: std::ops::Range<usize>,
+}
+
+impl CodeOutline {
+    /// The outline of files under `root` (which must exist), 1 MiB at most per file.
+    pub fn new(root: impl Into<PathBuf>) -> std::io::Result<Self> {
+        Ok(Self::in_workspace(Arc::new(Workspace::new(root.into())?)))
+    }
+
+    /// The outline of the files of `workspace` (paths confined to it as the file tools').
+    pub fn in_workspace(workspace: Arc<Workspace>) -> Self {
+        let names: Vec<&str> = ALL.iter().map(|(_, n)| *n).collect();
+        let description = format!(
+            "Lists the symbols of a source file ({}): kind, name, signature, line range and first doc \
+             line, as JSON, from a real parser. Read the lines of one symbol with read_file's offset and limit.",
+            names.join(", ")
+        );
+        CodeOutline {
+            spec: ToolSpec::for_args::<OutlineArgs>("code_outline", &description),
+            workspace,
+            max_bytes: 1024 * 1024,
+        }
+    }
+
+    /// The largest file outlined, in bytes.
+    pub fn max_bytes(mut self, bytes: u64) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
+    async fn outline(&self, path: &str) -> Result<String, ToolError> {
+        let lang = Lang::of(path).ok_or_else(|| {
+            let names: Vec<&str> = ALL.iter().map(|(_, n)| *n).collect();
+            ToolError::new(format!(
+                "`{path}` is not in a language code_outline reads (by its extension: {}); read it with read_file",
+                names.join(", ")
+            ))
+        })?;
+        let real = self.workspace.resolve(path)?;
+        let meta =
+            tokio::fs::metadata(&real).await.map_err(|e| ToolError::new(format!("cannot read `{path}`: {e}")))?;
+        if !meta.is_file() {
+            return Err(ToolError::new(format!("`{path}` is not a file")));
+        }
+        if meta.len() > self.max_bytes {
+            return Err(ToolError::new(format!(
+                "`{path}` is too large to outline ({} bytes; the limit is {}); read parts of it with read_file or search_files",
+                meta.len(),
+                self.max_bytes
+            )));
+        }
+        let bytes = tokio::fs::read(&real).await.map_err(|e| ToolError::new(format!("cannot read `{path}`: {e}")))?;
+        let source = String::from_utf8(bytes).map_err(|_| ToolError::new(format!("`{path}` is not UTF-8 text")))?;
+        let outline = tokio::task::spawn_blocking(move || outline_source(lang, &source))
+            .await
+            .map_err(|e| ToolError::new(format!("the parser failed: {e}")))??;
+        let mut answer = serde_json::json!({
+            "path": path,
+            "language": lang.name(),
+            "lines": outline.lines,
+            "symbols": outline.symbols,
+        });
+        if outline.syntax_errors {
+            answer["syntax_errors"] = Value::Bool(true);
+        }
+        if outline.dropped > 0 {
+            answer["symbols_not_shown"] = outline.dropped.into();
+        }
+        Ok(answer.to_string())
+    }
+}
+
+/// The symbols of one file.
+struct Outline {
+    symbols: Vec<Symbol>,
+    lines: usize,
+    syntax_errors: bool,
+    dropped: usize,
+}
+
+/// Parses `source` and lists its symbols in the order they start.
+fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError> {
+    let mut parser = Parser::new();
+    parser.set_language(&lang.grammar()).map_err(|e| ToolError::new(format!("the {} grammar: {e}", lang.name())))?;
+    let tree = parser.parse(source, None).ok_or_else(|| ToolError::new("the parser gave up on this file"))?;
+    let query = lang.query().map_err(ToolError::new)?;
+    let names = query.capture_names();
+    let name_index = query.capture_index_for_name("name");
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
+    let mut symbols: Vec<Symbol> = Vec::new();
+    while let Some(m) = matches.next() {
+        let mut def = None;
+        let mut name = None;
+        for c in m.captures() {
+            if Some(c.index) == name_index {
+                name = Some(c.node);
+            } else {
+                def = Some((names[c.index as usize], c.node));
+            }
+        }
+        let (Some((capture, node)), Some(name)) = (def, name) else { continue };
+        let (kind, top_only) = match capture.strip_suffix(".top") {
+            Some(k) => (k, true),
+            None => (capture, false),
+        };
+        let outer = outer(node);
+        if top_only && outer.parent().is_some_and(|p| p.parent().is_some()) {
+            continue;
+        }
+        if symbols.iter().any(|s| s.bytes == (outer.start_byte()..outer.end_byte())) {
+            continue;
+        }
+        symbols.push(Symbol {
+            kind: kind_of(lang, kind, node),
+            name: text(name, source).to_string(),
+            parent: None,
+            signature: signature(node, source),
+            lines: [outer.start_position().row + 1, outer.end_position().row + 1],
+            doc: doc(lang, node, outer, source),
+            bytes: outer.start_byte()..outer.end_byte(),
+        });
+    }
+    symbols.sort_by_key(|s| (s.bytes.start, std::cmp::Reverse(s.bytes.end)));
+    // The innermost symbol holding another is its parent; a function in a type is a method.
+    for i in 0..symbols.len() {
+        let holder = (0..i).rev().find(|&j| {
+            symbols[j].bytes.start <= symbols[i].bytes.start && symbols[i].bytes.end <= symbols[j].bytes.end
+        });
+        if let Some(j) = holder {
+            let (parent_kind, parent_name) = (symbols[j].kind.clone(), symbols[j].name.clone());
+            let typed = ["impl", "trait", "class", "interface", "struct", "enum"].contains(&parent_kind.as_str());
+            if symbols[i].kind == "function" && typed {
+                symbols[i].kind = "method".into();
+            }
+            symbols[i].parent = Some(parent_name);
+        }
+    }
+    let dropped = symbols.len().saturating_sub(SYMBOL_CAP);
+    symbols.truncate(SYMBOL_CAP);
+    let lines = source.lines().count();
+    Ok(Outline { symbols, lines, syntax_errors: tree.root_node().has_error(), dropped })
+}
+
+/// The node a definition's comments and line range belong to: the `export` or decorated
+/// statement around it, or (Go) the `type`/`const` declaration of a single spec.
+fn outer(node: Node<'_>) -> Node<'_> {
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        let wraps = match p.kind() {
+            "export_statement" | "decorated_definition" => true,
+            "type_declaration" | "const_declaration" | "lexical_declaration" | "variable_declaration" => {
+                p.named_child_count() == 1 || n.kind().ends_with("declarator")
+            }
+            "variable_declarator" => true,
+            _ => false,
+        };
+        if !wraps {
+            break;
+        }
+        n = p;
+    }
+    n
+}
+
+/// The kind said in the answer: Go's `type` specs become `struct` or `interface` by
+/// what they declare.
+fn kind_of(lang: Lang, kind: &str, node: Node<'_>) -> String {
+    if lang == Lang::Go && kind == "type" {
+        match node.child_by_field_name("type").map(|t| t.kind()) {
+            Some("struct_type") => return "struct".into(),
+            Some("interface_type") => return "interface".into(),
+            _ => {}
+        }
+    }
+    kind.to_string()
+}
+
+fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.start_byte()..node.end_byte()).unwrap_or("")
+}
+
+/// The definition's head: its text up to its body (or its first line), on one line.
+fn signature(node: Node<'_>, source: &str) -> String {
+    let start = node.start_byte();
+    let end = match node.child_by_field_name("body") {
+        Some(body) if body.start_byte() > start => body.start_byte(),
+        _ => {
+            let t = text(node, source);
+            start + t.find('\n').unwrap_or(t.len())
+        }
+    };
+    let head = source.get(start..end).unwrap_or("");
+    let mut one_line = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    while one_line.ends_with(['{', ':', '=', ' ']) {
+        one_line.pop();
+    }
+    if one_line.chars().count() > SIGNATURE_CAP {
+        one_line = one_line.chars().take(SIGNATURE_CAP).collect::<String>() + "…";
+    }
+    one_line
+}
+
+/// The first line of the definition's documentation: Python's docstring, else the
+/// comments right above it (attributes and annotations between them skipped).
+fn doc(lang: Lang, node: Node<'_>, outer: Node<'_>, source: &str) -> Option<String> {
+    if lang == Lang::Python {
+        let first = node.child_by_field_name("body")?.named_child(0)?;
+        if first.kind() == "expression_statement" {
+            let string = first.named_child(0).filter(|s| s.kind() == "string")?;
+            let raw = text(string, source).trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let inner = raw.trim_matches(|c| c == '"' || c == '\'');
+            return first_line(inner);
+        }
+        return None;
+    }
+    let mut comments = Vec::new();
+    let mut below = outer;
+    let mut sibling = outer.prev_sibling();
+    while let Some(s) = sibling {
+        let adjacent = s.end_position().row + 1 >= below.start_position().row;
+        if !adjacent {
+            break;
+        }
+        if s.kind().contains("comment") {
+            comments.push(s);
+        } else if !(s.kind() == "attribute_item" || s.kind() == "decorator") {
+            break;
+        }
+        below = s;
+        sibling = s.prev_sibling();
+    }
+    comments.reverse();
+    comments.into_iter().find_map(|c| {
+        let raw = text(c, source);
+        // `//!` and `/*!` document the enclosing item, not this one.
+        if raw.starts_with("//!") || raw.starts_with("/*!") {
+            return None;
+        }
+        first_line(raw)
+    })
+}
+
+/// The first line with words in a comment or docstring, its markers taken off.
+fn first_line(raw: &str) -> Option<String> {
+    raw.lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("/**")
+                .trim_start_matches("/*")
+                .trim_start_matches("///")
+                .trim_start_matches("//")
+                .trim_start_matches('#')
+                .trim_end_matches("*/")
+                .trim_start_matches('*')
+                .trim()
+        })
+        .find(|l| !l.is_empty())
+        .map(str::to_string)
+}
+
+impl Tool for CodeOutline {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, _ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let OutlineArgs { path } = parse_args(args)?;
+            self.outline(&path).await
+        }
+        .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests;
