@@ -12,6 +12,7 @@ mod chat;
 mod config;
 mod config_show;
 mod display;
+mod local;
 mod mcp;
 mod memory;
 mod models;

@@ -194,6 +194,11 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     if let Some(w) = settings.context_window {
         return Some(w);
     }
+    if let Some(path) = &cfg.model_file
+        && let Some(w) = crate::local::context_window(path)
+    {
+        return Some(w);
+    }
     if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
         return None;
     }

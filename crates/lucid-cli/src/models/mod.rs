@@ -81,14 +81,8 @@ pub async fn run(action: ModelsAction, hub: Hub) -> anyhow::Result<i32> {
 }
 
 /// The one place a model file becomes a model: the `local` feature's in-process engine
-/// loads the GGUF at `path` under the name `name`. A build without the engine says so.
+/// (crate `lucid-local`, through `crate::local`) loads the GGUF at `path` under the name
+/// `name`. A build without the engine says so.
 pub fn local_chat_model(path: &Path, name: &str) -> anyhow::Result<Arc<dyn ChatModel>> {
-    // The engine (crate `lucid-local`, `LocalModel::load`) is connected here when the
-    // `local` feature brings it; until then the feature only turns the local default on.
-    anyhow::bail!(
-        "this lucid was built without the local model engine, so it cannot run {name} ({}); \
-         build it with the `local` feature, or use a hosted provider (`lucid providers`) or a local server \
-         (--base-url http://HOST:PORT/v1)",
-        path.display()
-    )
+    crate::local::model(path, name)
 }
