@@ -46,6 +46,11 @@ pub enum Command {
     },
     /// List the known providers, their key variables and default base URLs.
     Providers,
+    /// Agents by name: the configuration's, the user's agent files and the shipped ones.
+    Agents {
+        #[command(subcommand)]
+        action: crate::agents::AgentsAction,
+    },
     /// Run a workflow file (TOML or YAML).
     Workflow {
         #[command(subcommand)]
@@ -117,6 +122,11 @@ pub struct ChatArgs {
 /// What the agent of `lucid run` and `lucid chat` gets: prompt, tools, limits, session.
 #[derive(Debug, Args, Clone, Default)]
 pub struct AgentArgs {
+    /// The agent NAME: `[agents.NAME]` of the configuration, the user's
+    /// `~/.config/lucid/agents/NAME.toml`, or one shipped with lucid (`lucid agents list`);
+    /// the other flags override its settings.
+    #[arg(long = "agent", value_name = "NAME")]
+    pub named: Option<String>,
     /// System prompt.
     #[arg(long, short = 's')]
     pub system: Option<String>,

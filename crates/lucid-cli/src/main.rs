@@ -5,6 +5,7 @@
 //! nobody could answer, 130 interrupted.
 
 mod agent;
+mod agents;
 mod args;
 mod chat;
 mod config;
@@ -69,12 +70,14 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     let file = config::load_file(cli.config.as_deref(), cli.profile.as_deref())?;
     match cli.command {
         Command::Run(args) => {
+            let file = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Run)?;
             let servers = mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
             run::run(args, cfg, settings, servers).await
         }
         Command::Chat(args) => {
+            let file = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await
@@ -94,6 +97,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             mcp::serve(tools.as_deref(), http, &settings).await
         }
         Command::Models { offline, action } => models::run(action, config::hub(offline)).await,
+        Command::Agents { action } => agents::run(action, &file),
         Command::Workflow { action } => workflow::run(action, &file.settings).await,
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
         Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),
