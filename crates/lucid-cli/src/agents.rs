@@ -19,6 +19,7 @@ use clap::Subcommand;
 
 use crate::config::ConfigError;
 use crate::config::file::{FileConfig, Settings, agent_over, without_agents};
+use crate::targets::TargetsSection;
 
 /// The agents Lucid ships: name and file text.
 pub const SHIPPED: &[(&str, &str)] = &[
@@ -67,6 +68,8 @@ pub struct Found {
     pub description: Option<String>,
     /// The file's text (`None` for a configuration section).
     pub text: Option<String>,
+    /// `[targets]` of the file.
+    pub targets: Option<TargetsSection>,
     pub settings: Settings,
 }
 
@@ -77,9 +80,18 @@ pub fn user_dir() -> Option<PathBuf> {
         .and_then(|p| p.parent().map(|d| d.join("agents")))
 }
 
+/// An agent file, read.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub description: Option<String>,
+    /// `[targets]`: the agent works target by target ([`crate::targets`]).
+    pub targets: Option<TargetsSection>,
+    pub settings: Settings,
+}
+
 /// Reads an agent file's text: its `description`, and the rest as an `[agents.NAME]`
 /// section (unknown keys refused, as in the configuration).
-pub fn parse(name: &str, text: &str, origin: &str) -> Result<(Option<String>, Settings), ConfigError> {
+pub fn parse(name: &str, text: &str, origin: &str) -> Result<Parsed, ConfigError> {
     let bad = |e: &dyn std::fmt::Display| ConfigError(format!("the agent `{name}` ({origin}): {e}"));
     let mut table: toml::Table = toml::from_str(text).map_err(|e| bad(&e))?;
     let description = match table.remove("description") {
@@ -87,28 +99,38 @@ pub fn parse(name: &str, text: &str, origin: &str) -> Result<(Option<String>, Se
         Some(toml::Value::String(s)) => Some(s),
         Some(_) => return Err(bad(&"`description` must be a string")),
     };
+    let targets = match table.remove("targets") {
+        None => None,
+        Some(t) => Some(t.try_into::<TargetsSection>().map_err(|e| bad(&format!("[targets]: {e}")))?),
+    };
     let settings: Settings = toml::Value::Table(table).try_into().map_err(|e| bad(&e))?;
-    Ok((description, settings))
+    Ok(Parsed { description, targets, settings })
 }
 
 /// The agent NAME, first found in the configuration, the user's folder `dir`, the shipped
 /// agents; `None` when none has it.
 pub fn find(name: &str, file: &FileConfig, dir: Option<&Path>) -> Result<Option<Found>, ConfigError> {
     if let Some(section) = file.settings.agents.get(name) {
-        return Ok(Some(Found { source: Source::Config, description: None, text: None, settings: section.clone() }));
+        return Ok(Some(Found {
+            source: Source::Config,
+            description: None,
+            text: None,
+            targets: None,
+            settings: section.clone(),
+        }));
     }
     if let Some(path) = dir.map(|d| d.join(format!("{name}.toml")))
         && path.is_file()
     {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| ConfigError(format!("cannot read the agent file {}: {e}", path.display())))?;
-        let (description, settings) = parse(name, &text, &path.display().to_string())?;
-        return Ok(Some(Found { source: Source::User(path), description, text: Some(text), settings }));
+        let Parsed { description, targets, settings } = parse(name, &text, &path.display().to_string())?;
+        return Ok(Some(Found { source: Source::User(path), description, text: Some(text), targets, settings }));
     }
     match SHIPPED.iter().find(|(n, _)| *n == name) {
         Some((_, text)) => {
-            let (description, settings) = parse(name, text, "shipped")?;
-            Ok(Some(Found { source: Source::Shipped, description, text: Some(text.to_string()), settings }))
+            let Parsed { description, targets, settings } = parse(name, text, "shipped")?;
+            Ok(Some(Found { source: Source::Shipped, description, text: Some(text.to_string()), targets, settings }))
         }
         None => Ok(None),
     }
@@ -134,9 +156,10 @@ fn names(file: &FileConfig, dir: Option<&Path>) -> Vec<String> {
 }
 
 /// `file` with its settings replaced by the agent NAME's (laid over the top level), for
-/// `lucid run --agent NAME` and `lucid chat --agent NAME`; `file` as it is without a name.
-pub fn apply(name: Option<&str>, file: FileConfig) -> Result<FileConfig, ConfigError> {
-    let Some(name) = name else { return Ok(file) };
+/// `lucid run --agent NAME` and `lucid chat --agent NAME`, and the agent's `[targets]`;
+/// `file` as it is without a name.
+pub fn apply(name: Option<&str>, file: FileConfig) -> Result<(FileConfig, Option<TargetsSection>), ConfigError> {
+    let Some(name) = name else { return Ok((file, None)) };
     let dir = user_dir();
     let Some(found) = find(name, &file, dir.as_deref())? else {
         return Err(ConfigError(format!(
@@ -146,7 +169,7 @@ pub fn apply(name: Option<&str>, file: FileConfig) -> Result<FileConfig, ConfigE
     };
     tracing::info!(agent = name, source = ?found.source, "agent by name");
     let settings = agent_over(&without_agents(&file.settings), name, found.settings)?;
-    Ok(FileConfig { settings, ..file })
+    Ok((FileConfig { settings, ..file }, found.targets))
 }
 
 /// `lucid agents list | show | init`.
@@ -243,7 +266,7 @@ mod tests {
     #[test]
     fn every_shipped_agent_parses_and_names_only_known_tools() {
         for (name, text) in SHIPPED {
-            let (description, settings) = parse(name, text, "shipped").unwrap();
+            let Parsed { description, settings, .. } = parse(name, text, "shipped").unwrap();
             assert!(description.is_some_and(|d| !d.is_empty()), "{name} has a description");
             assert!(settings.system.is_some(), "{name} has a system prompt");
             for tool in settings.tools.unwrap() {

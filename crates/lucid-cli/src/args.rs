@@ -459,6 +459,8 @@ pub struct RunArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub targets: crate::targets::TargetArgs,
     /// Print the answer as it is generated.
     #[arg(long)]
     pub stream: bool,

@@ -21,6 +21,7 @@ mod run;
 #[cfg(feature = "server")]
 mod serve;
 mod sessions;
+mod targets;
 mod tools;
 mod workflow;
 
@@ -70,14 +71,25 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     let file = config::load_file(cli.config.as_deref(), cli.profile.as_deref())?;
     match cli.command {
         Command::Run(args) => {
-            let file = agents::apply(args.agent.named.as_deref(), file)?;
+            let (file, targets) = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Run)?;
+            if let Some(section) = targets {
+                let path = if args.prompt.is_empty() { ".".to_string() } else { args.prompt.join(" ") };
+                return targets::run(&path, args.json, &args.targets, &section, &cfg, settings).await;
+            }
+            if args.targets.coverage.is_some() || args.targets.max_targets.is_some() {
+                return Err(ConfigError(
+                    "--coverage and --max-targets need an agent that works target by target (--agent unit-tests)"
+                        .into(),
+                )
+                .into());
+            }
             let servers = mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
             run::run(args, cfg, settings, servers).await
         }
         Command::Chat(args) => {
-            let file = agents::apply(args.agent.named.as_deref(), file)?;
+            let (file, _) = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await

@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{run_in, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
@@ -106,49 +108,99 @@ async fn run_agent_takes_the_prompt_and_tools_of_the_configuration_the_users_fil
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// The shipped `unit-tests` agent on a small Rust project, the model scripted: it outlines
-/// the target, writes a failing test file without asking, runs it with the real `cargo
-/// test`, repairs it from the failure `run_tests` reports, and runs it again.
-#[cfg(all(feature = "code-outline", feature = "test-tools"))]
-#[tokio::test(flavor = "multi_thread")]
-async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_project() {
-    let dir = test_dir("agents-unit-tests");
+/// `RUSTUP_HOME` and `CARGO_HOME` of this process (what `cargo` needs when HOME is a test
+/// folder), for `tool_env` to pass on to `run_tests` and `coverage`.
+fn toolchain_vars() -> Vec<(String, String)> {
+    let home = std::env::var("HOME").unwrap_or_default();
+    [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")]
+        .iter()
+        .map(|(v, dir)| (v.to_string(), std::env::var(v).unwrap_or(format!("{home}/{dir}"))))
+        .collect()
+}
+
+/// A Rust crate `sample` with these modules, each `pub fn f(x: i32) -> i32 { x + 1 }`.
+fn rust_sample(name: &str, modules: &[&str]) -> std::path::PathBuf {
+    let dir = test_dir(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"sample\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
         .unwrap();
-    std::fs::write(dir.join("src/lib.rs"), "/// Adds.\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n").unwrap();
-    let test_file = |sum: i32| format!("#[test]\nfn adds() {{\n    assert_eq!(sample::add(2, 2), {sum});\n}}\n");
-    let (bad, good) = (test_file(5), test_file(4));
-    let server = MockServer::start(move |req| {
-        let body = req.json();
-        let results = body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").count();
-        let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{results}"), name, &args.to_string())]);
-        let reply = match results {
-            0 => call("code_outline", json!({"path": "src/lib.rs"})),
-            1 => call("write_file", json!({"path": "tests/add.rs", "content": bad})),
-            2 | 4 => call("run_tests", json!({})),
-            3 => call("write_file", json!({"path": "tests/add.rs", "content": good})),
-            _ => text_completion("src/lib.rs: 1 test written, 1 passing, 1 repair"),
-        };
-        Reply::json(200, &reply)
-    })
-    .await;
-    let vars: Vec<(String, String)> = ["RUSTUP_HOME", "CARGO_HOME"]
-        .iter()
-        .map(|v| {
-            let home = std::env::var("HOME").unwrap_or_default();
-            let default = if *v == "RUSTUP_HOME" { format!("{home}/.rustup") } else { format!("{home}/.cargo") };
-            (v.to_string(), std::env::var(v).unwrap_or(default))
-        })
-        .collect();
+    let lib: String = modules.iter().map(|m| format!("pub mod {m};\n")).collect();
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    for m in modules {
+        std::fs::write(dir.join(format!("src/{m}.rs")), "/// Adds one.\npub fn f(x: i32) -> i32 {\n    x + 1\n}\n")
+            .unwrap();
+    }
+    dir
+}
+
+/// A test file of module `m` expecting `f(1) == want`.
+fn test_file(m: &str, want: i32) -> String {
+    format!("#[test]\nfn adds_one() {{\n    assert_eq!(sample::{m}::f(1), {want});\n}}\n")
+}
+
+/// The scripted model of one target's conversation: outline, write a test file (wrong
+/// first for `a`), run it, (repair and run again), report. It goes by the tool results in
+/// the conversation, so it starts over for each target only if the conversation does.
+fn unit_test_script(req: &lucid_mock::RecordedRequest) -> Reply {
+    let body = req.json();
+    let messages = body["messages"].as_array().unwrap();
+    let prompt = messages.iter().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap_or_default();
+    let target = prompt.split_whitespace().skip_while(|w| *w != "Target:").nth(1).unwrap_or("src/lib.rs");
+    let m = Path::new(target).file_stem().unwrap().to_str().unwrap().to_string();
+    let m = if m == "lib" { "a".to_string() } else { m };
+    let results = messages.iter().filter(|m| m["role"] == "tool").count();
+    let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{results}"), name, &args.to_string())]);
+    let test_path = format!("tests/{m}.rs");
+    let repairs = m == "a";
+    let reply = match (results, repairs) {
+        (0, _) => call("code_outline", json!({"path": target})),
+        (1, _) => call("write_file", json!({"path": test_path, "content": test_file(&m, if repairs { 5 } else { 2 })})),
+        (2, _) | (4, true) => call("run_tests", json!({"filter": test_path})),
+        (3, true) => call("write_file", json!({"path": test_path, "content": test_file(&m, 2)})),
+        _ => text_completion(&format!("{target}: 1 test written and passing")),
+    };
+    Reply::json(200, &reply)
+}
+
+/// The shipped `unit-tests` agent on one file of a small Rust project, the model scripted:
+/// it outlines the target, writes a failing test file without asking, runs it with the
+/// real `cargo test`, repairs it from the failure `run_tests` reports, and runs it again;
+/// the report counts one repair.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_file() {
+    let dir = rust_sample("agents-unit-tests", &["a"]);
+    let server = MockServer::start(unit_test_script).await;
     std::fs::write(dir.join("config.toml"), "tool_env = [\"RUSTUP_HOME\", \"CARGO_HOME\"]\n").unwrap();
+    let vars = toolchain_vars();
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let url = server.url();
-    let args = ["--config", "config.toml", "run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "src/lib.rs"];
+    let args = [
+        "--config",
+        "config.toml",
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "unit-tests",
+        "--json",
+        "src/a.rs",
+    ];
     let out = run_in(&dir, &args, &vars).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("1 repair"));
-    assert_eq!(std::fs::read_to_string(dir.join("tests/add.rs")).unwrap(), test_file(4));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let target = &report["targets"][0];
+    assert_eq!(target["target"], "src/a.rs", "{report}");
+    assert_eq!(
+        (target["repairs"].as_u64(), target["passing"].as_u64(), target["failing"].as_u64()),
+        (Some(1), Some(1), Some(0)),
+        "{report}"
+    );
+    assert_eq!(target["test_files"], json!(["tests/a.rs"]), "{report}");
+    assert_eq!(report["stopped"], "no target left", "{report}");
+    assert_eq!(std::fs::read_to_string(dir.join("tests/a.rs")).unwrap(), test_file("a", 2));
 
     let requests = server.requests();
     let first = requests[0].json();
@@ -162,11 +214,11 @@ async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_project() 
         serde_json::from_str(last["content"].as_str().unwrap()).unwrap_or(last["content"].clone())
     };
     let outline = tool_answer(1);
-    assert_eq!(outline["symbols"][0]["name"], "add", "{outline}");
+    assert_eq!(outline["symbols"][0]["name"], "f", "{outline}");
     let first_run = tool_answer(3);
     assert_eq!(
         (first_run["failed"].as_u64(), first_run["failures"][0]["test"].as_str()),
-        (Some(1), Some("adds")),
+        (Some(1), Some("adds_one")),
         "{first_run}"
     );
     let second_run = tool_answer(5);
@@ -175,5 +227,95 @@ async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_project() 
         (Some("passed"), Some(1)),
         "{second_run}"
     );
+
+    // With no repair left, a second run of the tests is refused and the model told why.
+    let out = run_in(&dir, &[&args[..10], &["--max-repairs", "0", "src/a.rs"]].concat(), &vars).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let refused = server.requests().iter().rev().find_map(|r| {
+        let last = r.json()["messages"].as_array().unwrap().last().cloned().unwrap();
+        last["content"].as_str().filter(|c| c.contains("repairs of this target are spent")).map(str::to_string)
+    });
+    assert!(refused.is_some(), "the model reads that its repairs are spent");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The project's targets one after another, by real line coverage (instrumented `cargo
+/// test`, llvm-cov): each target in a new conversation that carries only the summary of
+/// those before, until `--coverage 60` is reached — before the third file.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
+    let Some(bin) = common::real_part("LUCID_TEST_LLVM_BIN", ".ci/run sets it to the llvm-cov of rustc's LLVM") else {
+        return;
+    };
+    let dir = rust_sample("agents-unit-tests-goal", &["a", "b", "c"]);
+    let server = MockServer::start(unit_test_script).await;
+    let command = format!(
+        "export RUSTFLAGS='-C instrument-coverage' LLVM_PROFILE_FILE={{scratch}}/p-%p-%m.profraw CARGO_TARGET_DIR={{scratch}}/t; \
+         cargo test --tests -q > /dev/null 2>&1; \
+         {bin}/llvm-profdata merge -sparse {{scratch}}/*.profraw -o {{scratch}}/all.profdata && \
+         objs=$(find {{scratch}}/t/debug/deps -maxdepth 1 -type f -perm -u+x | sed 's/^/-object /') && \
+         {bin}/llvm-cov export --format=text --instr-profile={{scratch}}/all.profdata $objs --sources src > {{scratch}}/cov.json"
+    );
+    let config = format!(
+        "tool_env = [\"RUSTUP_HOME\", \"CARGO_HOME\"]\n[tests]\ncoverage_command = {command:?}\ncoverage_report = \"{{scratch}}/cov.json\"\n"
+    );
+    std::fs::write(dir.join("config.toml"), config).unwrap();
+    let vars = toolchain_vars();
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let url = server.url();
+    let args = [
+        "--config",
+        "config.toml",
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "unit-tests",
+        "--json",
+        "--coverage",
+        "60",
+    ];
+    let out = run_in(&dir, &args, &vars).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stopped"], "coverage goal reached", "{report}");
+    let done: Vec<&str> = report["targets"].as_array().unwrap().iter().map(|t| t["target"].as_str().unwrap()).collect();
+    assert_eq!(done, ["src/a.rs", "src/b.rs"], "{report}");
+    assert_eq!(
+        (report["coverage_before"].as_f64(), report["coverage_after"].as_f64()),
+        (Some(0.0), Some(66.7)),
+        "{report}"
+    );
+    for (t, repairs) in report["targets"].as_array().unwrap().iter().zip([1, 0]) {
+        assert_eq!((t["coverage_before"].as_f64(), t["coverage_after"].as_f64()), (Some(0.0), Some(100.0)), "{t}");
+        assert_eq!((t["repairs"].as_u64(), t["passing"].as_u64()), (Some(repairs), Some(1)), "{t}");
+    }
+    assert!(!dir.join("tests/c.rs").exists());
+
+    // The second target's conversation starts with only the system prompt and a prompt
+    // carrying the first target's summary.
+    let b_starts = server
+        .requests()
+        .iter()
+        .map(|r| r.json())
+        .find(|b| {
+            b["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["content"].as_str().is_some_and(|c| c.contains("Target: src/b.rs")))
+        })
+        .unwrap();
+    let messages = b_starts["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "{b_starts}");
+    let prompt = messages[1]["content"].as_str().unwrap();
+    assert!(
+        prompt.contains("- src/a.rs: tests in tests/a.rs, 1 passing, 1 repairs, coverage 0.0% -> 100.0%"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("lines no test runs"), "{prompt}");
     std::fs::remove_dir_all(dir).ok();
 }
