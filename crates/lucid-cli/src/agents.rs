@@ -15,8 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Subcommand;
-
+pub use crate::agent_args::AgentsAction;
 use crate::config::ConfigError;
 use crate::config::file::{FileConfig, Settings, agent_over, without_agents};
 use crate::targets::TargetsSection;
@@ -26,28 +25,6 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("db-design", include_str!("../agents/db-design.toml")),
     ("unit-tests", include_str!("../agents/unit-tests.toml")),
 ];
-
-/// `lucid agents …`.
-#[derive(Debug, Subcommand)]
-pub enum AgentsAction {
-    /// The agents `--agent NAME` can run: the configuration's `[agents.NAME]`, the user's
-    /// agent files and the shipped ones, each with where it comes from.
-    List,
-    /// An agent's settings, and the file it comes from.
-    Show {
-        /// The agent's name.
-        name: String,
-    },
-    /// Write an editable copy of a shipped agent into the user's agents folder
-    /// (`~/.config/lucid/agents/NAME.toml`); it then shadows the shipped one.
-    Init {
-        /// The shipped agent's name.
-        name: String,
-        /// Replace the file if it exists.
-        #[arg(long)]
-        force: bool,
-    },
-}
 
 /// Where one agent comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

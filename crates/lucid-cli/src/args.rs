@@ -49,7 +49,7 @@ pub enum Command {
     /// Agents by name: the configuration's, the user's agent files and the shipped ones.
     Agents {
         #[command(subcommand)]
-        action: crate::agents::AgentsAction,
+        action: crate::agent_args::AgentsAction,
     },
     /// Run a workflow file (TOML or YAML).
     Workflow {
@@ -460,7 +460,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub agent: AgentArgs,
     #[command(flatten)]
-    pub targets: crate::targets::TargetArgs,
+    pub targets: crate::agent_args::TargetArgs,
     /// Print the answer as it is generated.
     #[arg(long)]
     pub stream: bool,

@@ -5,6 +5,7 @@
 //! nobody could answer, 130 interrupted.
 
 mod agent;
+mod agent_args;
 mod agents;
 mod args;
 mod chat;

@@ -15,31 +15,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use clap::Args;
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+pub use crate::agent_args::TargetArgs;
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
-
-/// The flags of an agent that works target by target.
-#[derive(Debug, Args, Clone, Default)]
-pub struct TargetArgs {
-    /// Stop once the project's line coverage reaches PCT (an agent working target by
-    /// target, such as `unit-tests`; default: its file's `goal`, else 80).
-    #[arg(long, value_name = "PCT")]
-    pub coverage: Option<f64>,
-    /// The most targets worked on (default: the agent file's, else 20).
-    #[arg(long, value_name = "N")]
-    pub max_targets: Option<usize>,
-    /// The most repairs (test runs after the first) per target (default: the agent
-    /// file's, else 3).
-    #[arg(long, value_name = "N")]
-    pub max_repairs: Option<usize>,
-    /// Stop before a target once the model calls have used N tokens in all.
-    #[arg(long, value_name = "N")]
-    pub budget_tokens: Option<u64>,
-}
 
 /// `[targets]` of an agent file: the agent works target by target.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

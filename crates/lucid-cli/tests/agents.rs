@@ -319,3 +319,54 @@ async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
     assert!(prompt.contains("lines no test runs"), "{prompt}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The shipped `db-design` agent on a SQLite database, the model scripted: it reads the
+/// schema, saves the version as found and its proposal in the history kept in Lucid's
+/// store, and compares them.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_db_design_agent_keeps_the_versions_it_proposes() {
+    let dir = test_dir("agents-db-design");
+    let db = dir.join("shop.db");
+    // An empty file is an empty SQLite database; the schema is made through the history's
+    // own proposal check, so only SQLite's parser is needed here.
+    std::fs::write(&db, "").unwrap();
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let results: Vec<Value> = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "tool")
+            .map(|m| serde_json::from_str(m["content"].as_str().unwrap_or_default()).unwrap_or(Value::Null))
+            .collect();
+        let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{}", results.len()), name, &args.to_string())]);
+        let reply = match results.len() {
+            0 => call("sql_schema", json!({})),
+            1 => call("schema_history", json!({"action": "save", "message": "as found"})),
+            2 => call(
+                "schema_history",
+                json!({"action": "save", "message": "orders", "ddl": "CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL NOT NULL)"}),
+            ),
+            3 => call(
+                "schema_history",
+                json!({"action": "diff", "from": results[1]["saved"]["id"], "to": results[2]["saved"]["id"]}),
+            ),
+            _ => text_completion(&format!("diff: {}", body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap())),
+        };
+        Reply::json(200, &reply)
+    })
+    .await;
+    let url = server.url();
+    let args =
+        ["run", "--base-url", &url, "-m", "m", "--agent", "db-design", "--db", "shop.db", "Design the order tables"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains(r#""tables_added":["orders"]"#), "{said}");
+    assert!(dir.join(".local/share/lucid/lucid.db").is_file(), "the versions are kept in Lucid's store");
+    let project = std::fs::canonicalize(&db).unwrap().display().to_string();
+    let saved = server.requests()[2].json();
+    let answer = saved["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(answer.contains(&project), "versions are filed under the database's path: {answer}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -48,6 +48,9 @@ pub struct Settings {
     pub shell_timeout_secs: Option<u64>,
     /// The database of the SQL tools (a SQLite file or a postgres:// URL).
     pub db: Option<String>,
+    /// The project `schema_history` files the database's schema versions under (default:
+    /// the database's path, or its URL without credentials).
+    pub db_project: Option<String>,
     /// The interpreter of the `python` tool (a name on `PATH`, or a path; default `python3`).
     pub python: Option<String>,
     /// Variables of lucid's environment `shell` and `python` get besides the allowlisted
@@ -260,6 +263,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         tool_env,
         shell_network,
         db,
+        db_project,
         writable_protected,
         fallback,
         mcp,

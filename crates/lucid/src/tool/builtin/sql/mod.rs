@@ -26,6 +26,9 @@
 //! Postgres statement is prepared first, which takes exactly one). Errors come back as
 //! tool errors carrying the database's own message, so the model can fix its query.
 
+mod diff;
+#[cfg(feature = "sqlite")]
+mod history;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
@@ -40,6 +43,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
+#[cfg(feature = "sqlite")]
+pub use history::{SchemaHistory, SchemaHistoryTool, Version, project_of};
 pub use table::Table;
 
 use crate::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec, parse_args};
@@ -170,11 +175,16 @@ impl Database {
     /// The tables (or the one named) with their columns and types, keys and indexes, as
     /// Markdown.
     pub async fn schema(&self, table: Option<&str>) -> Result<String, SqlError> {
+        Ok(table::schema_markdown(&self.tables(table).await?, SCHEMA_WIDTH))
+    }
+
+    /// The tables (or the one named), structured.
+    async fn tables(&self, table: Option<&str>) -> Result<Vec<table::TableSchema>, SqlError> {
         match &self.backend {
             #[cfg(feature = "sqlite")]
-            Backend::Sqlite(db) => db.schema(table, self.limits).await,
+            Backend::Sqlite(db) => db.tables(table, self.limits).await,
             #[cfg(feature = "postgres")]
-            Backend::Postgres(db) => db.schema(table, self.limits).await,
+            Backend::Postgres(db) => db.tables(table, self.limits).await,
         }
     }
 

@@ -9,8 +9,8 @@ use futures::{FutureExt, StreamExt};
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage};
 
-use super::table::{ColumnSchema, TableSchema, schema_markdown};
-use super::{Limits, SCHEMA_WIDTH, SqlError, Table};
+use super::table::{ColumnSchema, TableSchema};
+use super::{Limits, SqlError, Table};
 
 /// A Postgres server, reached at the first call.
 pub(super) struct Postgres {
@@ -141,7 +141,7 @@ impl Postgres {
         .await
     }
 
-    pub(super) async fn schema(&self, only: Option<&str>, limits: Limits) -> Result<String, SqlError> {
+    pub(super) async fn tables(&self, only: Option<&str>, limits: Limits) -> Result<Vec<TableSchema>, SqlError> {
         let only = only.map(str::to_string);
         let tables = self
             .transaction(limits, move |client| {
@@ -175,7 +175,7 @@ impl Postgres {
                 .boxed()
             })
             .await?;
-        Ok(schema_markdown(&tables, SCHEMA_WIDTH))
+        Ok(tables)
     }
 }
 

@@ -7,8 +7,8 @@ use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
-use super::table::{ColumnSchema, TableSchema, schema_markdown};
-use super::{Limits, SCHEMA_WIDTH, SqlError, Table};
+use super::table::{ColumnSchema, TableSchema};
+use super::{Limits, SqlError, Table};
 
 /// A SQLite file, opened read-only for each call.
 #[derive(Debug)]
@@ -87,7 +87,7 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn schema(&self, only: Option<&str>, limits: Limits) -> Result<String, SqlError> {
+    pub(super) async fn tables(&self, only: Option<&str>, limits: Limits) -> Result<Vec<TableSchema>, SqlError> {
         let only = only.map(str::to_string);
         let tables = self
             .with_connection(limits, move |conn| {
@@ -108,8 +108,21 @@ impl Sqlite {
                 names.into_iter().map(|(name, kind)| describe(conn, name, kind)).collect::<Result<Vec<_>, _>>()
             })
             .await?;
-        Ok(schema_markdown(&tables, SCHEMA_WIDTH))
+        Ok(tables)
     }
+}
+
+/// Every table and view of `conn`, described.
+pub(super) fn describe_all(conn: &Connection) -> Result<Vec<TableSchema>, SqlError> {
+    let mut list = conn
+        .prepare("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .map_err(db_error)?;
+    let names: Vec<(String, String)> = list
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(db_error)?
+        .collect::<Result<_, _>>()
+        .map_err(db_error)?;
+    names.into_iter().map(|(name, kind)| describe(conn, name, kind)).collect()
 }
 
 /// One table's columns, keys and indexes, from SQLite's table-valued pragmas.
