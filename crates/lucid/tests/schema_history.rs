@@ -7,8 +7,12 @@ mod common;
 use std::sync::Arc;
 
 use lucid::Tool;
-use lucid::tool::builtin::{Database, SchemaHistory, SchemaHistoryTool, project_of};
+use lucid::tool::builtin::{Database, SchemaHistory, SchemaHistoryTool, SqlMigrate, project_of};
 use serde_json::{Value, json};
+
+/// The Postgres tests read the whole database's schema while changing it: one at a time.
+#[cfg(feature = "postgres")]
+static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 async fn call(tool: &SchemaHistoryTool, args: Value) -> Value {
     let out = tool.invoke(args.clone(), Default::default()).await.unwrap_or_else(|e| panic!("{args}: {e}"));
@@ -105,6 +109,7 @@ async fn sqlite_versions_are_saved_diffed_and_restored() {
 #[tokio::test]
 async fn postgres_versions_are_saved_diffed_and_restored() {
     let Some(url) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else { return };
+    let _one_at_a_time = POSTGRES.lock().await;
     let schema = format!("hist_{}", std::process::id());
     let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(conn);
@@ -169,4 +174,89 @@ where
     let up: Vec<String> = back["up"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
     run(up.join(";\n")).await;
     assert!(empty(&call(tool, json!({"action": "diff", "from": v1})).await));
+}
+
+/// A migration with a data move applied (files written, version recorded), and one that
+/// fails half-way rolled back (the database, the folder and the history as they were).
+async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str) {
+    let db = || Arc::new(Database::open(url).unwrap());
+    let history = || SchemaHistory::open(dir.join("lucid.db"), project_of(url)).unwrap();
+    let migrate = SqlMigrate::new(db(), history(), dir);
+    let up = format!("ALTER TABLE {city} ADD COLUMN label TEXT; UPDATE {city} SET label = upper(name)");
+    let out =
+        migrate.invoke(json!({"name": "city label", "up": up, "message": "labels"}), Default::default()).await.unwrap();
+    let out: Value = serde_json::from_str(&out).unwrap();
+    let up_file = out["up"].as_str().unwrap();
+    assert!(up_file.contains("/migrations/") && up_file.ends_with("_city_label.up.sql"), "{out}");
+    assert!(std::fs::read_to_string(up_file).unwrap().contains("UPDATE"));
+    let down = std::fs::read_to_string(out["down"].as_str().unwrap()).unwrap();
+    assert!(down.contains("DROP COLUMN label"), "{down}");
+    let labels = db().query(&format!("SELECT label FROM {city} ORDER BY id")).await.unwrap();
+    assert_eq!(labels.rows, [["LYON".to_string()]], "the data moved");
+    let versions = history().list().unwrap();
+    assert_eq!((versions[0].message.as_str(), versions[0].kind.as_str()), ("labels", "applied"));
+
+    let files = std::fs::read_dir(dir.join("migrations")).unwrap().count();
+    let bad = format!("ALTER TABLE {city} ADD COLUMN size INTEGER; UPDATE {city} SET size = no_such_column");
+    let err = migrate.invoke(json!({"name": "broken", "up": bad}), Default::default()).await.unwrap_err().to_string();
+    assert!(err.contains("rolled back"), "{err}");
+    let schema = db().schema(None).await.unwrap();
+    assert!(
+        schema.contains("label") && !schema.contains("| size |"),
+        "the column of the failed migration is gone: {schema}"
+    );
+    assert_eq!(std::fs::read_dir(dir.join("migrations")).unwrap().count(), files, "no files for a failed migration");
+    assert_eq!(history().list().unwrap().len(), versions.len(), "no version for a failed migration");
+}
+
+#[tokio::test]
+async fn sqlite_migrations_apply_in_one_transaction_or_not_at_all() {
+    let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shop.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO city VALUES (1, 'Lyon');",
+        )
+        .unwrap();
+    migrate_and_roll_back(path.to_str().unwrap(), &dir, "city").await;
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
+    let Some(url) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else { return };
+    let _one_at_a_time = POSTGRES.lock().await;
+    let schema = format!("migrate_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;
+             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
+             ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
+        ))
+        .await
+        .unwrap();
+    let config: tokio_postgres::Config = url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let migrator = format!(
+        "postgres://lucid_migrator@{host}:{}/{}",
+        config.get_ports()[0],
+        config.get_dbname().unwrap_or("postgres")
+    );
+    let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    migrate_and_roll_back(&migrator, &dir, &format!("{schema}.city")).await;
+    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -51,7 +51,7 @@ pub use shell::Shell;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use sql::{Database, SqlError, Table};
 #[cfg(feature = "sqlite")]
-pub use sql::{SchemaHistory, SchemaHistoryTool, Version, project_of};
+pub use sql::{SchemaHistory, SchemaHistoryTool, SqlMigrate, Version, project_of};
 #[cfg(feature = "test-tools")]
 pub use testing::{Coverage, ReportFormat, RunTests};
 
@@ -479,6 +479,14 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         needs: Some("a database"),
         make: |s| s.history_tool(),
     },
+    #[cfg(feature = "sqlite")]
+    BuiltinTool {
+        name: "sql_migrate",
+        summary: "applies a migration in one transaction, writes it as up/down files, records the version",
+        writes: true,
+        needs: Some("a database"),
+        make: |s| s.migrate_tool(),
+    },
 ];
 
 /// The catalogue entry named `name`.
@@ -535,7 +543,7 @@ mod tests {
             expected.extend(["sql_query", "sql_schema"]);
         }
         if cfg!(feature = "sqlite") {
-            expected.push("schema_history");
+            expected.extend(["schema_history", "sql_migrate"]);
         }
         assert_eq!(names, expected);
         names.sort_unstable();

@@ -92,7 +92,7 @@ impl SchemaHistory {
     }
 
     /// Saves `tables` as a version now, then prunes.
-    fn save(&self, tables: Vec<TableSchema>, message: &str, kind: &str) -> Result<Version, SqlError> {
+    pub(super) fn save(&self, tables: Vec<TableSchema>, message: &str, kind: &str) -> Result<Version, SqlError> {
         self.save_at(tables, message, kind, now_ms())
     }
 

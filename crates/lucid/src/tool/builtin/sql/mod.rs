@@ -29,6 +29,8 @@
 mod diff;
 #[cfg(feature = "sqlite")]
 mod history;
+#[cfg(feature = "sqlite")]
+mod migrate;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
@@ -45,6 +47,8 @@ use serde_json::Value;
 
 #[cfg(feature = "sqlite")]
 pub use history::{SchemaHistory, SchemaHistoryTool, Version, project_of};
+#[cfg(feature = "sqlite")]
+pub use migrate::SqlMigrate;
 pub use table::Table;
 
 use crate::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec, parse_args};
@@ -176,6 +180,18 @@ impl Database {
     /// Markdown.
     pub async fn schema(&self, table: Option<&str>) -> Result<String, SqlError> {
         Ok(table::schema_markdown(&self.tables(table).await?, SCHEMA_WIDTH))
+    }
+
+    /// Runs a migration (statements separated by `;`, DDL and data moves) in one
+    /// transaction: all of it, or at the first error none of it. The SQL tools never call
+    /// this; `sql_migrate` does, with the user's approval.
+    pub async fn apply(&self, sql: &str) -> Result<(), SqlError> {
+        match &self.backend {
+            #[cfg(feature = "sqlite")]
+            Backend::Sqlite(db) => db.apply(sql).await,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(db) => db.apply(sql).await,
+        }
     }
 
     /// The tables (or the one named), structured.

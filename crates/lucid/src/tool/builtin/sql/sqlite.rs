@@ -28,6 +28,21 @@ impl Sqlite {
         Ok(db)
     }
 
+    /// Runs `sql` (statements separated by `;`) in one transaction on a connection that
+    /// may write: all of it is committed, or, at the first error, none of it.
+    pub(super) async fn apply(&self, sql: &str) -> Result<(), SqlError> {
+        let (path, sql) = (self.path.clone(), sql.to_string());
+        tokio::task::spawn_blocking(move || {
+            let mut conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(db_error)?;
+            conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(db_error)?;
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_error)?;
+            tx.execute_batch(&sql).map_err(db_error)?;
+            tx.commit().map_err(db_error)
+        })
+        .await
+        .map_err(|e| SqlError::Database(format!("the migration's thread failed: {e}")))?
+    }
+
     /// A read-only connection: opened so (no write can reach the file, nor a file it
     /// attaches) and `query_only` (no temporary table either).
     fn connect(&self) -> Result<Connection, SqlError> {
