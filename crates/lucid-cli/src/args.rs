@@ -582,9 +582,11 @@ mod tests {
                 t.name
             );
         }
-        assert!(long.contains("\n  shell         runs a shell command (asks first)\n"), "{long}");
-        assert!(long.contains("\n  python        runs Python code in a persistent interpreter"), "{long}");
-        assert!(long.contains("\n  sql_query     runs one read-only SQL statement on the database\n"), "{long}");
+        // Names are padded to the longest, `schema_history`.
+        assert!(long.contains("\n  shell           runs a shell command (asks first)\n"), "{long}");
+        assert!(long.contains("\n  python          runs Python code in a persistent interpreter"), "{long}");
+        assert!(long.contains("\n  sql_query       runs one read-only SQL statement on the database\n"), "{long}");
+        assert!(long.contains("\n  sql_migrate     applies a migration in one transaction"), "{long}");
         assert!(
             long.contains("Default for `run`: calculator, current_time, ask_user; for `chat`: those and read_file,")
         );
