@@ -50,6 +50,11 @@ pub enum Command {
     },
     /// List the known providers, their key variables and default base URLs.
     Providers,
+    /// Agents by name: the configuration's, the user's agent files and the shipped ones.
+    Agents {
+        #[command(subcommand)]
+        action: crate::agent_args::AgentsAction,
+    },
     /// Run a workflow file (TOML or YAML).
     Workflow {
         #[command(subcommand)]
@@ -121,6 +126,11 @@ pub struct ChatArgs {
 /// What the agent of `lucid run` and `lucid chat` gets: prompt, tools, limits, session.
 #[derive(Debug, Args, Clone, Default)]
 pub struct AgentArgs {
+    /// The agent NAME: `[agents.NAME]` of the configuration, the user's
+    /// `~/.config/lucid/agents/NAME.toml`, or one shipped with lucid (`lucid agents list`);
+    /// the other flags override its settings.
+    #[arg(long = "agent", value_name = "NAME")]
+    pub named: Option<String>,
     /// System prompt.
     #[arg(long, short = 's')]
     pub system: Option<String>,
@@ -460,6 +470,8 @@ pub struct RunArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub targets: crate::agent_args::TargetArgs,
     /// Print the answer as it is generated.
     #[arg(long)]
     pub stream: bool,
@@ -565,9 +577,11 @@ mod tests {
                 t.name
             );
         }
-        assert!(long.contains("\n  shell         runs a shell command (asks first)\n"), "{long}");
-        assert!(long.contains("\n  python        runs Python code in a persistent interpreter"), "{long}");
-        assert!(long.contains("\n  sql_query     runs one read-only SQL statement on the database\n"), "{long}");
+        // Names are padded to the longest, `schema_history`.
+        assert!(long.contains("\n  shell           runs a shell command (asks first)\n"), "{long}");
+        assert!(long.contains("\n  python          runs Python code in a persistent interpreter"), "{long}");
+        assert!(long.contains("\n  sql_query       runs one read-only SQL statement on the database\n"), "{long}");
+        assert!(long.contains("\n  sql_migrate     applies a migration in one transaction"), "{long}");
         assert!(
             long.contains("Default for `run`: calculator, current_time, ask_user; for `chat`: those and read_file,")
         );

@@ -6,6 +6,8 @@
 //! 130 interrupted.
 
 mod agent;
+mod agent_args;
+mod agents;
 mod approvals;
 mod args;
 mod chat;
@@ -23,6 +25,7 @@ mod run;
 #[cfg(feature = "server")]
 mod serve;
 mod sessions;
+mod targets;
 mod tools;
 mod workflow;
 
@@ -72,12 +75,25 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     let file = config::load_file(cli.config.as_deref(), cli.profile.as_deref())?;
     match cli.command {
         Command::Run(args) => {
+            let (file, targets) = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Run)?;
+            if let Some(section) = targets {
+                let path = if args.prompt.is_empty() { ".".to_string() } else { args.prompt.join(" ") };
+                return targets::run(&path, args.json, &args.targets, &section, &cfg, settings).await;
+            }
+            if args.targets.coverage.is_some() || args.targets.max_targets.is_some() {
+                return Err(ConfigError(
+                    "--coverage and --max-targets need an agent that works target by target (--agent unit-tests)"
+                        .into(),
+                )
+                .into());
+            }
             let servers = mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
             run::run(args, cfg, settings, servers).await
         }
         Command::Chat(args) => {
+            let (file, _) = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Chat)?;
             chat::run(args, cfg, settings, file).await
@@ -97,6 +113,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             mcp::serve(tools.as_deref(), http, &settings).await
         }
         Command::Models { offline, action } => models::run(action, config::hub(offline)).await,
+        Command::Agents { action } => agents::run(action, &file),
         Command::Workflow { action } => workflow::run(action, &file.settings).await,
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
         Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),

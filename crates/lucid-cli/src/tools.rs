@@ -63,6 +63,18 @@ pub fn workflow_registry(settings: &AgentSettings) -> anyhow::Result<ToolRegistr
 
 /// What the built-in tools of these settings are made from: the current directory, the
 /// shell's timeout, the interpreter, the protected paths lifted.
+/// `schema_history` keeps its versions in the SQLite store (`store`, else the default
+/// file; with a Postgres store, the default file), per project (`db_project`, else the
+/// database's path or URL without credentials).
+fn schema_history(setup: Setup, settings: &AgentSettings) -> anyhow::Result<Setup> {
+    let spec = settings.store.clone().filter(|s| !s.starts_with("postgres")).unwrap_or_default();
+    let path = crate::sessions::sqlite_path(&spec)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| ConfigError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    Ok(setup.schema_history(path, settings.db_project.clone()))
+}
+
 fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
     let mut setup = Setup::new(std::env::current_dir()?)
         .shell_timeout(settings.shell_timeout)
@@ -73,6 +85,9 @@ fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
     }
     if let Some(db) = &settings.db {
         setup = setup.database(db);
+        if settings.tools.iter().any(|t| t == "schema_history") {
+            setup = schema_history(setup, settings)?;
+        }
     }
     #[cfg(feature = "test-tools")]
     {

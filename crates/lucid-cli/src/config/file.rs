@@ -48,6 +48,9 @@ pub struct Settings {
     pub shell_timeout_secs: Option<u64>,
     /// The database of the SQL tools (a SQLite file or a postgres:// URL).
     pub db: Option<String>,
+    /// The project `schema_history` files the database's schema versions under (default:
+    /// the database's path, or its URL without credentials).
+    pub db_project: Option<String>,
     /// The interpreter of the `python` tool (a name on `PATH`, or a path; default `python3`).
     pub python: Option<String>,
     /// Variables of lucid's environment `shell` and `python` get besides the allowlisted
@@ -291,6 +294,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         tool_env,
         shell_network,
         db,
+        db_project,
         writable_protected,
         fallback,
         allow,
@@ -322,20 +326,10 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
 /// over the top level, so an agent names only what differs (its model, prompt, tools…).
 #[cfg(any(feature = "server", test))]
 pub fn agents(settings: &Settings) -> Result<Vec<(String, Settings)>, ConfigError> {
-    let mut top = settings.clone();
-    let sections = std::mem::take(&mut top.agents);
-    top.profiles.clear();
+    let top = without_agents(settings);
     let mut out = vec![("default".to_string(), top.clone())];
-    for (name, section) in sections {
-        if !section.agents.is_empty() || !section.profiles.is_empty() || section.serve.is_some() {
-            return Err(ConfigError(format!("[agents.{name}] cannot hold agents, profiles or [serve] of its own")));
-        }
-        let mut base = top.clone();
-        // The top-level model, base URL and API belong to the top-level provider.
-        if section.provider.is_some() && section.provider != top.provider {
-            (base.model, base.base_url, base.api) = (None, None, None);
-        }
-        let agent = overlay(base, section);
+    for (name, section) in settings.agents.clone() {
+        let agent = agent_over(&top, &name, section)?;
         if name == "default" {
             // `[agents.default]` refines the top level rather than adding a second default.
             out[0].1 = agent;
@@ -344,6 +338,29 @@ pub fn agents(settings: &Settings) -> Result<Vec<(String, Settings)>, ConfigErro
         }
     }
     Ok(out)
+}
+
+/// The top level alone: `settings` without its agents and profiles.
+pub fn without_agents(settings: &Settings) -> Settings {
+    let mut top = settings.clone();
+    top.agents.clear();
+    top.profiles.clear();
+    top
+}
+
+/// One agent's settings, `section` (an `[agents.NAME]`, or an agent file of
+/// `crate::agents`) laid over the top level `top` (see [`without_agents`]): what
+/// `lucid serve` serves as NAME and what `lucid run --agent NAME` runs.
+pub fn agent_over(top: &Settings, name: &str, section: Settings) -> Result<Settings, ConfigError> {
+    if !section.agents.is_empty() || !section.profiles.is_empty() || section.serve.is_some() {
+        return Err(ConfigError(format!("[agents.{name}] cannot hold agents, profiles or [serve] of its own")));
+    }
+    let mut base = top.clone();
+    // The top-level model, base URL and API belong to the top-level provider.
+    if section.provider.is_some() && section.provider != top.provider {
+        (base.model, base.base_url, base.api) = (None, None, None);
+    }
+    Ok(overlay(base, section))
 }
 
 /// The commented starter file `lucid config init` writes; its tool list and permissions

@@ -52,6 +52,8 @@ pub struct AgentSettings {
     /// `shell` commands may reach the network.
     pub shell_network: bool,
     pub db: Option<String>,
+    /// The project `schema_history` keeps the database's versions under.
+    pub db_project: Option<String>,
     pub writable_protected: Vec<String>,
     /// `[tests]`: the commands of `run_tests` and `coverage`.
     pub tests: file::TestsSection,
@@ -176,6 +178,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         isolated_tool_env: false,
         shell_network: file.shell_network.unwrap_or(false),
         db,
+        db_project: file.db_project.clone(),
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
         tests: file.tests.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,

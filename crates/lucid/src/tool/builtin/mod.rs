@@ -50,6 +50,8 @@ pub use sandbox::Environment;
 pub use shell::Shell;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use sql::{Database, SqlError, Table};
+#[cfg(feature = "sqlite")]
+pub use sql::{SchemaHistory, SchemaHistoryTool, SqlMigrate, Version, project_of};
 #[cfg(feature = "test-tools")]
 pub use testing::{Coverage, ReportFormat, RunTests};
 
@@ -91,6 +93,9 @@ pub struct Setup {
     /// The SQL tools, made by the first one built and shared by the other.
     #[cfg(any(feature = "sqlite", feature = "postgres"))]
     sql: OnceLock<Vec<Arc<dyn Tool>>>,
+    /// Where `schema_history` keeps versions, and the project's name.
+    #[cfg(feature = "sqlite")]
+    history: Option<(PathBuf, Option<String>)>,
     /// How long `run_tests` and `coverage` may run.
     #[cfg(feature = "test-tools")]
     tests_timeout: Duration,
@@ -136,6 +141,8 @@ impl Setup {
             database: None,
             #[cfg(any(feature = "sqlite", feature = "postgres"))]
             sql: OnceLock::new(),
+            #[cfg(feature = "sqlite")]
+            history: None,
             #[cfg(feature = "test-tools")]
             tests_timeout: Duration::from_secs(300),
             #[cfg(feature = "test-tools")]
@@ -464,6 +471,22 @@ pub const CATALOGUE: &[BuiltinTool] = &[
         needs: Some("a database"),
         make: |s| s.sql_tool("sql_schema"),
     },
+    #[cfg(feature = "sqlite")]
+    BuiltinTool {
+        name: "schema_history",
+        summary: "keeps the database schema's versions: save, list, show, diff, restore (the migration back)",
+        writes: false,
+        needs: Some("a database"),
+        make: |s| s.history_tool(),
+    },
+    #[cfg(feature = "sqlite")]
+    BuiltinTool {
+        name: "sql_migrate",
+        summary: "applies a migration in one transaction, writes it as up/down files, records the version",
+        writes: true,
+        needs: Some("a database"),
+        make: |s| s.migrate_tool(),
+    },
 ];
 
 /// The catalogue entry named `name`.
@@ -518,6 +541,9 @@ mod tests {
         }
         if cfg!(any(feature = "sqlite", feature = "postgres")) {
             expected.extend(["sql_query", "sql_schema"]);
+        }
+        if cfg!(feature = "sqlite") {
+            expected.extend(["schema_history", "sql_migrate"]);
         }
         assert_eq!(names, expected);
         names.sort_unstable();

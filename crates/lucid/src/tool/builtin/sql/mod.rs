@@ -26,6 +26,11 @@
 //! Postgres statement is prepared first, which takes exactly one). Errors come back as
 //! tool errors carrying the database's own message, so the model can fix its query.
 
+mod diff;
+#[cfg(feature = "sqlite")]
+mod history;
+#[cfg(feature = "sqlite")]
+mod migrate;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
@@ -40,6 +45,10 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
+#[cfg(feature = "sqlite")]
+pub use history::{SchemaHistory, SchemaHistoryTool, Version, project_of};
+#[cfg(feature = "sqlite")]
+pub use migrate::SqlMigrate;
 pub use table::Table;
 
 use crate::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec, parse_args};
@@ -170,11 +179,28 @@ impl Database {
     /// The tables (or the one named) with their columns and types, keys and indexes, as
     /// Markdown.
     pub async fn schema(&self, table: Option<&str>) -> Result<String, SqlError> {
+        Ok(table::schema_markdown(&self.tables(table).await?, SCHEMA_WIDTH))
+    }
+
+    /// Runs a migration (statements separated by `;`, DDL and data moves) in one
+    /// transaction: all of it, or at the first error none of it. The SQL tools never call
+    /// this; `sql_migrate` does, with the user's approval.
+    pub async fn apply(&self, sql: &str) -> Result<(), SqlError> {
         match &self.backend {
             #[cfg(feature = "sqlite")]
-            Backend::Sqlite(db) => db.schema(table, self.limits).await,
+            Backend::Sqlite(db) => db.apply(sql).await,
             #[cfg(feature = "postgres")]
-            Backend::Postgres(db) => db.schema(table, self.limits).await,
+            Backend::Postgres(db) => db.apply(sql).await,
+        }
+    }
+
+    /// The tables (or the one named), structured.
+    async fn tables(&self, table: Option<&str>) -> Result<Vec<table::TableSchema>, SqlError> {
+        match &self.backend {
+            #[cfg(feature = "sqlite")]
+            Backend::Sqlite(db) => db.tables(table, self.limits).await,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(db) => db.tables(table, self.limits).await,
         }
     }
 

@@ -9,12 +9,14 @@ use futures::{FutureExt, StreamExt};
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage};
 
-use super::table::{ColumnSchema, TableSchema, schema_markdown};
-use super::{Limits, SCHEMA_WIDTH, SqlError, Table};
+use super::table::{ColumnSchema, TableSchema};
+use super::{Limits, SqlError, Table};
 
 /// A Postgres server, reached at the first call.
 pub(super) struct Postgres {
     config: Config,
+    /// The URL's own settings, without the read-only default: for `sql_migrate`.
+    writer: Config,
     client: tokio::sync::Mutex<Option<Client>>,
 }
 
@@ -31,11 +33,25 @@ impl Postgres {
     /// The server `url` names (checked, not reached yet).
     pub(super) fn new(url: &str) -> Result<Self, SqlError> {
         let mut config = Config::from_str(url).map_err(|e| SqlError::Url(format!("not a usable Postgres URL: {e}")))?;
+        let writer = config.clone();
         // Every transaction of the session is read-only unless it says otherwise, which
         // only a statement of the model could, and each call's own transaction says so.
         let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or_default());
         config.options(options.trim_start());
-        Ok(Postgres { config, client: tokio::sync::Mutex::new(None) })
+        Ok(Postgres { config, writer, client: tokio::sync::Mutex::new(None) })
+    }
+
+    /// Runs `sql` (statements separated by `;`) in one transaction on a connection of its
+    /// own: all of it is committed, or, at the first error, none of it.
+    pub(super) async fn apply(&self, sql: &str) -> Result<(), SqlError> {
+        let (mut client, connection) = self.writer.connect(NoTls).await.map_err(db_error)?;
+        let driver = tokio::spawn(connection);
+        let tx = client.transaction().await.map_err(db_error)?;
+        tx.batch_execute(sql).await.map_err(db_error)?;
+        tx.commit().await.map_err(db_error)?;
+        drop(client);
+        let _ = driver.await;
+        Ok(())
     }
 
     async fn connect(&self) -> Result<Client, SqlError> {
@@ -141,7 +157,7 @@ impl Postgres {
         .await
     }
 
-    pub(super) async fn schema(&self, only: Option<&str>, limits: Limits) -> Result<String, SqlError> {
+    pub(super) async fn tables(&self, only: Option<&str>, limits: Limits) -> Result<Vec<TableSchema>, SqlError> {
         let only = only.map(str::to_string);
         let tables = self
             .transaction(limits, move |client| {
@@ -175,7 +191,7 @@ impl Postgres {
                 .boxed()
             })
             .await?;
-        Ok(schema_markdown(&tables, SCHEMA_WIDTH))
+        Ok(tables)
     }
 }
 

@@ -7,8 +7,8 @@ use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
-use super::table::{ColumnSchema, TableSchema, schema_markdown};
-use super::{Limits, SCHEMA_WIDTH, SqlError, Table};
+use super::table::{ColumnSchema, TableSchema};
+use super::{Limits, SqlError, Table};
 
 /// A SQLite file, opened read-only for each call.
 #[derive(Debug)]
@@ -26,6 +26,21 @@ impl Sqlite {
         let db = Sqlite { path };
         db.connect()?;
         Ok(db)
+    }
+
+    /// Runs `sql` (statements separated by `;`) in one transaction on a connection that
+    /// may write: all of it is committed, or, at the first error, none of it.
+    pub(super) async fn apply(&self, sql: &str) -> Result<(), SqlError> {
+        let (path, sql) = (self.path.clone(), sql.to_string());
+        tokio::task::spawn_blocking(move || {
+            let mut conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(db_error)?;
+            conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(db_error)?;
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_error)?;
+            tx.execute_batch(&sql).map_err(db_error)?;
+            tx.commit().map_err(db_error)
+        })
+        .await
+        .map_err(|e| SqlError::Database(format!("the migration's thread failed: {e}")))?
     }
 
     /// A read-only connection: opened so (no write can reach the file, nor a file it
@@ -87,7 +102,7 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn schema(&self, only: Option<&str>, limits: Limits) -> Result<String, SqlError> {
+    pub(super) async fn tables(&self, only: Option<&str>, limits: Limits) -> Result<Vec<TableSchema>, SqlError> {
         let only = only.map(str::to_string);
         let tables = self
             .with_connection(limits, move |conn| {
@@ -108,8 +123,21 @@ impl Sqlite {
                 names.into_iter().map(|(name, kind)| describe(conn, name, kind)).collect::<Result<Vec<_>, _>>()
             })
             .await?;
-        Ok(schema_markdown(&tables, SCHEMA_WIDTH))
+        Ok(tables)
     }
+}
+
+/// Every table and view of `conn`, described.
+pub(super) fn describe_all(conn: &Connection) -> Result<Vec<TableSchema>, SqlError> {
+    let mut list = conn
+        .prepare("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .map_err(db_error)?;
+    let names: Vec<(String, String)> = list
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(db_error)?
+        .collect::<Result<_, _>>()
+        .map_err(db_error)?;
+    names.into_iter().map(|(name, kind)| describe(conn, name, kind)).collect()
 }
 
 /// One table's columns, keys and indexes, from SQLite's table-valued pragmas.

@@ -89,7 +89,7 @@ fn cell(value: &str, width: usize) -> String {
 }
 
 /// One table of a schema.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(super) struct TableSchema {
     /// The name, schema-qualified where that is needed.
     pub name: String,
@@ -101,7 +101,7 @@ pub(super) struct TableSchema {
 }
 
 /// One column of a [`TableSchema`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(super) struct ColumnSchema {
     pub name: String,
     pub ty: String,

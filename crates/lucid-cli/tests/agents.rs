@@ -1,0 +1,372 @@
+//! Agents by name: `lucid agents list | show | init`, and `lucid run --agent NAME` taking
+//! its prompt, tools and permissions from the configuration, the user's agent file or the
+//! agents shipped in the binary, against a local scripted server.
+
+mod common;
+
+use std::path::Path;
+
+use common::{run_in, test_dir, text};
+use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
+use serde_json::{Value, json};
+
+/// The names of the tools a request offered.
+fn offered(body: &Value) -> Vec<String> {
+    body["tools"].as_array().map_or_else(Vec::new, |tools| {
+        tools.iter().map(|t| t["function"]["name"].as_str().unwrap_or_default().to_string()).collect()
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn agents_list_show_and_init_with_the_users_copy_shadowing_the_shipped_one() {
+    let dir = test_dir("agents-init");
+    std::fs::write(dir.join("config.toml"), "[agents.support]\nsystem = \"You answer tickets.\"\n").unwrap();
+    let list = ["--config", "config.toml", "agents", "list"];
+    let out = run_in(&dir, &list, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let listed = text(&out.stdout);
+    let line = |name: &str| listed.lines().find(|l| l.starts_with(name)).unwrap_or_default().to_string();
+    assert!(line("unit-tests ").contains("shipped") && line("db-design ").contains("shipped"), "{listed}");
+    assert!(line("support ").contains("config"), "{listed}");
+
+    let out = run_in(&dir, &["agents", "show", "unit-tests"], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("run_tests = \"allow\""), "{}", text(&out.stdout));
+
+    let out = run_in(&dir, &["agents", "init", "unit-tests"], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let copy = dir.join(".config/lucid/agents/unit-tests.toml");
+    assert_eq!(text(&out.stdout).trim(), copy.display().to_string());
+    std::fs::write(&copy, "description = \"mine\"\nsystem = \"My own test writer.\"\n").unwrap();
+
+    // A second init keeps the user's edits unless forced.
+    let out = run_in(&dir, &["agents", "init", "unit-tests"], &[]).await;
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("--force"), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&copy).unwrap().contains("My own test writer."));
+    let out = run_in(&dir, &list, &[]).await;
+    let listed = text(&out.stdout);
+    let mine = listed.lines().find(|l| l.starts_with("unit-tests ")).unwrap();
+    assert!(mine.contains("user (") && mine.contains("shadows the shipped one") && mine.contains("mine"), "{listed}");
+    let out = run_in(&dir, &["agents", "show", "unit-tests"], &[]).await;
+    assert!(text(&out.stdout).contains("My own test writer."), "{}", text(&out.stdout));
+
+    let out = run_in(&dir, &["agents", "init", "unit-tests", "--force"], &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&copy).unwrap().contains("run_tests = \"allow\""));
+    let out = run_in(&dir, &["agents", "init", "nobody"], &[]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("shipped: db-design, unit-tests"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_agent_takes_the_prompt_and_tools_of_the_configuration_the_users_file_or_the_shipped_agent() {
+    let server = MockServer::start(|_| Reply::json(200, &text_completion("ok"))).await;
+    let dir = test_dir("agents-run");
+    let config = "max_iterations = 4\ndb = \"shop.db\"\n[agents.support]\nsystem = \"You answer tickets.\"\ntools = [\"calculator\"]\n";
+    std::fs::write(dir.join("config.toml"), config).unwrap();
+    // An empty file is an empty SQLite database.
+    std::fs::write(dir.join("shop.db"), "").unwrap();
+    let url = server.url();
+    let run = |agent: &'static str| {
+        let dir = dir.clone();
+        let url = url.clone();
+        async move {
+            let args = ["--config", "config.toml", "run", "--base-url", &url, "-m", "m", "--agent", agent, "hi"];
+            run_in(&dir, &args, &[]).await
+        }
+    };
+    let system = |body: &Value| body["messages"][0]["content"].as_str().unwrap_or_default().to_string();
+
+    let out = run("support").await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let body = server.requests().last().unwrap().json();
+    assert!(system(&body).contains("You answer tickets."), "{body}");
+    assert_eq!(offered(&body), ["calculator"]);
+
+    let out = run("db-design").await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let body = server.requests().last().unwrap().json();
+    assert!(system(&body).contains("database designer"), "{body}");
+    assert!(offered(&body).contains(&"ask_user".to_string()), "{body}");
+
+    // The user's copy shadows the shipped one.
+    std::fs::create_dir_all(dir.join(".config/lucid/agents")).unwrap();
+    std::fs::write(dir.join(".config/lucid/agents/db-design.toml"), "system = \"Mine.\"\ntools = [\"current_time\"]\n")
+        .unwrap();
+    let out = run("db-design").await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let body = server.requests().last().unwrap().json();
+    assert!(system(&body).contains("Mine.") && !system(&body).contains("database designer"), "{body}");
+    assert_eq!(offered(&body), ["current_time"]);
+
+    let out = run("nobody").await;
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(said.contains("no agent `nobody`") && said.contains("unit-tests") && said.contains("support"), "{said}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `RUSTUP_HOME` and `CARGO_HOME` of this process (what `cargo` needs when HOME is a test
+/// folder), for `tool_env` to pass on to `run_tests` and `coverage`.
+fn toolchain_vars() -> Vec<(String, String)> {
+    let home = std::env::var("HOME").unwrap_or_default();
+    [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")]
+        .iter()
+        .map(|(v, dir)| (v.to_string(), std::env::var(v).unwrap_or(format!("{home}/{dir}"))))
+        .collect()
+}
+
+/// A Rust crate `sample` with these modules, each `pub fn f(x: i32) -> i32 { x + 1 }`.
+fn rust_sample(name: &str, modules: &[&str]) -> std::path::PathBuf {
+    let dir = test_dir(name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"sample\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        .unwrap();
+    let lib: String = modules.iter().map(|m| format!("pub mod {m};\n")).collect();
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    for m in modules {
+        std::fs::write(dir.join(format!("src/{m}.rs")), "/// Adds one.\npub fn f(x: i32) -> i32 {\n    x + 1\n}\n")
+            .unwrap();
+    }
+    dir
+}
+
+/// A test file of module `m` expecting `f(1) == want`.
+fn test_file(m: &str, want: i32) -> String {
+    format!("#[test]\nfn adds_one() {{\n    assert_eq!(sample::{m}::f(1), {want});\n}}\n")
+}
+
+/// The scripted model of one target's conversation: outline, write a test file (wrong
+/// first for `a`), run it, (repair and run again), report. It goes by the tool results in
+/// the conversation, so it starts over for each target only if the conversation does.
+fn unit_test_script(req: &lucid_mock::RecordedRequest) -> Reply {
+    let body = req.json();
+    let messages = body["messages"].as_array().unwrap();
+    let prompt = messages.iter().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap_or_default();
+    let target = prompt.split_whitespace().skip_while(|w| *w != "Target:").nth(1).unwrap_or("src/lib.rs");
+    let m = Path::new(target).file_stem().unwrap().to_str().unwrap().to_string();
+    let m = if m == "lib" { "a".to_string() } else { m };
+    let results = messages.iter().filter(|m| m["role"] == "tool").count();
+    let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{results}"), name, &args.to_string())]);
+    let test_path = format!("tests/{m}.rs");
+    let repairs = m == "a";
+    let reply = match (results, repairs) {
+        (0, _) => call("code_outline", json!({"path": target})),
+        (1, _) => call("write_file", json!({"path": test_path, "content": test_file(&m, if repairs { 5 } else { 2 })})),
+        (2, _) | (4, true) => call("run_tests", json!({"filter": test_path})),
+        (3, true) => call("write_file", json!({"path": test_path, "content": test_file(&m, 2)})),
+        _ => text_completion(&format!("{target}: 1 test written and passing")),
+    };
+    Reply::json(200, &reply)
+}
+
+/// The shipped `unit-tests` agent on one file of a small Rust project, the model scripted:
+/// it outlines the target, writes a failing test file without asking, runs it with the
+/// real `cargo test`, repairs it from the failure `run_tests` reports, and runs it again;
+/// the report counts one repair.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_file() {
+    let dir = rust_sample("agents-unit-tests", &["a"]);
+    let server = MockServer::start(unit_test_script).await;
+    std::fs::write(dir.join("config.toml"), "tool_env = [\"RUSTUP_HOME\", \"CARGO_HOME\"]\n").unwrap();
+    let vars = toolchain_vars();
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let url = server.url();
+    let args = [
+        "--config",
+        "config.toml",
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "unit-tests",
+        "--json",
+        "src/a.rs",
+    ];
+    let out = run_in(&dir, &args, &vars).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let target = &report["targets"][0];
+    assert_eq!(target["target"], "src/a.rs", "{report}");
+    assert_eq!(
+        (target["repairs"].as_u64(), target["passing"].as_u64(), target["failing"].as_u64()),
+        (Some(1), Some(1), Some(0)),
+        "{report}"
+    );
+    assert_eq!(target["test_files"], json!(["tests/a.rs"]), "{report}");
+    assert_eq!(report["stopped"], "no target left", "{report}");
+    assert_eq!(std::fs::read_to_string(dir.join("tests/a.rs")).unwrap(), test_file("a", 2));
+
+    let requests = server.requests();
+    let first = requests[0].json();
+    assert!(
+        offered(&first).contains(&"run_tests".to_string()) && offered(&first).contains(&"code_outline".to_string())
+    );
+    let tool_answer = |i: usize| -> Value {
+        let body = requests[i].json();
+        let last = body["messages"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last["role"], "tool", "{body}");
+        serde_json::from_str(last["content"].as_str().unwrap()).unwrap_or(last["content"].clone())
+    };
+    let outline = tool_answer(1);
+    assert_eq!(outline["symbols"][0]["name"], "f", "{outline}");
+    let first_run = tool_answer(3);
+    assert_eq!(
+        (first_run["failed"].as_u64(), first_run["failures"][0]["test"].as_str()),
+        (Some(1), Some("adds_one")),
+        "{first_run}"
+    );
+    let second_run = tool_answer(5);
+    assert_eq!(
+        (second_run["status"].as_str(), second_run["passed"].as_u64()),
+        (Some("passed"), Some(1)),
+        "{second_run}"
+    );
+
+    // With no repair left, a second run of the tests is refused and the model told why.
+    let out = run_in(&dir, &[&args[..10], &["--max-repairs", "0", "src/a.rs"]].concat(), &vars).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let refused = server.requests().iter().rev().find_map(|r| {
+        let last = r.json()["messages"].as_array().unwrap().last().cloned().unwrap();
+        last["content"].as_str().filter(|c| c.contains("repairs of this target are spent")).map(str::to_string)
+    });
+    assert!(refused.is_some(), "the model reads that its repairs are spent");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The project's targets one after another, by real line coverage (instrumented `cargo
+/// test`, llvm-cov): each target in a new conversation that carries only the summary of
+/// those before, until `--coverage 60` is reached — before the third file.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
+    let Some(bin) = common::real_part("LUCID_TEST_LLVM_BIN", ".ci/run sets it to the llvm-cov of rustc's LLVM") else {
+        return;
+    };
+    let dir = rust_sample("agents-unit-tests-goal", &["a", "b", "c"]);
+    let server = MockServer::start(unit_test_script).await;
+    let command = format!(
+        "export RUSTFLAGS='-C instrument-coverage' LLVM_PROFILE_FILE={{scratch}}/p-%p-%m.profraw CARGO_TARGET_DIR={{scratch}}/t; \
+         cargo test --tests -q > /dev/null 2>&1; \
+         {bin}/llvm-profdata merge -sparse {{scratch}}/*.profraw -o {{scratch}}/all.profdata && \
+         objs=$(find {{scratch}}/t/debug/deps -maxdepth 1 -type f -perm -u+x | sed 's/^/-object /') && \
+         {bin}/llvm-cov export --format=text --instr-profile={{scratch}}/all.profdata $objs --sources src > {{scratch}}/cov.json"
+    );
+    let config = format!(
+        "tool_env = [\"RUSTUP_HOME\", \"CARGO_HOME\"]\n[tests]\ncoverage_command = {command:?}\ncoverage_report = \"{{scratch}}/cov.json\"\n"
+    );
+    std::fs::write(dir.join("config.toml"), config).unwrap();
+    let vars = toolchain_vars();
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let url = server.url();
+    let args = [
+        "--config",
+        "config.toml",
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "unit-tests",
+        "--json",
+        "--coverage",
+        "60",
+    ];
+    let out = run_in(&dir, &args, &vars).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stopped"], "coverage goal reached", "{report}");
+    let done: Vec<&str> = report["targets"].as_array().unwrap().iter().map(|t| t["target"].as_str().unwrap()).collect();
+    assert_eq!(done, ["src/a.rs", "src/b.rs"], "{report}");
+    assert_eq!(
+        (report["coverage_before"].as_f64(), report["coverage_after"].as_f64()),
+        (Some(0.0), Some(66.7)),
+        "{report}"
+    );
+    for (t, repairs) in report["targets"].as_array().unwrap().iter().zip([1, 0]) {
+        assert_eq!((t["coverage_before"].as_f64(), t["coverage_after"].as_f64()), (Some(0.0), Some(100.0)), "{t}");
+        assert_eq!((t["repairs"].as_u64(), t["passing"].as_u64()), (Some(repairs), Some(1)), "{t}");
+    }
+    assert!(!dir.join("tests/c.rs").exists());
+
+    // The second target's conversation starts with only the system prompt and a prompt
+    // carrying the first target's summary.
+    let b_starts = server
+        .requests()
+        .iter()
+        .map(|r| r.json())
+        .find(|b| {
+            b["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["content"].as_str().is_some_and(|c| c.contains("Target: src/b.rs")))
+        })
+        .unwrap();
+    let messages = b_starts["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "{b_starts}");
+    let prompt = messages[1]["content"].as_str().unwrap();
+    assert!(
+        prompt.contains("- src/a.rs: tests in tests/a.rs, 1 passing, 1 repairs, coverage 0.0% -> 100.0%"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("lines no test runs"), "{prompt}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The shipped `db-design` agent on a SQLite database, the model scripted: it reads the
+/// schema, saves the version as found and its proposal in the history kept in Lucid's
+/// store, and compares them.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_db_design_agent_keeps_the_versions_it_proposes() {
+    let dir = test_dir("agents-db-design");
+    let db = dir.join("shop.db");
+    // An empty file is an empty SQLite database; the schema is made through the history's
+    // own proposal check, so only SQLite's parser is needed here.
+    std::fs::write(&db, "").unwrap();
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let results: Vec<Value> = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "tool")
+            .map(|m| serde_json::from_str(m["content"].as_str().unwrap_or_default()).unwrap_or(Value::Null))
+            .collect();
+        let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{}", results.len()), name, &args.to_string())]);
+        let reply = match results.len() {
+            0 => call("sql_schema", json!({})),
+            1 => call("schema_history", json!({"action": "save", "message": "as found"})),
+            2 => call(
+                "schema_history",
+                json!({"action": "save", "message": "orders", "ddl": "CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL NOT NULL)"}),
+            ),
+            3 => call(
+                "schema_history",
+                json!({"action": "diff", "from": results[1]["saved"]["id"], "to": results[2]["saved"]["id"]}),
+            ),
+            _ => text_completion(&format!("diff: {}", body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap())),
+        };
+        Reply::json(200, &reply)
+    })
+    .await;
+    let url = server.url();
+    let args =
+        ["run", "--base-url", &url, "-m", "m", "--agent", "db-design", "--db", "shop.db", "Design the order tables"];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains(r#""tables_added":["orders"]"#), "{said}");
+    assert!(dir.join(".local/share/lucid/lucid.db").is_file(), "the versions are kept in Lucid's store");
+    let project = std::fs::canonicalize(&db).unwrap().display().to_string();
+    let saved = server.requests()[2].json();
+    let answer = saved["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(answer.contains(&project), "versions are filed under the database's path: {answer}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -1,0 +1,351 @@
+//! `schema_history`: the schema versions of a project, kept in a SQLite file (Lucid's
+//! store by default), with their time and message; listed, shown, compared, and turned
+//! back into a migration.
+//!
+//! Pruning, after each save: a project keeps its newest `keep` versions (20 unless set);
+//! of the older ones it keeps the newest of each UTC day, and drops the rest.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use rusqlite::{Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::diff::{create_ddl, diff, migration};
+use super::table::TableSchema;
+use super::{Database, SqlError};
+use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
+
+/// One saved schema version.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Version {
+    /// Its number (unique in the file).
+    pub id: i64,
+    /// When it was saved, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// What the agent or user said about it.
+    pub message: String,
+    /// `current` (read from the database) or `proposed` (the current schema with DDL the
+    /// agent proposed laid over it).
+    pub kind: String,
+    #[serde(skip)]
+    tables: Vec<TableSchema>,
+}
+
+/// The schema versions of one project in a SQLite file.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let dir = std::env::temp_dir().join(format!("lucid-doc-history-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let db_path = dir.join("shop.db");
+/// rusqlite::Connection::open(&db_path).unwrap().execute_batch("CREATE TABLE item (id INTEGER PRIMARY KEY)").unwrap();
+/// let db = lucid::tool::builtin::Database::open(db_path.to_str().unwrap()).unwrap();
+/// let history = lucid::tool::builtin::SchemaHistory::open(dir.join("lucid.db"), "shop").unwrap();
+/// let v = history.save_current(&db, "first").await.unwrap();
+/// assert_eq!(history.list().unwrap()[0].id, v.id);
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct SchemaHistory {
+    path: PathBuf,
+    project: String,
+    keep: usize,
+}
+
+fn store_error(e: rusqlite::Error) -> SqlError {
+    SqlError::Database(format!("the schema history: {e}"))
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl SchemaHistory {
+    /// The versions of `project` in the SQLite file at `path` (made when missing).
+    pub fn open(path: impl Into<PathBuf>, project: impl Into<String>) -> Result<Self, SqlError> {
+        let h = SchemaHistory { path: path.into(), project: project.into(), keep: 20 };
+        h.connect()?;
+        Ok(h)
+    }
+
+    /// Keep the newest `n` versions whole before thinning older ones to one a day.
+    pub fn keep(mut self, n: usize) -> Self {
+        self.keep = n.max(1);
+        self
+    }
+
+    fn connect(&self) -> Result<Connection, SqlError> {
+        let conn = Connection::open(&self.path).map_err(store_error)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(store_error)?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, \
+             project TEXT NOT NULL, created_at INTEGER NOT NULL, message TEXT NOT NULL, kind TEXT NOT NULL, \
+             tables TEXT NOT NULL); \
+             CREATE INDEX IF NOT EXISTS schema_versions_project ON schema_versions (project, created_at)",
+        )
+        .map_err(store_error)?;
+        Ok(conn)
+    }
+
+    /// Saves `tables` as a version now, then prunes.
+    pub(super) fn save(&self, tables: Vec<TableSchema>, message: &str, kind: &str) -> Result<Version, SqlError> {
+        self.save_at(tables, message, kind, now_ms())
+    }
+
+    fn save_at(&self, tables: Vec<TableSchema>, message: &str, kind: &str, at: i64) -> Result<Version, SqlError> {
+        let conn = self.connect()?;
+        let json = serde_json::to_string(&tables).map_err(|e| SqlError::Database(e.to_string()))?;
+        conn.execute(
+            "INSERT INTO schema_versions (project, created_at, message, kind, tables) VALUES (?1, ?2, ?3, ?4, ?5)",
+            rusqlite::params![self.project, at, message, kind, json],
+        )
+        .map_err(store_error)?;
+        let id = conn.last_insert_rowid();
+        self.prune(&conn)?;
+        Ok(Version { id, created_at: at, message: message.into(), kind: kind.into(), tables })
+    }
+
+    /// Saves the database's schema as it is now.
+    pub async fn save_current(&self, db: &Database, message: &str) -> Result<Version, SqlError> {
+        let tables = db.tables(None).await?;
+        self.save(tables, message, "current")
+    }
+
+    /// Saves a proposal: the database's schema with `ddl` laid over it, checked by running
+    /// both in an in-memory SQLite database (so the DDL must be SQLite's dialect too).
+    pub async fn save_proposed(&self, db: &Database, ddl: &str, message: &str) -> Result<Version, SqlError> {
+        let current = db.tables(None).await?;
+        let tables = propose(&current, ddl)?;
+        self.save(tables, message, "proposed")
+    }
+
+    /// The project's versions, newest first.
+    pub fn list(&self) -> Result<Vec<Version>, SqlError> {
+        let conn = self.connect()?;
+        let mut stmt = conn
+            .prepare(
+                "SELECT id, created_at, message, kind, tables FROM schema_versions WHERE project = ?1 \
+                 ORDER BY created_at DESC, id DESC",
+            )
+            .map_err(store_error)?;
+        stmt.query_map([&self.project], row).map_err(store_error)?.collect::<Result<_, _>>().map_err(store_error)
+    }
+
+    /// The version `id` of this project.
+    pub fn get(&self, id: i64) -> Result<Version, SqlError> {
+        let conn = self.connect()?;
+        conn.query_row(
+            "SELECT id, created_at, message, kind, tables FROM schema_versions WHERE project = ?1 AND id = ?2",
+            rusqlite::params![self.project, id],
+            row,
+        )
+        .optional()
+        .map_err(store_error)?
+        .ok_or_else(|| SqlError::Database(format!("no version {id} of `{}`", self.project)))
+    }
+
+    /// Drops what the rule leaves out: beyond the newest `keep`, all but the newest of each day.
+    fn prune(&self, conn: &Connection) -> Result<(), SqlError> {
+        let mut stmt = conn
+            .prepare("SELECT id, created_at FROM schema_versions WHERE project = ?1 ORDER BY created_at DESC, id DESC")
+            .map_err(store_error)?;
+        let all: Vec<(i64, i64)> = stmt
+            .query_map([&self.project], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(store_error)?
+            .collect::<Result<_, _>>()
+            .map_err(store_error)?;
+        let mut days = std::collections::HashSet::new();
+        for (id, at) in all.into_iter().skip(self.keep) {
+            if !days.insert(at.div_euclid(86_400_000)) {
+                conn.execute("DELETE FROM schema_versions WHERE id = ?1", [id]).map_err(store_error)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
+    let tables: String = r.get(4)?;
+    Ok(Version {
+        id: r.get(0)?,
+        created_at: r.get(1)?,
+        message: r.get(2)?,
+        kind: r.get(3)?,
+        tables: serde_json::from_str(&tables).unwrap_or_default(),
+    })
+}
+
+/// `current` with `ddl` run over it, in memory.
+fn propose(current: &[TableSchema], ddl: &str) -> Result<Vec<TableSchema>, SqlError> {
+    let conn = Connection::open_in_memory().map_err(store_error)?;
+    let base: Vec<String> = current.iter().filter(|t| t.kind == "table").flat_map(create_ddl).collect();
+    conn.execute_batch(&base.join(";\n"))
+        .map_err(|e| SqlError::Database(format!("the current schema in SQLite: {e}")))?;
+    conn.execute_batch(ddl).map_err(|e| SqlError::Database(format!("the proposed DDL: {e}")))?;
+    super::sqlite::describe_all(&conn)
+}
+
+/// The project a database belongs to when none is named: its path, or its URL without
+/// user, password and query.
+///
+/// ```
+/// assert_eq!(lucid::tool::builtin::project_of("postgres://app:s3cret@db:5432/shop?sslmode=require"), "postgres://db:5432/shop");
+/// ```
+pub fn project_of(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return std::fs::canonicalize(url).map_or_else(|_| url.to_string(), |p| p.display().to_string());
+    };
+    let rest = rest.split('?').next().unwrap_or(rest);
+    let host = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+    format!("{scheme}://{host}")
+}
+
+impl crate::tool::builtin::Setup {
+    /// Where `schema_history` keeps its versions (a SQLite file, such as Lucid's store) and
+    /// the project they belong to (default: the database's path, or its URL without
+    /// credentials: [`project_of`]).
+    pub fn schema_history(mut self, store: impl Into<PathBuf>, project: Option<String>) -> Self {
+        self.history = Some((store.into(), project));
+        self
+    }
+
+    /// The `schema_history` tool of this setup's database.
+    pub(in crate::tool::builtin) fn history_tool(&self) -> std::io::Result<Arc<dyn Tool>> {
+        let (Some(url), Some((store, project))) = (&self.database, &self.history) else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "`schema_history` needs a database and a store for its versions",
+            ));
+        };
+        let project = project.clone().unwrap_or_else(|| project_of(url));
+        let history = SchemaHistory::open(store, project)?;
+        Ok(Arc::new(SchemaHistoryTool::new(Arc::new(Database::open(url)?), history)))
+    }
+}
+
+/// The `schema_history` tool: a [`SchemaHistory`] of a [`Database`].
+#[derive(Debug)]
+pub struct SchemaHistoryTool {
+    spec: ToolSpec,
+    db: Arc<Database>,
+    history: SchemaHistory,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct HistoryArgs {
+    /// `save` (the current schema, or with `ddl` a proposal), `list`, `show` (`id`),
+    /// `diff` (`from`, and `to` or the current schema), `restore` (`id`: the migration
+    /// from the current schema back to it).
+    action: String,
+    /// What this version is (for `save`).
+    #[serde(default)]
+    message: Option<String>,
+    /// Proposed DDL laid over the current schema (for `save`).
+    #[serde(default)]
+    ddl: Option<String>,
+    /// A version (for `show` and `restore`).
+    #[serde(default)]
+    id: Option<i64>,
+    /// The older version of a `diff`.
+    #[serde(default)]
+    from: Option<i64>,
+    /// The newer version of a `diff` (default: the database's schema now).
+    #[serde(default)]
+    to: Option<i64>,
+}
+
+impl SchemaHistoryTool {
+    /// The tool over `db`, keeping versions in `history`.
+    pub fn new(db: Arc<Database>, history: SchemaHistory) -> Self {
+        let spec = ToolSpec::for_args::<HistoryArgs>(
+            "schema_history",
+            "Keeps the versions of the database's schema (each with its time and a message): save the current \
+             schema or a proposed one (DDL), list them, show one, diff two (or one against the current schema: \
+             tables, columns, keys, indexes added, dropped, changed), restore one (answers the migration back to it).",
+        );
+        SchemaHistoryTool { spec, db, history }
+    }
+
+    async fn act(&self, a: HistoryArgs) -> Result<Value, SqlError> {
+        let need =
+            |v: Option<i64>, what: &str| v.ok_or_else(|| SqlError::Database(format!("`{}` needs `{what}`", a.action)));
+        let listed =
+            |v: &Version| json!({"id": v.id, "created_at": v.created_at, "message": v.message, "kind": v.kind});
+        Ok(match a.action.as_str() {
+            "save" => {
+                let message = a.message.clone().unwrap_or_default();
+                let v = match &a.ddl {
+                    Some(ddl) => self.history.save_proposed(&self.db, ddl, &message).await?,
+                    None => self.history.save_current(&self.db, &message).await?,
+                };
+                json!({"saved": listed(&v), "project": self.history.project})
+            }
+            "list" => {
+                json!({"project": self.history.project, "versions": self.history.list()?.iter().map(listed).collect::<Vec<_>>()})
+            }
+            "show" => {
+                let v = self.history.get(need(a.id, "id")?)?;
+                json!({"version": listed(&v), "schema": super::table::schema_markdown(&v.tables, super::SCHEMA_WIDTH)})
+            }
+            "diff" => {
+                let from = self.history.get(need(a.from, "from")?)?;
+                let to = match a.to {
+                    Some(id) => self.history.get(id)?.tables,
+                    None => self.db.tables(None).await?,
+                };
+                diff(&from.tables, &to)
+            }
+            "restore" => {
+                let v = self.history.get(need(a.id, "id")?)?;
+                let now = self.db.tables(None).await?;
+                json!({"version": listed(&v), "up": migration(&now, &v.tables), "down": migration(&v.tables, &now)})
+            }
+            other => {
+                return Err(SqlError::Database(format!("unknown action `{other}`: save, list, show, diff or restore")));
+            }
+        })
+    }
+}
+
+impl Tool for SchemaHistoryTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, _ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let a: HistoryArgs = parse_args(args)?;
+            let v = self.act(a).await.map_err(|e| ToolError::new(e.to_string()))?;
+            Ok(v.to_string())
+        }
+        .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_keeps_the_newest_and_one_a_day_before_them() {
+        let dir = std::env::temp_dir().join(format!("lucid-history-prune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let h = SchemaHistory::open(dir.join("h.db"), "p").unwrap().keep(2);
+        let day = 86_400_000;
+        // Three versions on day 1, two on day 2, two on day 3 (the newest).
+        for (i, at) in
+            [day + 1, day + 2, day + 3, 2 * day + 1, 2 * day + 2, 3 * day + 1, 3 * day + 2].iter().enumerate()
+        {
+            h.save_at(vec![], &format!("v{i}"), "current", *at).unwrap();
+        }
+        let kept: Vec<String> = h.list().unwrap().into_iter().map(|v| v.message).collect();
+        assert_eq!(kept, ["v6", "v5", "v4", "v2"]);
+        let other = SchemaHistory::open(dir.join("h.db"), "q").unwrap();
+        assert!(other.list().unwrap().is_empty(), "each project has its own versions");
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

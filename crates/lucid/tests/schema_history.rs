@@ -1,0 +1,262 @@
+//! `schema_history` against a real SQLite file and the real Postgres of `.ci/run`
+//! (`LUCID_TEST_POSTGRES_URL`): versions saved (read and proposed), diffed, and restored
+//! by running the migration it answers.
+
+mod common;
+
+use std::sync::Arc;
+
+use lucid::Tool;
+use lucid::tool::builtin::{Database, SchemaHistory, SchemaHistoryTool, SqlMigrate, project_of};
+use serde_json::{Value, json};
+
+/// The Postgres tests read the whole database's schema while changing it: one at a time.
+#[cfg(feature = "postgres")]
+static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn call(tool: &SchemaHistoryTool, args: Value) -> Value {
+    let out = tool.invoke(args.clone(), Default::default()).await.unwrap_or_else(|e| panic!("{args}: {e}"));
+    serde_json::from_str(&out).unwrap()
+}
+
+fn empty(diff: &Value) -> bool {
+    diff["tables_added"] == json!([]) && diff["tables_dropped"] == json!([]) && diff["tables_changed"] == json!([])
+}
+
+/// The flow of both databases: `run` executes a batch of statements on the database.
+async fn save_diff_and_restore<F, Fut>(tool: &SchemaHistoryTool, city: &str, run: F)
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let first = call(tool, json!({"action": "save", "message": "as found"})).await;
+    let v1 = first["saved"]["id"].as_i64().unwrap();
+    assert_eq!(first["saved"]["kind"], "current");
+
+    // A proposal is the current schema with the DDL laid over it; the database is untouched.
+    let ddl = format!("ALTER TABLE {city} ADD COLUMN founded INTEGER; CREATE INDEX city_founded ON {city} (founded)");
+    let proposed = call(tool, json!({"action": "save", "message": "add founding year", "ddl": ddl})).await;
+    let v2 = proposed["saved"]["id"].as_i64().unwrap();
+    let d = call(tool, json!({"action": "diff", "from": v1, "to": v2})).await;
+    let changed = &d["tables_changed"][0];
+    assert_eq!(changed["columns_added"], json!(["founded"]), "{d}");
+    assert!(changed["indexes_added"][0].as_str().unwrap().starts_with("city_founded"), "{d}");
+    assert!(empty(&call(tool, json!({"action": "diff", "from": v1})).await), "nothing applied yet");
+
+    // Applied by hand: a column and a table; the diff against the database says so.
+    run(format!("ALTER TABLE {city} ADD COLUMN founded INTEGER; CREATE TABLE visit_log (id INTEGER PRIMARY KEY, at TEXT NOT NULL)")).await;
+    let d = call(tool, json!({"action": "diff", "from": v1})).await;
+    assert!(d["tables_added"].as_array().unwrap().iter().any(|t| t.as_str().unwrap().ends_with("visit_log")), "{d}");
+    assert_eq!(d["tables_changed"][0]["columns_added"], json!(["founded"]), "{d}");
+    call(tool, json!({"action": "save", "message": "applied"})).await;
+
+    // Restore: the migration back to the first version, run, leaves no difference.
+    let back = call(tool, json!({"action": "restore", "id": v1})).await;
+    let up: Vec<String> = back["up"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    assert!(
+        up.iter().any(|s| s.contains("DROP COLUMN founded")) && up.iter().any(|s| s.contains("DROP TABLE")),
+        "{back}"
+    );
+    assert!(back["down"].as_array().unwrap().iter().any(|s| s.as_str().unwrap().contains("CREATE TABLE")), "{back}");
+    run(up.join(";\n")).await;
+    assert!(empty(&call(tool, json!({"action": "diff", "from": v1})).await));
+
+    let listed = call(tool, json!({"action": "list"})).await;
+    let messages: Vec<&str> =
+        listed["versions"].as_array().unwrap().iter().map(|v| v["message"].as_str().unwrap()).collect();
+    assert_eq!(messages, ["applied", "add founding year", "as found"]);
+    let shown = call(tool, json!({"action": "show", "id": v2})).await;
+    assert!(shown["schema"].as_str().unwrap().contains("founded"), "{shown}");
+}
+
+#[tokio::test]
+async fn sqlite_versions_are_saved_diffed_and_restored() {
+    let dir = std::env::temp_dir().join(format!("lucid-schema-history-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shop.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+             CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES country(id));
+             CREATE INDEX city_name ON city (name);",
+        )
+        .unwrap();
+    let url = path.to_str().unwrap();
+    let history = SchemaHistory::open(dir.join("lucid.db"), project_of(url)).unwrap();
+    let tool = SchemaHistoryTool::new(Arc::new(Database::open(url).unwrap()), history);
+    let run = |sql: String| {
+        let path = path.clone();
+        async move {
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(&sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+            tx.commit().unwrap();
+        }
+    };
+    save_diff_and_restore(&tool, "city", run).await;
+    // Another project in the same store sees none of these versions.
+    let other = SchemaHistoryTool::new(
+        Arc::new(Database::open(url).unwrap()),
+        SchemaHistory::open(dir.join("lucid.db"), "elsewhere").unwrap(),
+    );
+    assert_eq!(call(&other, json!({"action": "list"})).await["versions"], json!([]));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn postgres_versions_are_saved_diffed_and_restored() {
+    let Some(url) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else { return };
+    let _one_at_a_time = POSTGRES.lock().await;
+    let schema = format!("hist_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    let client = Arc::new(client);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));
+             DO $$ BEGIN CREATE ROLE lucid_historian LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT USAGE ON SCHEMA {schema} TO lucid_historian;"
+        ))
+        .await
+        .unwrap();
+    // The SQL tools connect as a plain role (they refuse a superuser).
+    let config: tokio_postgres::Config = url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let reader = format!(
+        "postgres://lucid_historian@{host}:{}/{}",
+        config.get_ports()[0],
+        config.get_dbname().unwrap_or("postgres")
+    );
+    let dir = std::env::temp_dir().join(format!("lucid-schema-history-pg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let history = SchemaHistory::open(dir.join("lucid.db"), project_of(&reader)).unwrap();
+    let tool = SchemaHistoryTool::new(Arc::new(Database::open(&reader).unwrap()), history);
+    let city = format!("{schema}.city");
+    let run = |sql: String| {
+        let client = Arc::clone(&client);
+        let schema = schema.clone();
+        async move {
+            // New tables go into the test's schema, as the restore's DDL names them.
+            let sql = sql.replace("CREATE TABLE visit_log", &format!("CREATE TABLE {schema}.visit_log"));
+            client.batch_execute(&format!("BEGIN; {sql}; COMMIT")).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        }
+    };
+    // A proposal is checked by SQLite, which knows no schemas: only the SQLite flow
+    // proposes; here the versions come from the database.
+    save_diff_and_restore_read_only(&tool, &city, run).await;
+    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The Postgres flow: versions read from the database, diffed, restored.
+#[cfg(feature = "postgres")]
+async fn save_diff_and_restore_read_only<F, Fut>(tool: &SchemaHistoryTool, city: &str, run: F)
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let v1 = call(tool, json!({"action": "save", "message": "as found"})).await["saved"]["id"].as_i64().unwrap();
+    run(format!("ALTER TABLE {city} ADD COLUMN founded INTEGER; CREATE INDEX city_founded ON {city} (founded); CREATE TABLE visit_log (id INTEGER PRIMARY KEY, at TEXT NOT NULL)")).await;
+    let d = call(tool, json!({"action": "diff", "from": v1})).await;
+    assert!(d["tables_added"].as_array().unwrap().iter().any(|t| t.as_str().unwrap().ends_with("visit_log")), "{d}");
+    let changed = d["tables_changed"].as_array().unwrap().iter().find(|t| t["table"] == city).cloned().unwrap();
+    assert_eq!(changed["columns_added"], json!(["founded"]), "{d}");
+    assert!(changed["indexes_added"][0].as_str().unwrap().contains("city_founded"), "{d}");
+    let back = call(tool, json!({"action": "restore", "id": v1})).await;
+    let up: Vec<String> = back["up"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    run(up.join(";\n")).await;
+    assert!(empty(&call(tool, json!({"action": "diff", "from": v1})).await));
+}
+
+/// A migration with a data move applied (files written, version recorded), and one that
+/// fails half-way rolled back (the database, the folder and the history as they were).
+async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str) {
+    let db = || Arc::new(Database::open(url).unwrap());
+    let history = || SchemaHistory::open(dir.join("lucid.db"), project_of(url)).unwrap();
+    let migrate = SqlMigrate::new(db(), history(), dir);
+    let up = format!("ALTER TABLE {city} ADD COLUMN label TEXT; UPDATE {city} SET label = upper(name)");
+    let out =
+        migrate.invoke(json!({"name": "city label", "up": up, "message": "labels"}), Default::default()).await.unwrap();
+    let out: Value = serde_json::from_str(&out).unwrap();
+    let up_file = out["up"].as_str().unwrap();
+    assert!(up_file.contains("/migrations/") && up_file.ends_with("_city_label.up.sql"), "{out}");
+    assert!(std::fs::read_to_string(up_file).unwrap().contains("UPDATE"));
+    let down = std::fs::read_to_string(out["down"].as_str().unwrap()).unwrap();
+    assert!(down.contains("DROP COLUMN label"), "{down}");
+    let labels = db().query(&format!("SELECT label FROM {city} ORDER BY id")).await.unwrap();
+    assert_eq!(labels.rows, [["LYON".to_string()]], "the data moved");
+    let versions = history().list().unwrap();
+    assert_eq!((versions[0].message.as_str(), versions[0].kind.as_str()), ("labels", "applied"));
+
+    let files = std::fs::read_dir(dir.join("migrations")).unwrap().count();
+    let bad = format!("ALTER TABLE {city} ADD COLUMN size INTEGER; UPDATE {city} SET size = no_such_column");
+    let err = migrate.invoke(json!({"name": "broken", "up": bad}), Default::default()).await.unwrap_err().to_string();
+    assert!(err.contains("rolled back"), "{err}");
+    let schema = db().schema(None).await.unwrap();
+    assert!(
+        schema.contains("label") && !schema.contains("| size |"),
+        "the column of the failed migration is gone: {schema}"
+    );
+    assert_eq!(std::fs::read_dir(dir.join("migrations")).unwrap().count(), files, "no files for a failed migration");
+    assert_eq!(history().list().unwrap().len(), versions.len(), "no version for a failed migration");
+}
+
+#[tokio::test]
+async fn sqlite_migrations_apply_in_one_transaction_or_not_at_all() {
+    let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shop.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO city VALUES (1, 'Lyon');",
+        )
+        .unwrap();
+    migrate_and_roll_back(path.to_str().unwrap(), &dir, "city").await;
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
+    let Some(url) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else { return };
+    let _one_at_a_time = POSTGRES.lock().await;
+    let schema = format!("migrate_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;
+             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
+             ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
+        ))
+        .await
+        .unwrap();
+    let config: tokio_postgres::Config = url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let migrator = format!(
+        "postgres://lucid_migrator@{host}:{}/{}",
+        config.get_ports()[0],
+        config.get_dbname().unwrap_or("postgres")
+    );
+    let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    migrate_and_roll_back(&migrator, &dir, &format!("{schema}.city")).await;
+    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    std::fs::remove_dir_all(dir).ok();
+}
