@@ -63,6 +63,8 @@
 //! and the older HTTP+SSE transport, which `rmcp` no longer ships.
 
 mod client;
+mod content;
+mod elicit;
 mod limits;
 mod names;
 #[cfg(feature = "mcp-server")]
@@ -76,6 +78,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use client::McpClient;
+pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
 #[cfg(feature = "mcp-server")]
@@ -160,6 +163,7 @@ pub struct McpServer {
     timeout: Duration,
     prefix: bool,
     limits: McpLimits,
+    elicitor: Option<elicit::SharedElicitor>,
 }
 
 #[derive(Debug, Clone)]
@@ -232,6 +236,7 @@ impl McpServer {
             timeout: DEFAULT_TIMEOUT,
             prefix: true,
             limits: McpLimits::default(),
+            elicitor: None,
         }
     }
 
@@ -246,7 +251,15 @@ impl McpServer {
             timeout: DEFAULT_TIMEOUT,
             prefix: true,
             limits: McpLimits::default(),
+            elicitor: None,
         }
+    }
+
+    /// Answers the server's `elicitation/create` requests with `elicitor` (and declares
+    /// the `elicitation` capability); without one, Lucid declares none and declines.
+    pub fn elicitation(mut self, elicitor: impl Elicitor) -> Self {
+        self.elicitor = Some(elicit::SharedElicitor(Arc::new(elicitor)));
+        self
     }
 
     /// Sets the server's name: the prefix of its tools' names and the name in messages.
