@@ -2,11 +2,13 @@
 //! permissions, chat's `/mcp` (status and restarts), and `lucid mcp list`. What the
 //! configuration says of them (`[mcp.servers.NAME]`, `--mcp-config FILE.json`, `--mcp NAME`,
 //! `--allow PATTERN`) is read in `config` (one server's settings in `server_config`), other clients' `mcp.json` in `json` (its
-//! `envFile`s in `dotenv`); `lucid mcp serve` is in `serve`.
+//! `envFile`s in `dotenv`); `lucid mcp serve` is in `serve`; `lucid mcp show | call | read |
+//! prompt` (one server looked at by hand, its questions asked at the terminal) in `inspect`.
 
 mod config;
 #[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "read only when servers can start"))]
 mod dotenv;
+pub mod inspect;
 mod json;
 mod serve;
 mod server_config;

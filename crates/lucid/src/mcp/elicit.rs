@@ -35,6 +35,18 @@ pub struct Elicitation {
     pub schema: Value,
 }
 
+impl Elicitation {
+    /// A question from `server`, with its message and requested schema.
+    ///
+    /// ```
+    /// let q = lucid::mcp::Elicitation::new("files", "Which folder?", serde_json::json!({"type": "object"}));
+    /// assert_eq!(q.server, "files");
+    /// ```
+    pub fn new(server: impl Into<String>, message: impl Into<String>, schema: Value) -> Self {
+        Elicitation { server: server.into(), message: message.into(), schema }
+    }
+}
+
 /// Answers servers' `elicitation/create` requests for the user, e.g. by asking at a
 /// terminal. Given to [`McpServer::elicitation`](super::McpServer::elicitation), it makes
 /// Lucid declare the `elicitation` capability; without one, Lucid declares none and
@@ -85,7 +97,7 @@ pub(crate) async fn answer(elicitor: &dyn Elicitor, server: &str, request: Elici
             return ElicitResult::new(ElicitationAction::Decline);
         }
     };
-    let question = Elicitation { server: server.to_string(), message, schema };
+    let question = Elicitation::new(server, message, schema);
     let schema = question.schema.clone();
     match elicitor.elicit(question).await {
         Elicited::Accept(mut content) => {
