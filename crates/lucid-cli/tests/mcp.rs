@@ -56,6 +56,51 @@ async fn mcp_list_shows_the_servers_tools() {
     assert!(v[0]["tools"].as_array().unwrap().iter().any(|t| t["name"] == "everything__echo"));
 }
 
+/// `lucid` in `dir` with `input` on its stdin, bounded to two minutes.
+async fn lucid_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
+    use tokio::io::AsyncWriteExt;
+    let mut cmd = tokio::process::Command::from(common::lucid_command());
+    cmd.args(args).current_dir(dir).env("HOME", dir).kill_on_drop(true);
+    cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    drop(stdin);
+    tokio::time::timeout(std::time::Duration::from_secs(120), child.wait_with_output())
+        .await
+        .unwrap_or_else(|_| panic!("lucid {args:?} hung"))
+        .unwrap()
+}
+
+/// `lucid mcp show | read | prompt | call`: a server's resources and prompts listed, read
+/// and fetched; a tool's elicitation asked on stdin (accepted with defaults, declined).
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_commands_show_read_prompt_and_answer_elicitation() {
+    let Some(npm) = mcp_dir() else { return };
+    let dir = config_dir("inspect", &npm);
+    let mcp = ["--mcp-config", "mcp.json"];
+    let out = lucid(&dir, &[&["mcp", "show", "everything"][..], &mcp].concat()).await;
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("demo://resource/static/document/architecture.md"), "{stdout}");
+    assert!(stdout.contains("args-prompt city [state]"), "{stdout}");
+    // Declared capability: the server offers its elicitation tool only to a client that can answer.
+    assert!(stdout.contains("trigger-elicitation-request"), "{stdout}");
+
+    let out = lucid(&dir, &[&["mcp", "read", "everything", "demo://resource/dynamic/text/7"][..], &mcp].concat()).await;
+    assert!(text(&out.stdout).starts_with("Resource 7:"), "{}{}", text(&out.stdout), text(&out.stderr));
+    let out = lucid(&dir, &[&["mcp", "prompt", "everything", "args-prompt", r#"{"city": "Paris"}"#][..], &mcp].concat()).await;
+    assert_eq!(text(&out.stdout).trim(), "user: What's weather in Paris?", "{}", text(&out.stderr));
+
+    let call = [&["mcp", "call", "everything", "trigger-elicitation-request"][..], &mcp].concat();
+    let out = lucid_with_input(&dir, &call, &format!("y\n{}", "\n".repeat(20))).await;
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(r#""action": "accept""#) && stdout.contains(r#""integer": 42"#), "{stdout}");
+    assert!(text(&out.stderr).contains("The MCP server everything asks:"), "{}", text(&out.stderr));
+    let out = lucid_with_input(&dir, &call, "n\n").await;
+    assert!(text(&out.stdout).contains("decline"), "{}", text(&out.stdout));
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn run_lets_the_model_call_an_allowed_mcp_tool_streamed_or_not() {
     let Some(npm) = mcp_dir() else { return };

@@ -220,6 +220,7 @@ fn parse(kind: &str, text: &str) -> Option<serde_json::Value> {
             "n" | "no" | "false" => Some(false.into()),
             _ => None,
         },
+        "array" => Some(text.split(',').map(|item| serde_json::Value::from(item.trim())).collect()),
         _ => Some(text.into()),
     }
 }
@@ -267,5 +268,7 @@ mod tests {
         assert!(String::from_utf8(out).unwrap().contains("not a integer; again"));
         assert_eq!(ask(&question(), &mut "n\n".as_bytes(), &mut Vec::new()), Elicited::Decline);
         assert_eq!(ask(&question(), &mut "y\n".as_bytes(), &mut Vec::new()), Elicited::Cancel);
+        assert_eq!(parse("array", "a, b"), Some(serde_json::json!(["a", "b"])));
+        assert_eq!(parse("boolean", "maybe"), None);
     }
 }
