@@ -401,7 +401,7 @@ async fn mcp_serve_http_caps_sessions_and_times_calls_out() {
 /// only tools (the others need its own test tools, resources, prompts or logging). The suite
 /// cannot send a token, so it runs against the same server in-process, without one.
 const CONFORMANCE: &[&str] =
-    &["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-sse-polling"];
+    &["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-sse-polling", "server-sse-multiple-streams"];
 
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_serve_http_passes_the_conformance_suite() {

@@ -54,13 +54,24 @@
 //! ([`McpClient::tools_changed`]); an agent built earlier keeps the tools it was built
 //! with, so rebuild it (or its registry) to offer new ones.
 //!
-//! Protocol versions: the handshake is `rmcp` 3.11's, which offers the newest version it
-//! knows and accepts the server's answer among those it knows (2024-11-05, 2025-03-26,
-//! 2025-06-18, 2025-11-25 and later); [`McpClient::protocol_version`] says which one was
-//! agreed. The npm reference servers and Lucid's own `lucid mcp serve` are tested.
+//! Protocol versions: Lucid's `initialize` offers 2025-11-25, the newest version that has
+//! the handshake (`rmcp` 3.11 would offer 2026-07-28, which has none, and a server that
+//! knows only 2025-11-25 refused it), and accepts the server's answer among the versions
+//! `rmcp` knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25);
+//! [`McpClient::protocol_version`] says which one was agreed. The npm reference servers,
+//! Lucid's own `lucid mcp serve` and the official conformance suite's test servers are
+//! tested.
 //!
-//! Not here: resources, prompts, sampling and elicitation (Lucid asks only for tools),
-//! and the older HTTP+SSE transport, which `rmcp` no longer ships.
+//! Elicitation: with an [`Elicitor`] ([`McpServer::elicitation`]) Lucid declares the
+//! `elicitation` capability (form mode) and hands each `elicitation/create` to it; fields
+//! the answer leaves out are filled with the schema's defaults ([`fill_defaults`],
+//! SEP-1034); URL-mode requests are declined. Without one, Lucid declares nothing and
+//! declines. Resources and prompts: [`McpClient::resources`],
+//! [`McpClient::resource_templates`], [`McpClient::read_resource`], [`McpClient::prompts`],
+//! [`McpClient::prompt`], each within the server's timeout.
+//!
+//! Not here: sampling, OAuth (an HTTP server that needs a token gets it from
+//! [`McpServer::header`]), and the older HTTP+SSE transport, which `rmcp` no longer ships.
 
 mod client;
 mod content;
