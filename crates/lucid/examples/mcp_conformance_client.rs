@@ -29,7 +29,7 @@ impl Elicitor for AcceptDefaults {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let url = std::env::args().last().ok_or("usage: mcp_conformance_client URL")?;
+    let url = std::env::args().next_back().ok_or("usage: mcp_conformance_client URL")?;
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let client = McpServer::http(url).name("conformance").prefix(false).elicitation(AcceptDefaults).connect().await?;
     println!("connected: MCP {}", client.protocol_version().unwrap_or_default());

@@ -72,7 +72,11 @@ pub async fn show(all: &BTreeMap<String, ServerConfig>, target: &str, json: bool
             .flatten()
             .map(|a| if a.required == Some(true) { a.name.clone() } else { format!("[{}]", a.name) })
             .collect();
-        println!("  {:<40} {}", safe(&format!("{} {}", p.name, args.join(" "))), safe(&first_line(p.description.as_deref())));
+        println!(
+            "  {:<40} {}",
+            safe(&format!("{} {}", p.name, args.join(" "))),
+            safe(&first_line(p.description.as_deref()))
+        );
     }
     Ok(0)
 }
@@ -135,7 +139,9 @@ pub async fn prompt(
             serde_json::Value::Object(c) if c.get("type").and_then(|t| t.as_str()) == Some("text") => {
                 c.get("text").and_then(|t| t.as_str()).unwrap_or("").to_string()
             }
-            serde_json::Value::Object(c) => format!("[{}]", c.get("type").and_then(|t| t.as_str()).unwrap_or("content")),
+            serde_json::Value::Object(c) => {
+                format!("[{}]", c.get("type").and_then(|t| t.as_str()).unwrap_or("content"))
+            }
             _ => String::new(),
         };
         println!("{}: {}", safe(role.as_str().unwrap_or("?")), safe(&text));
@@ -182,14 +188,7 @@ fn ask(question: &Elicitation, input: &mut impl std::io::BufRead, out: &mut impl
     let properties = question.schema.get("properties").and_then(|p| p.as_object()).cloned().unwrap_or_default();
     for (name, property) in properties {
         let kind = property.get("type").and_then(|t| t.as_str()).unwrap_or("string").to_string();
-        let hint = match (property.get("enum"), property.get("default")) {
-            (Some(e), Some(d)) => format!(" one of {e}, default {d}"),
-            (Some(e), None) => format!(" one of {e}"),
-            (None, Some(d)) => format!(" default {d}"),
-            (None, None) => String::new(),
-        };
-        let title = property.get("description").or(property.get("title")).and_then(|t| t.as_str()).unwrap_or("");
-        let prompt = format!("  {} ({kind}{}) {}: ", safe(&name), safe(&hint), safe(title));
+        let prompt = format!("  {}: ", field_prompt(&name, &property));
         let value = loop {
             let Some(text) = line(prompt.clone(), out) else { return Elicited::Cancel };
             if text.is_empty() {
@@ -209,9 +208,23 @@ fn ask(question: &Elicitation, input: &mut impl std::io::BufRead, out: &mut impl
     Elicited::Accept(answer)
 }
 
+/// How a form field is asked: `name (type, one of […], default …) description`, shown safe.
+#[cfg(feature = "mcp")]
+pub(super) fn field_prompt(name: &str, property: &serde_json::Value) -> String {
+    let kind = property.get("type").and_then(|t| t.as_str()).unwrap_or("string");
+    let hint = match (property.get("enum"), property.get("default")) {
+        (Some(e), Some(d)) => format!(" one of {e}, default {d}"),
+        (Some(e), None) => format!(" one of {e}"),
+        (None, Some(d)) => format!(" default {d}"),
+        (None, None) => String::new(),
+    };
+    let about = property.get("description").or(property.get("title")).and_then(|t| t.as_str()).unwrap_or("");
+    format!("{} ({kind}{}) {}", safe(name), safe(&hint), safe(about)).trim_end().to_string()
+}
+
 /// A field's value typed as the schema says.
 #[cfg(feature = "mcp")]
-fn parse(kind: &str, text: &str) -> Option<serde_json::Value> {
+pub(super) fn parse(kind: &str, text: &str) -> Option<serde_json::Value> {
     match kind {
         "integer" => text.parse::<i64>().ok().map(Into::into),
         "number" => text.parse::<f64>().ok().map(Into::into),
