@@ -276,6 +276,20 @@ pub enum McpAction {
         #[command(flatten)]
         mcp: McpArgs,
     },
+    /// Log in to an HTTP server with OAuth (its authorization page opened with $BROWSER or
+    /// the desktop's opener, the answer taken on a loopback port); its tokens are kept in
+    /// the data folder (mcp-tokens/NAME.json, mode 0600) and used, refreshed, whenever it starts.
+    Login {
+        /// The server: a configured HTTP server's name or an http(s) URL.
+        server: String,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Forget a server's OAuth tokens.
+    Logout {
+        /// The server's name or URL, as given to `lucid mcp login`.
+        server: String,
+    },
     /// Serve the built-in tools to other MCP clients, over stdio (what a client starts) or
     /// Streamable HTTP on a loopback address. File tools and shell work in the current
     /// directory; tools that write, and shell, only when listed in --tools. Over HTTP every

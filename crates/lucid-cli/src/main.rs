@@ -102,6 +102,16 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             let all = mcp::configured(file.settings.mcp.as_ref(), &mcp)?;
             mcp::inspect::prompt(&all, &server, &name, arguments.as_deref()).await
         }
+        #[cfg(feature = "mcp")]
+        Command::Mcp { action: args::McpAction::Login { server, mcp } } => {
+            mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
+        }
+        #[cfg(feature = "mcp")]
+        Command::Mcp { action: args::McpAction::Logout { server } } => mcp::login::logout(&server).await,
+        #[cfg(not(feature = "mcp"))]
+        Command::Mcp { action: args::McpAction::Login { .. } | args::McpAction::Logout { .. } } => {
+            anyhow::bail!("this lucid was built without its `mcp` feature")
+        }
         Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
             let settings =
                 config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;

@@ -21,7 +21,12 @@ use lucid::mcp::{ElicitFuture, Elicitation, Elicited, Elicitor, McpClient, McpSe
 async fn connect(all: &BTreeMap<String, ServerConfig>, target: &str) -> anyhow::Result<McpClient> {
     let server = match all.get(target) {
         Some(s) => super::to_server(target, s)?,
-        None if target.starts_with("http://") || target.starts_with("https://") => McpServer::http(target),
+        None if target.starts_with("http://") || target.starts_with("https://") => {
+            match super::login::token_path(target).filter(|p| p.exists()) {
+                Some(path) => McpServer::http(target).oauth(path),
+                None => McpServer::http(target),
+            }
+        }
         None => anyhow::bail!("no MCP server named {target} (and it is not an http(s) URL)"),
     };
     Ok(server.prefix(false).elicitation(StdinElicitor).connect().await?)

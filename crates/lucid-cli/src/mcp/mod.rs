@@ -12,6 +12,8 @@ mod config;
 mod dotenv;
 pub mod inspect;
 mod json;
+#[cfg(feature = "mcp")]
+pub mod login;
 mod serve;
 mod server_config;
 
@@ -72,6 +74,10 @@ pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
                 bail!("MCP server `{name}`: envFile sets a stdio server's environment; this one has a `url`");
             }
             let mut server = McpServer::http(url.clone());
+            // A server logged in to with `lucid mcp login` gets its OAuth tokens.
+            if let Some(path) = login::token_path(name).filter(|p| p.exists()) {
+                server = server.oauth(path);
+            }
             for (k, v) in &s.headers {
                 server = server
                     .header(k, expand(v, env).map_err(|e| anyhow::anyhow!("MCP server `{name}`: header {k}: {e}"))?);

@@ -354,12 +354,22 @@ async fn start(
                 if attempt > 0 {
                     tokio::time::sleep(RESTART_BACKOFF * 2u32.pow(attempt - 1)).await;
                 }
-                let transport = http.transport(&server.limits).map_err(|reason| McpError::Connect {
-                    server: server.name.clone(),
-                    url: http.url.clone(),
-                    reason,
-                })?;
-                match tokio::time::timeout(server.timeout, handler.clone().serve(transport)).await {
+                let refused =
+                    |reason: String| McpError::Connect { server: server.name.clone(), url: http.url.clone(), reason };
+                let served = async {
+                    #[cfg(feature = "mcp-auth")]
+                    if let Some(store) = &http.oauth {
+                        let transport = http.oauth_transport(&server.limits, store).await.map_err(refused)?;
+                        return Ok(handler.clone().serve(transport).await);
+                    }
+                    let transport = http.transport(&server.limits).map_err(refused)?;
+                    Ok::<_, McpError>(handler.clone().serve(transport).await)
+                };
+                let outcome = match tokio::time::timeout(server.timeout, served).await {
+                    Ok(started) => Ok(started?),
+                    Err(elapsed) => Err(elapsed),
+                };
+                match outcome {
                     Ok(Ok(service)) => return Ok(service),
                     Ok(Err(e)) => {
                         last = e.to_string();

@@ -73,6 +73,8 @@
 //! Not here: sampling, OAuth (an HTTP server that needs a token gets it from
 //! [`McpServer::header`]), and the older HTTP+SSE transport, which `rmcp` no longer ships.
 
+#[cfg(feature = "mcp-auth")]
+mod auth;
 mod client;
 mod content;
 mod elicit;
@@ -88,6 +90,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "mcp-auth")]
+pub use auth::{FileCredentialStore, login, logout};
 pub use client::McpClient;
 pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
@@ -187,6 +191,9 @@ enum Transport {
 struct HttpEndpoint {
     url: String,
     headers: Vec<(String, String)>,
+    /// Where its OAuth tokens are kept, when it uses OAuth.
+    #[cfg_attr(not(feature = "mcp-auth"), allow(dead_code, reason = "read only with OAuth"))]
+    oauth: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for HttpEndpoint {
@@ -202,6 +209,35 @@ impl HttpEndpoint {
         &self,
         limits: &McpLimits,
     ) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
+        let (client, config) = self.parts(limits)?;
+        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+    }
+
+    /// The same transport with the bearer token of the server's OAuth login, refreshed when
+    /// it expires; an error saying to log in when there is none.
+    #[cfg(feature = "mcp-auth")]
+    async fn oauth_transport(
+        &self,
+        limits: &McpLimits,
+        store: &std::path::Path,
+    ) -> Result<
+        rmcp::transport::StreamableHttpClientTransport<rmcp::transport::auth::AuthClient<reqwest::Client>>,
+        String,
+    > {
+        let (client, config) = self.parts(limits)?;
+        let mut manager = auth::manager(&self.url, store).await.map_err(|e| format!("OAuth: {e}"))?;
+        if !manager.initialize_from_store().await.map_err(|e| format!("OAuth: {e}"))? {
+            return Err("not logged in (OAuth): run `lucid mcp login` for this server".to_string());
+        }
+        let client = rmcp::transport::auth::AuthClient::new(client, manager);
+        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+    }
+
+    fn parts(
+        &self,
+        limits: &McpLimits,
+    ) -> Result<(reqwest::Client, rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig), String>
+    {
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         crate::model::http::require_tls_for(self.url.as_str()).map_err(|e| e.to_string())?;
         let mut headers = HashMap::new();
@@ -221,7 +257,7 @@ impl HttpEndpoint {
             .custom_headers(headers)
             .max_sse_event_size(limits.max_message_bytes);
         config.max_json_response_size = limits.max_message_bytes;
-        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+        Ok((client, config))
     }
 }
 
@@ -258,7 +294,7 @@ impl McpServer {
         let host = url.split("://").nth(1).unwrap_or(&url).split('/').next().unwrap_or("mcp").to_string();
         McpServer {
             name: sanitize(&host),
-            transport: Transport::Http(HttpEndpoint { url, headers: Vec::new() }),
+            transport: Transport::Http(HttpEndpoint { url, headers: Vec::new(), oauth: None }),
             timeout: DEFAULT_TIMEOUT,
             prefix: true,
             limits: McpLimits::default(),
@@ -270,6 +306,16 @@ impl McpServer {
     /// the `elicitation` capability); without one, Lucid declares none and declines.
     pub fn elicitation(mut self, elicitor: impl Elicitor) -> Self {
         self.elicitor = Some(elicit::SharedElicitor(Arc::new(elicitor)));
+        self
+    }
+
+    /// Authorizes an HTTP server's requests with the OAuth tokens kept in `store` by
+    /// [`login`] (refreshed when they expire); no effect on a stdio server.
+    #[cfg(feature = "mcp-auth")]
+    pub fn oauth(mut self, store: impl Into<PathBuf>) -> Self {
+        if let Transport::Http(http) = &mut self.transport {
+            http.oauth = Some(store.into());
+        }
         self
     }
 
