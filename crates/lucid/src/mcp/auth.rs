@@ -70,6 +70,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// addresses are allowed (the user named the server).
 pub(crate) async fn manager(url: &str, store: &Path) -> Result<AuthorizationManager, AuthError> {
     // rmcp builds its own reqwest client for OAuth: it needs the process's TLS provider.
+    #[cfg(feature = "tls")]
     crate::model::http::install_crypto_provider();
     let mut manager = AuthorizationManager::new_allowing_private_addresses(url).await?;
     manager.set_credential_store(FileCredentialStore::new(store));
@@ -128,4 +129,28 @@ pub async fn logout(store: &Path) -> Result<(), McpError> {
         .clear()
         .await
         .map_err(|e| McpError::Protocol { server: store.display().to_string(), reason: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn tokens_are_kept_for_the_owner_only_and_forgotten_on_logout() {
+        let dir = std::env::temp_dir().join(format!("lucid-mcp-tokens-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("tokens/server.json");
+        let store = FileCredentialStore::new(&path);
+        assert!(store.load().await.unwrap().is_none());
+        store.save(StoredCredentials::new("client-1".into(), None, vec!["read".into()], None)).await.unwrap();
+        let mode =
+            |p: &Path| std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions()) & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert_eq!(store.load().await.unwrap().unwrap().client_id, "client-1");
+        logout(&path).await.unwrap();
+        assert!(!path.exists() && store.load().await.unwrap().is_none());
+        logout(&path).await.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -70,8 +70,11 @@
 //! [`McpClient::resource_templates`], [`McpClient::read_resource`], [`McpClient::prompts`],
 //! [`McpClient::prompt`], each within the server's timeout.
 //!
-//! Not here: sampling, OAuth (an HTTP server that needs a token gets it from
-//! [`McpServer::header`]), and the older HTTP+SSE transport, which `rmcp` no longer ships.
+//! OAuth (feature `mcp-auth`): `login` runs the authorization code flow with PKCE (rmcp's
+//! discovery and dynamic registration, a loopback callback) and keeps the tokens in a file
+//! (`FileCredentialStore`, 0600); `McpServer::oauth` then sends them, refreshed.
+//!
+//! Not here: sampling, and the older HTTP+SSE transport, which `rmcp` no longer ships.
 
 #[cfg(feature = "mcp-auth")]
 mod auth;
