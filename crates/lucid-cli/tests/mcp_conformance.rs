@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use common::text;
 
-/// The client scenarios Lucid passes: 4 of the 4 without authorization and 11 of the 19
+/// The client scenarios Lucid passes: 4 of the 4 without authorization and 12 of the 19
 /// `auth/*` ones.
 const CLIENT_SCENARIOS: &[&str] = &[
     "initialize",
@@ -21,6 +21,7 @@ const CLIENT_SCENARIOS: &[&str] = &[
     "sse-retry",
     "auth/metadata-default",
     "auth/metadata-var1",
+    "auth/scope-from-www-authenticate",
     "auth/scope-from-scopes-supported",
     "auth/scope-omitted-when-undefined",
     "auth/scope-retry-limit",

@@ -96,9 +96,17 @@ pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(
     let port = listener.local_addr().map_err(|e| fail(e.to_string()))?.port();
     let redirect = format!("http://127.0.0.1:{port}/callback");
     let mut manager = manager(url, store).await.map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
-    let metadata = manager.resolve_metadata().await.map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
+    // The server's own 401 says where its metadata is (and which scope it wants).
+    let challenge = challenge(url).await;
+    let metadata = manager
+        .resolve_metadata_from_challenge(challenge.as_deref())
+        .await
+        .map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
     manager.set_metadata(metadata.metadata);
-    let request = AuthorizationRequest::new(&redirect).with_client_name("Lucid");
+    let mut request = AuthorizationRequest::new(&redirect).with_client_name("Lucid");
+    if let Some(challenge) = challenge {
+        request = request.with_challenge(challenge);
+    }
     let session = AuthorizationSession::new(manager, request)
         .await
         .map_err(|(_, e)| fail(format!("OAuth registration failed: {e}")))?;
@@ -121,6 +129,26 @@ pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(
     };
     session.handle_callback_url(&callback).await.map_err(|e| fail(format!("OAuth token exchange failed: {e}")))?;
     Ok(())
+}
+
+/// The `WWW-Authenticate` header of the server's answer to an unauthenticated `initialize`,
+/// when it answers 401.
+async fn challenge(url: &str) -> Option<String> {
+    let client = crate::model::http::reqwest_client_builder().redirect(reqwest::redirect::Policy::none()).build().ok()?;
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "lucid", "version": env!("CARGO_PKG_VERSION")}}});
+    let response = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .json(&body)
+        .timeout(std::time::Duration::from_secs(30))
+        .send()
+        .await
+        .ok()?;
+    if response.status() != reqwest::StatusCode::UNAUTHORIZED {
+        return None;
+    }
+    response.headers().get(reqwest::header::WWW_AUTHENTICATE)?.to_str().ok().map(str::to_string)
 }
 
 /// Forgets the server's tokens (removes the file).
