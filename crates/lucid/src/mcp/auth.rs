@@ -134,7 +134,8 @@ pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(
 /// The `WWW-Authenticate` header of the server's answer to an unauthenticated `initialize`,
 /// when it answers 401.
 async fn challenge(url: &str) -> Option<String> {
-    let client = crate::model::http::reqwest_client_builder().redirect(reqwest::redirect::Policy::none()).build().ok()?;
+    let client =
+        crate::model::http::reqwest_client_builder().redirect(reqwest::redirect::Policy::none()).build().ok()?;
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "lucid", "version": env!("CARGO_PKG_VERSION")}}});
     let response = client
