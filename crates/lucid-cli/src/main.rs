@@ -107,7 +107,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp { action: args::McpAction::Logout { server } } => mcp::login::logout(&server).await,
+        Command::Mcp { action: args::McpAction::Logout { server, mcp } } => {
+            mcp::login::logout(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
+        }
         #[cfg(not(feature = "mcp"))]
         Command::Mcp { action: args::McpAction::Login { .. } | args::McpAction::Logout { .. } } => {
             anyhow::bail!("this lucid was built without its `mcp` feature")

@@ -64,7 +64,7 @@ pub enum McpAction {
     },
     /// Log in to an HTTP server with OAuth (its authorization page opened with $BROWSER or
     /// the desktop's opener, the answer taken on a loopback port); its tokens are kept in
-    /// the data folder (mcp-tokens/NAME.json, mode 0600) and used, refreshed, whenever it starts.
+    /// the data folder (mcp-tokens/, one file per server URL, mode 0600) and used, refreshed, whenever it starts.
     Login {
         /// The server: a configured HTTP server's name or an http(s) URL.
         server: String,
@@ -73,8 +73,10 @@ pub enum McpAction {
     },
     /// Forget a server's OAuth tokens.
     Logout {
-        /// The server's name or URL, as given to `lucid mcp login`.
+        /// The server: a configured HTTP server's name or an http(s) URL.
         server: String,
+        #[command(flatten)]
+        mcp: McpArgs,
     },
     /// Serve the built-in tools to other MCP clients, over stdio (what a client starts) or
     /// Streamable HTTP on a loopback address. File tools and shell work in the current

@@ -75,7 +75,7 @@ pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
             }
             let mut server = McpServer::http(url.clone());
             // A server logged in to with `lucid mcp login` gets its OAuth tokens.
-            if let Some(path) = login::token_path(name).filter(|p| p.exists()) {
+            if let Some(path) = login::token_path(url).filter(|p| p.exists()) {
                 server = server.oauth(path);
             }
             for (k, v) in &s.headers {
