@@ -3,6 +3,7 @@
 //! the CLI.
 
 mod grants;
+mod mcp;
 
 use std::path::PathBuf;
 
@@ -10,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
 
 pub use grants::{LimitArgs, McpArgs};
+pub use mcp::McpAction;
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]
@@ -231,33 +233,6 @@ pub struct ServeArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub store: StoreArgs,
-}
-
-/// `lucid mcp …`.
-#[derive(Debug, Subcommand)]
-pub enum McpAction {
-    /// Start the configured MCP servers and show each one's status, protocol version and
-    /// tools.
-    List {
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        mcp: McpArgs,
-    },
-    /// Serve the built-in tools to other MCP clients, over stdio (what a client starts) or
-    /// Streamable HTTP on a loopback address. File tools and shell work in the current
-    /// directory; tools that write, and shell, only when listed in --tools. Over HTTP every
-    /// request needs `Authorization: Bearer TOKEN`: the token is LUCID_MCP_TOKEN, else one
-    /// is made and printed at start; a call may take 120 s, and 16 sessions may be open.
-    Serve {
-        /// Comma-separated tools (default: those that only read).
-        #[arg(long)]
-        tools: Option<String>,
-        /// Serve Streamable HTTP at http://ADDR/mcp (a loopback address, e.g. 127.0.0.1:8931).
-        #[arg(long, value_name = "ADDR")]
-        http: Option<std::net::SocketAddr>,
-    },
 }
 
 /// `lucid models …`.

@@ -107,6 +107,32 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Mcp { action: args::McpAction::List { json, mcp } } => {
             mcp::list(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, json).await
         }
+        Command::Mcp { action: args::McpAction::Show { server, json, mcp } } => {
+            mcp::inspect::show(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server, json).await
+        }
+        Command::Mcp { action: args::McpAction::Call { server, tool, arguments, mcp } } => {
+            let all = mcp::configured(file.settings.mcp.as_ref(), &mcp)?;
+            mcp::inspect::call(&all, &server, &tool, arguments.as_deref()).await
+        }
+        Command::Mcp { action: args::McpAction::Read { server, uri, mcp } } => {
+            mcp::inspect::read(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server, &uri).await
+        }
+        Command::Mcp { action: args::McpAction::Prompt { server, name, arguments, mcp } } => {
+            let all = mcp::configured(file.settings.mcp.as_ref(), &mcp)?;
+            mcp::inspect::prompt(&all, &server, &name, arguments.as_deref()).await
+        }
+        #[cfg(feature = "mcp")]
+        Command::Mcp { action: args::McpAction::Login { server, mcp } } => {
+            mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
+        }
+        #[cfg(feature = "mcp")]
+        Command::Mcp { action: args::McpAction::Logout { server, mcp } } => {
+            mcp::login::logout(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
+        }
+        #[cfg(not(feature = "mcp"))]
+        Command::Mcp { action: args::McpAction::Login { .. } | args::McpAction::Logout { .. } } => {
+            anyhow::bail!("this lucid was built without its `mcp` feature")
+        }
         Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
             let settings =
                 config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;

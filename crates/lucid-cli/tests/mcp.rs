@@ -56,6 +56,53 @@ async fn mcp_list_shows_the_servers_tools() {
     assert!(v[0]["tools"].as_array().unwrap().iter().any(|t| t["name"] == "everything__echo"));
 }
 
+/// `lucid` in `dir` with `input` on its stdin, bounded to two minutes.
+async fn lucid_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
+    use tokio::io::AsyncWriteExt;
+    let mut cmd = tokio::process::Command::from(common::lucid_command());
+    cmd.args(args).current_dir(dir).env("HOME", dir).kill_on_drop(true);
+    cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    drop(stdin);
+    tokio::time::timeout(std::time::Duration::from_secs(120), child.wait_with_output())
+        .await
+        .unwrap_or_else(|_| panic!("lucid {args:?} hung"))
+        .unwrap()
+}
+
+/// `lucid mcp show | read | prompt | call`: a server's resources and prompts listed, read
+/// and fetched; a tool's elicitation asked on stdin (accepted with defaults, declined).
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_commands_show_read_prompt_and_answer_elicitation() {
+    let Some(npm) = mcp_dir() else { return };
+    let dir = config_dir("inspect", &npm);
+    let mcp = ["--mcp-config", "mcp.json"];
+    let out = lucid(&dir, &[&["mcp", "show", "everything"][..], &mcp].concat()).await;
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("demo://resource/static/document/architecture.md"), "{stdout}");
+    assert!(stdout.contains("args-prompt city [state]"), "{stdout}");
+    // Declared capability: the server offers its elicitation tool only to a client that can answer.
+    assert!(stdout.contains("trigger-elicitation-request"), "{stdout}");
+
+    let out = lucid(&dir, &[&["mcp", "read", "everything", "demo://resource/dynamic/text/7"][..], &mcp].concat()).await;
+    assert!(text(&out.stdout).starts_with("Resource 7:"), "{}{}", text(&out.stdout), text(&out.stderr));
+    let out =
+        lucid(&dir, &[&["mcp", "prompt", "everything", "args-prompt", r#"{"city": "Paris"}"#][..], &mcp].concat())
+            .await;
+    assert_eq!(text(&out.stdout).trim(), "user: What's weather in Paris?", "{}", text(&out.stderr));
+
+    let call = [&["mcp", "call", "everything", "trigger-elicitation-request"][..], &mcp].concat();
+    let out = lucid_with_input(&dir, &call, &format!("y\n{}", "\n".repeat(20))).await;
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(r#""action": "accept""#) && stdout.contains(r#""integer": 42"#), "{stdout}");
+    assert!(text(&out.stderr).contains("The MCP server everything asks:"), "{}", text(&out.stderr));
+    let out = lucid_with_input(&dir, &call, "n\n").await;
+    assert!(text(&out.stdout).contains("decline"), "{}", text(&out.stdout));
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn run_lets_the_model_call_an_allowed_mcp_tool_streamed_or_not() {
     let Some(npm) = mcp_dir() else { return };
@@ -355,8 +402,14 @@ async fn mcp_serve_http_caps_sessions_and_times_calls_out() {
 /// The server scenarios of the official conformance suite that apply to a server offering
 /// only tools (the others need its own test tools, resources, prompts or logging). The suite
 /// cannot send a token, so it runs against the same server in-process, without one.
-const CONFORMANCE: &[&str] =
-    &["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-sse-polling"];
+const CONFORMANCE: &[&str] = &[
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "dns-rebinding-protection",
+    "server-sse-polling",
+    "server-sse-multiple-streams",
+];
 
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_serve_http_passes_the_conformance_suite() {
@@ -431,6 +484,60 @@ async fn chat_starts_a_server_that_failed_at_start_with_mcp_restart() {
     })
     .await
     .unwrap();
+}
+
+/// `lucid chat` answers a server's elicitation at its prompt, as it answers `ask_user`:
+/// the question, then a line per field; empty lines keep the defaults.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_asks_a_servers_elicitation_at_the_prompt() {
+    use expectrl::Session;
+    let Some(npm) = mcp_dir() else { return };
+    let dir = config_dir("chat-elicit", &npm);
+    let server = MockServer::sequence(vec![
+        Reply::sse(&tool_call_stream(&[("c1", "everything__trigger-elicitation-request", "{}")])),
+        Reply::sse(&text_stream(&["All set."])),
+    ])
+    .await;
+    let url = server.url();
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = common::lucid_command();
+        cmd.current_dir(&dir)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .args(["chat", "--base-url", &url, "-m", "m", "--no-plan", "--mcp-config", "mcp.json"])
+            .args(["--allow", "everything__*", "--store"])
+            .arg(dir.join("sessions.db"))
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1");
+        let mut p = Session::spawn(cmd).expect("spawn lucid chat");
+        p.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+        p.expect("> ").unwrap();
+        p.send_line("fill the form").unwrap();
+        p.expect("The MCP server everything asks:").unwrap();
+        p.expect("answer> ").unwrap();
+        p.send_line("y").unwrap();
+        // One question per field, in the schema's order; an empty answer keeps its default.
+        let mut asked = String::new();
+        for _ in 0..20 {
+            let m = p.expect(expectrl::Regex("answer> |All set\\.")).unwrap();
+            asked.push_str(&String::from_utf8_lossy(m.before()));
+            if m.get(0).is_some_and(|b| b.starts_with(b"All")) {
+                break;
+            }
+            p.send_line("").unwrap();
+        }
+        assert!(asked.contains("integer (integer default 42)"), "{asked}");
+        p.send_line("/exit").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+    })
+    .await
+    .unwrap();
+    let second = &server.requests()[1];
+    let body = String::from_utf8_lossy(&second.body);
+    assert!(
+        body.contains("User provided the requested information") && body.contains("Favorite Integer: 42"),
+        "{body}"
+    );
 }
 
 /// A folder whose `mcp.json` names the hostile test server in `mode` as `hostile`, with

@@ -61,15 +61,17 @@ pub async fn run(
     file: FileConfig,
 ) -> anyhow::Result<i32> {
     // MCP servers start at once; one that fails is a warning and the chat goes on.
+    // Their elicitation is asked at the prompt, as `ask_user` is.
+    let (ui_tx, ui_rx) = unbounded_channel();
     let servers = crate::mcp::servers(file.settings.mcp.as_ref(), &args.agent.mcp)?;
-    let mut mcp_servers = crate::mcp::ChatServers::start(servers, args.agent.mcp.allow.clone()).await?;
+    let asker: Arc<dyn Interviewer> = Arc::new(UiInterviewer(ui_tx.clone()));
+    let mut mcp_servers = crate::mcp::ChatServers::start(servers, args.agent.mcp.allow.clone(), Some(asker)).await?;
     let mcp = mcp_servers.tools(&mut settings.permissions)?;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let style = Style::detect(no_color);
     let store = crate::sessions::open_store(settings.store.as_deref()).await?;
     let history = crate::sessions::default_db_path().and_then(|p| p.parent().map(|d| d.join("chat_history")));
     let reader = Reader::start(history)?;
-    let (ui_tx, ui_rx) = unbounded_channel();
     let id = args.agent.session.clone().unwrap_or_else(|| {
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         format!("chat-{secs}")

@@ -2,12 +2,18 @@
 //! permissions, chat's `/mcp` (status and restarts), and `lucid mcp list`. What the
 //! configuration says of them (`[mcp.servers.NAME]`, `--mcp-config FILE.json`, `--mcp NAME`,
 //! `--allow PATTERN`) is read in `config` (one server's settings in `server_config`), other clients' `mcp.json` in `json` (its
-//! `envFile`s in `dotenv`); `lucid mcp serve` is in `serve`.
+//! `envFile`s in `dotenv`); `lucid mcp serve` is in `serve`; `lucid mcp show | call | read |
+//! prompt` (one server looked at by hand, its questions asked at the terminal) in `inspect`.
 
+#[cfg(feature = "mcp")]
+mod asking;
 mod config;
 #[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "read only when servers can start"))]
 mod dotenv;
+pub mod inspect;
 mod json;
+#[cfg(feature = "mcp")]
+pub mod login;
 mod serve;
 mod server_config;
 
@@ -19,8 +25,8 @@ use std::time::Duration;
 use anyhow::bail;
 #[cfg(feature = "mcp")]
 use lucid::mcp::McpServer;
-use lucid::tool::Tool;
 use lucid::tool::permission::Permission;
+use lucid::tool::{Interviewer, Tool};
 
 #[cfg(feature = "mcp")]
 use config::expand;
@@ -68,6 +74,10 @@ pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
                 bail!("MCP server `{name}`: envFile sets a stdio server's environment; this one has a `url`");
             }
             let mut server = McpServer::http(url.clone());
+            // A server logged in to with `lucid mcp login` gets its OAuth tokens.
+            if let Some(path) = login::token_path(url).filter(|p| p.exists()) {
+                server = server.oauth(path);
+            }
             for (k, v) in &s.headers {
                 server = server
                     .header(k, expand(v, env).map_err(|e| anyhow::anyhow!("MCP server `{name}`: header {k}: {e}"))?);
@@ -110,10 +120,25 @@ pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
 /// Starts the servers all at once. A server that fails is an error, or with
 /// `warn_on_failure` (chat) a warning on stderr, listed in the result, and the rest go on.
 pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
+    start_asking(servers, warn_on_failure, None).await
+}
+
+#[cfg(feature = "mcp")]
+/// [`start`], each server's elicitation asked through `asker` when there is one (chat's
+/// prompt, as `ask_user` is); without one Lucid declares no elicitation.
+pub async fn start_asking(
+    servers: &BTreeMap<String, ServerConfig>,
+    warn_on_failure: bool,
+    asker: Option<Arc<dyn Interviewer>>,
+) -> anyhow::Result<Started> {
     survive_dead_servers(servers);
     let mut configs = Vec::new();
     for (name, s) in servers {
-        configs.push((to_server(name, s)?, s.clone()));
+        let mut server = to_server(name, s)?;
+        if let Some(asker) = &asker {
+            server = server.elicitation(asking::InterviewElicitor(Arc::clone(asker)));
+        }
+        configs.push((server, s.clone()));
     }
     let results = lucid::mcp::connect_all(configs.iter().map(|(s, _)| s.clone()).collect()).await;
     let (mut clients, mut failed) = (Vec::new(), Vec::new());
@@ -227,6 +252,16 @@ pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bo
     Ok((Vec::new(), servers.keys().map(|name| (name.clone(), NO_MCP.to_string())).collect()))
 }
 
+/// Without MCP support: [`start`] (nobody is asked anything).
+#[cfg(not(feature = "mcp"))]
+pub async fn start_asking(
+    servers: &BTreeMap<String, ServerConfig>,
+    warn_on_failure: bool,
+    _asker: Option<Arc<dyn Interviewer>>,
+) -> anyhow::Result<Started> {
+    start(servers, warn_on_failure).await
+}
+
 /// Without MCP support there are no servers, so no tools.
 #[cfg(not(feature = "mcp"))]
 pub fn tools(_clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
@@ -270,14 +305,20 @@ pub struct ChatServers {
     allow: Vec<String>,
     /// The tool names handed out by the last [`ChatServers::tools`].
     handed_out: Vec<String>,
+    /// Who answers the servers' elicitation (the chat's prompt).
+    asker: Option<Arc<dyn Interviewer>>,
 }
 
 impl ChatServers {
     /// Starts every server at once; one that fails is a warning on stderr and is kept, with
-    /// why, for `/mcp` and `/mcp restart`.
-    pub async fn start(configs: BTreeMap<String, ServerConfig>, allow: Vec<String>) -> anyhow::Result<Self> {
-        let (running, failed) = start(&configs, true).await?;
-        Ok(Self { configs, running, failed, allow, handed_out: Vec::new() })
+    /// why, for `/mcp` and `/mcp restart`. Their elicitation is asked through `asker`.
+    pub async fn start(
+        configs: BTreeMap<String, ServerConfig>,
+        allow: Vec<String>,
+        asker: Option<Arc<dyn Interviewer>>,
+    ) -> anyhow::Result<Self> {
+        let (running, failed) = start_asking(&configs, true, asker.clone()).await?;
+        Ok(Self { configs, running, failed, allow, handed_out: Vec::new(), asker })
     }
 
     /// The servers' tools as they are now, each one's permission set in `permissions`
@@ -336,7 +377,7 @@ impl ChatServers {
             return Ok(false);
         };
         let one = BTreeMap::from([(name.to_string(), config.clone())]);
-        match start(&one, false).await {
+        match start_asking(&one, false, self.asker.clone()).await {
             Ok((mut started, _)) => {
                 self.failed.remove(index);
                 self.running.append(&mut started);

@@ -3,8 +3,10 @@
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, JsonObject};
-use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult};
+use rmcp::model::{ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation, JsonObject};
+use rmcp::model::{ProtocolVersion, ServerCapabilities};
+use rmcp::service::{NotificationContext, RequestContext, RunningService, ServiceError};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use tokio::sync::{Mutex, mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -18,15 +20,39 @@ const CONNECT_ATTEMPTS: u32 = 3;
 /// The wait before the restart that follows a crash.
 const RESTART_BACKOFF: Duration = Duration::from_millis(250);
 
-/// Receives the server's notifications: a changed tool list triggers a refresh.
+/// Receives the server's notifications (a changed tool list triggers a refresh) and
+/// answers its elicitation requests.
 #[derive(Clone)]
 struct Handler {
     refresh: mpsc::UnboundedSender<()>,
+    server: String,
+    elicitor: Option<super::elicit::SharedElicitor>,
 }
 
 impl ClientHandler for Handler {
+    /// Lucid offers the newest protocol version that has the `initialize` handshake
+    /// (2025-11-25) and takes the server's answer when it is older: a server that knows
+    /// only that version, or only an older one, gets one it speaks.
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(ClientCapabilities::default(), Implementation::new("lucid", env!("CARGO_PKG_VERSION")))
+        let mut capabilities = ClientCapabilities::default();
+        if self.elicitor.is_some() {
+            let mut elicitation = ElicitationCapability::new();
+            elicitation.form = Some(FormElicitationCapability::new());
+            capabilities.elicitation = Some(elicitation);
+        }
+        ClientConfig::new(capabilities, Implementation::new("lucid", env!("CARGO_PKG_VERSION")))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        Ok(match &self.elicitor {
+            Some(elicitor) => super::elicit::answer(elicitor.0.as_ref(), &self.server, request).await,
+            None => ElicitResult::new(ElicitationAction::Decline),
+        })
     }
 
     fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) -> impl Future<Output = ()> + Send + '_ {
@@ -58,6 +84,7 @@ struct Inner {
     connection: Mutex<Connection>,
     tools: RwLock<Vec<rmcp::model::Tool>>,
     protocol: RwLock<Option<String>>,
+    capabilities: RwLock<Option<ServerCapabilities>>,
     /// Bumped each time the tool list is read again.
     generation: watch::Sender<u64>,
     refresh: mpsc::UnboundedSender<()>,
@@ -89,6 +116,7 @@ impl McpClient {
         let oversized = Oversized::default();
         let service = start(&server, &refresh, &stderr, &oversized).await?;
         let protocol = service.peer().peer_info().map(|i| i.protocol_version.to_string());
+        let capabilities = service.peer().peer_info().map(|i| i.capabilities.clone());
         let tools =
             super::limits::list_tools(service.peer(), server.timeout, &server.limits).await.map_err(|reason| {
                 McpError::Protocol { server: server.name.clone(), reason: with_oversize(reason, &oversized, &server) }
@@ -98,6 +126,7 @@ impl McpClient {
             connection: Mutex::new(Connection { state: State::Up(service), epoch: 0, crashes: 0 }),
             tools: RwLock::new(tools),
             protocol: RwLock::new(protocol),
+            capabilities: RwLock::new(capabilities),
             generation: watch::Sender::new(0),
             refresh,
             stderr,
@@ -120,6 +149,11 @@ impl McpClient {
     /// The protocol version the server agreed to, e.g. `2025-06-18`.
     pub fn protocol_version(&self) -> Option<String> {
         self.inner.protocol.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The capabilities the server declared in the handshake (tools, resources, prompts…).
+    pub fn capabilities(&self) -> Option<ServerCapabilities> {
+        self.inner.capabilities.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The server's tools as it listed them last (the list is read again when the server
@@ -161,7 +195,7 @@ impl McpClient {
     }
 
     /// The peer to send a request to, restarting a server that crashed once.
-    async fn peer(&self) -> Result<(rmcp::Peer<RoleClient>, u64), ToolError> {
+    pub(super) async fn peer(&self) -> Result<(rmcp::Peer<RoleClient>, u64), ToolError> {
         let name = &self.inner.server.name;
         let mut conn = self.inner.connection.lock().await;
         if let State::Up(service) = &conn.state
@@ -293,7 +327,7 @@ async fn start(
     stderr: &StderrTail,
     oversized: &Oversized,
 ) -> Result<Service, McpError> {
-    let handler = Handler { refresh: refresh.clone() };
+    let handler = Handler { refresh: refresh.clone(), server: server.name.clone(), elicitor: server.elicitor.clone() };
     match &server.transport {
         Transport::Stdio(command) => {
             let fail = |reason: String| McpError::Start {
@@ -320,12 +354,22 @@ async fn start(
                 if attempt > 0 {
                     tokio::time::sleep(RESTART_BACKOFF * 2u32.pow(attempt - 1)).await;
                 }
-                let transport = http.transport(&server.limits).map_err(|reason| McpError::Connect {
-                    server: server.name.clone(),
-                    url: http.url.clone(),
-                    reason,
-                })?;
-                match tokio::time::timeout(server.timeout, handler.clone().serve(transport)).await {
+                let refused =
+                    |reason: String| McpError::Connect { server: server.name.clone(), url: http.url.clone(), reason };
+                let served = async {
+                    #[cfg(feature = "mcp-auth")]
+                    if let Some(store) = &http.oauth {
+                        let transport = http.oauth_transport(&server.limits, store).await.map_err(refused)?;
+                        return Ok(handler.clone().serve(transport).await);
+                    }
+                    let transport = http.transport(&server.limits).map_err(refused)?;
+                    Ok::<_, McpError>(handler.clone().serve(transport).await)
+                };
+                let outcome = match tokio::time::timeout(server.timeout, served).await {
+                    Ok(started) => Ok(started?),
+                    Err(elapsed) => Err(elapsed),
+                };
+                match outcome {
                     Ok(Ok(service)) => return Ok(service),
                     Ok(Err(e)) => {
                         last = e.to_string();

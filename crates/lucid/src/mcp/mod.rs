@@ -54,15 +54,33 @@
 //! ([`McpClient::tools_changed`]); an agent built earlier keeps the tools it was built
 //! with, so rebuild it (or its registry) to offer new ones.
 //!
-//! Protocol versions: the handshake is `rmcp` 3.11's, which offers the newest version it
-//! knows and accepts the server's answer among those it knows (2024-11-05, 2025-03-26,
-//! 2025-06-18, 2025-11-25 and later); [`McpClient::protocol_version`] says which one was
-//! agreed. The npm reference servers and Lucid's own `lucid mcp serve` are tested.
+//! Protocol versions: Lucid's `initialize` offers 2025-11-25, the newest version that has
+//! the handshake (`rmcp` 3.11 would offer 2026-07-28, which has none, and a server that
+//! knows only 2025-11-25 refused it), and accepts the server's answer among the versions
+//! `rmcp` knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25);
+//! [`McpClient::protocol_version`] says which one was agreed. The npm reference servers,
+//! Lucid's own `lucid mcp serve` and the official conformance suite's test servers are
+//! tested.
 //!
-//! Not here: resources, prompts, sampling and elicitation (Lucid asks only for tools),
-//! and the older HTTP+SSE transport, which `rmcp` no longer ships.
+//! Elicitation: with an [`Elicitor`] ([`McpServer::elicitation`]) Lucid declares the
+//! `elicitation` capability (form mode) and hands each `elicitation/create` to it; fields
+//! the answer leaves out are filled with the schema's defaults ([`fill_defaults`],
+//! SEP-1034); URL-mode requests are declined. Without one, Lucid declares nothing and
+//! declines. Resources and prompts: [`McpClient::resources`],
+//! [`McpClient::resource_templates`], [`McpClient::read_resource`], [`McpClient::prompts`],
+//! [`McpClient::prompt`], each within the server's timeout.
+//!
+//! OAuth (feature `mcp-auth`): `login` runs the authorization code flow with PKCE (rmcp's
+//! discovery and dynamic registration, a loopback callback) and keeps the tokens in a file
+//! (`FileCredentialStore`, 0600); `McpServer::oauth` then sends them, refreshed.
+//!
+//! Not here: sampling, and the older HTTP+SSE transport, which `rmcp` no longer ships.
 
+#[cfg(feature = "mcp-auth")]
+mod auth;
 mod client;
+mod content;
+mod elicit;
 mod limits;
 mod names;
 #[cfg(feature = "mcp-server")]
@@ -75,7 +93,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "mcp-auth")]
+pub use auth::{FileCredentialStore, login, logout};
 pub use client::McpClient;
+pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
 #[cfg(feature = "mcp-server")]
@@ -160,6 +181,7 @@ pub struct McpServer {
     timeout: Duration,
     prefix: bool,
     limits: McpLimits,
+    elicitor: Option<elicit::SharedElicitor>,
 }
 
 #[derive(Debug, Clone)]
@@ -172,6 +194,9 @@ enum Transport {
 struct HttpEndpoint {
     url: String,
     headers: Vec<(String, String)>,
+    /// Where its OAuth tokens are kept, when it uses OAuth.
+    #[cfg_attr(not(feature = "mcp-auth"), allow(dead_code, reason = "read only with OAuth"))]
+    oauth: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for HttpEndpoint {
@@ -187,6 +212,35 @@ impl HttpEndpoint {
         &self,
         limits: &McpLimits,
     ) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
+        let (client, config) = self.parts(limits)?;
+        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+    }
+
+    /// The same transport with the bearer token of the server's OAuth login, refreshed when
+    /// it expires; an error saying to log in when there is none.
+    #[cfg(feature = "mcp-auth")]
+    async fn oauth_transport(
+        &self,
+        limits: &McpLimits,
+        store: &std::path::Path,
+    ) -> Result<
+        rmcp::transport::StreamableHttpClientTransport<rmcp::transport::auth::AuthClient<reqwest::Client>>,
+        String,
+    > {
+        let (client, config) = self.parts(limits)?;
+        let mut manager = auth::manager(&self.url, store).await.map_err(|e| format!("OAuth: {e}"))?;
+        if !manager.initialize_from_store().await.map_err(|e| format!("OAuth: {e}"))? {
+            return Err("not logged in (OAuth): run `lucid mcp login` for this server".to_string());
+        }
+        let client = rmcp::transport::auth::AuthClient::new(client, manager);
+        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+    }
+
+    fn parts(
+        &self,
+        limits: &McpLimits,
+    ) -> Result<(reqwest::Client, rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig), String>
+    {
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         crate::model::http::require_tls_for(self.url.as_str()).map_err(|e| e.to_string())?;
         let mut headers = HashMap::new();
@@ -206,7 +260,7 @@ impl HttpEndpoint {
             .custom_headers(headers)
             .max_sse_event_size(limits.max_message_bytes);
         config.max_json_response_size = limits.max_message_bytes;
-        Ok(rmcp::transport::StreamableHttpClientTransport::with_client(client, config))
+        Ok((client, config))
     }
 }
 
@@ -232,6 +286,7 @@ impl McpServer {
             timeout: DEFAULT_TIMEOUT,
             prefix: true,
             limits: McpLimits::default(),
+            elicitor: None,
         }
     }
 
@@ -242,11 +297,29 @@ impl McpServer {
         let host = url.split("://").nth(1).unwrap_or(&url).split('/').next().unwrap_or("mcp").to_string();
         McpServer {
             name: sanitize(&host),
-            transport: Transport::Http(HttpEndpoint { url, headers: Vec::new() }),
+            transport: Transport::Http(HttpEndpoint { url, headers: Vec::new(), oauth: None }),
             timeout: DEFAULT_TIMEOUT,
             prefix: true,
             limits: McpLimits::default(),
+            elicitor: None,
         }
+    }
+
+    /// Answers the server's `elicitation/create` requests with `elicitor` (and declares
+    /// the `elicitation` capability); without one, Lucid declares none and declines.
+    pub fn elicitation(mut self, elicitor: impl Elicitor) -> Self {
+        self.elicitor = Some(elicit::SharedElicitor(Arc::new(elicitor)));
+        self
+    }
+
+    /// Authorizes an HTTP server's requests with the OAuth tokens kept in `store` by
+    /// [`login`] (refreshed when they expire); no effect on a stdio server.
+    #[cfg(feature = "mcp-auth")]
+    pub fn oauth(mut self, store: impl Into<PathBuf>) -> Self {
+        if let Transport::Http(http) = &mut self.transport {
+            http.oauth = Some(store.into());
+        }
+        self
     }
 
     /// Sets the server's name: the prefix of its tools' names and the name in messages.

@@ -1,0 +1,94 @@
+//! `lucid mcp …`: its subcommands and their arguments.
+
+use clap::Subcommand;
+
+use super::McpArgs;
+
+/// `lucid mcp …`.
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Start the configured MCP servers and show each one's status, protocol version and
+    /// tools.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Start one server and show its protocol version, tools, resources, resource templates
+    /// and prompts. SERVER: a configured server's name, or an http(s) URL of a Streamable
+    /// HTTP endpoint.
+    Show {
+        /// The server.
+        server: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Call one tool of a server (you, not a model, make the call: no permission is asked)
+    /// and print its result; exits 1 when the tool reports an error. A question the server
+    /// asks meanwhile (elicitation) is asked on stdin, one line per field (empty keeps the
+    /// default); end of input cancels it.
+    Call {
+        /// The server: a configured server's name or an http(s) URL.
+        server: String,
+        /// The tool's name as the server gives it (without the `SERVER__` prefix).
+        tool: String,
+        /// The arguments, a JSON object (default `{}`).
+        arguments: Option<String>,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Read a server's resource and print its contents (text as is, binary as its type and size).
+    Read {
+        /// The server: a configured server's name or an http(s) URL.
+        server: String,
+        /// The resource's URI.
+        uri: String,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Fetch a server's prompt filled with arguments and print its messages.
+    Prompt {
+        /// The server: a configured server's name or an http(s) URL.
+        server: String,
+        /// The prompt's name.
+        name: String,
+        /// The arguments, a JSON object of strings (default `{}`).
+        arguments: Option<String>,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Log in to an HTTP server with OAuth (its authorization page opened with $BROWSER or
+    /// the desktop's opener, the answer taken on a loopback port); its tokens are kept in
+    /// the data folder (mcp-tokens/, one file per server URL, mode 0600) and used, refreshed, whenever it starts.
+    Login {
+        /// The server: a configured HTTP server's name or an http(s) URL.
+        server: String,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Forget a server's OAuth tokens.
+    Logout {
+        /// The server: a configured HTTP server's name or an http(s) URL.
+        server: String,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+    /// Serve the built-in tools to other MCP clients, over stdio (what a client starts) or
+    /// Streamable HTTP on a loopback address. File tools and shell work in the current
+    /// directory; tools that write, and shell, only when listed in --tools. Over HTTP every
+    /// request needs `Authorization: Bearer TOKEN`: the token is LUCID_MCP_TOKEN, else one
+    /// is made and printed at start; a call may take 120 s, and 16 sessions may be open.
+    Serve {
+        /// Comma-separated tools (default: those that only read).
+        #[arg(long)]
+        tools: Option<String>,
+        /// Serve Streamable HTTP at http://ADDR/mcp (a loopback address, e.g. 127.0.0.1:8931).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+    },
+}

@@ -1,0 +1,185 @@
+//! OAuth 2.1 for Streamable HTTP servers (feature `mcp-auth`), with `rmcp`'s own
+//! authorization support: protected-resource and authorization-server discovery, PKCE,
+//! dynamic client registration, token refresh. Lucid adds where the tokens live (one JSON
+//! file per server, mode 0600) and the loopback callback of [`login`].
+
+use std::path::{Path, PathBuf};
+
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, AuthorizationRequest, AuthorizationSession, CredentialStore, StoredCredentials,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use super::McpError;
+
+/// A server's credentials in one JSON file, written with mode 0600.
+#[derive(Debug, Clone)]
+pub struct FileCredentialStore {
+    path: PathBuf,
+}
+
+impl FileCredentialStore {
+    /// The store at `path` (its folder is made, mode 0700, on the first save).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        FileCredentialStore { path: path.into() }
+    }
+}
+
+fn store_error(e: impl std::fmt::Display) -> AuthError {
+    AuthError::InternalError(format!("the MCP token file: {e}"))
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for FileCredentialStore {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        match tokio::fs::read(&self.path).await {
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(store_error),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(store_error(e)),
+        }
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        let bytes = serde_json::to_vec(&credentials).map_err(store_error)?;
+        write_private(&self.path, &bytes).map_err(store_error)
+    }
+
+    async fn clear(&self) -> Result<(), AuthError> {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(store_error(e)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` readable by its owner only (a temporary file renamed over it).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent() {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    }
+    let tmp = path.with_extension("tmp");
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
+/// A manager for the server at `url` keeping its tokens in `store`; loopback and private
+/// addresses are allowed (the user named the server).
+pub(crate) async fn manager(url: &str, store: &Path) -> Result<AuthorizationManager, AuthError> {
+    // rmcp builds its own reqwest client for OAuth: it needs the process's TLS provider.
+    #[cfg(feature = "tls")]
+    crate::model::http::install_crypto_provider();
+    let mut manager = AuthorizationManager::new_allowing_private_addresses(url).await?;
+    manager.set_credential_store(FileCredentialStore::new(store));
+    Ok(manager)
+}
+
+/// Logs in to the server at `url`: discovers its authorization server, registers Lucid
+/// (dynamic client registration) unless it knows a client, sends the user to the
+/// authorization page through `open` (e.g. a browser) with a PKCE challenge, waits for the
+/// redirect on a loopback port, and keeps the tokens in `store` (mode 0600).
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), lucid::mcp::McpError> {
+/// lucid::mcp::login("https://example.com/mcp", "tokens/example.json".as_ref(), |url| {
+///     println!("Open {url}");
+/// })
+/// .await?;
+/// # Ok(()) }
+/// ```
+pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(), McpError> {
+    let fail = |reason: String| McpError::Connect { server: url.to_string(), url: url.to_string(), reason };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| fail(e.to_string()))?;
+    let port = listener.local_addr().map_err(|e| fail(e.to_string()))?.port();
+    let redirect = format!("http://127.0.0.1:{port}/callback");
+    let mut manager = manager(url, store).await.map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
+    // The server's own 401 says where its metadata is (and which scope it wants).
+    let challenge = challenge(url).await;
+    let metadata = manager
+        .resolve_metadata_from_challenge(challenge.as_deref())
+        .await
+        .map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
+    manager.set_metadata(metadata.metadata);
+    let mut request = AuthorizationRequest::new(&redirect).with_client_name("Lucid");
+    if let Some(challenge) = challenge {
+        request = request.with_challenge(challenge);
+    }
+    let session = AuthorizationSession::new(manager, request)
+        .await
+        .map_err(|(_, e)| fail(format!("OAuth registration failed: {e}")))?;
+    open(session.get_authorization_url());
+    let callback = loop {
+        let (mut socket, _) = listener.accept().await.map_err(|e| fail(e.to_string()))?;
+        let mut head = vec![0u8; 8192];
+        let n = socket.read(&mut head).await.unwrap_or(0);
+        let head = String::from_utf8_lossy(&head[..n]).to_string();
+        let target = head.split_whitespace().nth(1).unwrap_or("").to_string();
+        if !target.starts_with("/callback") {
+            let _ = socket.write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n").await;
+            continue;
+        }
+        let body = "Lucid is logged in; you can close this page.";
+        let reply =
+            format!("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: {}\r\n\r\n{body}", body.len());
+        let _ = socket.write_all(reply.as_bytes()).await;
+        break format!("http://127.0.0.1:{port}{target}");
+    };
+    session.handle_callback_url(&callback).await.map_err(|e| fail(format!("OAuth token exchange failed: {e}")))?;
+    Ok(())
+}
+
+/// The `WWW-Authenticate` header of the server's answer to an unauthenticated `initialize`,
+/// when it answers 401.
+async fn challenge(url: &str) -> Option<String> {
+    let client =
+        crate::model::http::reqwest_client_builder().redirect(reqwest::redirect::Policy::none()).build().ok()?;
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "lucid", "version": env!("CARGO_PKG_VERSION")}}});
+    let response = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .json(&body)
+        .timeout(std::time::Duration::from_secs(30))
+        .send()
+        .await
+        .ok()?;
+    if response.status() != reqwest::StatusCode::UNAUTHORIZED {
+        return None;
+    }
+    response.headers().get(reqwest::header::WWW_AUTHENTICATE)?.to_str().ok().map(str::to_string)
+}
+
+/// Forgets the server's tokens (removes the file).
+pub async fn logout(store: &Path) -> Result<(), McpError> {
+    FileCredentialStore::new(store)
+        .clear()
+        .await
+        .map_err(|e| McpError::Protocol { server: store.display().to_string(), reason: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn tokens_are_kept_for_the_owner_only_and_forgotten_on_logout() {
+        let dir = std::env::temp_dir().join(format!("lucid-mcp-tokens-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("tokens/server.json");
+        let store = FileCredentialStore::new(&path);
+        assert!(store.load().await.unwrap().is_none());
+        store.save(StoredCredentials::new("client-1".into(), None, vec!["read".into()], None)).await.unwrap();
+        let mode =
+            |p: &Path| std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions()) & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert_eq!(store.load().await.unwrap().unwrap().client_id, "client-1");
+        logout(&path).await.unwrap();
+        assert!(!path.exists() && store.load().await.unwrap().is_none());
+        logout(&path).await.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
