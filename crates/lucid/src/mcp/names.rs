@@ -63,6 +63,11 @@ const BUILTIN: &[&str] = &[
     "python",
     "sql_query",
     "sql_schema",
+    "schema_history",
+    "sql_migrate",
+    "code_outline",
+    "run_tests",
+    "coverage",
 ];
 
 /// Whether `name` is a built-in tool's (`shell`, `read_file`, `ask_user`, …): an MCP tool
