@@ -172,7 +172,7 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("? Which city?").unwrap();
         p.expect("answer> ").unwrap();
         p.send_line("Lisbon").unwrap();
-        p.expect(r#"Tool said: [{"answer":"Lisbon","question":"Which city?"}]"#).unwrap();
+        p.expect(r#"Tool said: [{"question":"Which city?","answer":"Lisbon"}]"#).unwrap();
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 4 messages)").unwrap();
 
@@ -193,7 +193,7 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("? Which airport?").unwrap();
         p.expect("answer> ").unwrap();
         p.send_line("OSL").unwrap();
-        p.expect(r#"Noted: My answers to your questions: [{"answer":"OSL","question":"Which airport?"}]"#).unwrap();
+        p.expect(r#"Noted: My answers to your questions: [{"question":"Which airport?","answer":"OSL"}]"#).unwrap();
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 2 messages)").unwrap();
         p.send_line("/undo").unwrap();

@@ -999,12 +999,10 @@ async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field()
         first["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
     assert_eq!(tools, ["calculator"], "requiredTools are the request's tools");
     let user = first["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
-    assert!(
-        user.starts_with(
-            "<context>\n{\n  \"points\": \"3*14\",\n  \"user\": \"ana\"\n}\n</context>\n\nHow many points?"
-        ),
-        "{user}"
-    );
+    // The context's keys come in either order (serde_json's preserve_order may be on).
+    let (context, rest) = user.strip_prefix("<context>\n").and_then(|u| u.split_once("\n</context>\n\n")).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(context).unwrap(), serde_json::json!({"user": "ana", "points": "3*14"}));
+    assert!(rest.starts_with("How many points?"), "{user}");
 
     // A request narrows the run's tools; it cannot add one the run was not given.
     let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "requiredTools": ["calculator", "shell"]}"#).await;

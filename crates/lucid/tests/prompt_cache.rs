@@ -47,9 +47,12 @@ fn breakpoints(v: &Value, path: String, out: &mut Vec<String>) {
     }
 }
 
+/// The marked paths, sorted: the order of an object's keys depends on serde_json's
+/// `preserve_order` feature, which another crate of the build may turn on.
 fn marks(body: &Value) -> Vec<String> {
     let mut out = Vec::new();
     breakpoints(body, String::new(), &mut out);
+    out.sort();
     out
 }
 

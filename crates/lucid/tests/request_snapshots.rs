@@ -8,6 +8,15 @@ use lucid::model::{ChatOptions, ChatRequest, ResponseFormat, ToolChoice, openai}
 use lucid::{Message, ToolCall, ToolSpec};
 use serde_json::json;
 
+/// A JSON snapshot with the objects' keys sorted: whether serde_json keeps insertion order
+/// depends on its `preserve_order` feature, which another crate of a workspace build (the
+/// local model's grammar engine) turns on.
+macro_rules! snapshot {
+    ($($t:tt)*) => {
+        insta::with_settings!({ sort_maps => true }, { insta::assert_json_snapshot!($($t)*) })
+    };
+}
+
 fn conversation() -> Vec<Message> {
     vec![
         Message::system("You are a weather assistant."),
@@ -53,7 +62,7 @@ fn body(preset: &str, stream: bool, options: &ChatOptions) -> serde_json::Value 
 
 #[test]
 fn openai_request() {
-    insta::assert_json_snapshot!(body("openai", false, &ChatOptions::default()));
+    snapshot!(body("openai", false, &ChatOptions::default()));
 }
 
 #[test]
@@ -77,7 +86,7 @@ fn openai_streaming_request_with_every_option() {
         extra: Some(extra),
         ..Default::default()
     };
-    insta::assert_json_snapshot!(body("openai", true, &options));
+    snapshot!(body("openai", true, &options));
 }
 
 #[test]
@@ -87,12 +96,12 @@ fn zhipu_request_sends_null_content_beside_tool_calls_and_reasoning_of_the_curre
     assert!(b["messages"][2].get("reasoning_content").is_none(), "reasoning of an earlier turn is not sent");
     assert_eq!(b["messages"][7]["reasoning_content"], "The user wants a retry.");
     assert!(b.get("stream_options").is_none());
-    insta::assert_json_snapshot!(b);
+    snapshot!(b);
 }
 
 #[test]
 fn deepseek_request() {
-    insta::assert_json_snapshot!(body("deepseek", false, &ChatOptions::default()));
+    snapshot!(body("deepseek", false, &ChatOptions::default()));
 }
 
 #[test]
@@ -103,7 +112,7 @@ fn qwen_and_local_servers_send_empty_content_beside_tool_calls() {
         let b = openai::encode(&ChatRequest::new(&msgs, &tools(), &ChatOptions::default()), "m", &p.quirks, false);
         assert_eq!(b["messages"][2]["content"], "", "{preset}");
     }
-    insta::assert_json_snapshot!(body("ollama", false, &ChatOptions::default()));
+    snapshot!(body("ollama", false, &ChatOptions::default()));
 }
 
 /// The same conversation under a content policy no preset uses yet, for a server that
@@ -119,7 +128,7 @@ fn omit_policy_leaves_content_out_beside_tool_calls() {
     let b = with_policy(ContentPolicy::Omit);
     assert!(b["messages"][2].get("content").is_none(), "{}", b["messages"][2]);
     assert_eq!(b["messages"][7]["content"], "Retrying.", "text beside calls is still sent");
-    insta::assert_json_snapshot!(b);
+    snapshot!(b);
 }
 
 #[test]
@@ -127,7 +136,7 @@ fn placeholder_policy_sends_its_text_beside_tool_calls() {
     let b = with_policy(ContentPolicy::Placeholder("(calling tools)"));
     assert_eq!(b["messages"][2]["content"], "(calling tools)");
     assert_eq!(b["messages"][7]["content"], "Retrying.", "real text is never replaced");
-    insta::assert_json_snapshot!(b);
+    snapshot!(b);
 }
 
 /// The same conversation as Anthropic and Gemini see it: Anthropic thinking blocks with
@@ -169,7 +178,7 @@ fn anthropic_request() {
     assert_eq!(b["messages"][2]["content"].as_array().unwrap().len(), 2, "both results in one user message");
     assert_eq!(b["messages"][2]["content"][1]["is_error"], true);
     assert_eq!(b["messages"][1]["content"][0]["type"], "thinking", "thinking blocks first, verbatim");
-    insta::assert_json_snapshot!(b);
+    snapshot!(b);
 
     // A question sent after an interrupted tool turn joins the results' user message, after them.
     let cut = [msgs[1].clone(), msgs[2].clone(), msgs[3].clone(), msgs[4].clone(), Message::user("never mind")];
@@ -198,5 +207,5 @@ fn gemini_request() {
         b["contents"][2]["parts"][1]["functionResponse"]["response"],
         json!({"error": "Error: service unavailable"})
     );
-    insta::assert_json_snapshot!(b);
+    snapshot!(b);
 }

@@ -380,12 +380,6 @@ impl Chat {
         let (reply, answers) = oneshot::channel();
         answer(UiRequest::Ask { questions: interview.questions.clone(), reply }, &self.reader, style).await;
         let answers = answers.await.ok().flatten()?;
-        let pairs: Vec<serde_json::Value> = interview
-            .questions
-            .iter()
-            .zip(answers.iter().map(String::as_str).chain(std::iter::repeat("(no answer)")))
-            .map(|(q, a)| serde_json::json!({"question": q, "answer": a}))
-            .collect();
-        Some(format!("My answers to your questions: {}", serde_json::Value::Array(pairs)))
+        Some(format!("My answers to your questions: {}", lucid::tool::answers_json(&interview.questions, &answers)))
     }
 }

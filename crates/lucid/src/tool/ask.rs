@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
@@ -97,16 +97,31 @@ impl Tool for AskUser {
                 None => None,
             };
             let Some(answers) = answers else { return Err(ToolError::needs_input(questions)) };
-            let pairs: Vec<Value> = questions
-                .iter()
-                .enumerate()
-                .map(|(i, q)| {
-                    let a = answers.get(i).map(String::as_str).unwrap_or("(no answer)");
-                    serde_json::json!({"question": q, "answer": a})
-                })
-                .collect();
-            Ok(Value::Array(pairs).to_string())
+            Ok(answers_json(&questions, &answers))
         }
         .boxed()
     }
+}
+
+/// One question and its answer, in that order whatever serde_json's features are.
+#[derive(Serialize)]
+struct Answered<'a> {
+    question: &'a str,
+    answer: &'a str,
+}
+
+/// The answers to questions as the JSON array the model reads:
+/// `[{"question": …, "answer": …}, …]`, `"(no answer)"` where an answer is missing.
+///
+/// ```
+/// let json = lucid::tool::answers_json(&["Which city?".to_string()], &[]);
+/// assert_eq!(json, r#"[{"question":"Which city?","answer":"(no answer)"}]"#);
+/// ```
+pub fn answers_json(questions: &[String], answers: &[String]) -> String {
+    let pairs: Vec<Answered<'_>> = questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| Answered { question: q, answer: answers.get(i).map_or("(no answer)", String::as_str) })
+        .collect();
+    serde_json::to_string(&pairs).unwrap_or_else(|_| "[]".into())
 }

@@ -68,7 +68,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-pub use ask::{AskUser, Interviewer};
+pub use ask::{AskUser, Interviewer, answers_json};
 pub(crate) use registry::run as run_tool;
 pub use registry::{ToolOutcome, ToolRegistry};
 
