@@ -20,6 +20,7 @@ pub use crate::outcome::{AgentResult, Spend, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
+pub(crate) use session::SessionState;
 
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};

@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use extract::{DEFAULT_EXTRACTION_RETRIES, Extraction};
+pub(crate) use approvals::SessionState;
 
 use super::{Agent, AgentEvent, AgentResult, Canceller};
 use crate::context::Context;
