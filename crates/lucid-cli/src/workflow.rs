@@ -239,7 +239,8 @@ async fn keep(store: &dyn SessionStore, id: &str, paused: Option<&PausedWorkflow
 fn read_answers(path: &Path) -> anyhow::Result<Result<Vec<lucid::approval::Answer>, RequestError>> {
     let text = if path == Path::new("-") {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).context("reading the answers from standard input")?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .context("reading the answers from standard input")?;
         s
     } else {
         std::fs::read_to_string(path).with_context(|| format!("reading the answers {}", path.display()))?

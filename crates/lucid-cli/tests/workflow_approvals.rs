@@ -120,7 +120,10 @@ async fn a_workflow_step_stops_for_approval_and_resume_continues_from_it() {
     assert_eq!(code, Some(2), "{v}");
     assert!(v["error"]["message"].as_str().unwrap().contains("waiting for approval"), "{v}");
     for (answer, field) in [
-        (json!({"call_id": "c3", "decision": "allow", "arguments": {"path": 5, "content": "x"}}), "approvals[0].arguments"),
+        (
+            json!({"call_id": "c3", "decision": "allow", "arguments": {"path": 5, "content": "x"}}),
+            "approvals[0].arguments",
+        ),
         (json!({"call_id": "c9", "decision": "allow"}), "approvals[0].call_id"),
         (json!({"call_id": "c1", "decision": "perhaps"}), "approvals[0].decision"),
     ] {
@@ -151,8 +154,9 @@ async fn a_workflow_step_stops_for_approval_and_resume_continues_from_it() {
     assert!(v["error"]["message"].as_str().unwrap().contains("no workflow waits"), "{v}");
 
     // Without a session nothing could continue the workflow: `ask` refuses, as it did.
-    let out = run_in(&dir, &["--config", "config.toml", "workflow", "run", "flow.yaml", "--json", "--input", &input], &[])
-        .await;
+    let out =
+        run_in(&dir, &["--config", "config.toml", "workflow", "run", "flow.yaml", "--json", "--input", &input], &[])
+            .await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["outputs"]["act"].as_str().unwrap().contains("needs the user's approval"), "{v}");
@@ -179,7 +183,8 @@ async fn answers_after_the_approval_timeout_deny_the_waiting_calls() {
     assert_eq!(code, Some(2), "the failed workflow waits no more: {v}");
 
     // In time: the answer holds.
-    let (code, _, _) = workflow(&dir, "wf-soon", &["--input", &format!("calls={}", json!([write("c1", "a.txt", "A")]))]).await;
+    let (code, _, _) =
+        workflow(&dir, "wf-soon", &["--input", &format!("calls={}", json!([write("c1", "a.txt", "A")]))]).await;
     assert_eq!(code, Some(5));
     let (code, v, err) =
         resume(&dir, "wf-soon", json!([{"call_id": "c1", "decision": "allow"}]), &["--approval-timeout", "3600"]).await;

@@ -72,7 +72,11 @@ impl Hook for DailyBudget {
         })
     }
 
-    fn after_model_response<'a>(&'a self, cx: &'a HookContext<'a>, response: &'a mut ChatResponse) -> BoxFuture<'a, ()> {
+    fn after_model_response<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        response: &'a mut ChatResponse,
+    ) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             let (Some(tenant), Some(usage)) = (cx.owner, response.usage) else { return };
             let label = response.fallbacks.last().map_or(self.model.as_str(), |s| s.to.as_str());
@@ -94,7 +98,9 @@ impl Hook for DailyBudget {
 fn spent_limit(limits: Limits, s: &DailySpend) -> Option<String> {
     let cost = s.cost_nanos as f64 / 1e9;
     let spent = |what: &str, max: String, now: String| {
-        format!("this key has spent {now} today, the limit of {what} per tenant per day ({max}); it resets at 00:00 UTC")
+        format!(
+            "this key has spent {now} today, the limit of {what} per tenant per day ({max}); it resets at 00:00 UTC"
+        )
     };
     if let Some(max) = limits.max_cost {
         if s.unpriced > 0 {

@@ -177,10 +177,8 @@ async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_s
 
 #[tokio::test]
 async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
-    let model = Script::new(vec![
-        calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"}))]),
-        text("both answered"),
-    ]);
+    let model =
+        Script::new(vec![calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"}))]), text("both answered")]);
     let (first, after) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let flow = flow(&model, &first, &after);
     let paused = flow.run(json!({"topic": "x"})).await.unwrap().paused.unwrap();
@@ -189,9 +187,7 @@ async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
     let mut paused = run.paused.expect("c2 has no answer: still waiting");
     let pending = paused.pending_approvals();
     // The allowed call ran; the other still waits.
-    assert_eq!(pending.iter().map(|p| (p.call.call_id.as_str(), p.call.answered)).collect::<Vec<_>>(), [(
-        "c2", false
-    )]);
+    assert_eq!(pending.iter().map(|p| (p.call.call_id.as_str(), p.call.answered)).collect::<Vec<_>>(), [("c2", false)]);
     assert_eq!(model.calls_made(), 1);
 
     assert!(paused.expire_approvals(&flow, Duration::from_secs(3600)).await.unwrap().is_empty(), "not due yet");
@@ -211,10 +207,10 @@ async fn parallel_and_loop_steps_keep_what_finished_beside_the_waiting_one() {
     let looped = Script::new(vec![text("round 1"), calls(&[("l1", json!({"text": "l"}))]), text("round 2")]);
     let quick_agent = Agent::builder(Arc::clone(&quick) as Arc<dyn ChatModel>).build();
     let flow = Workflow::new("groups")
-        .step(Step::parallel("both", vec![
-            Step::agent("slow", &agent(&waiting), "slow"),
-            Step::agent("fast", &quick_agent, "fast"),
-        ]))
+        .step(Step::parallel(
+            "both",
+            vec![Step::agent("slow", &agent(&waiting), "slow"), Step::agent("fast", &quick_agent, "fast")],
+        ))
         .step(Step::repeat(
             "rounds",
             vec![Step::agent("round", &agent(&looped), "round {{ rounds.iteration }}")],

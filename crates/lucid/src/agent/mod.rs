@@ -19,8 +19,8 @@ use std::time::Duration;
 pub use crate::outcome::{AgentResult, Spend, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
-pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 pub(crate) use session::SessionState;
+pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};

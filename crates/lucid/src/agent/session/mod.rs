@@ -21,8 +21,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use extract::{DEFAULT_EXTRACTION_RETRIES, Extraction};
 pub(crate) use approvals::SessionState;
+pub use extract::{DEFAULT_EXTRACTION_RETRIES, Extraction};
 
 use super::{Agent, AgentEvent, AgentResult, Canceller};
 use crate::context::Context;

@@ -47,7 +47,7 @@ mod run;
 mod step;
 mod template;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -342,7 +342,7 @@ impl Workflow {
                 }
             }
         }
-        self.execute(given, BTreeMap::new(), Vec::new(), BTreeMap::new(), &on_event).await
+        self.execute(pause::Start { input: given, ..Default::default() }, &on_event).await
     }
 
     /// Goes on with a workflow that waited for approval ([`WorkflowRun::paused`], its
@@ -378,8 +378,7 @@ impl Workflow {
                 self.name
             )));
         }
-        let (input, done, records, waiting) = paused.into_parts();
-        self.execute(input, done, records, waiting, &on_event).await
+        self.execute(paused.into_start(), &on_event).await
     }
 
     /// Records `answers` ([`PausedWorkflow::decide`]) and [resumes](Workflow::resume).
@@ -394,21 +393,15 @@ impl Workflow {
 
     async fn execute(
         &self,
-        input: Map<String, Value>,
-        done: BTreeMap<String, Delta>,
-        records: Vec<StepRecord>,
-        waiting: BTreeMap<String, pause::PausedStep>,
+        start: pause::Start,
         on_event: &(dyn Fn(WorkflowEvent) + Send + Sync),
     ) -> Result<WorkflowRun, WorkflowError> {
+        let pause::Start { input, done, records, waiting } = start;
         let started = Instant::now();
         let mut scope = Map::new();
         scope.insert("input".into(), Value::Object(input.clone()));
-        let runner = Runner {
-            on_event,
-            records: Mutex::new(records),
-            done: Mutex::new(done),
-            paused: Mutex::new(waiting),
-        };
+        let runner =
+            Runner { on_event, records: Mutex::new(records), done: Mutex::new(done), paused: Mutex::new(waiting) };
         let outcome = runner.run_sequence(&self.steps, Arc::new(scope), "").await;
         let steps = runner.records.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut usage = Usage::default();

@@ -85,6 +85,16 @@ impl PausedStep {
     }
 }
 
+/// What a run starts from: the inputs, and for a resumed one the finished steps' outputs
+/// and records and the waiting steps.
+#[derive(Default)]
+pub(super) struct Start {
+    pub(super) input: Map<String, Value>,
+    pub(super) done: BTreeMap<String, Delta>,
+    pub(super) records: Vec<StepRecord>,
+    pub(super) waiting: BTreeMap<String, PausedStep>,
+}
+
 /// A tool call waiting for approval in a paused workflow, with the step it waits in.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -119,10 +129,8 @@ impl PausedWorkflow {
         PausedWorkflow { workflow: workflow.to_string(), input, done, records, waiting }
     }
 
-    /// The parts a resumed run starts from: inputs, finished outputs, records, waiting steps.
-    pub(super) fn into_parts(
-        self,
-    ) -> (Map<String, Value>, BTreeMap<String, Delta>, Vec<StepRecord>, BTreeMap<String, PausedStep>) {
+    /// What a resumed run starts from.
+    pub(super) fn into_start(self) -> Start {
         let records = self
             .records
             .into_iter()
@@ -133,7 +141,7 @@ impl PausedWorkflow {
                 usage: r.usage,
             })
             .collect();
-        (self.input, self.done, records, self.waiting)
+        Start { input: self.input, done: self.done, records, waiting: self.waiting }
     }
 
     /// The workflow's name.
@@ -169,7 +177,11 @@ impl PausedWorkflow {
         self.waiting
             .iter()
             .flat_map(|(path, w)| {
-                w.pending.iter().map(|call| StepApproval { step: w.step.clone(), path: path.clone(), call: call.clone() })
+                w.pending.iter().map(|call| StepApproval {
+                    step: w.step.clone(),
+                    path: path.clone(),
+                    call: call.clone(),
+                })
             })
             .collect()
     }
@@ -184,8 +196,11 @@ impl PausedWorkflow {
     /// the answer is refused, and with a [`WorkflowError::Invalid`] when `flow` is not the
     /// workflow that paused.
     pub async fn decide(&mut self, flow: &Workflow, answer: Answer) -> Result<()> {
-        let Some(path) =
-            self.waiting.iter().find(|(_, w)| w.pending.iter().any(|p| p.call_id == answer.call_id)).map(|(p, _)| p.clone())
+        let Some(path) = self
+            .waiting
+            .iter()
+            .find(|(_, w)| w.pending.iter().any(|p| p.call_id == answer.call_id))
+            .map(|(p, _)| p.clone())
         else {
             return Err(ApprovalError::NotPending { call_id: answer.call_id }.into());
         };

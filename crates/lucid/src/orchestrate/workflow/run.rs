@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::pause::PausedStep;
 use super::step::{Action, Step, StepInput};
-use super::{Delta, StepRecord, WorkflowError, WorkflowEvent, foreach, render, template};
+use super::{Delta, StepRecord, WorkflowError, WorkflowEvent, render, template};
 use crate::error::Error;
 use crate::message::Usage;
 use crate::tool::ToolContext;
@@ -229,9 +229,7 @@ impl Runner<'_> {
                         locked(&self.paused).insert(path.to_string(), waiting);
                         Err(Halt::Paused)
                     }
-                    other => {
-                        Err(fail(format!("the agent stopped before answering ({})", other.as_str()), None))
-                    }
+                    other => Err(fail(format!("the agent stopped before answering ({})", other.as_str()), None)),
                 }
             }
             Action::Sequence(steps) => {
@@ -239,7 +237,8 @@ impl Runner<'_> {
                 Ok((delta, out, Usage::default()))
             }
             Action::Parallel(steps) => {
-                let runs = steps.iter().map(|s| self.run_step(s, scope, format!("{path}.{}", s.name)).map(unless_paused));
+                let runs =
+                    steps.iter().map(|s| self.run_step(s, scope, format!("{path}.{}", s.name)).map(unless_paused));
                 let results = futures::future::try_join_all(runs).await?;
                 let mut joined = Map::new();
                 let mut delta = Delta::new();
@@ -288,8 +287,7 @@ impl Runner<'_> {
                 Ok((delta, out, Usage::default()))
             }
             Action::ForEach { over, body, concurrency } => {
-                let items = foreach::items(scope, over).map_err(|m| fail(m, None))?;
-                let out = self.run_foreach(step, items, body, *concurrency, scope, path).await?;
+                let out = self.run_foreach(step, over, attempt, body, *concurrency, scope, path).await?;
                 Ok((Delta::new(), out, Usage::default()))
             }
         }
