@@ -27,7 +27,7 @@ use crate::{Agent, Session};
 /// [module docs](self).
 ///
 /// ```no_run
-/// # async fn demo(flow: lucid::orchestrate::workflow::Workflow) -> lucid::Result<()> {
+/// # async fn demo(flow: lucid::orchestrate::workflow::Workflow) -> Result<(), Box<dyn std::error::Error>> {
 /// use lucid::approval::Answer;
 /// let run = flow.run(serde_json::json!({"topic": "tides"})).await?;
 /// if let Some(mut paused) = run.paused {
