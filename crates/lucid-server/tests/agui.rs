@@ -4,7 +4,9 @@
 //! a failure — with keys, budgets and `client_system` holding. Every input sent and
 //! every event answered is checked by the schemas `@ag-ui/core` publishes (its zod
 //! `EventSchemas` and `RunAgentInputSchema`, run by tests/node/agui_schemas.cjs) when
-//! `LUCID_TEST_NODE_CLIENTS` names the npm install `.ci/run` makes.
+//! `LUCID_TEST_NODE_CLIENTS` names the npm install `.ci/run` makes; with it, AG-UI's own
+//! HTTP client (`HttpAgent` of `@ag-ui/client`, tests/node/agui_client.cjs) drives a
+//! thread with a front-end tool too.
 
 mod common;
 
@@ -31,6 +33,12 @@ fn model(req: &RecordedRequest) -> Reply {
             (Some("tool"), _) => Reply::sse(&tool_call_stream(&[("call_w", "weather", r#"{"city":"Paris"}"#)])),
             _ => Reply::sse(&tool_call_stream(&[("call_a", "add", r#"{"a":2,"b":3}"#)])),
         };
+    }
+    if last["content"] == "fail" {
+        return Reply::json(
+            400,
+            &json!({"error": {"message": "the model is unwell", "type": "invalid_request_error"}}),
+        );
     }
     let users = messages.iter().filter(|m| m["role"] == "user").count();
     text(&format!("You said {users} things."))
@@ -258,7 +266,7 @@ async fn a_failed_run_ends_with_run_error_and_a_refused_input_is_a_json_400() {
     assert_eq!(types(&events), ["RUN_STARTED", "RUN_ERROR"]);
     assert_eq!(events[1]["code"], "provider_error");
     assert!(events[1]["message"].as_str().unwrap().contains("unwell"), "{}", events[1]);
-    check_schemas(&[ask.clone()], &events).await;
+    check_schemas(std::slice::from_ref(&ask), &events).await;
 
     let refused = |change: fn(&mut Value), field: &'static str| {
         let mut body = ask.clone();
@@ -310,4 +318,74 @@ async fn keys_budgets_and_client_system_hold_on_the_agui_route() {
     let (status, reply) = acme.post("/v1/agui/default", ask).await;
     assert_eq!((status, error_code(&reply)), (429, "quota_exceeded"), "the day's one model call is spent: {reply}");
     assert_eq!(mock.requests().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ag_uis_own_http_client_drives_a_thread_with_a_front_end_tool() {
+    let Some(dir) =
+        common::real_part("LUCID_TEST_NODE_CLIENTS", ".ci/run installs .ci/node-clients with npm ci and sets it")
+    else {
+        return;
+    };
+    let keys = ApiKeys::parse("acme:acme-key-0123456789").unwrap();
+    let (api, mock) = serve("agui-client", |c| c.keys(keys)).await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/node/agui_client.cjs");
+    let url = format!("{}/v1/agui/default", api.url);
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node").args([script, &dir, &url, "acme-key-0123456789"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the script failed:\n{stderr}");
+    let got: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(
+        got["first"],
+        json!([
+            "RUN_STARTED",
+            "STATE_SNAPSHOT",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "TOOL_CALL_RESULT",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "RUN_FINISHED"
+        ]),
+        "{got:#}"
+    );
+    assert_eq!(got["pending"], json!([["call_w", "weather", {"city": "Paris"}]]), "{got:#}");
+    assert_eq!(
+        got["second"],
+        json!([
+            "RUN_STARTED",
+            "STATE_SNAPSHOT",
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_END",
+            "RUN_FINISHED"
+        ]),
+        "{got:#}"
+    );
+    assert_eq!(
+        got["thread"],
+        json!([
+            ["user", "The weather in Paris, and 2 + 3?", [], null],
+            ["assistant", null, ["add"], null],
+            ["tool", "5", [], "call_a"],
+            ["assistant", null, ["weather"], null],
+            ["tool", "sunny", [], "call_w"],
+            ["assistant", "Paris is sunny; 2 + 3 = 5.", [], null]
+        ]),
+        "the thread the client built from the events: {got:#}"
+    );
+    assert_eq!(got["state"], json!({"city": "Paris"}));
+    assert_eq!(got["errors"][0][0], "provider_error", "{got:#}");
+    assert!(got["errors"][0][1].as_str().unwrap().contains("unwell"), "{got:#}");
+    let resumed = &mock.requests()[2].json()["messages"];
+    let roles: Vec<&str> = resumed.as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user", "assistant", "tool", "assistant", "tool"], "{resumed}");
 }
