@@ -17,7 +17,6 @@
 //! its JSON error before any event, a run that fails once started ends with `RUN_ERROR`.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -50,6 +49,6 @@ pub async fn run(
     // holds the thread.
     let mut session = Session::with_messages(agent, history);
     session.set_owner(Some(tenant.0.clone()));
-    let ids = stream::Ids { thread_id, run_id, parent_run_id };
-    Ok(stream::answer(server, tenant, session, prompt, ids, state, slot, Instant::now()))
+    let echo = stream::Echo { thread_id, run_id, parent_run_id, state };
+    Ok(stream::answer(server, tenant, session, prompt, echo, slot))
 }

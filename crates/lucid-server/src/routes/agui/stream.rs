@@ -87,11 +87,12 @@ struct Stamped {
     timestamp: i64,
 }
 
-/// The run's ids, as the client gave them.
-pub struct Ids {
+/// What the events answer back as the client gave it: the run's ids, and its state.
+pub struct Echo {
     pub thread_id: String,
     pub run_id: String,
     pub parent_run_id: Option<String>,
+    pub state: Option<Value>,
 }
 
 /// Sends events while the client reads.
@@ -167,22 +168,20 @@ fn usage(result: &AgentResult) -> Value {
 }
 
 /// Runs the turn in a task of its own and answers with its events as they come.
-#[allow(clippy::too_many_arguments)]
 pub fn answer(
     server: Arc<AppState>,
     tenant: Tenant,
     mut session: Session,
     prompt: Option<String>,
-    ids: Ids,
-    state: Option<Value>,
+    echo: Echo,
     slot: Slot,
-    started: Instant,
 ) -> Response {
+    let started = Instant::now();
     let (tx, rx) = mpsc::channel::<Value>(64);
     tokio::spawn(async move {
         let _slot = slot;
         let mut out = Out { tx, open: true };
-        let Ids { thread_id, run_id, parent_run_id } = ids;
+        let Echo { thread_id, run_id, parent_run_id, state } = echo;
         out.send(AgUi::RunStarted { thread_id: thread_id.clone(), run_id: run_id.clone(), parent_run_id }).await;
         if let Some(snapshot) = state {
             out.send(AgUi::StateSnapshot { snapshot }).await;
