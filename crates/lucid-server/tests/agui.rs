@@ -389,3 +389,38 @@ async fn ag_uis_own_http_client_drives_a_thread_with_a_front_end_tool() {
     let roles: Vec<&str> = resumed.as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(roles, ["system", "user", "assistant", "tool", "assistant", "tool"], "{resumed}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_asks_the_user_finishes_with_the_questions_as_its_answer() {
+    let mock = Arc::new(
+        MockServer::start(|_: &RecordedRequest| {
+            Reply::sse(&tool_call_stream(&[("call_q", "ask_user", r#"{"questions": ["Which city?"]}"#)]))
+        })
+        .await,
+    );
+    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+    let agent = Agent::builder(llm).tool(lucid::tool::AskUser::deferred()).build();
+    let api = start("agui-ask", agent, |c| c).await;
+    let ask = input("run-1", json!([{"id": "m1", "role": "user", "content": "Book a trip"}]), json!([]));
+    let events = run(&api, &ask).await;
+    assert_eq!(
+        types(&events),
+        [
+            "RUN_STARTED",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "TOOL_CALL_RESULT",
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_END",
+            "RUN_FINISHED"
+        ],
+        "{events:#?}"
+    );
+    assert_eq!(events[1]["toolCallName"], "ask_user");
+    assert_eq!(text(&events), "Which city?", "nobody answers here: the questions are the answer");
+    assert_eq!(events[8]["outcome"], json!({"type": "success"}));
+    assert_eq!(mock.requests().len(), 1);
+    check_schemas(std::slice::from_ref(&ask), &events).await;
+}
