@@ -419,6 +419,7 @@ async fn a_run_that_asks_the_user_finishes_with_the_questions_as_its_answer() {
         "{events:#?}"
     );
     assert_eq!(events[1]["toolCallName"], "ask_user");
+    assert_ne!(events[5]["messageId"], events[1]["parentMessageId"], "the questions are a message of their own");
     assert_eq!(text(&events), "Which city?", "nobody answers here: the questions are the answer");
     assert_eq!(events[8]["outcome"], json!({"type": "success"}));
     assert_eq!(mock.requests().len(), 1);

@@ -240,7 +240,11 @@ pub fn answer(
         let Some(result) = finished else { return };
         record(&server, &tenant.0, &result, started).await;
         if result.stop_reason == StopReason::NeedsInput && !wrote {
-            // `ask_user` with nobody to answer: its questions are the answer.
+            // `ask_user` with nobody to answer: its questions are the answer, a message of
+            // their own after the call's result (AG-UI clients append text to the message
+            // an id names, and the step's already holds the call).
+            step.end_text(&mut out).await;
+            step = Step::new();
             step.text(&mut out, &answer_text(&result)).await;
         }
         step.end_text(&mut out).await;
