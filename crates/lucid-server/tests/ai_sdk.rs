@@ -150,6 +150,7 @@ async fn the_vercel_ai_sdk_drives_both_facades() {
         is("history", json!("You said 2 things."));
         is("options", json!("You said 1 things."));
         is("turns_store_false", json!(["You said 1 things.", "You said 2 things."]));
+        is("tool_turns_store_false", json!(["Paris is sunny; 2 + 3 = 5.", "You said 2 things."]));
         assert!(error(&got["fail"]).contains("the model is unwell"), "{api}: {got:#}");
         is(
             "stream_fail",
@@ -162,7 +163,11 @@ async fn the_vercel_ai_sdk_drives_both_facades() {
     assert_eq!(got["chat"]["turns_store_undefined"], json!(["You said 1 things.", "You said 2 things."]));
     let refused = error(&got["responses"]["turns_store_undefined"]);
     assert!(refused.contains("`input[1].id`: no stored item") && refused.contains("store: true"), "{refused}");
+    assert_eq!(got["chat"]["tool_turns_store_undefined"], json!(["Paris is sunny; 2 + 3 = 5.", "You said 2 things."]));
+    let refused = error(&got["responses"]["tool_turns_store_undefined"]);
+    assert!(refused.contains("`input[3].id`: no stored item") && refused.contains("store: true"), "{refused}");
     assert_eq!(got["responses"]["turns_store_true"], json!(["You said 1 things.", "You said 2 things."]));
+    assert_eq!(got["responses"]["tool_turns_store_true"], json!(["Paris is sunny; 2 + 3 = 5.", "You said 2 things."]));
     assert_eq!(got["responses"]["stored"], json!(["You said 1 things.", "You said 2 things."]), "previousResponseId");
     let sent: Vec<Value> = mock.requests().iter().map(|r| r.json()).collect();
     let forced =

@@ -118,6 +118,15 @@ async function cases(model) {
       const next = await generateText({ model, messages, providerOptions, maxRetries: 0 });
       return [first.text, next.text];
     });
+    // The same after a step with its own tool: the calls and results go back too.
+    await run(`tool_turns_store_${store}`, async () => {
+      const providerOptions = store === undefined ? undefined : { openai: { store } };
+      const messages = [{ role: "user", content: "The weather in Paris, and 2 + 3?" }];
+      const first = await generateText({ model, messages, tools: { weather }, stopWhen: stepCountIs(5), providerOptions, maxRetries: 0 });
+      messages.push(...first.response.messages, { role: "user", content: "Thanks" });
+      const next = await generateText({ model, messages, providerOptions, maxRetries: 0 });
+      return [first.text, next.text];
+    });
   }
   await run("options", async () => {
     const r = await generateText({
