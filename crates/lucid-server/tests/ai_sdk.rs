@@ -107,6 +107,22 @@ async fn an_item_reference_is_the_stored_item_of_the_tenants_response_or_a_400_s
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(message.starts_with("`input[1].id`: no stored item") && message.contains("store: true"), "{message}");
     assert_eq!(mock.requests().len(), calls + 1, "no refused request reached the model");
+
+    // An operator who chose OpenAI's default stores a request silent on `store`, so the
+    // same conversation sent by reference goes on.
+    let keys = ApiKeys::parse("acme:acme-key-0123456789").unwrap();
+    let api = start("ai-sdk-store-default", agent(&mock), |c| c.keys(keys).responses_store_default(true)).await;
+    let acme = api.as_key("acme-key-0123456789");
+    let (status, first) = acme.post("/v1/responses", json!({"model": "default", "input": [hello]})).await;
+    assert_eq!((status, &first["store"]), (200, &json!(true)), "{first}");
+    let item = first["output"][0]["id"].clone();
+    let turn = json!({"model": "default", "input": [hello, {"type": "item_reference", "id": item}, again]});
+    let (status, next) = acme.post("/v1/responses", turn).await;
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(next["output"][0]["content"][0]["text"], "You said 2 things.");
+    let (status, unstored) =
+        acme.post("/v1/responses", json!({"model": "default", "input": "Hello", "store": false})).await;
+    assert_eq!((status, &unstored["store"]), (200, &json!(false)), "`store: false` still keeps nothing");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

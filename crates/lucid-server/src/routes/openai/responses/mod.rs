@@ -45,6 +45,10 @@ pub async fn create(
         Some(Value::String(id)) => Some(id.clone()),
         Some(_) => return Err(ApiError::invalid("previous_response_id", "must be a string")),
     };
+    // A request silent on `store` is stored when the operator chose OpenAI's default.
+    if server.responses_store_default && matches!(body.0.get("store"), None | Some(Value::Null)) {
+        body.0.insert("store".into(), Value::Bool(true));
+    }
     // What an `item_reference` names, read from the tenant's stored responses.
     stored::resolve_references(&server, &tenant, &mut body).await?;
     let stored = match &previous {

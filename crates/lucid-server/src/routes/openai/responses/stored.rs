@@ -88,7 +88,8 @@ pub async fn resolve_references(
                 &format!(
                     "no stored item `{id}`: this server keeps a response's items only when it is created with \
                      `store: true` (OpenAI keeps them unless told `store: false`); send `store: true`, or send the \
-                     items themselves (the AI SDK does with providerOptions.openai.store = false)"
+                     items themselves (the AI SDK does with providerOptions.openai.store = false); an operator can store by default as OpenAI \
+                     does (`lucid serve --responses-store`)"
                 ),
             )
         })?;
