@@ -229,6 +229,11 @@ pub struct ServeArgs {
     /// `approval_timeout_secs` of [serve]].
     #[arg(long, value_name = "SECS")]
     pub approval_timeout: Option<u64>,
+    /// Store a `/v1/responses` request that does not say `store`, as OpenAI's API does (for
+    /// clients that rely on it, like the Vercel AI SDK's `item_reference`s) [default: off,
+    /// or `responses_store` of [serve]].
+    #[arg(long)]
+    pub responses_store: bool,
     /// The `default` agent's model flags (laid over the configuration's top level); the
     /// transcript, retries and timeout apply to every agent.
     #[command(flatten)]

@@ -49,6 +49,9 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         .body_timeout(body_timeout)
         .max_connections(max_connections)
         .tenant_daily_budget(daily_budget(&edge)?);
+    if args.responses_store || edge.responses_store.unwrap_or(false) {
+        serving = serving.responses_store_default(true);
+    }
     if let Some(secs) = args.approval_timeout.or(edge.approval_timeout_secs) {
         serving = serving.approval_timeout(Duration::from_secs(secs));
     }

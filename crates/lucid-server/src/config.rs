@@ -174,6 +174,9 @@ pub struct ServerConfig {
     pub(crate) lease: Duration,
     /// How long a tool call waits for approval before it is denied.
     pub(crate) approval_timeout: Duration,
+    /// Whether a `/v1/responses` request that does not say `store` is stored (OpenAI's
+    /// default) or not (Lucid's).
+    pub(crate) responses_store_default: bool,
     /// The origins whose web pages may use the API (CORS); without keys, a request with any
     /// other `Origin` is refused.
     pub(crate) origins: Vec<String>,
@@ -205,6 +208,7 @@ impl ServerConfig {
             grace: Duration::from_secs(30),
             lease: Duration::from_secs(15),
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+            responses_store_default: false,
             origins: Vec::new(),
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
@@ -318,6 +322,20 @@ impl ServerConfig {
     /// ```
     pub fn approval_timeout(mut self, timeout: Duration) -> ServerConfig {
         self.approval_timeout = timeout;
+        self
+    }
+
+    /// Whether a `/v1/responses` request without `store` is stored, as OpenAI's API does
+    /// (its documented default is `true`). Off unless set: the facade is stateless and keeps
+    /// a response only when the request says `store: true`. Clients written for OpenAI's
+    /// default (the Vercel AI SDK sends earlier answers as `item_reference`s unless told
+    /// `store: false`) need it on.
+    ///
+    /// ```
+    /// let config = lucid_server::ServerConfig::new("serve.db").responses_store_default(true);
+    /// ```
+    pub fn responses_store_default(mut self, store: bool) -> ServerConfig {
+        self.responses_store_default = store;
         self
     }
 

@@ -138,6 +138,8 @@ pub(crate) struct AppState {
     pub(crate) lease: Duration,
     /// How long a tool call waits for approval before it is denied.
     pub(crate) approval_timeout: Duration,
+    /// Whether a `/v1/responses` request without `store` is stored.
+    pub(crate) responses_store_default: bool,
     /// What one tenant may keep; readers per run.
     pub(crate) quotas: config::Quotas,
     /// This instance, as the owner of its runs' leases: `host:pid:nonce`.
@@ -212,6 +214,7 @@ impl Server {
             grace: config.grace,
             lease: config.lease,
             approval_timeout: config.approval_timeout,
+            responses_store_default: config.responses_store_default,
             quotas: config.quotas,
             owner: lucid::store::lock::owner(),
             runs: runs::Runs::default(),

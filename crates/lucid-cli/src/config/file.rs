@@ -134,6 +134,8 @@ pub struct ServeSection {
     pub max_connections: Option<u64>,
     /// Seconds a tool call waits for approval before it is denied (`--approval-timeout`).
     pub approval_timeout_secs: Option<u64>,
+    /// Store a `/v1/responses` request silent on `store`, as OpenAI does (`--responses-store`).
+    pub responses_store: Option<bool>,
     /// The most one tenant may spend per day (UTC), in US dollars; then 429.
     pub tenant_daily_max_cost: Option<f64>,
     /// The most tokens one tenant may use per day (UTC); then 429.
@@ -485,6 +487,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # body_timeout_secs = 30         # to send a request's body
 # max_connections = 1024         # served at once; more wait until one closes
 # approval_timeout_secs = 86400  # a tool call waiting for approval is denied after this
+# responses_store = false        # true: /v1/responses stores a request silent on `store`, as OpenAI does
 # tenant_daily_max_cost = 20.0   # dollars one key may spend per UTC day, then 429
 # tenant_daily_max_tokens = 5000000
 # tenant_daily_max_model_calls = 2000

@@ -1,7 +1,8 @@
 //! The routes, one module per resource: `sessions` (CRUD and starting runs), `runs`
-//! (status, events, cancel, input), `approvals` (answers to calls waiting), `openai` (the Chat Completions and Responses facades) and the operational endpoints
+//! (status, events, cancel, input), `approvals` (answers to calls waiting), `openai` (the Chat Completions and Responses facades), `agui` (runs as AG-UI events) and the operational endpoints
 //! here (`/healthz`, `/readyz`, `/metrics`); what the first two share is in `shared`.
 
+mod agui;
 mod approvals;
 mod openai;
 mod runs;
@@ -38,6 +39,7 @@ pub fn router(server: Arc<AppState>) -> Router {
         .route("/v1/chat/completions", post(openai::chat_completions))
         .route("/v1/responses", post(openai::responses::create))
         .route("/v1/responses/{id}", get(openai::responses::show).delete(openai::responses::delete))
+        .route("/v1/agui/{agent}", post(agui::run))
         .fallback(|method: Method, uri: Uri| async move {
             ApiError::not_found("route", &format!("{method} {}", uri.path()))
         })

@@ -41,8 +41,8 @@ use crate::config::ClientSystem;
 use crate::events::{Outcome, error_body};
 use crate::{ApiError, AppState, Tenant};
 
-mod client_tools;
-mod request;
+pub(in crate::routes) mod client_tools;
+pub(in crate::routes) mod request;
 pub mod responses;
 
 use client_tools::DeferClientTools;
@@ -86,7 +86,7 @@ fn client_calls(result: &AgentResult) -> Option<Value> {
 
 /// The answer a client reads: the text, or the questions of `ask_user` when the agent
 /// needs input nobody gave.
-fn answer(result: &AgentResult) -> String {
+pub(in crate::routes) fn answer(result: &AgentResult) -> String {
     if result.stop_reason == StopReason::NeedsInput && result.content.trim().is_empty() {
         return result.questions.join("\n");
     }
@@ -94,7 +94,7 @@ fn answer(result: &AgentResult) -> String {
 }
 
 /// A failed run as the facade answers it: 502 for the provider's failure, else 500.
-fn failure(e: &lucid::Error) -> ApiError {
+pub(in crate::routes) fn failure(e: &lucid::Error) -> ApiError {
     let body = error_body(e);
     let status = match e {
         lucid::Error::Provider(_) | lucid::Error::Network { .. } | lucid::Error::StreamTruncated { .. } => {
@@ -257,7 +257,7 @@ pub async fn chat_completions(
     Ok(Sse::new(chunks).keep_alive(KeepAlive::default()).into_response())
 }
 
-async fn record(server: &AppState, result: &AgentResult, started: Instant) {
+pub(in crate::routes) async fn record(server: &AppState, result: &AgentResult, started: Instant) {
     crate::spend::record(server, result);
     server.metrics.turn_ended(Outcome::of_result(result).status, started.elapsed());
 }
@@ -266,7 +266,12 @@ async fn record(server: &AppState, result: &AgentResult, started: Instant) {
 /// them, the client's tools beside its own, and the request's `tool_choice` on the first
 /// model call only (as OpenAI applies it to one completion; later steps of the run choose
 /// freely, or a forced tool would be called until the iterations run out).
-fn variant(agent: &Agent, system: Option<String>, mut options: ChatOptions, tools: Vec<Arc<dyn Tool>>) -> Agent {
+pub(in crate::routes) fn variant(
+    agent: &Agent,
+    system: Option<String>,
+    mut options: ChatOptions,
+    tools: Vec<Arc<dyn Tool>>,
+) -> Agent {
     let first = options.tool_choice.take();
     // A completion has no run to wait in: an `ask` nobody answers refuses the call here, as
     // it always did (the runs of `/v1/sessions` wait for approvals instead).

@@ -100,7 +100,7 @@ impl ChatRequest {
 /// The system prompt a run has when the client sent `client` (the field it came in, and
 /// its text), placed as the agent's `mode` says: after the operator's prompt, instead of
 /// it, or refused with a 400 naming the field.
-pub(super) fn system_prompt(
+pub(in crate::routes) fn system_prompt(
     agent: &Agent,
     mode: ClientSystem,
     client: Option<(String, String)>,
@@ -161,7 +161,7 @@ fn harmless(field: &str, value: &Value) -> Result<(), ApiError> {
 }
 
 /// The text of a message's `content`: a string, or text parts joined.
-fn content_text(content: Option<&Value>, field: &str) -> Result<String, ApiError> {
+pub(in crate::routes) fn content_text(content: Option<&Value>, field: &str) -> Result<String, ApiError> {
     match content {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),
@@ -184,7 +184,7 @@ fn content_text(content: Option<&Value>, field: &str) -> Result<String, ApiError
 /// The client's system and developer messages (joined, with the field of the first), the
 /// rest as Lucid messages, and the prompt (the last message must be the user's, or the
 /// result of a tool: then there is no prompt and the run goes on from the history).
-pub(super) type Read = (Option<(String, String)>, Vec<Message>, Option<String>);
+pub(in crate::routes) type Read = (Option<(String, String)>, Vec<Message>, Option<String>);
 
 fn messages(body: &JsonObject) -> Result<Read, ApiError> {
     let list = match body.0.get("messages") {
@@ -228,7 +228,7 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
 
 /// Adds a client's system or developer `text` to what came before (`system`: the field of
 /// the first, `at()` when this is it, and the texts joined by a blank line).
-pub(super) fn join_system(system: &mut Option<(String, String)>, at: impl FnOnce() -> String, text: String) {
+pub(in crate::routes) fn join_system(system: &mut Option<(String, String)>, at: impl FnOnce() -> String, text: String) {
     match system {
         Some((_, all)) => {
             all.push_str("\n\n");
@@ -241,7 +241,7 @@ pub(super) fn join_system(system: &mut Option<(String, String)>, at: impl FnOnce
 /// The client's system text, the history and the prompt: the last message, the user's,
 /// taken off the history as the prompt; after a tool's result there is none (the run
 /// goes on from the history); after anything else, a 400 at `field` saying `problem`.
-pub(super) fn split_prompt(
+pub(in crate::routes) fn split_prompt(
     system: Option<(String, String)>,
     mut out: Vec<Message>,
     field: &str,

@@ -35,7 +35,7 @@ use input::ResponsesRequest;
 pub async fn create(
     State(server): State<Arc<AppState>>,
     tenant: Tenant,
-    body: JsonObject,
+    mut body: JsonObject,
 ) -> Result<Response, ApiError> {
     let (model, agent, mode) = agent_named(&server, &body)?;
     let metadata = metadata(&body)?;
@@ -45,6 +45,12 @@ pub async fn create(
         Some(Value::String(id)) => Some(id.clone()),
         Some(_) => return Err(ApiError::invalid("previous_response_id", "must be a string")),
     };
+    // A request silent on `store` is stored when the operator chose OpenAI's default.
+    if server.responses_store_default && matches!(body.0.get("store"), None | Some(Value::Null)) {
+        body.0.insert("store".into(), Value::Bool(true));
+    }
+    // What an `item_reference` names, read from the tenant's stored responses.
+    stored::resolve_references(&server, &tenant, &mut body).await?;
     let stored = match &previous {
         Some(id) => stored::load(&server, &tenant, id).await?.messages,
         None => Vec::new(),
@@ -84,7 +90,7 @@ pub async fn create(
     let mut output = Vec::new();
     let text = answer(&result);
     if !text.is_empty() {
-        output.push(message_item(&crate::new_id("msg"), &text, "completed"));
+        output.push(message_item(&head.message_id(), &text, "completed"));
     }
     output.extend(client_calls(&result).map(|c| call_item(&c, &c.arguments, "completed")));
     let response = head.done(&result, output);
@@ -178,6 +184,14 @@ impl Head {
             "metadata": metadata,
         });
         Head { base, store }
+    }
+
+    /// The id of the response's message item: `msg_` and the tail of the response's id,
+    /// so that an `item_reference` to it finds the response it is kept with
+    /// ([`stored::resolve_references`]).
+    fn message_id(&self) -> String {
+        let id = self.base["id"].as_str().unwrap_or_default();
+        format!("msg_{}", id.strip_prefix("resp_").unwrap_or(id))
     }
 
     /// The response as it starts: in progress, no output yet.

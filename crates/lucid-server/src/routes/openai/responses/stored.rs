@@ -2,8 +2,10 @@
 //! store (SQLite or PostgreSQL, the database the sessions use) under the response's id,
 //! its messages the whole conversation up to and with the response, its metadata the
 //! tenant it belongs to and the response object as it was answered. Another tenant's id
-//! is not found, like an id that never was.
+//! is not found, like an id that never was. An `item_reference` in a request's input
+//! names an item of one of them (as clients send the items of stored responses back).
 
+use axum::http::StatusCode;
 use lucid::Message;
 use serde_json::{Value, json};
 
@@ -53,5 +55,44 @@ pub async fn delete(server: &AppState, tenant: &Tenant, id: &str) -> Result<(), 
     load(server, tenant, id).await?;
     server.store.delete(id).await?;
     server.db.delete_response(&tenant.0, id).await?;
+    Ok(())
+}
+
+/// Replaces each `item_reference` of `body`'s `input` with the item it names: the message
+/// of one of the tenant's stored responses (a response's message item is `msg_` and the
+/// tail of the response's id). A reference to anything else is a 400 saying why: the
+/// items of a response not stored are kept nowhere.
+pub async fn resolve_references(
+    server: &AppState,
+    tenant: &Tenant,
+    body: &mut crate::body::JsonObject,
+) -> Result<(), ApiError> {
+    let Some(Value::Array(items)) = body.0.get_mut("input") else { return Ok(()) };
+    for (i, item) in items.iter_mut().enumerate() {
+        if item["type"] != "item_reference" {
+            continue;
+        }
+        let field = format!("input[{i}].id");
+        let id = item["id"].as_str().ok_or_else(|| ApiError::invalid(&field, "required"))?.to_string();
+        let found = match id.strip_prefix("msg_") {
+            Some(tail) => match load(server, tenant, &format!("resp_{tail}")).await {
+                Ok(kept) => kept.response["output"].as_array().and_then(|o| o.iter().find(|x| x["id"] == *id).cloned()),
+                Err(e) if e.status == StatusCode::NOT_FOUND => None,
+                Err(e) => return Err(e),
+            },
+            None => None,
+        };
+        *item = found.ok_or_else(|| {
+            ApiError::invalid(
+                &field,
+                &format!(
+                    "no stored item `{id}`: this server keeps a response's items only when it is created with \
+                     `store: true` (OpenAI keeps them unless told `store: false`); send `store: true`, or send the \
+                     items themselves (the AI SDK does with providerOptions.openai.store = false); an operator can store by default as OpenAI \
+                     does (`lucid serve --responses-store`)"
+                ),
+            )
+        })?;
+    }
     Ok(())
 }

@@ -47,8 +47,7 @@ struct Message {
 
 impl Message {
     /// Opens the message item (output 0) and its text part.
-    async fn open(events: &mut Events) -> Message {
-        let id = crate::new_id("msg");
+    async fn open(events: &mut Events, id: String) -> Message {
         let item = message_item(&id, "", "in_progress");
         events.send("response.output_item.added", json!({"output_index": 0, "item": item})).await;
         let part = json!({"item_id": id, "output_index": 0, "content_index": 0, "part": text_part("")});
@@ -107,7 +106,7 @@ pub fn answer(
                     AgentEvent::TextDelta(t) => {
                         let m = match &mut message {
                             Some(m) => m,
-                            None => message.insert(Message::open(&mut events).await),
+                            None => message.insert(Message::open(&mut events, head.message_id()).await),
                         };
                         m.delta(&mut events, &lucid::redact::redact(&t)).await;
                     }
@@ -132,7 +131,7 @@ pub fn answer(
         super::super::record(&server, &result, started).await;
         let mut output = Vec::new();
         if result.stop_reason == StopReason::NeedsInput && message.is_none() {
-            let mut m = Message::open(&mut events).await;
+            let mut m = Message::open(&mut events, head.message_id()).await;
             m.delta(&mut events, &super::super::answer(&result)).await;
             message = Some(m);
         }
