@@ -4,14 +4,16 @@
 
 mod grants;
 mod mcp;
+mod workflow;
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
 
-pub use grants::{LimitArgs, McpArgs};
+pub use grants::{ApprovalArgs, LimitArgs, McpArgs};
 pub use mcp::McpAction;
+pub use workflow::WorkflowAction;
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]
@@ -265,31 +267,6 @@ pub enum ModelsAction {
     },
 }
 
-/// `lucid workflow …`.
-#[derive(Debug, Subcommand)]
-#[allow(clippy::large_enum_variant, reason = "parsed once per process")]
-pub enum WorkflowAction {
-    /// Run FILE's steps on the given inputs; progress goes to standard error, the last
-    /// step's output to standard output.
-    Run {
-        /// The workflow: a `.toml`, `.yaml` or `.yml` file.
-        file: PathBuf,
-        /// An input, `NAME=VALUE` (VALUE is read as JSON when it is JSON, else as text).
-        #[arg(long = "input", short = 'i', value_name = "NAME=VALUE")]
-        inputs: Vec<String>,
-        /// Print one JSON object: every step's output, timings and usage.
-        #[arg(long)]
-        json: bool,
-        /// The model for agents that name none; its transcript, retries and timeout apply
-        /// to agents naming their own `provider:model` too.
-        #[command(flatten)]
-        model: ModelArgs,
-        /// MCP servers whose tools the workflow's agents and steps may name.
-        #[command(flatten)]
-        mcp: McpArgs,
-    },
-}
-
 /// Where sessions are stored.
 #[derive(Debug, Args, Clone, Default)]
 pub struct StoreArgs {
@@ -452,6 +429,8 @@ pub struct RunArgs {
     pub agent: AgentArgs,
     #[command(flatten)]
     pub targets: crate::agent_args::TargetArgs,
+    #[command(flatten)]
+    pub approval: ApprovalArgs,
     /// Print the answer as it is generated.
     #[arg(long)]
     pub stream: bool,

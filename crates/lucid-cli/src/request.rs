@@ -153,7 +153,7 @@ impl Request {
 }
 
 /// A request's `approvals`, each field checked (an error names it: `approvals[1].decision`).
-fn read_approvals(value: Value) -> Result<Vec<lucid::approval::Answer>, RequestError> {
+pub fn read_approvals(value: Value) -> Result<Vec<lucid::approval::Answer>, RequestError> {
     let Value::Array(items) = value else {
         return Err(RequestError::new("approvals", "must be an array of answers"));
     };

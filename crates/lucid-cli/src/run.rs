@@ -139,7 +139,7 @@ pub async fn run(
         PlanMode::Auto if args.schema.is_some() || args.agent.session.is_some() => PlanMode::Never,
         m => m,
     };
-    let mut extras = Extras { answering, triage: None, pending: None };
+    let mut extras = Extras { answering, triage: None, pending: None, expired: Vec::new() };
     match mode {
         PlanMode::Always => return plan(session.agent(), &prompt, args.json, None).await,
         PlanMode::Auto => {
@@ -157,12 +157,17 @@ pub async fn run(
     }
     let answers = request.as_ref().and_then(|r| r.approvals.clone());
     let resuming = answers.is_some();
-    if let Some(answers) = answers
-        && let Err(e) = crate::approvals::record(&mut session, answers).await?
-    {
-        println!("{}", e.to_json());
-        eprintln!("lucid: {e}");
-        return Ok(2);
+    if let Some(mut answers) = answers {
+        // Calls that waited too long are denied first; a late answer to one is dropped.
+        let timeout = args.approval.approval_timeout.map_or(settings.approval_timeout, std::time::Duration::from_secs);
+        let expired = session.expire_approvals(timeout).await?;
+        crate::approvals::without_expired(&mut answers, &expired, timeout);
+        extras.expired = expired;
+        if let Err(e) = crate::approvals::record(&mut session, answers).await? {
+            println!("{}", e.to_json());
+            eprintln!("lucid: {e}");
+            return Ok(2);
+        }
     }
     let show_tools = !args.json && std::io::stderr().is_terminal();
     let outcome = if args.stream {
@@ -431,6 +436,8 @@ struct Extras<'a> {
     triage: Option<lucid::orchestrate::planner::Triage>,
     /// The calls waiting for approval (`stop_reason: "needs_approval"`).
     pending: Option<serde_json::Value>,
+    /// The calls denied because they waited longer than the approval timeout.
+    expired: Vec<String>,
 }
 
 /// What `--json` says of a `--plan=auto` decision.
@@ -459,6 +466,9 @@ fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow:
         });
         if let Some(pending) = &extras.pending {
             v["pending_approvals"] = pending.clone();
+        }
+        if !extras.expired.is_empty() {
+            v["expired_approvals"] = json!(extras.expired);
         }
         if let Some(why) = &r.stop_message {
             v["stop_message"] = json!(why);

@@ -44,14 +44,15 @@ pub fn build(
 
 /// Every built-in tool, for the agents and tool steps of a workflow file: working in the
 /// current directory, `ask_user` deferred, each call checked against the settings'
-/// permission policy with nobody to ask (so `ask` refuses, as in `lucid run`).
-pub fn workflow_registry(settings: &AgentSettings) -> anyhow::Result<ToolRegistry> {
+/// permission policy with nobody to ask (so `ask` refuses, as in `lucid run`), unless
+/// `guarded` is false (the workflow's agents then carry the policy themselves).
+pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Result<ToolRegistry> {
     let setup = setup(settings)?;
     let policy = policy(settings, None);
     let mut registry = ToolRegistry::new();
     for entry in CATALOGUE {
         match entry.build(&setup) {
-            Ok(tool) => registry.add_arc(policy.guard(tool)),
+            Ok(tool) => registry.add_arc(if guarded { policy.guard(tool) } else { tool }),
             // What needs something outside (an interpreter) is left out when it is
             // missing: a workflow that does not use it should not fail for it.
             Err(e) if entry.needs.is_some() => tracing::info!("tool {} left out: {e}", entry.name),

@@ -187,6 +187,12 @@ impl Server {
                     .permissions(agent.permissions().clone().defer_asks(true));
                 // Telemetry names the agent as the API does, unless it has a name of its own.
                 let builder = if agent.name().is_none() { builder.name(name.clone()) } else { builder };
+                // The tenant's day, checked before each model call and counted after it.
+                let builder = if config.quotas.daily.is_unlimited() {
+                    builder
+                } else {
+                    builder.hook(spend::DailyBudget::new(Arc::clone(&db), config.quotas.daily, &agent))
+                };
                 (name, builder.build())
             })
             .collect();

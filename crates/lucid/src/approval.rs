@@ -185,6 +185,21 @@ impl Approvals {
         a
     }
 
+    /// Everything known, as the metadata keys a stored session keeps it under.
+    pub(crate) fn to_metadata(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        for (id, d) in &self.decisions {
+            m.insert(format!("{DECISION_KEY_PREFIX}{id}"), serde_json::to_value(d).unwrap_or(Value::Null));
+        }
+        for tool in &self.remembered {
+            m.insert(format!("{REMEMBERED_KEY_PREFIX}{tool}"), Value::Bool(true));
+        }
+        if let Some(at) = self.deferred_at {
+            m.insert(DEFERRED_AT_KEY.into(), Value::from(at));
+        }
+        m
+    }
+
     /// Records an answer; the metadata patch that keeps it.
     pub(crate) fn record(&mut self, answer: &Answer) -> Value {
         let mut patch = Map::new();
@@ -251,5 +266,6 @@ mod tests {
         assert!(a.decision("c1").is_none() && a.decision("c2").is_some());
         crate::store::merge_json(&mut meta, Value::Object(patch));
         assert_eq!(Approvals::from_metadata(&meta), a);
+        assert_eq!(Approvals::from_metadata(&Value::Object(a.to_metadata())), a);
     }
 }

@@ -45,3 +45,15 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N")]
     pub max_total_tokens: Option<u64>,
 }
+
+/// How long a tool call may wait for approval in a run that stops for it (`lucid run
+/// --json --session`, `lucid workflow run --json --session`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ApprovalArgs {
+    /// Seconds a tool call waiting for approval (`stop_reason: "needs_approval"`) stays
+    /// answerable: a later run carrying answers after this denies the calls still without
+    /// one (the model reads that nobody approved them in time) [default: 86400, or
+    /// `approval_timeout_secs` of the configuration].
+    #[arg(long, value_name = "SECS")]
+    pub approval_timeout: Option<u64>,
+}

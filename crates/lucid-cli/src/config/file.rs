@@ -71,6 +71,9 @@ pub struct Settings {
     pub max_model_calls: Option<u64>,
     /// The most tokens a run may use (`--max-total-tokens`).
     pub max_total_tokens: Option<u64>,
+    /// Seconds a tool call of `lucid run`/`lucid workflow run` may wait for approval
+    /// (`--approval-timeout`).
+    pub approval_timeout_secs: Option<u64>,
     /// The most a session may cost over all its turns, in US dollars.
     pub session_max_cost: Option<f64>,
     /// The most model calls a session may make over all its turns.
@@ -305,6 +308,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         max_cost,
         max_model_calls,
         max_total_tokens,
+        approval_timeout_secs,
         session_max_cost,
         session_max_model_calls,
         session_max_total_tokens,
@@ -427,6 +431,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # max_model_calls = 30           # per run (--max-model-calls)
 # max_total_tokens = 500000      # prompt and answers, per run (--max-total-tokens)
 # session_max_cost = 5.0         # the same over a stored session's turns
+# approval_timeout_secs = 86400  # a call waiting for approval (run/workflow --session) is then denied
 # [prices."ollama:llama3.2"]     # US dollars per million tokens, over the built-in table
 # input = 0.0
 # output = 0.0

@@ -24,6 +24,10 @@ fn env(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// How long a tool call waits for approval unless the configuration says (a day, as in
+/// `lucid serve`).
+const DEFAULT_APPROVAL_TIMEOUT_SECS: u64 = 24 * 3600;
+
 /// What an agent of `lucid run` or `lucid chat` gets, resolved.
 #[derive(Debug, Clone)]
 pub struct AgentSettings {
@@ -41,6 +45,9 @@ pub struct AgentSettings {
     pub rules: Vec<lucid::tool::permission::Rule>,
     /// Limits per run (flags over the file) and per session (the file).
     pub budget: lucid::agent::budget::Budget,
+    /// How long a tool call waiting for approval stays answerable (`lucid run --session`,
+    /// `lucid workflow run --session`).
+    pub approval_timeout: Duration,
     /// Prices over the built-in table, by `provider:model` or `model`.
     pub prices: Vec<(String, lucid::model::prices::Price)>,
     pub shell_timeout: Duration,
@@ -171,6 +178,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         permissions,
         rules,
         budget,
+        approval_timeout: Duration::from_secs(file.approval_timeout_secs.unwrap_or(DEFAULT_APPROVAL_TIMEOUT_SECS)),
         prices,
         shell_timeout: Duration::from_secs(file.shell_timeout_secs.unwrap_or(60)),
         python: file.python.as_deref().map(expand_home),

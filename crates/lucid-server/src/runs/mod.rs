@@ -315,7 +315,6 @@ async fn drive(
     let mut outcome = None;
     let mut cancel_sent = false;
     let mut waiting = None;
-    let tenant = session.owner().map(str::to_string);
     let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match turn {
         Turn::Prompt(prompt) => Box::pin(session.run_stream(prompt)),
         Turn::Resume => Box::pin(session.resume_stream()),
@@ -329,7 +328,7 @@ async fn drive(
         match &event {
             AgentEvent::ToolCallFinished { is_error, duration, .. } => server.metrics.tool_call(*is_error, *duration),
             AgentEvent::Completed(r) => {
-                crate::spend::record(server, tenant.as_deref(), r).await;
+                crate::spend::record(server, r);
                 outcome = Some(Outcome::of_result(r));
             }
             AgentEvent::Error(e) => outcome = Some(Outcome::of_error(e)),

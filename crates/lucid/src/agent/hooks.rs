@@ -75,6 +75,9 @@ use crate::tool::{ToolOutcome, ToolSpec};
 pub struct HookContext<'a> {
     /// The stored session's id ([`Agent::session_with_id`](crate::Agent::session_with_id)).
     pub session_id: Option<&'a str>,
+    /// Who the session belongs to ([`Session::set_owner`](crate::Session::set_owner): a
+    /// tenant of `lucid serve`), for hooks that count or bound per owner.
+    pub owner: Option<&'a str>,
     /// The agent's name ([`AgentBuilder::name`](crate::AgentBuilder::name)).
     pub agent: Option<&'a str>,
     /// Model calls of this turn so far (the one about to be made included, before a model

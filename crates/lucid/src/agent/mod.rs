@@ -19,6 +19,7 @@ use std::time::Duration;
 pub use crate::outcome::{AgentResult, Spend, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
+pub(crate) use session::SessionState;
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;

@@ -50,5 +50,5 @@ pub async fn run(
     let mut session = Session::with_messages(agent, history);
     session.set_owner(Some(tenant.0.clone()));
     let echo = stream::Echo { thread_id, run_id, parent_run_id, state };
-    Ok(stream::answer(server, tenant, session, prompt, echo, slot))
+    Ok(stream::answer(server, session, prompt, echo, slot))
 }

@@ -20,10 +20,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use crate::AppState;
 use crate::events::{Outcome, error_body};
 use crate::routes::openai::{answer as answer_text, record};
 use crate::runs::Slot;
-use crate::{AppState, Tenant};
 
 /// One AG-UI event, as `@ag-ui/core`'s schemas name its type and fields.
 #[derive(Serialize)]
@@ -168,14 +168,7 @@ fn usage(result: &AgentResult) -> Value {
 }
 
 /// Runs the turn in a task of its own and answers with its events as they come.
-pub fn answer(
-    server: Arc<AppState>,
-    tenant: Tenant,
-    mut session: Session,
-    prompt: Option<String>,
-    echo: Echo,
-    slot: Slot,
-) -> Response {
+pub fn answer(server: Arc<AppState>, mut session: Session, prompt: Option<String>, echo: Echo, slot: Slot) -> Response {
     let started = Instant::now();
     let (tx, rx) = mpsc::channel::<Value>(64);
     tokio::spawn(async move {
@@ -238,7 +231,7 @@ pub fn answer(
             }
         }
         let Some(result) = finished else { return };
-        record(&server, &tenant.0, &result, started).await;
+        record(&server, &result, started).await;
         if result.stop_reason == StopReason::NeedsInput && !wrote {
             // `ask_user` with nobody to answer: its questions are the answer, a message of
             // their own after the call's result (AG-UI clients append text to the message

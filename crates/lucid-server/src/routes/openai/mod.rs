@@ -161,7 +161,7 @@ pub async fn chat_completions(
                         server.metrics.tool_call(call.is_error, took);
                     }
                 }
-                record(&server, &tenant.0, &result, started).await;
+                record(&server, &result, started).await;
                 let mut message = json!({"role": "assistant", "content": answer(&result)});
                 if let Some(calls) = client_calls(&result) {
                     message["tool_calls"] = calls;
@@ -195,7 +195,6 @@ pub async fn chat_completions(
                "choices": choices, "usage": usage})
     };
     let task_server = server.clone();
-    let task_tenant = tenant.0.clone();
     tokio::spawn(async move {
         let _slot = slot;
         let canceller = session.canceller();
@@ -215,7 +214,7 @@ pub async fn chat_completions(
                     continue;
                 }
                 AgentEvent::Completed(result) => {
-                    record(&task_server, &task_tenant, &result, started).await;
+                    record(&task_server, &result, started).await;
                     // Without `include_usage`, the usage rides on the finish chunk (as it
                     // always has here); with it, on a chunk of its own.
                     let on_finish = if include_usage { Value::Null } else { usage(&result) };
@@ -258,8 +257,8 @@ pub async fn chat_completions(
     Ok(Sse::new(chunks).keep_alive(KeepAlive::default()).into_response())
 }
 
-pub(in crate::routes) async fn record(server: &AppState, tenant: &str, result: &AgentResult, started: Instant) {
-    crate::spend::record(server, Some(tenant), result).await;
+pub(in crate::routes) async fn record(server: &AppState, result: &AgentResult, started: Instant) {
+    crate::spend::record(server, result);
     server.metrics.turn_ended(Outcome::of_result(result).status, started.elapsed());
 }
 

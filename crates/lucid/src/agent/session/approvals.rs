@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Session;
@@ -11,6 +12,17 @@ use crate::agent::AgentResult;
 use crate::approval::{Answer, ApprovalError, Approvals, Decision, PendingCall};
 use crate::error::{Error, Result};
 use crate::message::Message;
+use crate::store::{DEFERRED_KEY, SessionInfo, StoredSession};
+
+/// A session kept as a value, without a store: its history and what it knows of approvals
+/// (the step of a paused workflow waiting for answers).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SessionState {
+    /// The history after the system prompt.
+    messages: Vec<Message>,
+    /// The metadata a stored session would keep: deferred calls, answers, remembered tools.
+    metadata: Value,
+}
 
 impl Session {
     /// The calls of the last turn waiting for approval (the turn ended
@@ -129,6 +141,29 @@ impl Session {
             denied.push(call.call_id);
         }
         Ok(denied)
+    }
+
+    /// The session as a value ([`Session::from_state`] takes it back).
+    pub(crate) fn state(&self) -> SessionState {
+        let mut metadata = self.approvals.to_metadata();
+        metadata.insert(DEFERRED_KEY.into(), serde_json::json!(self.deferred));
+        SessionState { messages: self.context.history().to_vec(), metadata: Value::Object(metadata) }
+    }
+
+    /// A session of `agent`, kept only in memory, continuing `state`: its waiting calls
+    /// still wait, its answers still hold.
+    pub(crate) fn from_state(agent: crate::Agent, state: SessionState) -> Session {
+        let mut s = Session::new(agent);
+        let info = SessionInfo {
+            id: String::new(),
+            title: None,
+            created_at: 0,
+            updated_at: 0,
+            message_count: state.messages.len(),
+            metadata: state.metadata,
+        };
+        s.take_stored(Some(StoredSession { info, messages: state.messages }));
+        s
     }
 
     fn check_arguments(&self, call_id: &str, tool: &str, args: &Value) -> Result<()> {

@@ -72,10 +72,12 @@ impl RunState {
         &self,
         config: &'a AgentConfig,
         session_id: Option<&'a str>,
+        owner: Option<&'a str>,
         approvals: &'a Approvals,
     ) -> HookContext<'a> {
         HookContext {
             session_id,
+            owner,
             agent: config.name.as_deref(),
             iteration: self.iterations,
             usage: self.usage,

@@ -42,7 +42,7 @@ impl Session {
                 plans.push(Plan::Answer(ToolOutcome::error(why.to_string())));
                 continue;
             }
-            let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
             match config.hooks.before_tool_call(&cx, c).await {
                 ToolCallDecision::Allow => plans.push(Plan::Run(c.clone())),
                 ToolCallDecision::Replace(arguments) => plans.push(Plan::Run(ToolCall { arguments, ..c.clone() })),
@@ -96,7 +96,7 @@ impl Session {
                 Some(Some((c, mut outcome, elapsed))) => {
                     done += 1;
                     if !config.hooks.is_empty() {
-                        let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+                        let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
                         config.hooks.after_tool_result(&cx, c, &mut outcome).await;
                     }
                     events.emit(|| AgentEvent::ToolCallFinished {
@@ -113,7 +113,7 @@ impl Session {
                     if !config.hooks.is_empty()
                         && let Some(last) = self.context.messages().last()
                     {
-                        let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+                        let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
                         config.hooks.after_step(&cx, Step::ToolResult(last)).await;
                     }
                 }

@@ -167,6 +167,7 @@ impl Session {
         if !config.hooks.is_empty() {
             let cx = HookContext {
                 session_id: self.id.as_deref(),
+                owner: self.owner.as_deref(),
                 agent: config.name.as_deref(),
                 iteration: result.iterations,
                 usage: result.usage,
@@ -207,7 +208,7 @@ impl Session {
             && !config.hooks.is_empty()
             && let Some(at) = self.context.last_turn_start()
         {
-            let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
             config.hooks.after_step(&cx, Step::UserMessage(&self.context.messages()[at])).await;
         }
         // Summary calls are part of the turn's cost.
@@ -250,7 +251,7 @@ impl Session {
                     options: Cow::Borrowed(options),
                 };
                 if !config.hooks.is_empty() {
-                    let mut cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+                    let mut cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
                     if config.estimate_prompt {
                         let tokens = (estimated as f64 * self.calibration).ceil() as u64;
                         cx.prompt_tokens = Some(tokens);
@@ -310,7 +311,7 @@ impl Session {
                 self.calibrate(estimated, u);
             }
             if !config.hooks.is_empty() {
-                let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+                let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
                 config.hooks.after_model_response(&cx, &mut response).await;
             }
             run.model = Some(answered);
@@ -356,7 +357,7 @@ impl Session {
             if !config.hooks.is_empty()
                 && let Some(last) = self.context.messages().last()
             {
-                let cx = run.hook_context(config, self.id.as_deref(), &self.approvals);
+                let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
                 config.hooks.after_step(&cx, Step::ModelMessage(last)).await;
             }
             match next {

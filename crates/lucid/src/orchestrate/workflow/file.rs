@@ -70,6 +70,7 @@ use super::{Condition, Step, Workflow, WorkflowError};
 use crate::Agent;
 use crate::model::{ChatModel, ChatOptions, ResponseFormat};
 use crate::tool::ToolRegistry;
+use crate::tool::permission::PermissionPolicy;
 
 /// A workflow as written in a file, before its agents and tools are resolved.
 ///
@@ -277,6 +278,54 @@ impl WorkflowFile {
     /// Resolves agents (their models through `models`, their tools and tool steps'
     /// tools by name from `tools`) and builds the workflow.
     pub fn build(&self, models: ModelResolver<'_>, tools: &ToolRegistry) -> Result<Workflow, WorkflowError> {
+        self.build_inner(models, tools, None)
+    }
+
+    /// [`WorkflowFile::build`] with a permission policy: each agent checks its calls
+    /// against it (an agent step then waits for approval when the policy
+    /// [defers its asks](crate::tool::permission::PermissionPolicy::defer_asks), see
+    /// [`PausedWorkflow`](super::PausedWorkflow)), and each tool step's tool is
+    /// [guarded](PermissionPolicy::guard) by it (nobody can answer an `ask` there: it
+    /// refuses). `tools` are given unguarded.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use lucid::prelude::*;
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    ///
+    /// /// Deletes everything.
+    /// #[tool]
+    /// fn wipe() -> String { "wiped".into() }
+    ///
+    /// let file = lucid::orchestrate::workflow::WorkflowFile::parse_toml(r#"
+    ///     name = "cleanup"
+    ///     [[steps]]
+    ///     name = "all"
+    ///     tool = "wipe"
+    /// "#).unwrap();
+    /// let mut tools = lucid::tool::ToolRegistry::new();
+    /// tools.add(wipe);
+    /// let policy = PermissionPolicy::allow_all().set("wipe", Permission::Ask).defer_asks(true);
+    /// let flow = file.build_with_policy(&|_| unreachable!("no agents"), &tools, &policy).unwrap();
+    /// let err = flow.run(serde_json::json!({})).await.unwrap_err();
+    /// assert!(err.to_string().contains("needs the user's approval"), "{err}");
+    /// # });
+    /// ```
+    pub fn build_with_policy(
+        &self,
+        models: ModelResolver<'_>,
+        tools: &ToolRegistry,
+        policy: &PermissionPolicy,
+    ) -> Result<Workflow, WorkflowError> {
+        self.build_inner(models, tools, Some(policy))
+    }
+
+    fn build_inner(
+        &self,
+        models: ModelResolver<'_>,
+        tools: &ToolRegistry,
+        policy: Option<&PermissionPolicy>,
+    ) -> Result<Workflow, WorkflowError> {
         let mut agents = BTreeMap::new();
         for (name, spec) in &self.agents {
             let model =
@@ -291,6 +340,9 @@ impl WorkflowFile {
             }
             if let Some(n) = spec.max_iterations {
                 b = b.max_iterations(n);
+            }
+            if let Some(p) = policy {
+                b = b.permissions(p.clone());
             }
             if spec.temperature.is_some() || spec.max_tokens.is_some() {
                 b = b.options(ChatOptions {
@@ -308,7 +360,7 @@ impl WorkflowFile {
                 None => flow.input(name),
             };
         }
-        let mut ctx = Resolve { agents: &agents, tools, models, default_agent: None };
+        let mut ctx = Resolve { agents: &agents, tools, models, policy, default_agent: None };
         for spec in &self.steps {
             flow = flow.step(ctx.step(spec)?);
         }
@@ -326,6 +378,8 @@ struct Resolve<'a> {
     agents: &'a BTreeMap<String, Agent>,
     tools: &'a ToolRegistry,
     models: ModelResolver<'a>,
+    /// The agents' policy, which guards tool steps.
+    policy: Option<&'a PermissionPolicy>,
     /// An agent with the default model and no prompt, for agent steps naming no agent;
     /// made when the first one needs it.
     default_agent: Option<Agent>,
@@ -373,7 +427,11 @@ impl Resolve<'_> {
             step
         } else if let Some(t) = &spec.tool {
             let tool = self.tools.get(t).ok_or_else(|| unknown_tool(t, self.tools))?;
-            Step::tool(name, Arc::clone(tool), spec.args.clone().unwrap_or(Value::Object(Default::default())))
+            let tool = match self.policy {
+                Some(p) => p.guard(Arc::clone(tool)),
+                None => Arc::clone(tool),
+            };
+            Step::tool(name, tool, spec.args.clone().unwrap_or(Value::Object(Default::default())))
         } else if let Some(v) = &spec.value {
             Step::value(name, v.clone())
         } else if let Some(s) = &spec.sequence {
@@ -410,7 +468,11 @@ impl Resolve<'_> {
             return Ok(a.clone());
         }
         let model = (self.models)(None).map_err(|e| WorkflowError::Invalid(format!("default model: {e}")))?;
-        Ok(self.default_agent.insert(Agent::builder(model).build()).clone())
+        let mut b = Agent::builder(model);
+        if let Some(p) = self.policy {
+            b = b.permissions(p.clone());
+        }
+        Ok(self.default_agent.insert(b.build()).clone())
     }
 }
 

@@ -42,6 +42,8 @@
 #[cfg(feature = "workflow-files")]
 mod file;
 mod foreach;
+mod pause;
+mod run;
 mod step;
 mod template;
 
@@ -49,21 +51,19 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures::FutureExt;
-use futures::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 #[cfg(feature = "workflow-files")]
 pub use file::WorkflowFile;
+pub use pause::{PausedWorkflow, StepApproval};
 pub use step::{Step, StepInput};
 pub use template::{Condition, ScopeTest, lookup, render};
 
-use crate::StopReason;
 use crate::error::Error;
 use crate::message::Usage;
 use crate::orchestrate::OnEvent;
-use crate::tool::ToolContext;
+use run::{Halt, Runner};
 use step::Action;
 
 /// Why a workflow failed.
@@ -214,9 +214,22 @@ pub struct WorkflowRun {
     pub steps: Vec<StepRecord>,
     /// Model usage summed over every agent step.
     pub usage: Usage,
-    /// The whole run.
+    /// The whole run (a resumed one: since it resumed).
     #[serde(rename = "duration_ms", serialize_with = "crate::duration_ms::millis")]
     pub duration: Duration,
+    /// Set when agent steps wait for approval (their agents
+    /// [defer asks](crate::tool::permission::PermissionPolicy::defer_asks)): the state to
+    /// answer and [resume](Workflow::resume). Then `output` is `null`, `outputs` holds the
+    /// top-level steps that finished, and `usage` counts the waiting steps' calls too.
+    #[serde(skip)]
+    pub paused: Option<PausedWorkflow>,
+}
+
+impl WorkflowRun {
+    /// Whether steps wait for approval ([`WorkflowRun::paused`]).
+    pub fn is_paused(&self) -> bool {
+        self.paused.is_some()
+    }
 }
 
 /// A declared input.
@@ -236,8 +249,6 @@ pub struct Workflow {
 
 /// Outputs a step produced: its children's (groups), then its own, by name.
 type Delta = Vec<(String, Value)>;
-
-type EventSink<'a> = &'a (dyn Fn(WorkflowEvent) + Send + Sync);
 
 impl Workflow {
     /// An empty workflow.
@@ -316,7 +327,6 @@ impl Workflow {
         on_event: impl OnEvent<WorkflowEvent>,
     ) -> Result<WorkflowRun, WorkflowError> {
         self.validate()?;
-        let started = Instant::now();
         let mut given = match input {
             Value::Object(m) => m,
             Value::Null => Map::new(),
@@ -332,216 +342,83 @@ impl Workflow {
                 }
             }
         }
-        let mut scope = Map::new();
-        scope.insert("input".into(), Value::Object(given));
-        let runner = Runner { on_event: &on_event, records: Mutex::new(Vec::new()) };
-        let (delta, output) = runner.run_sequence(&self.steps, Arc::new(scope)).await?;
-        let mut outputs = Map::new();
-        for (name, value) in delta {
-            outputs.insert(name, value);
+        self.execute(pause::Start { input: given, ..Default::default() }, &on_event).await
+    }
+
+    /// Goes on with a workflow that waited for approval ([`WorkflowRun::paused`], its
+    /// answers recorded with [`PausedWorkflow::decide`]): the steps that finished are not
+    /// run again (their outputs stand), each waiting step's session continues (the allowed
+    /// calls run, the refused ones are answered with their messages), then the rest runs.
+    /// A call still without an answer pauses the workflow again.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use lucid::orchestrate::workflow::{Step, Workflow};
+    /// let flow = Workflow::new("f").step(Step::value("a", serde_json::json!(1)));
+    /// let run = flow.run(serde_json::json!({})).await.unwrap();
+    /// assert!(!run.is_paused()); // no agent step asked: nothing to resume
+    /// # });
+    /// ```
+    pub async fn resume(&self, paused: PausedWorkflow) -> Result<WorkflowRun, WorkflowError> {
+        self.resume_with_events(paused, |_| {}).await
+    }
+
+    /// [`Workflow::resume`], handing every [`WorkflowEvent`] to `on_event` (the steps
+    /// that finished before give none).
+    pub async fn resume_with_events(
+        &self,
+        paused: PausedWorkflow,
+        on_event: impl OnEvent<WorkflowEvent>,
+    ) -> Result<WorkflowRun, WorkflowError> {
+        self.validate()?;
+        if paused.workflow() != self.name {
+            return Err(WorkflowError::Invalid(format!(
+                "the paused workflow is `{}`, not `{}`: resume it with the workflow that paused",
+                paused.workflow(),
+                self.name
+            )));
         }
+        self.execute(paused.into_start(), &on_event).await
+    }
+
+    /// Records `answers` ([`PausedWorkflow::decide`]) and [resumes](Workflow::resume).
+    pub async fn resume_with(
+        &self,
+        mut paused: PausedWorkflow,
+        answers: impl IntoIterator<Item = crate::approval::Answer>,
+    ) -> crate::Result<WorkflowRun> {
+        paused.decide_all(self, answers).await?;
+        Ok(self.resume(paused).await?)
+    }
+
+    async fn execute(
+        &self,
+        start: pause::Start,
+        on_event: &(dyn Fn(WorkflowEvent) + Send + Sync),
+    ) -> Result<WorkflowRun, WorkflowError> {
+        let pause::Start { input, done, records, waiting } = start;
+        let started = Instant::now();
+        let mut scope = Map::new();
+        scope.insert("input".into(), Value::Object(input.clone()));
+        let runner =
+            Runner { on_event, records: Mutex::new(records), done: Mutex::new(done), paused: Mutex::new(waiting) };
+        let outcome = runner.run_sequence(&self.steps, Arc::new(scope), "").await;
         let steps = runner.records.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut usage = Usage::default();
         for s in &steps {
             usage += s.usage;
         }
-        Ok(WorkflowRun { output, outputs, steps, usage, duration: started.elapsed() })
-    }
-}
-
-struct Runner<'a> {
-    on_event: EventSink<'a>,
-    records: Mutex<Vec<StepRecord>>,
-}
-
-impl Runner<'_> {
-    fn emit(&self, event: WorkflowEvent) {
-        (self.on_event)(event);
-    }
-
-    /// Runs steps in order over a scope that grows with their outputs.
-    async fn run_sequence(
-        &self,
-        steps: &[Step],
-        mut scope: Arc<Map<String, Value>>,
-    ) -> Result<(Delta, Value), WorkflowError> {
-        let mut delta = Delta::new();
-        let mut last = Value::Null;
-        for step in steps {
-            let produced = self.run_step(step, &scope).await?;
-            let local = Arc::make_mut(&mut scope);
-            for (name, value) in &produced {
-                local.insert(name.clone(), value.clone());
+        let (output, outputs, paused) = match outcome {
+            Ok((delta, output)) => (output, delta.into_iter().collect(), None),
+            Err(Halt::Failed(e)) => return Err(e),
+            Err(Halt::Paused) => {
+                let done = runner.done.into_inner().unwrap_or_else(|e| e.into_inner());
+                let waiting = runner.paused.into_inner().unwrap_or_else(|e| e.into_inner());
+                let paused = PausedWorkflow::new(&self.name, input, done, &steps, waiting);
+                usage += paused.waiting_usage();
+                (Value::Null, paused.outputs(self), Some(paused))
             }
-            if let Some((_, v)) = produced.last() {
-                last = v.clone();
-            }
-            delta.extend(produced);
-        }
-        Ok((delta, last))
-    }
-
-    /// Runs one step with its retries and timeout.
-    fn run_step<'s>(
-        &'s self,
-        step: &'s Step,
-        scope: &'s Arc<Map<String, Value>>,
-    ) -> BoxFuture<'s, Result<Delta, WorkflowError>> {
-        async move {
-            let started = Instant::now();
-            let mut attempt = 0;
-            loop {
-                attempt += 1;
-                self.emit(WorkflowEvent::StepStarted { step: step.name.clone(), attempt });
-                let t = Instant::now();
-                let work = self.attempt(step, scope, attempt);
-                let result = match step.timeout {
-                    Some(after) => tokio::time::timeout(after, work).await.unwrap_or_else(|_| {
-                        Err(WorkflowError::StepTimedOut { step: step.name.clone(), attempts: attempt, after })
-                    }),
-                    None => work.await,
-                };
-                match result {
-                    Ok((mut delta, output, usage)) => {
-                        self.emit(WorkflowEvent::StepFinished {
-                            step: step.name.clone(),
-                            attempt,
-                            duration: t.elapsed(),
-                        });
-                        let record = StepRecord {
-                            step: step.name.clone(),
-                            attempts: attempt,
-                            duration: started.elapsed(),
-                            usage,
-                        };
-                        self.records.lock().unwrap_or_else(|e| e.into_inner()).push(record);
-                        delta.push((step.name.clone(), output));
-                        return Ok(delta);
-                    }
-                    Err(e) => {
-                        let will_retry = attempt <= step.retries;
-                        tracing::debug!(step = %step.name, attempt, will_retry, error = %e, "workflow step failed");
-                        self.emit(WorkflowEvent::StepFailed {
-                            step: step.name.clone(),
-                            attempt,
-                            error: e.to_string(),
-                            will_retry,
-                            duration: t.elapsed(),
-                        });
-                        if !will_retry {
-                            return Err(e);
-                        }
-                        if !step.retry_delay.is_zero() {
-                            tokio::time::sleep(step.retry_delay * 2u32.saturating_pow(attempt as u32 - 1)).await;
-                        }
-                    }
-                }
-            }
-        }
-        .boxed()
-    }
-
-    /// One attempt: the children's outputs, the step's own output, its model usage.
-    async fn attempt(
-        &self,
-        step: &Step,
-        scope: &Arc<Map<String, Value>>,
-        attempt: usize,
-    ) -> Result<(Delta, Value, Usage), WorkflowError> {
-        let fail = |message: String, source: Option<Error>| WorkflowError::StepFailed {
-            step: step.name.clone(),
-            attempts: attempt,
-            message,
-            source: source.map(Box::new),
         };
-        match &step.action {
-            Action::Func(f) => {
-                let out = f(StepInput { scope: Arc::clone(scope), attempt }).await.map_err(|m| fail(m, None))?;
-                Ok((Delta::new(), out, Usage::default()))
-            }
-            Action::Tool { tool, args } => {
-                let args = template::render_value(args, scope).map_err(|m| fail(m, None))?;
-                let outcome = crate::tool::run_tool(tool, args, ToolContext::default(), None).await;
-                if outcome.is_error {
-                    return Err(fail(outcome.content, None));
-                }
-                let out = serde_json::from_str(&outcome.content).unwrap_or(Value::String(outcome.content));
-                Ok((Delta::new(), out, Usage::default()))
-            }
-            Action::Agent { agent, prompt, format } => {
-                let prompt = render(prompt, scope).map_err(|m| fail(m, None))?;
-                let mut session = agent.session();
-                let out = match format {
-                    Some(f) => {
-                        session.extract_json(prompt, f.clone()).await.map_err(|e| fail(e.to_string(), Some(e)))?
-                    }
-                    None => {
-                        let r = session.run(prompt).await.map_err(|e| fail(e.to_string(), Some(e)))?;
-                        match r.stop_reason {
-                            StopReason::Completed => Value::String(r.content),
-                            StopReason::NeedsInput => {
-                                let e = Error::NeedsInput { questions: r.questions };
-                                return Err(fail(e.to_string(), Some(e)));
-                            }
-                            other => {
-                                return Err(fail(
-                                    format!("the agent stopped before answering ({})", other.as_str()),
-                                    None,
-                                ));
-                            }
-                        }
-                    }
-                };
-                Ok((Delta::new(), out, session.usage()))
-            }
-            Action::Sequence(steps) => {
-                let (delta, out) = self.run_sequence(steps, Arc::clone(scope)).await?;
-                Ok((delta, out, Usage::default()))
-            }
-            Action::Parallel(steps) => {
-                let results = futures::future::try_join_all(steps.iter().map(|s| self.run_step(s, scope))).await?;
-                let mut joined = Map::new();
-                let mut delta = Delta::new();
-                for (s, produced) in steps.iter().zip(results) {
-                    if let Some((_, v)) = produced.last() {
-                        joined.insert(s.name.clone(), v.clone());
-                    }
-                    delta.extend(produced);
-                }
-                Ok((delta, Value::Object(joined), Usage::default()))
-            }
-            Action::Branch { condition, then, otherwise } => {
-                let taken = condition.test(scope);
-                self.emit(WorkflowEvent::BranchTaken { step: step.name.clone(), then: taken });
-                let side = if taken { then } else { otherwise };
-                let (delta, out) = self.run_sequence(side, Arc::clone(scope)).await?;
-                Ok((delta, out, Usage::default()))
-            }
-            Action::Loop { body, until, max } => {
-                let mut local = Arc::clone(scope);
-                let mut delta = Delta::new();
-                let mut out = Value::Null;
-                for iteration in 1..=*max {
-                    self.emit(WorkflowEvent::LoopIteration { step: step.name.clone(), iteration });
-                    Arc::make_mut(&mut local).insert(step.name.clone(), serde_json::json!({ "iteration": iteration }));
-                    let (produced, last) = self.run_sequence(body, Arc::clone(&local)).await?;
-                    let m = Arc::make_mut(&mut local);
-                    for (name, value) in &produced {
-                        m.insert(name.clone(), value.clone());
-                    }
-                    delta.extend(produced);
-                    out = last;
-                    if until.test(&local) {
-                        break;
-                    }
-                }
-                Ok((delta, out, Usage::default()))
-            }
-            Action::ForEach { over, body, concurrency } => {
-                let items = foreach::items(scope, over).map_err(|m| fail(m, None))?;
-                let out = self.run_foreach(step, items, body, *concurrency, scope).await?;
-                Ok((Delta::new(), out, Usage::default()))
-            }
-        }
+        Ok(WorkflowRun { output, outputs, steps, usage, duration: started.elapsed(), paused })
     }
 }

@@ -86,7 +86,7 @@ pub async fn create(
             server.metrics.tool_call(call.is_error, took);
         }
     }
-    record(&server, &tenant.0, &result, started).await;
+    record(&server, &result, started).await;
     let mut output = Vec::new();
     let text = answer(&result);
     if !text.is_empty() {

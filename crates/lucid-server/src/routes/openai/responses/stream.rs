@@ -128,7 +128,7 @@ pub fn answer(
             }
         }
         let Some(result) = finished else { return };
-        super::super::record(&server, &tenant.0, &result, started).await;
+        super::super::record(&server, &result, started).await;
         let mut output = Vec::new();
         if result.stop_reason == StopReason::NeedsInput && message.is_none() {
             let mut m = Message::open(&mut events, head.message_id()).await;
