@@ -370,3 +370,124 @@ async fn the_db_design_agent_keeps_the_versions_it_proposes() {
     assert!(answer.contains(&project), "versions are filed under the database's path: {answer}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The seed's request protocol on the `db-design` agent: the context's `operation` chooses
+/// the tools offered (a query reads only; a modification has the history and the migration;
+/// a design has the checklist, not the migration), `currentSchema` reaches the model in a
+/// block of its own, and `--output-format seed` answers in the seed's shape.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds_shape() {
+    let dir = test_dir("agents-seed-protocol");
+    std::fs::write(dir.join("shop.db"), "").unwrap();
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let messages = body["messages"].as_array().unwrap();
+        let user = messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap_or_default();
+        let last = messages.last().unwrap();
+        let reply = if last["role"] == "tool" {
+            text_completion(&format!("Done: {}", last["content"].as_str().unwrap_or_default()))
+        } else if user.contains("Operation: query.") {
+            tool_call_completion(&[("c0", "sql_schema", "{}")])
+        } else if user.contains("Operation: schema_design.") {
+            tool_call_completion(&[("c0", "checklist", r#"{"steps":[{"step":"Orders table","done":false}]}"#)])
+        } else {
+            text_completion("Proposed.")
+        };
+        Reply::json(200, &reply)
+    })
+    .await;
+    let url = server.url();
+    let args = [
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "db-design",
+        "--db",
+        "shop.db",
+        "--input",
+        "-",
+        "--output-format",
+        "seed",
+    ];
+    let ask = |operation: &str| {
+        json!({"text": "Which tables are there?", "context": {"operation": operation, "user": "ana",
+               "currentSchema": "CREATE TABLE orders (id INTEGER PRIMARY KEY);"}})
+        .to_string()
+    };
+    let millis = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+
+    let before = millis();
+    let out = run_with_stdin(&dir, &args, &ask("query")).await;
+    let after = millis();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["metadata", "text", "toolCalls"], "{v}");
+    assert!(v["text"].as_str().unwrap().starts_with("Done: "), "{v}");
+    assert_eq!(v["toolCalls"], json!([{"toolName": "sql_schema", "callId": "c0", "args": {}}]));
+    // tool_call_completion (30 in, 10 out) then text_completion (20 in, 5 out).
+    assert_eq!((v["metadata"]["tokensUsed"].as_u64(), v["metadata"]["model"].as_str()), (Some(65), Some("m")), "{v}");
+    let stamp = v["metadata"]["timestamp"].as_u64().unwrap();
+    assert!((before..=after).contains(&stamp), "milliseconds since the epoch: {stamp} not in {before}..={after}");
+    let first = server.requests()[0].json();
+    let mut tools = offered(&first);
+    tools.sort_unstable();
+    assert_eq!(tools, ["ask_user", "calculator", "sql_query", "sql_schema"], "a query reads only");
+    let user = first["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(
+        user.contains("\n<current_schema>\nCREATE TABLE orders (id INTEGER PRIMARY KEY);\n</current_schema>\n"),
+        "{user}"
+    );
+    assert!(!user.contains("currentSchema") && user.contains("\"user\": \"ana\""), "{user}");
+
+    let seen = server.requests().len();
+    let out = run_with_stdin(&dir, &args, &ask("schema_modification")).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["text"].as_str(), v["toolCalls"].as_array().map(Vec::len)), (Some("Proposed."), Some(0)));
+    let tools = offered(&server.requests()[seen].json());
+    assert!(tools.iter().any(|t| t == "sql_migrate") && tools.iter().any(|t| t == "schema_history"), "{tools:?}");
+    assert!(!tools.iter().any(|t| t == "checklist"), "{tools:?}");
+
+    let seen = server.requests().len();
+    let out = run_with_stdin(&dir, &args, &ask("schema_design")).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["toolCalls"][0]["toolName"], "checklist", "{v}");
+    assert!(v["text"].as_str().unwrap().contains("Done: Checklist (0/1 done):\n☐ Orders table"), "{v}");
+    let tools = offered(&server.requests()[seen].json());
+    assert!(tools.iter().any(|t| t == "checklist") && tools.iter().any(|t| t == "schema_history"), "{tools:?}");
+    assert!(!tools.iter().any(|t| t == "sql_migrate"), "a design is proposed, not applied: {tools:?}");
+
+    let seen = server.requests().len();
+    let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "context": {"operation": "drop_all"}}"#).await;
+    assert_eq!(bad.status.code(), Some(2), "stderr: {}", text(&bad.stderr));
+    let e: Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(e["error"]["field"], "context.operation", "{e}");
+    assert_eq!(server.requests().len(), seen, "no model call for a malformed request");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+async fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut cmd = common::lucid_command();
+    cmd.args(args)
+        .current_dir(dir)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().expect("run lucid");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap()
+}
