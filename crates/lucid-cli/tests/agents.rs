@@ -491,3 +491,155 @@ async fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> std::process:
     .await
     .unwrap()
 }
+
+/// One target's conversation, scripted for any language: outline `target`, write the test
+/// file `wrong`, run it, repair it to `right`, run it again, report.
+fn one_target_script(
+    target: &'static str,
+    test_path: &'static str,
+    wrong: &'static str,
+    right: &'static str,
+) -> impl Fn(&lucid_mock::RecordedRequest) -> Reply + Send + Sync + 'static {
+    move |req| {
+        let body = req.json();
+        let results = body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").count();
+        let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{results}"), name, &args.to_string())]);
+        let reply = match results {
+            0 => call("code_outline", json!({"path": target})),
+            1 => call("write_file", json!({"path": test_path, "content": wrong})),
+            2 | 4 => call("run_tests", json!({"filter": test_path})),
+            3 => call("write_file", json!({"path": test_path, "content": right})),
+            _ => text_completion(&format!("{target}: 1 test written and passing")),
+        };
+        Reply::json(200, &reply)
+    }
+}
+
+/// What the agent's tools answered, in the order of the requests that carried them.
+fn tool_answers(server: &MockServer) -> Vec<Value> {
+    server
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            let last = r.json()["messages"].as_array()?.last()?.clone();
+            (last["role"] == "tool").then(|| {
+                serde_json::from_str(last["content"].as_str().unwrap_or_default()).unwrap_or(last["content"].clone())
+            })
+        })
+        .collect()
+}
+
+/// Checks the report of a one-target run that took one repair to full coverage, and the
+/// real runner's structured answers the model read.
+fn check_one_repair(
+    out: &std::process::Output,
+    server: &MockServer,
+    target: &str,
+    symbol: &str,
+    failure: (&str, &str),
+) {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &report["targets"][0];
+    assert_eq!(report["targets"].as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(t["target"], target, "{report}");
+    assert_eq!(
+        (t["repairs"].as_u64(), t["passing"].as_u64(), t["failing"].as_u64()),
+        (Some(1), Some(1), Some(0)),
+        "{report}"
+    );
+    let (before, after) = (t["coverage_before"].as_f64().unwrap(), t["coverage_after"].as_f64().unwrap());
+    assert!(before < 90.0 && after == 100.0, "the coverage gained: {report}");
+    assert_eq!(report["stopped"], "no target left", "{report}");
+    let (total_before, total_after) = (report["coverage_before"].as_f64().unwrap(), report["coverage_after"].as_f64());
+    assert!(total_before < 90.0 && total_after == Some(100.0), "{report}");
+    let answers = tool_answers(server);
+    let names: Vec<&str> =
+        answers[0]["symbols"].as_array().unwrap().iter().filter_map(|s| s["name"].as_str()).collect();
+    assert!(names.contains(&symbol), "the outline from the real parser: {}", answers[0]);
+    let first_run = &answers[2];
+    assert_eq!((first_run["failed"].as_u64(), first_run["passed"].as_u64()), (Some(1), Some(0)), "{first_run}");
+    let f = &first_run["failures"][0];
+    assert!(f["test"].as_str().unwrap().contains(failure.0), "{first_run}");
+    assert_eq!(f["location"], failure.1, "{first_run}");
+    assert_eq!(
+        (answers[4]["status"].as_str(), answers[4]["passed"].as_u64()),
+        (Some("passed"), Some(1)),
+        "{}",
+        answers[4]
+    );
+}
+
+/// The shipped `unit-tests` agent on a small Python project, the model scripted: the
+/// targets come from coverage.py's report, `run_tests` answers from pytest's JUnit report,
+/// the repair is counted, and the project's coverage goes past the goal.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_on_a_python_project_with_pytest_and_coverage_py() {
+    let Some(venv) =
+        common::real_part("LUCID_TEST_PYTHON_TOOLS", ".ci/run installs pytest and coverage.py into a venv")
+    else {
+        return;
+    };
+    let dir = test_dir("agents-unit-tests-python");
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    for (path, content) in [
+        ("pyproject.toml", "[tool.pytest.ini_options]\npythonpath = [\".\"]\n"),
+        ("calc.py", "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"),
+        ("tests/__init__.py", ""),
+        ("tests/test_add.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
+    ] {
+        std::fs::write(dir.join(path), content).unwrap();
+    }
+    const WRONG: &str = "from calc import sub\n\n\ndef test_sub():\n    assert sub(3, 1) == 3\n";
+    const RIGHT: &str = "from calc import sub\n\n\ndef test_sub():\n    assert sub(3, 1) == 2\n";
+    let server = MockServer::start(one_target_script("calc.py", "tests/test_sub.py", WRONG, RIGHT)).await;
+    let url = server.url();
+    let path = format!("{venv}/bin:{}", std::env::var("PATH").unwrap_or_default());
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let out = run_in(&dir, &args, &[("PATH", &path)]).await;
+    check_one_repair(&out, &server, "calc.py", "sub", ("test_sub", "tests/test_sub.py:5"));
+    assert_eq!(std::fs::read_to_string(dir.join("tests/test_sub.py")).unwrap(), RIGHT);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The shipped `unit-tests` agent on a small JavaScript project with Jest, the model
+/// scripted: targets from Jest's lcov, results from Jest's JSON, one repair, the coverage
+/// past the goal.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_on_a_javascript_project_with_jest() {
+    let Some(tools) = common::real_part("LUCID_TEST_JS_TOOLS", ".ci/run installs Jest from .ci/js/package-lock.json")
+    else {
+        return;
+    };
+    let dir = test_dir("agents-unit-tests-jest");
+    for (path, content) in [
+        (
+            "package.json",
+            r#"{"name": "sample", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "29.7.0"}}"#,
+        ),
+        (
+            "sum.js",
+            "function sum(a, b) {\n  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n\nmodule.exports = { sum, sub };\n",
+        ),
+        (
+            "sum.test.js",
+            "const { sum } = require('./sum');\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n",
+        ),
+    ] {
+        std::fs::write(dir.join(path), content).unwrap();
+    }
+    std::os::unix::fs::symlink(Path::new(&tools).join("node_modules"), dir.join("node_modules")).unwrap();
+    const WRONG: &str =
+        "const { sub } = require('./sum');\n\ntest('subtracts', () => {\n  expect(sub(3, 1)).toBe(3);\n});\n";
+    const RIGHT: &str =
+        "const { sub } = require('./sum');\n\ntest('subtracts', () => {\n  expect(sub(3, 1)).toBe(2);\n});\n";
+    let server = MockServer::start(one_target_script("sum.js", "sub.test.js", WRONG, RIGHT)).await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let out = run_in(&dir, &args, &[]).await;
+    check_one_repair(&out, &server, "sum.js", "sub", ("subtracts", "sub.test.js:4"));
+    assert_eq!(std::fs::read_to_string(dir.join("sub.test.js")).unwrap(), RIGHT);
+    std::fs::remove_dir_all(dir).ok();
+}
