@@ -15,6 +15,8 @@
 //! `questions` in `metadata` (the seed's interview shape); nothing else is added, so a
 //! strict reader of the shape accepts every answer. The exit code says how the run ended.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -22,7 +24,7 @@ use serde_json::Value;
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SeedAnswer<'a> {
-    text: &'a str,
+    text: Cow<'a, str>,
     tool_calls: Vec<SeedToolCall<'a>>,
     metadata: SeedMetadata<'a>,
 }
@@ -58,14 +60,16 @@ impl<'a> SeedAnswer<'a> {
             .iter()
             .map(|c| SeedToolCall { tool_name: &c.name, call_id: &c.id, args: &c.arguments })
             .collect();
+        let needs_interview = r.stop_reason == lucid::StopReason::NeedsInput;
+        let text = if needs_interview { interview_text(&r.content) } else { Cow::Borrowed(r.content.as_str()) };
         SeedAnswer {
-            text: &r.content,
+            text,
             tool_calls,
             metadata: SeedMetadata {
                 tokens_used: r.usage.input_tokens + r.usage.output_tokens,
                 model: r.model.as_deref().filter(|m| *m != primary).unwrap_or(model),
                 timestamp: now_millis(),
-                needs_interview: r.stop_reason == lucid::StopReason::NeedsInput,
+                needs_interview,
                 questions: &r.questions,
             },
         }
@@ -74,7 +78,7 @@ impl<'a> SeedAnswer<'a> {
     /// A planned run's answer (its steps' tool calls stay inside the steps).
     pub fn of_plan(answer: &'a str, usage: lucid::Usage, model: &'a str) -> Self {
         SeedAnswer {
-            text: answer,
+            text: Cow::Borrowed(answer),
             tool_calls: Vec::new(),
             metadata: SeedMetadata {
                 tokens_used: usage.input_tokens + usage.output_tokens,
@@ -86,18 +90,20 @@ impl<'a> SeedAnswer<'a> {
         }
     }
 
-    /// Questions only (a `--schema` run's interview): no text, the questions in `metadata`.
-    pub fn of_questions(questions: &'a [String], model: &'a str) -> Self {
-        SeedAnswer {
-            text: "",
-            tool_calls: Vec::new(),
-            metadata: SeedMetadata { tokens_used: 0, model, timestamp: now_millis(), needs_interview: true, questions },
-        }
-    }
-
     /// The answer as one line of JSON.
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The text of an answer that asks questions: the `text` of the seed's own shape when the
+/// model wrote that, nothing when it wrote the questions as other JSON (they are in
+/// `metadata`), else what it wrote.
+fn interview_text(content: &str) -> Cow<'_, str> {
+    let fenced = content.trim().trim_start_matches("```json").trim_start_matches("```").trim_end_matches("```");
+    match serde_json::from_str::<Value>(fenced.trim()) {
+        Ok(v) => Cow::Owned(v["text"].as_str().unwrap_or_default().to_string()),
+        Err(_) => Cow::Borrowed(content),
     }
 }
 
@@ -112,15 +118,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_interviews_text_is_the_models_words_not_its_json() {
+        let seed = r#"{"text": "Details first.", "metadata": {"needsInterview": true, "questions": ["Which?"]}}"#;
+        assert_eq!(interview_text(seed), "Details first.");
+        assert_eq!(interview_text("```json\n{\"needs_interview\": true, \"questions\": [\"Which?\"]}\n```"), "");
+        assert_eq!(interview_text("Which city?"), "Which city?");
+    }
+
+    #[test]
     fn the_shape_is_the_seeds_in_its_order() {
-        let questions = vec!["Which database?".to_string()];
-        let line = SeedAnswer::of_questions(&questions, "m").to_line();
+        let usage = lucid::Usage { input_tokens: 30, output_tokens: 12, ..Default::default() };
+        let line = SeedAnswer::of_plan("done", usage, "m").to_line();
         let (head, tail) = line.split_once("\"timestamp\":").unwrap();
-        assert_eq!(head, r#"{"text":"","toolCalls":[],"metadata":{"tokensUsed":0,"model":"m","#);
-        assert!(tail.ends_with(r#","needsInterview":true,"questions":["Which database?"]}}"#), "{tail}");
-        let plain = SeedAnswer::of_plan("done", lucid::Usage::default(), "m").to_line();
-        assert!(!plain.contains("needsInterview") && !plain.contains("questions"), "{plain}");
-        let stamp: u64 = tail.split(',').next().unwrap().parse().unwrap();
+        assert_eq!(head, r#"{"text":"done","toolCalls":[],"metadata":{"tokensUsed":42,"model":"m","#);
+        let stamp: u64 = tail.strip_suffix("}}").unwrap().parse().unwrap();
         assert!(stamp > 1_700_000_000_000, "milliseconds since the epoch: {stamp}");
     }
 }

@@ -388,6 +388,10 @@ async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds
             text_completion(&format!("Done: {}", last["content"].as_str().unwrap_or_default()))
         } else if user.contains("Operation: query.") {
             tool_call_completion(&[("c0", "sql_schema", "{}")])
+        } else if user.contains("Which database?") {
+            text_completion(
+                r#"{"text": "Details first.", "metadata": {"needsInterview": true, "questions": ["Which engine?"]}}"#,
+            )
         } else if user.contains("Operation: schema_design.") {
             tool_call_completion(&[("c0", "checklist", r#"{"steps":[{"step":"Orders table","done":false}]}"#)])
         } else {
@@ -462,6 +466,16 @@ async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds
     let tools = offered(&server.requests()[seen].json());
     assert!(tools.iter().any(|t| t == "checklist") && tools.iter().any(|t| t == "schema_history"), "{tools:?}");
     assert!(!tools.iter().any(|t| t == "sql_migrate"), "a design is proposed, not applied: {tools:?}");
+
+    // Questions first: the seed's interview shape, exit code 4.
+    let out = run_with_stdin(&dir, &args, r#"{"text": "Which database?", "context": {"operation": "general"}}"#).await;
+    assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["text"], "Details first.", "{v}");
+    assert_eq!(
+        (v["metadata"]["needsInterview"].as_bool(), &v["metadata"]["questions"]),
+        (Some(true), &json!(["Which engine?"]))
+    );
 
     let seen = server.requests().len();
     let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "context": {"operation": "drop_all"}}"#).await;
