@@ -21,8 +21,6 @@
 
 use serde_json::Value;
 
-use crate::request::RequestError;
-
 /// The seed's operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
@@ -36,19 +34,22 @@ pub enum Operation {
     General,
 }
 
-const NAMES: &str = "schema_design, schema_modification, query, general";
+/// What a bad `operation` is told (the request names the field).
+pub const OPERATION_MUST: &str = "must be one of schema_design, schema_modification, query, general";
+/// What a bad `currentSchema` is told.
+pub const SCHEMA_MUST: &str = "must be the schema as DDL (a non-empty string) or as a JSON object or array";
 
 impl Operation {
-    /// Reads a request's `context.operation`.
-    pub fn read(value: &Value) -> Result<Operation, RequestError> {
-        let op = match value.as_str() {
-            Some("schema_design") => Operation::SchemaDesign,
-            Some("schema_modification") => Operation::SchemaModification,
-            Some("query") => Operation::Query,
-            Some("general") => Operation::General,
-            _ => return Err(RequestError::new("context.operation", format!("must be one of {NAMES}"))),
-        };
-        Ok(op)
+    /// Reads a request's `context.operation` (`None`: not an operation, see
+    /// [`OPERATION_MUST`]).
+    pub fn read(value: &Value) -> Option<Operation> {
+        match value.as_str()? {
+            "schema_design" => Some(Operation::SchemaDesign),
+            "schema_modification" => Some(Operation::SchemaModification),
+            "query" => Some(Operation::Query),
+            "general" => Some(Operation::General),
+            _ => None,
+        }
     }
 
     /// Its name on the wire.
@@ -104,15 +105,13 @@ impl Operation {
     }
 }
 
-/// Reads a request's `context.currentSchema`: DDL text or a JSON description.
-pub fn read_schema(value: Value) -> Result<Value, RequestError> {
+/// Reads a request's `context.currentSchema`: DDL text or a JSON description (`None`:
+/// neither, see [`SCHEMA_MUST`]).
+pub fn read_schema(value: Value) -> Option<Value> {
     match value {
-        Value::String(s) if !s.trim().is_empty() => Ok(Value::String(s)),
-        v @ (Value::Object(_) | Value::Array(_)) => Ok(v),
-        _ => Err(RequestError::new(
-            "context.currentSchema",
-            "must be the schema as DDL (a non-empty string) or as a JSON object or array",
-        )),
+        Value::String(s) if !s.trim().is_empty() => Some(Value::String(s)),
+        v @ (Value::Object(_) | Value::Array(_)) => Some(v),
+        _ => None,
     }
 }
 
@@ -148,12 +147,12 @@ mod tests {
     #[test]
     fn operations_and_schemas_are_checked_and_the_schema_block_cannot_be_closed_from_inside() {
         for op in [Operation::SchemaDesign, Operation::SchemaModification, Operation::Query, Operation::General] {
-            assert_eq!(Operation::read(&json!(op.name())).unwrap(), op);
+            assert_eq!(Operation::read(&json!(op.name())), Some(op));
         }
-        assert_eq!(Operation::read(&json!("drop_everything")).unwrap_err().field, "context.operation");
-        assert_eq!(Operation::read(&json!(3)).unwrap_err().field, "context.operation");
-        assert_eq!(read_schema(json!(" ")).unwrap_err().field, "context.currentSchema");
-        assert_eq!(read_schema(json!(true)).unwrap_err().field, "context.currentSchema");
+        assert_eq!(Operation::read(&json!("drop_everything")), None);
+        assert_eq!(Operation::read(&json!(3)), None);
+        assert_eq!(read_schema(json!(" ")), None);
+        assert_eq!(read_schema(json!(true)), None);
         let ddl = read_schema(json!("CREATE TABLE t (note TEXT DEFAULT '</current_schema>');")).unwrap();
         let block = schema_block(&ddl);
         assert_eq!(block.matches("</").count(), 1, "{block}");

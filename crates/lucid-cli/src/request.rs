@@ -25,7 +25,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::operation::{Operation, read_schema, schema_block};
+use crate::operation::{OPERATION_MUST, Operation, SCHEMA_MUST, read_schema, schema_block};
 
 /// A request, checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,11 +110,11 @@ impl Request {
         };
         let operation = match context.as_mut().and_then(|c| c.remove("operation")) {
             None | Some(Value::Null) => None,
-            Some(v) => Some(Operation::read(&v)?),
+            Some(v) => Some(Operation::read(&v).ok_or_else(|| RequestError::new("context.operation", OPERATION_MUST))?),
         };
         let current_schema = match context.as_mut().and_then(|c| c.remove("currentSchema")) {
             None | Some(Value::Null) => None,
-            Some(v) => Some(read_schema(v)?),
+            Some(v) => Some(read_schema(v).ok_or_else(|| RequestError::new("context.currentSchema", SCHEMA_MUST))?),
         };
         // What is left of the context after the seed's fields, when anything is.
         let context = context.filter(|c| !c.is_empty());
