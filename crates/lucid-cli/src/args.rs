@@ -115,10 +115,11 @@ pub struct ChatArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
-    /// Plan a message before answering it: `auto` (the default, unless the configuration's
-    /// `plan` says otherwise) lets one short call decide, so simple questions are answered
-    /// at once and a task with several parts is planned, its checklist ticked as the steps
-    /// finish; `--plan` alone plans every message.
+    /// Planning: `auto` (the default, unless the configuration's `plan` says otherwise)
+    /// gives the model a `checklist` tool it may open for a task with several parts (its
+    /// boxes ticked as the steps finish) and asks nothing before a message, so a simple
+    /// question costs one answer; `--plan` alone runs every message through the planner
+    /// (answered directly when planning fails); `--no-plan` neither.
     #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "always",
           conflicts_with = "no_plan")]
     pub plan: Option<PlanMode>,
@@ -412,7 +413,8 @@ pub struct ModelArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PlanMode {
-    /// One short call decides: simple requests at once, complex ones through the planner.
+    /// Simple requests at once, complex ones planned: in `lucid run`, one short call
+    /// decides; in `lucid chat`, the model opens a checklist (a tool) when it wants one.
     Auto,
     /// Always plan.
     Always,
@@ -455,13 +457,33 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_plan: bool,
     /// Read one JSON request from FILE (`-`: standard input), for programs:
-    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`. The answer is the
-    /// `--json` object plus `model`, `timestamp` and `requiresToolCalls`; a malformed
-    /// request exits with code 2 and a JSON error naming the field.
+    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`; the context's
+    /// `operation` (schema_design, schema_modification, query, general) chooses the tools
+    /// and the planning, its `currentSchema` is shown in a block of its own. The answer is
+    /// the `--json` object plus `model`, `timestamp` and `requiresToolCalls` (or the seed's
+    /// shape with `--output-format seed`); a malformed request exits with code 2 and a JSON
+    /// error naming the field.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["prompt", "schema", "plan", "stream", "session", "tools"])]
     pub input: Option<PathBuf>,
+    /// How the answer is printed: `text` (the default), `json` (as `--json`), or `seed`:
+    /// one JSON object in the seed's shape, `{"text", "toolCalls": [{"toolName",
+    /// "callId", "args"}], "metadata": {"tokensUsed", "model", "timestamp"}}` (the
+    /// timestamp in milliseconds since the Unix epoch), for programs written against it.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
+    pub output_format: Option<OutputFormat>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
+}
+
+/// `lucid run --output-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// The answer's text.
+    Text,
+    /// One JSON object (`--json`).
+    Json,
+    /// One JSON object in the seed's response shape.
+    Seed,
 }
 
 /// Which command's default tools.

@@ -11,6 +11,7 @@ mod agents;
 mod approvals;
 mod args;
 mod chat;
+mod checklist;
 mod config;
 mod config_show;
 mod display;
@@ -18,10 +19,12 @@ mod local;
 mod mcp;
 mod memory;
 mod models;
+mod operation;
 #[cfg(feature = "otel")]
 mod otel;
 mod request;
 mod run;
+mod seed;
 #[cfg(feature = "server")]
 mod serve;
 mod sessions;

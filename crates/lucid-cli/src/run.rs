@@ -7,10 +7,11 @@ use futures::StreamExt;
 use lucid::{Agent, AgentEvent, AgentResult, FinishReason, StopReason};
 use serde_json::json;
 
-use crate::args::{PlanMode, RunArgs};
+use crate::args::{OutputFormat, PlanMode, RunArgs};
 use crate::config::{AgentSettings, ConfigError, ModelConfig};
 use crate::display::{safe, truncate};
 use crate::request::{Request, RequestError, answer_fields};
+use crate::seed::SeedAnswer;
 
 /// Reads the prompt from the arguments, or from standard input for `-` or nothing.
 fn prompt(args: &RunArgs) -> anyhow::Result<String> {
@@ -36,6 +37,11 @@ pub async fn run(
     mut settings: AgentSettings,
     servers: std::collections::BTreeMap<String, crate::mcp::ServerConfig>,
 ) -> anyhow::Result<i32> {
+    // The seed's shape is the `--json` run's answer, printed in that shape.
+    let seed = args.output_format == Some(OutputFormat::Seed);
+    if args.output_format.is_some_and(|f| f != OutputFormat::Text) {
+        args.json = true;
+    }
     let request = match &args.input {
         Some(path) => match read_request(path)? {
             Ok(r) => Some(r),
@@ -59,6 +65,10 @@ pub async fn run(
                 }
                 settings.tools.retain(|t| tools.contains(t));
             }
+            if let Some(op) = r.operation {
+                settings.tools.retain(|t| op.keeps(t));
+                tracing::info!(operation = op.name(), tools = ?settings.tools, "the request's operation");
+            }
             args.agent.session.clone_from(&r.session_id);
             args.json = true;
             r.prompt()
@@ -80,7 +90,11 @@ pub async fn run(
             settings.permissions.insert(name, lucid::tool::permission::Permission::Allow);
         }
     }
-    let mcp_tools: Vec<_> = mcp_tools.into_iter().map(|(t, _)| t).collect();
+    let mut mcp_tools: Vec<_> = mcp_tools.into_iter().map(|(t, _)| t).collect();
+    let operation = request.as_ref().and_then(|r| r.operation);
+    if operation.is_some_and(crate::operation::Operation::checklist) {
+        mcp_tools.push(crate::checklist::tool());
+    }
     let mut builder = crate::agent::builder(&cfg, &settings, crate::agent::People::default(), &mcp_tools).await?;
     // A program's run of a stored session can wait for approvals and be continued; without
     // a session nothing could continue it, so `ask` refuses as it always did.
@@ -129,7 +143,9 @@ pub async fn run(
     }
     // Answers to waiting calls continue that run: nothing to plan.
     let continues = request.as_ref().is_some_and(|r| r.approvals.is_some());
-    let mode = if args.no_plan || continues {
+    // An operation other than `general` says how it is planned (a design by its checklist).
+    let decided = operation.is_some_and(|op| !op.uses_configured_plan());
+    let mode = if args.no_plan || continues || decided {
         PlanMode::Never
     } else {
         args.plan.or(settings.plan).unwrap_or(PlanMode::Never)
@@ -139,20 +155,32 @@ pub async fn run(
         PlanMode::Auto if args.schema.is_some() || args.agent.session.is_some() => PlanMode::Never,
         m => m,
     };
-    let mut extras = Extras { answering, triage: None, pending: None, expired: Vec::new() };
+    let primary = format!("{}:{}", cfg.provider, cfg.model);
+    let shape = Shape { seed: seed.then_some((cfg.model.as_str(), primary.as_str())) };
+    let mut extras = Extras { answering, triage: None, pending: None, expired: Vec::new(), seed: shape.seed };
     match mode {
-        PlanMode::Always => return plan(session.agent(), &prompt, args.json, None).await,
-        PlanMode::Auto => {
-            let t = lucid::orchestrate::planner::triage(session.agent(), &prompt).await?;
-            tracing::info!(needs_plan = t.needs_plan, "plan auto decided");
-            if t.needs_plan {
-                if !args.json {
-                    eprintln!("lucid: the task has several parts: planning it (--plan=auto)");
-                }
-                return plan(session.agent(), &prompt, args.json, Some(t)).await;
+        PlanMode::Always => {
+            if let Some(code) = plan(session.agent(), &prompt, args.json, None, shape).await? {
+                return Ok(code);
             }
-            extras.triage = Some(t);
         }
+        PlanMode::Auto => match lucid::orchestrate::planner::triage(session.agent(), &prompt).await {
+            Ok(t) => {
+                tracing::info!(needs_plan = t.needs_plan, "plan auto decided");
+                if t.needs_plan {
+                    if !args.json {
+                        eprintln!("lucid: the task has several parts: planning it (--plan=auto)");
+                    }
+                    if let Some(code) = plan(session.agent(), &prompt, args.json, Some(t), shape).await? {
+                        return Ok(code);
+                    }
+                } else {
+                    extras.triage = Some(t);
+                }
+            }
+            // A small model that cannot answer the classification still answers the task.
+            Err(e) => eprintln!("lucid: could not decide whether to plan ({e}); answering directly"),
+        },
         PlanMode::Never => {}
     }
     let answers = request.as_ref().and_then(|r| r.approvals.clone());
@@ -325,13 +353,16 @@ pub fn print_questions(questions: &[String], json: bool) -> i32 {
     4
 }
 
-/// `lucid run --plan`: the plan and each step on standard error, the answer on standard output.
+/// `lucid run --plan`: the plan and each step on standard error, the answer on standard
+/// output; the exit code, or `None` when planning failed and the task is to be answered
+/// directly.
 async fn plan(
     agent: &Agent,
     task: &str,
     json: bool,
     triage: Option<lucid::orchestrate::planner::Triage>,
-) -> anyhow::Result<i32> {
+    shape: Shape<'_>,
+) -> anyhow::Result<Option<i32>> {
     use lucid::orchestrate::planner::{PlanEvent, Planner};
     let quiet = json;
     let run = Planner::new(agent, agent)
@@ -366,9 +397,21 @@ async fn plan(
                 _ => {}
             }
         })
-        .await?;
+        .await;
+    let run = match run {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("lucid: planning failed ({e}); answering directly");
+            return Ok(None);
+        }
+    };
     let mut run = run;
-    if json {
+    if let Some((model, _)) = shape.seed {
+        if let Some(t) = triage {
+            run.usage += t.usage;
+        }
+        println!("{}", SeedAnswer::of_plan(&run.answer, run.usage, model).to_line());
+    } else if json {
         let mut v = serde_json::to_value(&run)?;
         if let Some(t) = triage {
             run.usage += t.usage;
@@ -379,7 +422,7 @@ async fn plan(
     } else {
         println!("{}", run.answer);
     }
-    Ok(0)
+    Ok(Some(0))
 }
 
 /// Reads the request of `--input` (`-`: standard input); a malformed one is the inner error.
@@ -438,6 +481,14 @@ struct Extras<'a> {
     pending: Option<serde_json::Value>,
     /// The calls denied because they waited longer than the approval timeout.
     expired: Vec<String>,
+    /// `--output-format seed`: the configured model's name and its `provider:model` label.
+    seed: Option<(&'a str, &'a str)>,
+}
+
+/// How a planned run's answer is printed: the seed's shape (with the model's name) or not.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
+    seed: Option<(&'a str, &'a str)>,
 }
 
 /// What `--json` says of a `--plan=auto` decision.
@@ -448,7 +499,9 @@ fn plan_json(t: &lucid::orchestrate::planner::Triage) -> serde_json::Value {
 fn print_result(args: &RunArgs, r: &AgentResult, extras: &Extras<'_>) -> anyhow::Result<()> {
     let answering = extras.answering;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if let Some((model, primary)) = extras.seed {
+        writeln!(out, "{}", SeedAnswer::of_run(r, model, primary).to_line())?;
+    } else if args.json {
         let calls: Vec<_> = r
             .tool_calls
             .iter()

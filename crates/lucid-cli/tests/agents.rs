@@ -370,3 +370,290 @@ async fn the_db_design_agent_keeps_the_versions_it_proposes() {
     assert!(answer.contains(&project), "versions are filed under the database's path: {answer}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The seed's request protocol on the `db-design` agent: the context's `operation` chooses
+/// the tools offered (a query reads only; a modification has the history and the migration;
+/// a design has the checklist, not the migration), `currentSchema` reaches the model in a
+/// block of its own, and `--output-format seed` answers in the seed's shape.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds_shape() {
+    let dir = test_dir("agents-seed-protocol");
+    std::fs::write(dir.join("shop.db"), "").unwrap();
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        let messages = body["messages"].as_array().unwrap();
+        let user = messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap_or_default();
+        let last = messages.last().unwrap();
+        let reply = if last["role"] == "tool" {
+            text_completion(&format!("Done: {}", last["content"].as_str().unwrap_or_default()))
+        } else if user.contains("Operation: query.") {
+            tool_call_completion(&[("c0", "sql_schema", "{}")])
+        } else if user.contains("Which database?") {
+            text_completion(
+                r#"{"text": "Details first.", "metadata": {"needsInterview": true, "questions": ["Which engine?"]}}"#,
+            )
+        } else if user.contains("Operation: schema_design.") {
+            tool_call_completion(&[("c0", "checklist", r#"{"steps":[{"step":"Orders table","done":false}]}"#)])
+        } else {
+            text_completion("Proposed.")
+        };
+        Reply::json(200, &reply)
+    })
+    .await;
+    let url = server.url();
+    let args = [
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "db-design",
+        "--db",
+        "shop.db",
+        "--input",
+        "-",
+        "--output-format",
+        "seed",
+    ];
+    let ask = |operation: &str| {
+        json!({"text": "Which tables are there?", "context": {"operation": operation, "user": "ana",
+               "currentSchema": "CREATE TABLE orders (id INTEGER PRIMARY KEY);"}})
+        .to_string()
+    };
+    let millis = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+
+    let before = millis();
+    let out = run_with_stdin(&dir, &args, &ask("query")).await;
+    let after = millis();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["metadata", "text", "toolCalls"], "{v}");
+    assert!(v["text"].as_str().unwrap().starts_with("Done: "), "{v}");
+    assert_eq!(v["toolCalls"], json!([{"toolName": "sql_schema", "callId": "c0", "args": {}}]));
+    // tool_call_completion (30 in, 10 out) then text_completion (20 in, 5 out).
+    assert_eq!((v["metadata"]["tokensUsed"].as_u64(), v["metadata"]["model"].as_str()), (Some(65), Some("m")), "{v}");
+    let stamp = v["metadata"]["timestamp"].as_u64().unwrap();
+    assert!((before..=after).contains(&stamp), "milliseconds since the epoch: {stamp} not in {before}..={after}");
+    let first = server.requests()[0].json();
+    let mut tools = offered(&first);
+    tools.sort_unstable();
+    assert_eq!(tools, ["ask_user", "calculator", "sql_query", "sql_schema"], "a query reads only");
+    let user = first["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+    assert!(
+        user.contains("\n<current_schema>\nCREATE TABLE orders (id INTEGER PRIMARY KEY);\n</current_schema>\n"),
+        "{user}"
+    );
+    assert!(!user.contains("currentSchema") && user.contains("\"user\": \"ana\""), "{user}");
+
+    let seen = server.requests().len();
+    let out = run_with_stdin(&dir, &args, &ask("schema_modification")).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["text"].as_str(), v["toolCalls"].as_array().map(Vec::len)), (Some("Proposed."), Some(0)));
+    let tools = offered(&server.requests()[seen].json());
+    assert!(tools.iter().any(|t| t == "sql_migrate") && tools.iter().any(|t| t == "schema_history"), "{tools:?}");
+    assert!(!tools.iter().any(|t| t == "checklist"), "{tools:?}");
+
+    let seen = server.requests().len();
+    let out = run_with_stdin(&dir, &args, &ask("schema_design")).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["toolCalls"][0]["toolName"], "checklist", "{v}");
+    assert!(v["text"].as_str().unwrap().contains("Done: Checklist (0/1 done):\n☐ Orders table"), "{v}");
+    let tools = offered(&server.requests()[seen].json());
+    assert!(tools.iter().any(|t| t == "checklist") && tools.iter().any(|t| t == "schema_history"), "{tools:?}");
+    assert!(!tools.iter().any(|t| t == "sql_migrate"), "a design is proposed, not applied: {tools:?}");
+
+    // Questions first: the seed's interview shape, exit code 4.
+    let out = run_with_stdin(&dir, &args, r#"{"text": "Which database?", "context": {"operation": "general"}}"#).await;
+    assert_eq!(out.status.code(), Some(4), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["text"], "Details first.", "{v}");
+    assert_eq!(
+        (v["metadata"]["needsInterview"].as_bool(), &v["metadata"]["questions"]),
+        (Some(true), &json!(["Which engine?"]))
+    );
+
+    let seen = server.requests().len();
+    let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "context": {"operation": "drop_all"}}"#).await;
+    assert_eq!(bad.status.code(), Some(2), "stderr: {}", text(&bad.stderr));
+    let e: Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(e["error"]["field"], "context.operation", "{e}");
+    assert_eq!(server.requests().len(), seen, "no model call for a malformed request");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+async fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut cmd = common::lucid_command();
+    cmd.args(args)
+        .current_dir(dir)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().expect("run lucid");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// One target's conversation, scripted for any language: outline `target`, write the test
+/// file `wrong`, run it, repair it to `right`, run it again, report.
+fn one_target_script(
+    target: &'static str,
+    test_path: &'static str,
+    wrong: &'static str,
+    right: &'static str,
+) -> impl Fn(&lucid_mock::RecordedRequest) -> Reply + Send + Sync + 'static {
+    move |req| {
+        let body = req.json();
+        let results = body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").count();
+        let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{results}"), name, &args.to_string())]);
+        let reply = match results {
+            0 => call("code_outline", json!({"path": target})),
+            1 => call("write_file", json!({"path": test_path, "content": wrong})),
+            2 | 4 => call("run_tests", json!({"filter": test_path})),
+            3 => call("write_file", json!({"path": test_path, "content": right})),
+            _ => text_completion(&format!("{target}: 1 test written and passing")),
+        };
+        Reply::json(200, &reply)
+    }
+}
+
+/// What the agent's tools answered, in the order of the requests that carried them.
+fn tool_answers(server: &MockServer) -> Vec<Value> {
+    server
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            let last = r.json()["messages"].as_array()?.last()?.clone();
+            (last["role"] == "tool").then(|| {
+                serde_json::from_str(last["content"].as_str().unwrap_or_default()).unwrap_or(last["content"].clone())
+            })
+        })
+        .collect()
+}
+
+/// Checks the report of a one-target run that took one repair to full coverage, and the
+/// real runner's structured answers the model read.
+fn check_one_repair(
+    out: &std::process::Output,
+    server: &MockServer,
+    target: &str,
+    symbol: &str,
+    failure: (&str, &str),
+) {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &report["targets"][0];
+    assert_eq!(report["targets"].as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(t["target"], target, "{report}");
+    assert_eq!(
+        (t["repairs"].as_u64(), t["passing"].as_u64(), t["failing"].as_u64()),
+        (Some(1), Some(1), Some(0)),
+        "{report}"
+    );
+    let (before, after) = (t["coverage_before"].as_f64().unwrap(), t["coverage_after"].as_f64().unwrap());
+    assert!(before < 90.0 && after == 100.0, "the coverage gained: {report}");
+    assert_eq!(report["stopped"], "no target left", "{report}");
+    let (total_before, total_after) = (report["coverage_before"].as_f64().unwrap(), report["coverage_after"].as_f64());
+    assert!(total_before < 90.0 && total_after == Some(100.0), "{report}");
+    let answers = tool_answers(server);
+    let names: Vec<&str> =
+        answers[0]["symbols"].as_array().unwrap().iter().filter_map(|s| s["name"].as_str()).collect();
+    assert!(names.contains(&symbol), "the outline from the real parser: {}", answers[0]);
+    let first_run = &answers[2];
+    assert_eq!((first_run["failed"].as_u64(), first_run["passed"].as_u64()), (Some(1), Some(0)), "{first_run}");
+    let f = &first_run["failures"][0];
+    assert!(f["test"].as_str().unwrap().contains(failure.0), "{first_run}");
+    assert_eq!(f["location"], failure.1, "{first_run}");
+    assert_eq!(
+        (answers[4]["status"].as_str(), answers[4]["passed"].as_u64()),
+        (Some("passed"), Some(1)),
+        "{}",
+        answers[4]
+    );
+}
+
+/// The shipped `unit-tests` agent on a small Python project, the model scripted: the
+/// targets come from coverage.py's report, `run_tests` answers from pytest's JUnit report,
+/// the repair is counted, and the project's coverage goes past the goal.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_on_a_python_project_with_pytest_and_coverage_py() {
+    let Some(venv) =
+        common::real_part("LUCID_TEST_PYTHON_TOOLS", ".ci/run installs pytest and coverage.py into a venv")
+    else {
+        return;
+    };
+    let dir = test_dir("agents-unit-tests-python");
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    for (path, content) in [
+        ("pyproject.toml", "[tool.pytest.ini_options]\npythonpath = [\".\"]\n"),
+        ("calc.py", "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"),
+        ("tests/__init__.py", ""),
+        ("tests/test_add.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
+    ] {
+        std::fs::write(dir.join(path), content).unwrap();
+    }
+    const WRONG: &str = "from calc import sub\n\n\ndef test_sub():\n    assert sub(3, 1) == 3\n";
+    const RIGHT: &str = "from calc import sub\n\n\ndef test_sub():\n    assert sub(3, 1) == 2\n";
+    let server = MockServer::start(one_target_script("calc.py", "tests/test_sub.py", WRONG, RIGHT)).await;
+    let url = server.url();
+    let path = format!("{venv}/bin:{}", std::env::var("PATH").unwrap_or_default());
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let out = run_in(&dir, &args, &[("PATH", &path)]).await;
+    check_one_repair(&out, &server, "calc.py", "sub", ("test_sub", "tests/test_sub.py:5"));
+    assert_eq!(std::fs::read_to_string(dir.join("tests/test_sub.py")).unwrap(), RIGHT);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The shipped `unit-tests` agent on a small JavaScript project with Jest, the model
+/// scripted: targets from Jest's lcov, results from Jest's JSON, one repair, the coverage
+/// past the goal.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_on_a_javascript_project_with_jest() {
+    let Some(tools) = common::real_part("LUCID_TEST_JS_TOOLS", ".ci/run installs Jest from .ci/js/package-lock.json")
+    else {
+        return;
+    };
+    let dir = test_dir("agents-unit-tests-jest");
+    for (path, content) in [
+        (
+            "package.json",
+            r#"{"name": "sample", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "29.7.0"}}"#,
+        ),
+        (
+            "sum.js",
+            "function sum(a, b) {\n  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n\nmodule.exports = { sum, sub };\n",
+        ),
+        (
+            "sum.test.js",
+            "const { sum } = require('./sum');\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n",
+        ),
+    ] {
+        std::fs::write(dir.join(path), content).unwrap();
+    }
+    std::os::unix::fs::symlink(Path::new(&tools).join("node_modules"), dir.join("node_modules")).unwrap();
+    const WRONG: &str =
+        "const { sub } = require('./sum');\n\ntest('subtracts', () => {\n  expect(sub(3, 1)).toBe(3);\n});\n";
+    const RIGHT: &str =
+        "const { sub } = require('./sum');\n\ntest('subtracts', () => {\n  expect(sub(3, 1)).toBe(2);\n});\n";
+    let server = MockServer::start(one_target_script("sum.js", "sub.test.js", WRONG, RIGHT)).await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let out = run_in(&dir, &args, &[]).await;
+    check_one_repair(&out, &server, "sum.js", "sub", ("subtracts", "sub.test.js:4"));
+    assert_eq!(std::fs::read_to_string(dir.join("sub.test.js")).unwrap(), RIGHT);
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -15,11 +15,9 @@ fn script(req: &RecordedRequest) -> Reply {
     let messages = body["messages"].as_array().cloned().unwrap_or_default();
     let last = messages.last().cloned().unwrap_or(Value::Null);
     if body["stream"] != true {
-        // The side calls of `--plan auto` and the planner's are not streamed.
+        // The planner's calls (`/plan always`) are not streamed.
         let said = last["content"].as_str().unwrap_or_default();
-        let text = if body["response_format"]["json_schema"]["name"] == "TriageAnswer" {
-            json!({"needs_plan": said.contains("plan this")}).to_string()
-        } else if said.starts_with("Make a plan") {
+        let text = if said.starts_with("Make a plan") {
             json!({"steps": [{"id": "sum", "task": "Add 2 and 3", "depends_on": []}]}).to_string()
         } else if said.contains("Your step: ") {
             json!({"success": true, "result": "5"}).to_string()
@@ -30,6 +28,13 @@ fn script(req: &RecordedRequest) -> Reply {
     }
     if last["role"] == "tool" {
         let content = last["content"].as_str().unwrap_or_default();
+        // The model's own checklist: ticked once the work is done, then the answer.
+        if content.starts_with("Checklist (0/2 done)") {
+            return Reply::sse(&tool_call_stream(&[("call_c2", "checklist", CHECKLIST_DONE)]));
+        }
+        if content.starts_with("Checklist (2/2 done)") {
+            return Reply::sse(&text_stream(&["Checked answer: 5."]));
+        }
         return Reply::sse(&text_stream(&["Tool said: ", content]));
     }
     let said = last["content"].as_str().unwrap_or_default();
@@ -44,6 +49,8 @@ fn script(req: &RecordedRequest) -> Reply {
         Reply::sse(&text_stream(&["Took a while."])).with_delay(Duration::from_millis(1200))
     } else if said.contains("title") {
         Reply::sse(&text_stream(&["\x1b]0;pwned\x07\x1b]52;c;ZWNobw==\x07", "visible"]))
+    } else if said.contains("plan this") {
+        Reply::sse(&tool_call_stream(&[("call_c1", "checklist", CHECKLIST_OPEN)]))
     } else if said.contains("2+3") {
         Reply::sse(&tool_call_stream(&[("call_a", "calculator", r#"{"expression":"2+3"}"#)]))
     } else if said.contains("file") {
@@ -70,6 +77,10 @@ fn script(req: &RecordedRequest) -> Reply {
         Reply::sse(&text_stream(&["Hello", " there."]))
     }
 }
+
+const CHECKLIST_OPEN: &str =
+    r#"{"steps":[{"step":"Add 2 and 3","done":false},{"step":"Report the sum","done":false}]}"#;
+const CHECKLIST_DONE: &str = r#"{"steps":[{"step":"Add 2 and 3","done":true},{"step":"Report the sum","done":true}]}"#;
 
 fn spawn(url: &str, dir: &std::path::Path) -> Session {
     let mut cmd = common::lucid_command();
@@ -176,8 +187,22 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 4 messages)").unwrap();
 
-        // A message with several parts is planned (`--plan auto` is the chat's default):
-        // the checklist is ticked, the answer joins the conversation.
+        // A message with several parts (`--plan auto` is the chat's default): the model
+        // opens a checklist through its tool and ticks it; no call decides first.
+        p.send_line("plan this: add 2 and 3, and then report").unwrap();
+        p.expect("⚙ checklist").unwrap();
+        p.expect("☐ Add 2 and 3").unwrap();
+        p.expect("☐ Report the sum").unwrap();
+        p.expect("☑ Add 2 and 3").unwrap();
+        p.expect("☑ Report the sum").unwrap();
+        p.expect("Checked answer: 5.").unwrap();
+        p.send_line("/undo").unwrap();
+        p.expect("(dropped the last turn: 6 messages)").unwrap();
+
+        // `/plan always` runs the planner: its checklist is ticked, the answer joins the
+        // conversation.
+        p.send_line("/plan always").unwrap();
+        p.expect("(plan: always)").unwrap();
         p.send_line("plan this: add 2 and 3, and then report").unwrap();
         p.expect("Plan:").unwrap();
         p.expect("☐ sum Add 2 and 3").unwrap();
@@ -186,6 +211,8 @@ async fn a_person_chats_uses_tools_commands_and_resumes_the_session() {
         p.expect("── planned: 1 steps").unwrap();
         p.send_line("/undo").unwrap();
         p.expect("(dropped the last turn: 2 messages)").unwrap();
+        p.send_line("/plan auto").unwrap();
+        p.expect("(plan: auto)").unwrap();
 
         // An answer in the JSON protocol's interview shape is asked the same way, and the
         // answers go back at once.
@@ -359,5 +386,56 @@ async fn rules_are_named_at_the_prompt_and_always_remembers_the_exact_command() 
     })
     .await
     .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hybrid mode's cost per simple message (issue 30): `lucid chat` with `--plan auto`
+/// (its default) sends what `lucid run` sends — no classification call first, the
+/// `checklist` tool offered instead. Before, this message cost three calls: the triage
+/// (a structured call without tools), the calculator call and the answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_simple_message_costs_no_classification_call() {
+    let server = MockServer::start(|req| {
+        let body = req.json();
+        if body["stream"] != true {
+            // A classification call, answered as cheaply as it can be: no plan needed.
+            return Reply::json(200, &text_completion(r#"{"needs_plan": false}"#));
+        }
+        let messages = body["messages"].as_array().cloned().unwrap_or_default();
+        let last = messages.last().cloned().unwrap_or(Value::Null);
+        if last["role"] == "tool" {
+            return Reply::sse(&text_stream(&["23 * 19 = ", last["content"].as_str().unwrap_or_default()]));
+        }
+        Reply::sse(&tool_call_stream(&[("call_m", "calculator", r#"{"expression":"23*19"}"#)]))
+    })
+    .await;
+    let url = server.url();
+    let dir = std::env::temp_dir().join(format!("lucid-chat-cost-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut p = spawn(&url, &d);
+        p.expect("> ").unwrap();
+        p.send_line("What is 23 * 19? Use the calculator.").unwrap();
+        p.expect("23 * 19 = 437").unwrap();
+        p.expect("── ").unwrap();
+        p.expect("> ").unwrap();
+        p.send_line("/exit").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+    })
+    .await
+    .unwrap();
+    let requests = server.requests();
+    let bytes: usize = requests.iter().map(|r| r.json().to_string().len()).sum();
+    // The numbers of the issue's measurement, printed for `--nocapture`.
+    eprintln!("simple message: {} model calls, {bytes} request bytes", requests.len());
+    let structured = requests.iter().filter(|r| !r.json()["response_format"].is_null()).count();
+    assert_eq!(structured, 0, "no classification call before the message");
+    assert_eq!(requests.len(), 2, "the calculator call and the answer");
+    let first = requests[0].json();
+    let tools: Vec<&str> =
+        first["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).collect();
+    assert!(tools.contains(&"checklist") && tools.contains(&"calculator"), "{tools:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

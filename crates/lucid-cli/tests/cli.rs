@@ -1140,6 +1140,46 @@ async fn plan_auto_answers_a_simple_request_at_once_and_plans_a_complex_one() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A plan the model cannot make (a small model's output that is not a plan) or a
+/// classification it cannot answer does not leave the task unanswered: the run answers it
+/// directly.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plan_that_fails_falls_back_to_answering_directly() {
+    let unplannable = |req: &lucid_mock::RecordedRequest| {
+        let body = req.json();
+        let said =
+            body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+        if body["response_format"]["json_schema"]["name"] == "TriageAnswer" {
+            return Reply::json(200, &text_completion(r#"{"needs_plan": true}"#));
+        }
+        if said.starts_with("Make a plan") || said.contains("plan again") || body["response_format"].is_object() {
+            return Reply::json(200, &text_completion("Sure! Step one: think."));
+        }
+        Reply::json(200, &text_completion("Directly: 5."))
+    };
+    for mode in ["--plan", "--plan=auto"] {
+        let server = MockServer::start(unplannable).await;
+        let out = run_on(&server, &[mode, "--tools", "none", "add 2 and 3 and then report"]).await;
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "Directly: 5.\n", "{mode}");
+        assert!(text(&out.stderr).contains("planning failed"), "{mode}: {}", text(&out.stderr));
+    }
+    // The classification itself unanswerable: the task is answered.
+    let server = MockServer::start(|req: &lucid_mock::RecordedRequest| {
+        let structured = req.json()["response_format"].is_object();
+        Reply::json(200, &text_completion(if structured { "no idea" } else { "Directly: 5." }))
+    })
+    .await;
+    let out = run_on(&server, &["--plan=auto", "--tools", "none", "add 2 and 3 and then report"]).await;
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), "Directly: 5.\n".to_string()),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("could not decide whether to plan"), "{}", text(&out.stderr));
+}
+
 /// `lucid run --session` has the layered memory with the provider's embeddings: OpenAI's
 /// `/embeddings` (its documented response shape) finds the summary a question is about.
 #[tokio::test(flavor = "multi_thread")]

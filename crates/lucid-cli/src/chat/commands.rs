@@ -25,7 +25,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/undo", "drop the last turn"),
     ("/transcript", "record HTTP exchanges: /transcript on [FILE] | off"),
     ("/reasoning", "show or hide the model's reasoning"),
-    ("/plan", "show or set when messages are planned first: /plan auto|always|never"),
+    ("/plan", "show or set planning: /plan auto (the model may keep a checklist) | always | never"),
     ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` restarts one, or starts one that failed"),
     ("/exit", "leave (Ctrl-D works too)"),
 ];
@@ -217,6 +217,8 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             if !rest.is_empty() {
                 chat.plan = <crate::args::PlanMode as clap::ValueEnum>::from_str(rest, true)
                     .map_err(|_| anyhow::anyhow!("/plan takes auto, always or never"))?;
+                // The `checklist` tool comes and goes with planning.
+                chat.rebuild().await?;
             }
             let mode = format!("{:?}", chat.plan).to_lowercase();
             println!("{}", style.dim(&format!("(plan: {mode})")));

@@ -76,9 +76,9 @@ pub async fn run(
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         format!("chat-{secs}")
     });
-    let agent = build_agent(&cfg, &settings, &mcp, &store, &ui_tx).await?;
-    let session = agent.session_with_id(&id).await?;
     let plan = if args.no_plan { PlanMode::Never } else { args.plan.or(settings.plan).unwrap_or(PlanMode::Auto) };
+    let agent = build_agent(&cfg, &settings, &mcp, plan, &store, &ui_tx).await?;
+    let session = agent.session_with_id(&id).await?;
     let mut chat = Chat {
         plan,
         cfg,
@@ -99,18 +99,24 @@ pub async fn run(
     chat.repl().await
 }
 
-/// The agent the resolved settings describe, asking through the screen task.
+/// The agent the resolved settings describe, asking through the screen task; unless
+/// planning is off, with the `checklist` tool (see [`crate::checklist`]).
 async fn build_agent(
     cfg: &ModelConfig,
     settings: &AgentSettings,
     mcp: &[Arc<dyn lucid::tool::Tool>],
+    plan: PlanMode,
     store: &Arc<dyn SessionStore>,
     ui: &UnboundedSender<UiRequest>,
 ) -> anyhow::Result<Agent> {
     let interviewer: Arc<dyn Interviewer> = Arc::new(UiInterviewer(ui.clone()));
     let approver: Arc<dyn Approver> = Arc::new(UiApprover(ui.clone()));
     let people = crate::agent::People { interviewer: Some(interviewer), approver: Some(approver) };
-    let mut b = crate::agent::builder(cfg, settings, people, mcp).await?.store(Arc::clone(store));
+    let mut extra = mcp.to_vec();
+    if plan != PlanMode::Never {
+        extra.push(crate::checklist::tool());
+    }
+    let mut b = crate::agent::builder(cfg, settings, people, &extra).await?.store(Arc::clone(store));
     if let Some(memory) = crate::memory::conversation_memory(cfg, &settings.memory)? {
         b = b.memory(memory);
     }
@@ -179,7 +185,7 @@ impl Chat {
     async fn rebuild(&mut self) -> anyhow::Result<()> {
         self.session.save().await?;
         let id = self.session.id().unwrap_or("chat").to_string();
-        let agent = build_agent(&self.cfg, &self.settings, &self.mcp, &self.store, &self.ui_tx).await?;
+        let agent = build_agent(&self.cfg, &self.settings, &self.mcp, self.plan, &self.store, &self.ui_tx).await?;
         self.session = agent.session_with_id(&id).await?;
         Ok(())
     }
@@ -191,38 +197,20 @@ impl Chat {
         self.rebuild().await
     }
 
-    /// A message the planner answers, when the plan mode says so (`auto`: one short
-    /// classification call decides). The plan is shown as a checklist ticked as its steps
-    /// finish; the message and the answer join the conversation. Returns false when the
-    /// message is to be answered directly.
+    /// A message the planner answers, when the plan mode is `always`. The plan is shown as
+    /// a checklist ticked as its steps finish; the message and the answer join the
+    /// conversation. Returns false when the message is to be answered directly: with
+    /// `auto` (no call decides first: the model opens a checklist through the `checklist`
+    /// tool when it wants one), with `never`, and when planning fails.
     async fn planned_turn(&mut self, prompt: &str) -> bool {
-        use lucid::orchestrate::planner::{Planner, triage};
+        if self.plan != PlanMode::Always {
+            return false;
+        }
         let style = self.style;
         let started = Instant::now();
-        let mut triage_usage = lucid::Usage::default();
-        match self.plan {
-            PlanMode::Never => return false,
-            PlanMode::Always => {}
-            PlanMode::Auto => {
-                let mut spinner = Spinner::start(style);
-                let decided = triage(self.session.agent(), prompt).await;
-                spinner.stop().await;
-                match decided {
-                    Ok(t) if t.needs_plan => triage_usage = t.usage,
-                    Ok(_) => return false,
-                    Err(e) => {
-                        println!(
-                            "{}",
-                            style.dim(&safe(&format!("(could not decide whether to plan: {e}; answering)")))
-                        );
-                        return false;
-                    }
-                }
-            }
-        }
-        println!("{}", style.dim("(a task with several parts: planning it; /plan never turns this off)"));
+        println!("{}", style.dim("(planning the message; /plan auto lets the model decide)"));
         let agent = self.session.agent().clone();
-        let planner = Planner::new(&agent, &agent);
+        let planner = lucid::orchestrate::planner::Planner::new(&agent, &agent);
         let run = {
             let planned = planner.run_with_events(prompt, move |e| show_plan_event(style, e));
             tokio::select! {
@@ -233,31 +221,33 @@ impl Chat {
                 }
             }
         };
-        match run {
-            Ok(run) => {
-                println!("{}", safe(&run.answer));
-                let context = self.session.context_mut();
-                context.push(lucid::Message::user(prompt));
-                context.push(lucid::Message::assistant(run.answer.clone()));
-                if let Err(e) = self.session.save().await {
-                    println!("{}", style.red(&safe(&format!("error: the answer could not be saved: {e}"))));
-                }
-                let mut usage = run.usage;
-                usage += triage_usage;
-                println!(
-                    "{}",
-                    style.dim(&format!(
-                        "── planned: {} steps │ {} in · {} out │ {} │ {:.1}s",
-                        run.steps.len(),
-                        usage.input_tokens,
-                        usage.output_tokens,
-                        self.cfg.model,
-                        started.elapsed().as_secs_f64()
-                    ))
-                );
+        let run = match run {
+            Ok(run) => run,
+            Err(e) => {
+                // A small model's plan that does not parse is no reason to leave the
+                // message unanswered.
+                println!("{}", style.dim(&safe(&format!("(planning failed: {e}; answering directly)"))));
+                return false;
             }
-            Err(e) => println!("{}", style.red(&safe(&format!("error: {e}")))),
+        };
+        println!("{}", safe(&run.answer));
+        let context = self.session.context_mut();
+        context.push(lucid::Message::user(prompt));
+        context.push(lucid::Message::assistant(run.answer.clone()));
+        if let Err(e) = self.session.save().await {
+            println!("{}", style.red(&safe(&format!("error: the answer could not be saved: {e}"))));
         }
+        println!(
+            "{}",
+            style.dim(&format!(
+                "── planned: {} steps │ {} in · {} out │ {} │ {:.1}s",
+                run.steps.len(),
+                run.usage.input_tokens,
+                run.usage.output_tokens,
+                self.cfg.model,
+                started.elapsed().as_secs_f64()
+            ))
+        );
         true
     }
 

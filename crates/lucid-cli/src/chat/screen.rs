@@ -1,5 +1,5 @@
 //! What a turn shows as it runs: the streamed answer and reasoning, tool calls and their
-//! results, the planner's checklist, and the notes of the footer (cached tokens, how full
+//! results, the model's and the planner's checklists, and the notes of the footer (cached tokens, how full
 //! the context window is).
 
 use std::io::Write;
@@ -55,6 +55,13 @@ impl Screen {
                 self.out(&safe(&t));
             }
             AgentEvent::ToolCallStarted { name, arguments, .. } => self.pending.push((name, arguments)),
+            AgentEvent::ToolCallFinished { name, output, is_error: false, .. } if name == crate::checklist::NAME => {
+                // The model's checklist, shown whole: its boxes, not the note to the model.
+                self.flush_calls();
+                let lines: Vec<&str> = output.lines().filter(|l| l.starts_with(['☐', '☑'])).collect();
+                let list: String = lines.iter().map(|l| format!("  {}\n", safe(l))).collect();
+                self.out(&list);
+            }
             AgentEvent::ToolCallFinished { name, output, is_error, duration, .. } => {
                 self.flush_calls();
                 let ms = duration.as_secs_f64() * 1000.0;
