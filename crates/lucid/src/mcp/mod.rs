@@ -78,6 +78,8 @@
 
 #[cfg(feature = "mcp-auth")]
 mod auth;
+#[cfg(feature = "mcp-server")]
+mod catalog;
 mod client;
 mod content;
 mod elicit;
@@ -85,6 +87,10 @@ mod limits;
 mod names;
 #[cfg(feature = "mcp-server")]
 mod serve;
+#[cfg(feature = "mcp-server")]
+mod serve_http;
+#[cfg(feature = "mcp-server")]
+mod serve_log;
 mod stdio;
 mod tool;
 
@@ -100,7 +106,11 @@ pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
 #[cfg(feature = "mcp-server")]
-pub use serve::{HttpOptions, ServeError, ToolServer, serve_http, serve_stdio};
+pub use catalog::{ArgumentSpec, Catalog, CatalogError, MessageSpec, PromptSpec, ResourceSpec};
+#[cfg(feature = "mcp-server")]
+pub use serve::{ServeError, ToolServer, serve_stdio};
+#[cfg(feature = "mcp-server")]
+pub use serve_http::{HttpOptions, serve_http};
 pub use tool::{McpTool, result_text};
 
 use crate::tool::{Tool, ToolSet, ToolSpec};
