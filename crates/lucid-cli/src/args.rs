@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
 
 pub use grants::{LimitArgs, McpArgs};
-pub use mcp::McpAction;
+pub use mcp::{LoginClient, McpAction};
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]

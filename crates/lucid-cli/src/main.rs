@@ -122,8 +122,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             mcp::inspect::prompt(&all, &server, &name, arguments.as_deref()).await
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp { action: args::McpAction::Login { server, mcp } } => {
-            mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
+        Command::Mcp { action: args::McpAction::Login { server, client, mcp } } => {
+            mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server, &client).await
         }
         #[cfg(feature = "mcp")]
         Command::Mcp { action: args::McpAction::Logout { server, mcp } } => {

@@ -100,7 +100,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 #[cfg(feature = "mcp-auth")]
-pub use auth::{FileCredentialStore, login, logout};
+pub use auth::{FileCredentialStore, LoginOptions, login, login_with, logout};
 pub use client::McpClient;
 pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
