@@ -1,7 +1,8 @@
 //! The official MCP conformance suite's client scenarios against Lucid's MCP client, as the
 //! `lucid` binary drives it (`lucid mcp show` / `lucid mcp call`, elicitation answered on
 //! stdin); the suite comes from `LUCID_TEST_MCP_DIR` (pinned by `.ci/npm/package-lock.json`,
-//! installed by `.ci/run`). Its server scenarios against `lucid mcp serve` are in `mcp.rs`.
+//! installed by `.ci/run`). Its server scenarios against `lucid mcp serve` are in
+//! `mcp_serve_conformance.rs`.
 //!
 //! By hand: `conformance client --scenario NAME --command SCRIPT`, with SCRIPT the one
 //! [`client_script`] writes.

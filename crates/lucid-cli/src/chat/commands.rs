@@ -46,7 +46,11 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
     let style = chat.style;
     match name {
         "/help" => {
-            for (n, help) in COMMANDS {
+            #[cfg(feature = "mcp")]
+            let more = super::mcp_context::COMMANDS;
+            #[cfg(not(feature = "mcp"))]
+            let more: &[(&str, &str)] = &[];
+            for (n, help) in COMMANDS.iter().chain(more) {
                 println!("  {:<12} {}", style.cyan(n), help);
             }
             println!("  {}", style.dim("End a line with \\ to go on to the next; Ctrl-C stops an answer."));
@@ -221,7 +225,13 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             let mode = format!("{:?}", chat.plan).to_lowercase();
             println!("{}", style.dim(&format!("(plan: {mode})")));
         }
-        other => anyhow::bail!("unknown command {other}; /help lists them"),
+        other => {
+            #[cfg(feature = "mcp")]
+            if let Some(flow) = super::mcp_context::run(chat, other, rest).await? {
+                return Ok(flow);
+            }
+            anyhow::bail!("unknown command {other}; /help lists them")
+        }
     }
     Ok(Flow::Continue)
 }

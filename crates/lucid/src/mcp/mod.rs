@@ -73,6 +73,12 @@
 //! OAuth (feature `mcp-auth`): `login` runs the authorization code flow with PKCE (rmcp's
 //! discovery and dynamic registration, a loopback callback) and keeps the tokens in a file
 //! (`FileCredentialStore`, 0600); `McpServer::oauth` then sends them, refreshed.
+//! `login_with` takes `LoginOptions`: a pre-registered client (ID and secret), a client ID
+//! metadata document's URL, or the `client_credentials` grant (no browser).
+//!
+//! Serving (feature `mcp-server`): `ToolServer` offers a tool registry, and with a
+//! `Catalog` resources, resource templates and prompts, over `serve_stdio` or
+//! `serve_http`.
 //!
 //! Not here: sampling, and the older HTTP+SSE transport, which `rmcp` no longer ships.
 

@@ -1,13 +1,14 @@
 //! Lucid's tools served to other MCP clients (feature `mcp-server`).
 //!
-//! [`ToolServer`] answers `tools/list` and `tools/call` from a [`ToolRegistry`]: each call
+//! [`ToolServer`] answers `tools/list` and `tools/call` from a [`ToolRegistry`] (and, with
+//! [`ToolServer::catalog`], the resources, templates and prompts of a [`Catalog`]): each call
 //! goes through [`ToolRegistry::execute`] (argument validation, errors and panics as
 //! `isError` results, the timeout), and a client's `notifications/cancelled` reaches the
 //! tool as its [`ToolContext::cancel`]. [`serve_stdio`] speaks over stdin/stdout (what
-//! Claude Desktop, Cursor and other clients start); [`serve_http`] serves Streamable HTTP
+//! Claude Desktop, Cursor and other clients start); [`serve_http`](super::serve_http) serves Streamable HTTP
 //! at `/mcp` on an address the caller chose (loopback is the sane one: only
 //! `localhost`/`127.0.0.1`/`::1` `Host` headers are accepted, against DNS rebinding). Any
-//! local process can reach a loopback port, so [`HttpOptions`] asks every request for a
+//! local process can reach a loopback port, so [`HttpOptions`](super::HttpOptions) asks every request for a
 //! bearer token (`401` without it), bounds each call in time and caps the open sessions
 //! (`503` past the cap).
 //!

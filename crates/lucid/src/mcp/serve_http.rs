@@ -115,7 +115,8 @@ fn refusal(status: hyper::StatusCode, text: &'static str) -> hyper::Response<Bod
     response
 }
 
-/// Serves `tools` (a [`ToolRegistry`], or a [`ToolServer`] with a catalog) over Streamable HTTP at `http://{addr}/mcp` until `stop` is cancelled,
+/// Serves `tools` (a [`ToolRegistry`](crate::tool::ToolRegistry), or a [`ToolServer`] with a
+/// catalog) over Streamable HTTP at `http://{addr}/mcp` until `stop` is cancelled,
 /// admitting clients as `options` says. Calls `ready` with the bound address (useful with
 /// port 0) once it listens.
 pub async fn serve_http(
