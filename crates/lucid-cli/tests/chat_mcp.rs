@@ -39,10 +39,11 @@ fn echo(req: &RecordedRequest) -> Reply {
     Reply::sse(&text_stream(&["Model read: ", &said]))
 }
 
-/// The user messages the model received.
+/// The user messages of the conversation the model received (the streamed turns; not the
+/// side calls, such as `--plan auto`'s triage, that quote them).
 fn user_messages(server: &MockServer) -> Vec<String> {
     let mut seen = Vec::new();
-    for r in server.requests() {
+    for r in server.requests().into_iter().filter(|r| r.json()["stream"] == true) {
         for m in r.json()["messages"].as_array().into_iter().flatten() {
             if m["role"] == "user" {
                 let text = m["content"].as_str().unwrap_or_default().to_string();

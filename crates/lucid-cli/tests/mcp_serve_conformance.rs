@@ -248,7 +248,14 @@ async fn mcp_serve_offers_the_resources_and_prompts_its_configuration_lists() {
     let config = config_with_fixtures(&dir);
     let client = lucid::mcp::McpServer::stdio(
         env!("CARGO_BIN_EXE_lucid"),
-        ["--config".to_string(), config.display().to_string(), "mcp".into(), "serve".into(), "--tools".into(), "calculator".into()],
+        [
+            "--config".to_string(),
+            config.display().to_string(),
+            "mcp".into(),
+            "serve".into(),
+            "--tools".into(),
+            "calculator".into(),
+        ],
     )
     .name("lucid")
     .cwd(&dir)
@@ -271,7 +278,10 @@ async fn mcp_serve_offers_the_resources_and_prompts_its_configuration_lists() {
     assert_eq!(text_resource["mimeType"], "text/plain");
     let binary = read("test://static-binary").await;
     assert_eq!(binary["mimeType"], "image/png");
-    assert_eq!(binary["blob"], "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==");
+    assert_eq!(
+        binary["blob"],
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    );
     let templated = read("test://template/42/data").await;
     let data: Value = serde_json::from_str(templated["text"].as_str().unwrap()).unwrap();
     assert_eq!(data, json!({"id": "42", "templateTest": true, "data": "Data for ID: 42"}));
@@ -283,7 +293,10 @@ async fn mcp_serve_offers_the_resources_and_prompts_its_configuration_lists() {
     let prompts = serde_json::to_value(client.prompts().await.unwrap()).unwrap();
     assert_eq!(prompts.as_array().unwrap().len(), 4);
     let with_args = prompts.as_array().unwrap().iter().find(|p| p["name"] == "test_prompt_with_arguments").unwrap();
-    assert_eq!(with_args["arguments"][0], json!({"name": "arg1", "description": "First test argument", "required": true}));
+    assert_eq!(
+        with_args["arguments"][0],
+        json!({"name": "arg1", "description": "First test argument", "required": true})
+    );
     let args = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
     let got = client.prompt("test_prompt_with_arguments", args(&[("arg1", "a"), ("arg2", "b")])).await.unwrap();
     let got = serde_json::to_value(got).unwrap();
@@ -295,7 +308,10 @@ async fn mcp_serve_offers_the_resources_and_prompts_its_configuration_lists() {
     assert_eq!(image["messages"][0]["content"]["mimeType"], "image/png");
     let embedded = client.prompt("test_prompt_with_embedded_resource", args(&[("resourceUri", "test://static-text")]));
     let embedded = serde_json::to_value(embedded.await.unwrap()).unwrap();
-    assert_eq!(embedded["messages"][0]["content"]["resource"]["text"], "This is the content of the static text resource.");
+    assert_eq!(
+        embedded["messages"][0]["content"]["resource"]["text"],
+        "This is the content of the static text resource."
+    );
 }
 
 /// A configuration file in `dir/conf` whose `[mcp.serve]` is [`FIXTURES`], the fixture
@@ -305,7 +321,8 @@ fn config_with_fixtures(dir: &Path) -> PathBuf {
     std::fs::create_dir_all(&config_dir).unwrap();
     std::fs::rename(dir.join("pixel.png"), config_dir.join("pixel.png")).unwrap();
     std::fs::rename(dir.join("watched.txt"), config_dir.join("watched.txt")).unwrap();
-    let fixtures = FIXTURES.replace("[[resources]]", "[[mcp.serve.resources]]").replace("[[prompts]]", "[[mcp.serve.prompts]]");
+    let fixtures =
+        FIXTURES.replace("[[resources]]", "[[mcp.serve.resources]]").replace("[[prompts]]", "[[mcp.serve.prompts]]");
     let config = config_dir.join("config.toml");
     std::fs::write(&config, fixtures).unwrap();
     config

@@ -227,8 +227,11 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
         }
         other => {
             #[cfg(feature = "mcp")]
-            if let Some(flow) = super::mcp_context::run(chat, other, rest).await? {
-                return Ok(flow);
+            if let Some(outcome) = super::mcp_context::run(chat, other, rest).await? {
+                return Ok(match outcome {
+                    super::mcp_context::Outcome::Shown => Flow::Continue,
+                    super::mcp_context::Outcome::Send(text) => Flow::Send(text),
+                });
             }
             anyhow::bail!("unknown command {other}; /help lists them")
         }

@@ -9,8 +9,15 @@ use lucid::mcp::McpClient;
 use serde_json::{Map, Value};
 
 use super::Chat;
-use super::commands::Flow;
 use crate::display::safe;
+
+/// What the chat does after one of these commands.
+pub enum Outcome {
+    /// It showed something: read the next line.
+    Shown,
+    /// Send this as the next user message.
+    Send(String),
+}
 
 /// The most bytes of one resource or prompt that reach the model.
 const MAX_CONTEXT: usize = 64 * 1024;
@@ -34,7 +41,7 @@ fn server(chat: &Chat, name: &str) -> anyhow::Result<McpClient> {
 
 /// Runs `/resources`, `/resource`, `/prompts` or `/SERVER:PROMPT`; `None` when `name` is
 /// none of them.
-pub async fn run(chat: &mut Chat, name: &str, rest: &str) -> anyhow::Result<Option<Flow>> {
+pub async fn run(chat: &mut Chat, name: &str, rest: &str) -> anyhow::Result<Option<Outcome>> {
     match name {
         "/resources" => list_resources(chat).await.map(Some),
         "/prompts" => list_prompts(chat).await.map(Some),
@@ -51,8 +58,11 @@ pub async fn run(chat: &mut Chat, name: &str, rest: &str) -> anyhow::Result<Opti
             } else {
                 format!("{intro}\n\n{text}\n\n{message}")
             };
-            println!("{}", chat.style.dim(&format!("(attached {} from {}: {} bytes)", safe(uri), safe(server_name), text.len())));
-            Ok(Some(Flow::Send(sent)))
+            println!(
+                "{}",
+                chat.style.dim(&format!("(attached {} from {}: {} bytes)", safe(uri), safe(server_name), text.len()))
+            );
+            Ok(Some(Outcome::Send(sent)))
         }
         _ => {
             let Some((server_name, prompt)) = name.strip_prefix('/').and_then(|n| n.split_once(':')) else {
@@ -61,7 +71,7 @@ pub async fn run(chat: &mut Chat, name: &str, rest: &str) -> anyhow::Result<Opti
             let client = server(chat, server_name)?;
             let text = prompt_text(&client, prompt, arguments(rest)?).await?;
             println!("{}", chat.style.dim(&format!("(prompt {} from {})", safe(prompt), safe(server_name))));
-            Ok(Some(Flow::Send(text)))
+            Ok(Some(Outcome::Send(text)))
         }
     }
 }
@@ -135,7 +145,7 @@ async fn prompt_text(client: &McpClient, name: &str, args: Map<String, Value>) -
 }
 
 /// `/resources`.
-async fn list_resources(chat: &Chat) -> anyhow::Result<Flow> {
+async fn list_resources(chat: &Chat) -> anyhow::Result<Outcome> {
     let style = chat.style;
     let clients = chat.mcp_servers.clients();
     if clients.is_empty() {
@@ -157,11 +167,11 @@ async fn list_resources(chat: &Chat) -> anyhow::Result<Flow> {
             println!("    {}", style.dim("(no resources)"));
         }
     }
-    Ok(Flow::Continue)
+    Ok(Outcome::Shown)
 }
 
 /// `/prompts`.
-async fn list_prompts(chat: &Chat) -> anyhow::Result<Flow> {
+async fn list_prompts(chat: &Chat) -> anyhow::Result<Outcome> {
     let style = chat.style;
     let clients = chat.mcp_servers.clients();
     if clients.is_empty() {
@@ -184,7 +194,7 @@ async fn list_prompts(chat: &Chat) -> anyhow::Result<Flow> {
             println!("  {} {} {}", style.cyan(&safe(&command)), safe(&args.join(" ")), style.dim(&safe(about)));
         }
     }
-    Ok(Flow::Continue)
+    Ok(Outcome::Shown)
 }
 
 #[cfg(test)]

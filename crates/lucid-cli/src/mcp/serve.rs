@@ -57,7 +57,10 @@ fn token() -> anyhow::Result<(String, bool)> {
 
 /// What `[mcp.serve]` of the configuration file (at `path`) offers besides tools.
 #[cfg(feature = "mcp")]
-pub fn serve_catalog(file_mcp: Option<&toml::Table>, path: Option<&std::path::Path>) -> anyhow::Result<lucid::mcp::Catalog> {
+pub fn serve_catalog(
+    file_mcp: Option<&toml::Table>,
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<lucid::mcp::Catalog> {
     use anyhow::Context as _;
     let Some(serve) = file_mcp.and_then(|t| t.get("serve")) else { return Ok(lucid::mcp::Catalog::default()) };
     let mut catalog: lucid::mcp::Catalog =

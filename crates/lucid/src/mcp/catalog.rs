@@ -241,7 +241,9 @@ impl Catalog {
             match (&r.text, &r.file) {
                 (Some(_), None) => {}
                 (None, Some(_)) if !r.is_template() => {}
-                (None, Some(_)) => return invalid(format!("resource template `{}`: only `text` can be templated", r.uri)),
+                (None, Some(_)) => {
+                    return invalid(format!("resource template `{}`: only `text` can be templated", r.uri));
+                }
                 _ => return invalid(format!("resource `{}`: give exactly one of `text` and `file`", r.uri)),
             }
         }
@@ -252,7 +254,10 @@ impl Catalog {
             for m in &p.messages {
                 let given = [m.text.is_some(), m.image.is_some(), m.resource.is_some()];
                 if given.iter().filter(|g| **g).count() != 1 {
-                    return invalid(format!("prompt `{}`: a message has exactly one of `text`, `image`, `resource`", p.name));
+                    return invalid(format!(
+                        "prompt `{}`: a message has exactly one of `text`, `image`, `resource`",
+                        p.name
+                    ));
                 }
                 if !matches!(m.role.as_deref(), None | Some("user" | "assistant")) {
                     return invalid(format!("prompt `{}`: a message's role is `user` or `assistant`", p.name));
@@ -301,9 +306,7 @@ impl Catalog {
         let mime = spec.mime_type.as_deref().or(mime_of(&path));
         let texty = mime.is_none_or(|m| m.starts_with("text/") || m == "application/json");
         match String::from_utf8(bytes) {
-            Ok(text) if texty => {
-                Ok(ResourceContents::text(text, uri).with_mime_type(mime.unwrap_or("text/plain")))
-            }
+            Ok(text) if texty => Ok(ResourceContents::text(text, uri).with_mime_type(mime.unwrap_or("text/plain"))),
             Ok(text) => Ok(blob(text.into_bytes(), uri, mime)),
             Err(e) => Ok(blob(e.into_bytes(), uri, mime)),
         }
@@ -322,7 +325,8 @@ impl Catalog {
 
     /// The messages of prompt `name` with `args` put in.
     pub fn prompt(&self, name: &str, args: &BTreeMap<String, String>) -> Result<Vec<PromptMessage>, CatalogError> {
-        let spec = self.prompts.iter().find(|p| p.name == name).ok_or_else(|| CatalogError::UnknownPrompt(name.into()))?;
+        let spec =
+            self.prompts.iter().find(|p| p.name == name).ok_or_else(|| CatalogError::UnknownPrompt(name.into()))?;
         if let Some(missing) = spec.arguments.iter().find(|a| a.required && !args.contains_key(&a.name)) {
             return Err(CatalogError::MissingArgument { prompt: name.into(), argument: missing.name.clone() });
         }

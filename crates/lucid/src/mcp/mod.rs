@@ -107,12 +107,12 @@ use std::time::Duration;
 
 #[cfg(feature = "mcp-auth")]
 pub use auth::{FileCredentialStore, LoginOptions, login, login_with, logout};
+#[cfg(feature = "mcp-server")]
+pub use catalog::{ArgumentSpec, Catalog, CatalogError, MessageSpec, PromptSpec, ResourceSpec};
 pub use client::McpClient;
 pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
-#[cfg(feature = "mcp-server")]
-pub use catalog::{ArgumentSpec, Catalog, CatalogError, MessageSpec, PromptSpec, ResourceSpec};
 #[cfg(feature = "mcp-server")]
 pub use serve::{ServeError, ToolServer, serve_stdio};
 #[cfg(feature = "mcp-server")]

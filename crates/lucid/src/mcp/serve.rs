@@ -34,9 +34,9 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo,
     ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -86,7 +86,6 @@ fn catalog_error(e: CatalogError) -> ErrorData {
     }
 }
 
-
 impl std::fmt::Debug for ToolServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolServer").field("tools", &self.tools).finish()
@@ -110,7 +109,6 @@ impl ToolServer {
     pub(super) fn for_session(&self) -> Self {
         ToolServer { session: Arc::default(), ..self.clone() }
     }
-
 
     /// The tools as MCP lists them.
     fn listed(&self) -> Vec<rmcp::model::Tool> {
@@ -248,7 +246,11 @@ impl ServerHandler for ToolServer {
                     let now = stamp(&path);
                     if now != last {
                         last = now;
-                        if peer.notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri.clone())).await.is_err() {
+                        if peer
+                            .notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri.clone()))
+                            .await
+                            .is_err()
+                        {
                             return;
                         }
                     }
