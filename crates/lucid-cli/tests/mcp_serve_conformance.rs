@@ -331,7 +331,8 @@ fn config_with_fixtures(dir: &Path) -> PathBuf {
 /// `lucid mcp serve` over stdio, spoken to line by line: `completion/complete` offers the
 /// configured values that start with what was typed, for a prompt's argument and for a
 /// template's variable; once the client sets a log level, a failed call arrives as an
-/// `error` log message (and not before).
+/// `error` log message (and not before); a subscribed file-backed resource's change is
+/// announced with `notifications/resources/updated`, and an unknown URI is refused.
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_serve_completes_arguments_and_logs_failed_calls_at_the_clients_level() {
     use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
@@ -406,4 +407,26 @@ async fn mcp_serve_completes_arguments_and_logs_failed_calls_at_the_clients_leve
     let log = logged.iter().find(|m| m["method"] == "notifications/message").unwrap_or_else(|| panic!("{logged:?}"));
     assert_eq!(log["params"]["level"], "error");
     assert!(log["params"]["data"].as_str().unwrap().starts_with("tool `read_file` failed"), "{log}");
+
+    // A subscribed file-backed resource: its change is announced.
+    send(json!({"jsonrpc": "2.0", "id": 7, "method": "resources/subscribe", "params": {"uri": "test://watched-resource"}}))
+        .await;
+    assert_eq!(until_answer(&mut lines, 7).await.pop().unwrap()["result"], json!({}));
+    send(json!({"jsonrpc": "2.0", "id": 8, "method": "resources/subscribe", "params": {"uri": "test://nothing/here/at/all"}}))
+        .await;
+    let refused = until_answer(&mut lines, 8).await.pop().unwrap();
+    assert!(refused["error"]["message"].as_str().unwrap().contains("no resource"), "{refused}");
+    std::fs::write(config.parent().unwrap().join("watched.txt"), "Changed content").unwrap();
+    let updated = loop {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the change announced within a minute")
+            .unwrap()
+            .unwrap();
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["method"] == "notifications/resources/updated" {
+            break message;
+        }
+    };
+    assert_eq!(updated["params"]["uri"], "test://watched-resource");
 }
