@@ -11,7 +11,9 @@ use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
 
 pub use grants::{LimitArgs, McpArgs};
-pub use mcp::{LoginClient, McpAction};
+#[cfg(feature = "mcp")]
+pub use mcp::LoginClient;
+pub use mcp::McpAction;
 
 /// Lucid: a lightweight, transparent LLM agent.
 #[derive(Debug, Parser)]
