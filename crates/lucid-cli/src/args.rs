@@ -12,6 +12,8 @@ use clap::{Args, Parser, Subcommand};
 use lucid::tool::builtin::{self, CATALOGUE};
 
 pub use grants::{ApprovalArgs, LimitArgs, McpArgs};
+#[cfg(feature = "mcp")]
+pub use mcp::LoginClient;
 pub use mcp::McpAction;
 pub use workflow::WorkflowAction;
 

@@ -125,8 +125,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             mcp::inspect::prompt(&all, &server, &name, arguments.as_deref()).await
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp { action: args::McpAction::Login { server, mcp } } => {
-            mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server).await
+        Command::Mcp { action: args::McpAction::Login { server, client, mcp } } => {
+            mcp::login::login(&mcp::configured(file.settings.mcp.as_ref(), &mcp)?, &server, &client).await
         }
         #[cfg(feature = "mcp")]
         Command::Mcp { action: args::McpAction::Logout { server, mcp } } => {
@@ -139,7 +139,8 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
             let settings =
                 config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;
-            mcp::serve(tools.as_deref(), http, &settings).await
+            let catalog = mcp::serve_catalog(file.settings.mcp.as_ref(), file.path.as_deref())?;
+            mcp::serve(tools.as_deref(), http, &settings, catalog).await
         }
         Command::Models { offline, action } => models::run(action, config::hub(offline)).await,
         Command::Agents { action } => agents::run(action, &file),

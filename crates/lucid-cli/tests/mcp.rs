@@ -399,9 +399,10 @@ async fn mcp_serve_http_caps_sessions_and_times_calls_out() {
     stop.cancel();
 }
 
-/// The server scenarios of the official conformance suite that apply to a server offering
-/// only tools (the others need its own test tools, resources, prompts or logging). The suite
-/// cannot send a token, so it runs against the same server in-process, without one.
+/// The server scenarios of the official conformance suite that a server of Lucid's default
+/// built-in tools alone passes, with no catalog (all the suite's server scenarios, with its
+/// fixtures, are in `mcp_serve_conformance.rs`). The suite cannot send a token, so it runs
+/// against the same server in-process, without one.
 const CONFORMANCE: &[&str] = &[
     "server-initialize",
     "ping",

@@ -69,6 +69,8 @@ pub enum McpAction {
         /// The server: a configured HTTP server's name or an http(s) URL.
         server: String,
         #[command(flatten)]
+        client: LoginClient,
+        #[command(flatten)]
         mcp: McpArgs,
     },
     /// Forget a server's OAuth tokens.
@@ -91,4 +93,22 @@ pub enum McpAction {
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
     },
+}
+
+/// How `lucid mcp login` identifies Lucid (default: dynamic client registration).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LoginClient {
+    /// A client ID registered with the authorization server beforehand.
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// The variable holding that client's secret (a secret is never a command-line argument).
+    #[arg(long, value_name = "VAR", requires = "client_id")]
+    pub client_secret_env: Option<String>,
+    /// The HTTPS URL of a Client ID Metadata Document to use as the client ID where the
+    /// authorization server supports them.
+    #[arg(long, value_name = "URL")]
+    pub client_metadata_url: Option<String>,
+    /// No browser: exchange the client's ID and secret for a token (machine-to-machine).
+    #[arg(long, requires = "client_secret_env")]
+    pub client_credentials: bool,
 }

@@ -46,7 +46,11 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
     let style = chat.style;
     match name {
         "/help" => {
-            for (n, help) in COMMANDS {
+            #[cfg(feature = "mcp")]
+            let more = super::mcp_context::COMMANDS;
+            #[cfg(not(feature = "mcp"))]
+            let more: &[(&str, &str)] = &[];
+            for (n, help) in COMMANDS.iter().chain(more) {
                 println!("  {:<12} {}", style.cyan(n), help);
             }
             println!("  {}", style.dim("End a line with \\ to go on to the next; Ctrl-C stops an answer."));
@@ -223,7 +227,16 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             let mode = format!("{:?}", chat.plan).to_lowercase();
             println!("{}", style.dim(&format!("(plan: {mode})")));
         }
-        other => anyhow::bail!("unknown command {other}; /help lists them"),
+        other => {
+            #[cfg(feature = "mcp")]
+            if let Some(outcome) = super::mcp_context::run(chat, other, rest).await? {
+                return Ok(match outcome {
+                    super::mcp_context::Outcome::Shown => Flow::Continue,
+                    super::mcp_context::Outcome::Send(text) => Flow::Send(text),
+                });
+            }
+            anyhow::bail!("unknown command {other}; /help lists them")
+        }
     }
     Ok(Flow::Continue)
 }

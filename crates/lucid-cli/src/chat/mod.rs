@@ -7,6 +7,8 @@
 
 mod ask;
 mod commands;
+#[cfg(feature = "mcp")]
+mod mcp_context;
 mod screen;
 mod style;
 mod terminal;

@@ -17,6 +17,10 @@ use crate::args::McpArgs;
 struct McpSection {
     #[serde(default)]
     servers: BTreeMap<String, ServerConfig>,
+    /// What `lucid mcp serve` offers besides tools (read in `serve`).
+    #[serde(default)]
+    #[allow(dead_code, reason = "`serve_catalog` reads it from the raw table")]
+    serve: Option<toml::Table>,
 }
 
 /// The servers to start, by name, from the file's `[mcp]` and `--mcp-config`, filtered by

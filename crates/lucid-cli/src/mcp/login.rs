@@ -50,11 +50,40 @@ fn open_browser(url: &str) {
     }
 }
 
-/// `lucid mcp login SERVER`.
-pub async fn login(all: &BTreeMap<String, ServerConfig>, target: &str) -> anyhow::Result<i32> {
+/// The library's options for `client`'s flags; the secret read from the variable named.
+fn options(client: &crate::args::LoginClient) -> anyhow::Result<lucid::mcp::LoginOptions> {
+    let mut options = lucid::mcp::LoginOptions::default();
+    if let Some(id) = &client.client_id {
+        let secret = match &client.client_secret_env {
+            Some(var) => Some(std::env::var(var).with_context(|| format!("--client-secret-env {var}: it is not set"))?),
+            None => None,
+        };
+        options = options.client(id.clone(), secret);
+    }
+    if let Some(url) = &client.client_metadata_url {
+        if !url.starts_with("https://") {
+            bail!("--client-metadata-url must be an https URL");
+        }
+        options = options.client_metadata_url(url.clone());
+    }
+    if client.client_credentials {
+        options = options.client_credentials();
+    }
+    Ok(options)
+}
+
+/// `lucid mcp login SERVER [--client-id ID [--client-secret-env VAR] [--client-credentials]]
+/// [--client-metadata-url URL]`.
+pub async fn login(
+    all: &BTreeMap<String, ServerConfig>,
+    target: &str,
+    client: &crate::args::LoginClient,
+) -> anyhow::Result<i32> {
     let url = resolve(all, target)?;
     let path = token_path(&url).context("no data folder (set HOME or XDG_DATA_HOME)")?;
-    tokio::time::timeout(std::time::Duration::from_secs(300), lucid::mcp::login(&url, &path, open_browser))
+    let options = options(client)?;
+    let login = lucid::mcp::login_with(&url, &path, &options, open_browser);
+    tokio::time::timeout(std::time::Duration::from_secs(300), login)
         .await
         .map_err(|_| anyhow::anyhow!("the authorization did not come back within 5 minutes"))??;
     println!("logged in to {} (tokens in {})", safe(target), path.display());

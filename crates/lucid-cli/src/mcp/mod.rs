@@ -31,7 +31,7 @@ use lucid::tool::{Interviewer, Tool};
 #[cfg(feature = "mcp")]
 use config::expand;
 pub use config::{ServerConfig, configured, glob, servers};
-pub use serve::serve;
+pub use serve::{serve, serve_catalog};
 
 /// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
 #[cfg(feature = "mcp")]

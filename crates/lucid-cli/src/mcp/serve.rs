@@ -1,5 +1,7 @@
 //! `lucid mcp serve`: the built-in tools offered to other MCP clients, over stdio or
-//! Streamable HTTP on a loopback address.
+//! Streamable HTTP on a loopback address, with the resources and prompts `[mcp.serve]`
+//! describes (`[[mcp.serve.resources]]`, `[[mcp.serve.prompts]]`: see
+//! `lucid::mcp::Catalog`; relative files are read from the configuration file's folder).
 
 use anyhow::bail;
 
@@ -53,12 +55,36 @@ fn token() -> anyhow::Result<(String, bool)> {
     Ok((bytes.iter().map(|b| format!("{b:02x}")).collect(), true))
 }
 
+/// What `[mcp.serve]` of the configuration file (at `path`) offers besides tools.
+#[cfg(feature = "mcp")]
+pub fn serve_catalog(
+    file_mcp: Option<&toml::Table>,
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<lucid::mcp::Catalog> {
+    use anyhow::Context as _;
+    let Some(serve) = file_mcp.and_then(|t| t.get("serve")) else { return Ok(lucid::mcp::Catalog::default()) };
+    let mut catalog: lucid::mcp::Catalog =
+        serve.clone().try_into().context("the configuration file's [mcp.serve] section is invalid")?;
+    catalog.check().context("[mcp.serve]")?;
+    if let Some(dir) = path.and_then(std::path::Path::parent) {
+        catalog.base = dir.to_path_buf();
+    }
+    Ok(catalog)
+}
+
+/// What `[mcp.serve]` offers: nothing without MCP support.
+#[cfg(not(feature = "mcp"))]
+pub fn serve_catalog(_file_mcp: Option<&toml::Table>, _path: Option<&std::path::Path>) -> anyhow::Result<()> {
+    Ok(())
+}
+
 #[cfg(feature = "mcp")]
 /// `lucid mcp serve [--tools LIST] [--http ADDR]`.
 pub async fn serve(
     list: Option<&str>,
     http: Option<std::net::SocketAddr>,
     settings: &crate::config::AgentSettings,
+    catalog: lucid::mcp::Catalog,
 ) -> anyhow::Result<i32> {
     if let Some(addr) = http
         && !addr.ip().is_loopback()
@@ -72,8 +98,9 @@ pub async fn serve(
     for tool in crate::tools::build(&settings, None)? {
         registry.add_arc(tool);
     }
+    let server = lucid::mcp::ToolServer::new(registry, None).catalog(catalog);
     match http {
-        None => lucid::mcp::serve_stdio(registry).await?,
+        None => lucid::mcp::serve_stdio(server).await?,
         Some(addr) => {
             let (token, generated) = token()?;
             let stop = tokio_util::sync::CancellationToken::new();
@@ -86,7 +113,7 @@ pub async fn serve(
             let options = lucid::mcp::HttpOptions::with_token(token.clone())
                 .call_timeout(CALL_TIMEOUT)
                 .max_sessions(MAX_SESSIONS);
-            lucid::mcp::serve_http(registry, addr, options, stop, |bound| {
+            lucid::mcp::serve_http(server, addr, options, stop, |bound| {
                 eprintln!("serving MCP at http://{bound}/mcp");
                 if generated {
                     eprintln!("bearer token: {token}");
@@ -107,6 +134,7 @@ pub async fn serve(
     _list: Option<&str>,
     _http: Option<std::net::SocketAddr>,
     _settings: &crate::config::AgentSettings,
+    _catalog: (),
 ) -> anyhow::Result<i32> {
     bail!("{NO_MCP}")
 }

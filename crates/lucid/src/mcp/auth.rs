@@ -77,10 +77,64 @@ pub(crate) async fn manager(url: &str, store: &Path) -> Result<AuthorizationMana
     Ok(manager)
 }
 
-/// Logs in to the server at `url`: discovers its authorization server, registers Lucid
-/// (dynamic client registration) unless it knows a client, sends the user to the
-/// authorization page through `open` (e.g. a browser) with a PKCE challenge, waits for the
-/// redirect on a loopback port, and keeps the tokens in `store` (mode 0600).
+/// How [`login_with`] identifies Lucid to a server's authorization server. By default
+/// Lucid registers itself (dynamic client registration) and the user authorizes it in a
+/// browser.
+///
+/// ```
+/// let options = lucid::mcp::LoginOptions::default()
+///     .client("my-client", Some("a-secret".into()))
+///     .client_credentials();
+/// assert!(!format!("{options:?}").contains("a-secret"));
+/// ```
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct LoginOptions {
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    client_metadata_url: Option<String>,
+    client_credentials: bool,
+}
+
+impl std::fmt::Debug for LoginOptions {
+    // The secret is a credential: never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoginOptions")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "***"))
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("client_credentials", &self.client_credentials)
+            .finish()
+    }
+}
+
+impl LoginOptions {
+    /// A client registered with the authorization server beforehand (no dynamic
+    /// registration), with its secret when it is a confidential client.
+    pub fn client(mut self, id: impl Into<String>, secret: Option<String>) -> Self {
+        (self.client_id, self.client_secret) = (Some(id.into()), secret);
+        self
+    }
+
+    /// The HTTPS URL of Lucid's Client ID Metadata Document (SEP-991), used as the client
+    /// ID when the authorization server supports such documents (and no client is given).
+    pub fn client_metadata_url(mut self, url: impl Into<String>) -> Self {
+        self.client_metadata_url = Some(url.into());
+        self
+    }
+
+    /// No user and no browser: the client's own credentials ([`client`](Self::client),
+    /// with a secret) are exchanged for a token (`client_credentials` grant, SEP-1046).
+    pub fn client_credentials(mut self) -> Self {
+        self.client_credentials = true;
+        self
+    }
+}
+
+/// Logs in to the server at `url` with the default [`LoginOptions`]: discovers its
+/// authorization server, registers Lucid (dynamic client registration), sends the user to
+/// the authorization page through `open` (e.g. a browser) with a PKCE challenge, waits for
+/// the redirect on a loopback port, and keeps the tokens in `store` (mode 0600).
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), lucid::mcp::McpError> {
@@ -91,10 +145,18 @@ pub(crate) async fn manager(url: &str, store: &Path) -> Result<AuthorizationMana
 /// # Ok(()) }
 /// ```
 pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(), McpError> {
+    login_with(url, store, &LoginOptions::default(), open).await
+}
+
+/// [`login`] as `options` say: a pre-registered client, a client ID metadata document, or
+/// the `client_credentials` grant (then `open` is not called).
+pub async fn login_with(
+    url: &str,
+    store: &Path,
+    options: &LoginOptions,
+    open: impl FnOnce(&str),
+) -> Result<(), McpError> {
     let fail = |reason: String| McpError::Connect { server: url.to_string(), url: url.to_string(), reason };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| fail(e.to_string()))?;
-    let port = listener.local_addr().map_err(|e| fail(e.to_string()))?.port();
-    let redirect = format!("http://127.0.0.1:{port}/callback");
     let mut manager = manager(url, store).await.map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
     // The server's own 401 says where its metadata is (and which scope it wants).
     let challenge = challenge(url).await;
@@ -103,9 +165,44 @@ pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(
         .await
         .map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
     manager.set_metadata(metadata.metadata);
+    if options.client_credentials {
+        let (Some(client_id), Some(client_secret)) = (&options.client_id, &options.client_secret) else {
+            return Err(fail("the client_credentials grant needs a client ID and its secret".into()));
+        };
+        let scopes = challenge
+            .as_deref()
+            .and_then(|c| c.split("scope=\"").nth(1))
+            .and_then(|s| s.split('"').next())
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        let config = rmcp::transport::auth::ClientCredentialsConfig::ClientSecret {
+            client_id: client_id.clone(),
+            client_secret: client_secret.clone(),
+            scopes,
+            resource: Some(url.to_string()),
+        };
+        manager.configure_client_credentials(&config).map_err(|e| fail(format!("OAuth client setup failed: {e}")))?;
+        manager
+            .exchange_client_credentials(&config)
+            .await
+            .map_err(|e| fail(format!("OAuth token exchange failed: {e}")))?;
+        return Ok(());
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| fail(e.to_string()))?;
+    let port = listener.local_addr().map_err(|e| fail(e.to_string()))?.port();
+    let redirect = format!("http://127.0.0.1:{port}/callback");
     let mut request = AuthorizationRequest::new(&redirect).with_client_name("Lucid");
     if let Some(challenge) = challenge {
         request = request.with_challenge(challenge);
+    }
+    if let Some(id) = &options.client_id {
+        request = request.with_preregistered_client(id.clone());
+        if let Some(secret) = &options.client_secret {
+            request = request.with_client_secret(secret.clone());
+        }
+    }
+    if let Some(document) = &options.client_metadata_url {
+        request = request.with_client_metadata_url(document.clone());
     }
     let session = AuthorizationSession::new(manager, request)
         .await

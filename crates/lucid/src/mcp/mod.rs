@@ -73,11 +73,19 @@
 //! OAuth (feature `mcp-auth`): `login` runs the authorization code flow with PKCE (rmcp's
 //! discovery and dynamic registration, a loopback callback) and keeps the tokens in a file
 //! (`FileCredentialStore`, 0600); `McpServer::oauth` then sends them, refreshed.
+//! `login_with` takes `LoginOptions`: a pre-registered client (ID and secret), a client ID
+//! metadata document's URL, or the `client_credentials` grant (no browser).
+//!
+//! Serving (feature `mcp-server`): `ToolServer` offers a tool registry, and with a
+//! `Catalog` resources, resource templates and prompts, over `serve_stdio` or
+//! `serve_http`.
 //!
 //! Not here: sampling, and the older HTTP+SSE transport, which `rmcp` no longer ships.
 
 #[cfg(feature = "mcp-auth")]
 mod auth;
+#[cfg(feature = "mcp-server")]
+mod catalog;
 mod client;
 mod content;
 mod elicit;
@@ -85,6 +93,10 @@ mod limits;
 mod names;
 #[cfg(feature = "mcp-server")]
 mod serve;
+#[cfg(feature = "mcp-server")]
+mod serve_http;
+#[cfg(feature = "mcp-server")]
+mod serve_log;
 mod stdio;
 mod tool;
 
@@ -94,13 +106,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 #[cfg(feature = "mcp-auth")]
-pub use auth::{FileCredentialStore, login, logout};
+pub use auth::{FileCredentialStore, LoginOptions, login, login_with, logout};
+#[cfg(feature = "mcp-server")]
+pub use catalog::{ArgumentSpec, Catalog, CatalogError, MessageSpec, PromptSpec, ResourceSpec};
 pub use client::McpClient;
 pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
 #[cfg(feature = "mcp-server")]
-pub use serve::{HttpOptions, ServeError, ToolServer, serve_http, serve_stdio};
+pub use serve::{ServeError, ToolServer, serve_stdio};
+#[cfg(feature = "mcp-server")]
+pub use serve_http::{HttpOptions, serve_http};
 pub use tool::{McpTool, result_text};
 
 use crate::tool::{Tool, ToolSet, ToolSpec};

@@ -68,6 +68,8 @@ const BUILTIN: &[&str] = &[
     "code_outline",
     "run_tests",
     "coverage",
+    // Not the library's: the `lucid` chat's checklist, which the model opens by calling it.
+    "checklist",
 ];
 
 /// Whether `name` is a built-in tool's (`shell`, `read_file`, `ask_user`, …): an MCP tool

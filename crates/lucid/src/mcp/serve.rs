@@ -1,13 +1,14 @@
 //! Lucid's tools served to other MCP clients (feature `mcp-server`).
 //!
-//! [`ToolServer`] answers `tools/list` and `tools/call` from a [`ToolRegistry`]: each call
+//! [`ToolServer`] answers `tools/list` and `tools/call` from a [`ToolRegistry`] (and, with
+//! [`ToolServer::catalog`], the resources, templates and prompts of a [`Catalog`]): each call
 //! goes through [`ToolRegistry::execute`] (argument validation, errors and panics as
 //! `isError` results, the timeout), and a client's `notifications/cancelled` reaches the
 //! tool as its [`ToolContext::cancel`]. [`serve_stdio`] speaks over stdin/stdout (what
-//! Claude Desktop, Cursor and other clients start); [`serve_http`] serves Streamable HTTP
+//! Claude Desktop, Cursor and other clients start); [`serve_http`](super::serve_http) serves Streamable HTTP
 //! at `/mcp` on an address the caller chose (loopback is the sane one: only
 //! `localhost`/`127.0.0.1`/`::1` `Host` headers are accepted, against DNS rebinding). Any
-//! local process can reach a loopback port, so [`HttpOptions`] asks every request for a
+//! local process can reach a loopback port, so [`HttpOptions`](super::HttpOptions) asks every request for a
 //! bearer token (`401` without it), bounds each call in time and caps the open sessions
 //! (`503` past the cap).
 //!
@@ -31,21 +32,58 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use serde_json::Value;
 
+use super::catalog::{Catalog, CatalogError};
 use crate::message::ToolCall;
 use crate::tool::{ToolContext, ToolRegistry};
 
-/// An MCP server whose tools are a [`ToolRegistry`]'s.
+/// An MCP server whose tools are a [`ToolRegistry`]'s, with the resources and prompts of a
+/// [`Catalog`] ([`ToolServer::catalog`]). It answers `logging/setLevel` (a failed call is
+/// then logged to the client at `error`), `completion/complete` from the catalog's
+/// completions, and `resources/subscribe` for the resources it serves (a file-backed one
+/// is watched: a change is sent as `notifications/resources/updated`).
 #[derive(Clone)]
 pub struct ToolServer {
     tools: Arc<ToolRegistry>,
-    timeout: Option<Duration>,
+    pub(super) timeout: Option<Duration>,
+    catalog: Arc<Catalog>,
+    session: Arc<SessionState>,
+}
+
+/// What one client's session asked for.
+#[derive(Default)]
+struct SessionState {
+    /// The lowest level the client wants logged, once it said.
+    level: super::serve_log::Level,
+    /// The URIs subscribed to, each with the watcher of its file (if any).
+    subscriptions: std::sync::Mutex<std::collections::HashMap<String, tokio_util::sync::DropGuard>>,
+}
+
+impl From<ToolRegistry> for ToolServer {
+    fn from(tools: ToolRegistry) -> Self {
+        ToolServer::new(tools, None)
+    }
+}
+
+/// How often a subscribed file-backed resource is looked at.
+const WATCH_EVERY: Duration = Duration::from_secs(2);
+
+/// The MCP error for a catalog failure.
+fn catalog_error(e: CatalogError) -> ErrorData {
+    match e {
+        CatalogError::UnknownResource(_) => ErrorData::resource_not_found(e.to_string(), None),
+        CatalogError::File { .. } => ErrorData::internal_error(e.to_string(), None),
+        _ => ErrorData::invalid_params(e.to_string(), None),
+    }
 }
 
 impl std::fmt::Debug for ToolServer {
@@ -57,7 +95,19 @@ impl std::fmt::Debug for ToolServer {
 impl ToolServer {
     /// A server for these tools; each call may take `timeout` (none: no limit).
     pub fn new(tools: ToolRegistry, timeout: Option<Duration>) -> Self {
-        ToolServer { tools: Arc::new(tools), timeout }
+        ToolServer { tools: Arc::new(tools), timeout, catalog: Arc::default(), session: Arc::default() }
+    }
+
+    /// Serves `catalog`'s resources and prompts too ([`Catalog::check`] it first).
+    pub fn catalog(mut self, catalog: Catalog) -> Self {
+        self.catalog = Arc::new(catalog);
+        self
+    }
+
+    /// A copy for a new client session: same tools and catalog, its own log level and
+    /// subscriptions.
+    pub(super) fn for_session(&self) -> Self {
+        ToolServer { session: Arc::default(), ..self.clone() }
     }
 
     /// The tools as MCP lists them.
@@ -84,7 +134,17 @@ impl ToolServer {
 
 impl ServerHandler for ToolServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let mut capabilities = ServerCapabilities::builder().enable_tools().enable_completions().build();
+        super::serve_log::declare(&mut capabilities);
+        if !self.catalog.resources.is_empty() {
+            let mut resources = rmcp::model::ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            capabilities.resources = Some(resources);
+        }
+        if !self.catalog.prompts.is_empty() {
+            capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+        }
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("lucid", env!("CARGO_PKG_VERSION")))
             .with_instructions("Lucid's built-in tools: files confined to the folder it was started in.")
     }
@@ -113,9 +173,165 @@ impl ServerHandler for ToolServer {
         let call = ToolCall::new(context.id.to_string(), request.name.to_string(), args);
         let ctx = ToolContext { call_id: context.id.to_string(), cancel: context.ct.clone(), ..Default::default() };
         let outcome = self.tools.execute(&call, ctx, self.timeout).await;
+        if outcome.is_error {
+            let message = format!("tool `{}` failed: {}", request.name, outcome.content);
+            self.session.level.error(&context.peer, message).await;
+        }
         let content = vec![ContentBlock::text(outcome.content)];
         let result = if outcome.is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };
         Ok(CallToolResponse::Complete(result))
+    }
+
+    fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListResourcesResult, ErrorData>> + Send + '_ {
+        let listed = self.catalog.listed_resources().map(|r| {
+            let mut resource = rmcp::model::Resource::new(r.uri.clone(), r.name.clone());
+            resource.description = r.description.clone();
+            resource.mime_type = r.mime_type.clone();
+            resource
+        });
+        std::future::ready(Ok(ListResourcesResult::with_all_items(listed.collect())))
+    }
+
+    fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListResourceTemplatesResult, ErrorData>> + Send + '_ {
+        let listed = self.catalog.templates().map(|r| {
+            let mut template = rmcp::model::ResourceTemplate::new(r.uri.clone(), r.name.clone());
+            template.description = r.description.clone();
+            template.mime_type = r.mime_type.clone();
+            template
+        });
+        std::future::ready(Ok(ListResourceTemplatesResult::with_all_items(listed.collect())))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let catalog = self.catalog.clone();
+        let uri = request.uri;
+        // Files are read off the async threads.
+        let contents = tokio::task::spawn_blocking(move || catalog.read(&uri))
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            .map_err(catalog_error)?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let uri = request.uri;
+        let file = self.catalog.file_of(&uri).map_err(catalog_error)?;
+        let stop = tokio_util::sync::CancellationToken::new();
+        if let Some(path) = file {
+            let (peer, stop, uri) = (context.peer.clone(), stop.clone(), uri.clone());
+            tokio::spawn(async move {
+                let stamp = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+                let mut last = stamp(&path);
+                loop {
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = tokio::time::sleep(WATCH_EVERY) => {}
+                    }
+                    let now = stamp(&path);
+                    if now != last {
+                        last = now;
+                        if peer
+                            .notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri.clone()))
+                            .await
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+        self.session.subscriptions.lock().unwrap_or_else(|p| p.into_inner()).insert(uri, stop.drop_guard());
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.subscriptions.lock().unwrap_or_else(|p| p.into_inner()).remove(&request.uri);
+        Ok(())
+    }
+
+    fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListPromptsResult, ErrorData>> + Send + '_ {
+        let listed = self.catalog.prompts.iter().map(|p| {
+            let arguments = p.arguments.iter().map(|a| {
+                let mut argument = rmcp::model::PromptArgument::new(a.name.clone());
+                argument.description = a.description.clone();
+                argument.required = Some(a.required);
+                argument
+            });
+            let arguments = Some(arguments.collect::<Vec<_>>()).filter(|a| !a.is_empty());
+            rmcp::model::Prompt::new(p.name.clone(), p.description.clone(), arguments)
+        });
+        std::future::ready(Ok(ListPromptsResult::with_all_items(listed.collect())))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request
+            .arguments
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+            .collect();
+        let (catalog, name) = (self.catalog.clone(), request.name);
+        let messages = tokio::task::spawn_blocking(move || catalog.prompt(&name, &args))
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            .map_err(catalog_error)?;
+        Ok(GetPromptResult::new(messages).into())
+    }
+
+    fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CompleteResult, ErrorData>> + Send + '_ {
+        let (prompt, template) = match &request.r#ref {
+            Reference::Prompt(p) => (Some(p.name.as_str()), None),
+            Reference::Resource(r) => (None, Some(r.uri.as_str())),
+            _ => (None, None),
+        };
+        let values = self.catalog.complete(prompt, template, &request.argument.name, &request.argument.value);
+        let total = u32::try_from(values.len()).ok();
+        let mut info = CompletionInfo::new(values).unwrap_or_default();
+        (info.total, info.has_more) = (total, Some(false));
+        std::future::ready(Ok(CompleteResult::new(info)))
+    }
+
+    #[allow(deprecated, reason = "logging/setLevel is still what 2025-11-25 clients send")]
+    fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + Send + '_ {
+        self.session.level.set(request.level);
+        std::future::ready(Ok(()))
     }
 }
 
@@ -137,191 +353,13 @@ pub enum ServeError {
     },
 }
 
-/// Serves `tools` over stdin and stdout until the client closes them.
-pub async fn serve_stdio(tools: ToolRegistry) -> Result<(), ServeError> {
-    let server = ToolServer::new(tools, None);
+/// Serves `tools` (a [`ToolRegistry`], or a [`ToolServer`] with a catalog) over stdin
+/// and stdout until the client closes them.
+pub async fn serve_stdio(tools: impl Into<ToolServer>) -> Result<(), ServeError> {
+    let server: ToolServer = tools.into();
     let running = server.serve(rmcp::transport::stdio()).await.map_err(|e| ServeError::Session(e.to_string()))?;
     running.waiting().await.map_err(|e| ServeError::Session(e.to_string()))?;
     Ok(())
-}
-
-/// How [`serve_http`] admits clients.
-///
-/// ```
-/// use std::time::Duration;
-/// let options = lucid::mcp::HttpOptions::with_token("a-long-random-secret-value").call_timeout(Duration::from_secs(30)).max_sessions(4);
-/// assert!(!format!("{options:?}").contains("secret"));
-/// ```
-#[derive(Clone)]
-#[non_exhaustive]
-pub struct HttpOptions {
-    token: Option<String>,
-    call_timeout: Option<Duration>,
-    max_sessions: usize,
-}
-
-impl std::fmt::Debug for HttpOptions {
-    // The token is a credential: never printed.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HttpOptions")
-            .field("token", &self.token.as_ref().map(|_| "***"))
-            .field("call_timeout", &self.call_timeout)
-            .field("max_sessions", &self.max_sessions)
-            .finish()
-    }
-}
-
-impl HttpOptions {
-    /// The calls default to 120 s and the sessions to 32.
-    const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
-    const DEFAULT_MAX_SESSIONS: usize = 32;
-
-    /// Every request must carry `Authorization: Bearer {token}`.
-    pub fn with_token(token: impl Into<String>) -> Self {
-        HttpOptions {
-            token: Some(token.into()),
-            call_timeout: Some(Self::DEFAULT_CALL_TIMEOUT),
-            max_sessions: Self::DEFAULT_MAX_SESSIONS,
-        }
-    }
-
-    /// Any request that reaches the address is served: only for an address nothing but a
-    /// trusted proxy (which checks its own credentials) can reach.
-    pub fn without_token() -> Self {
-        HttpOptions { token: None, ..Self::with_token(String::new()) }
-    }
-
-    /// How long one tool call may take (`None`: as long as the tool's own limits allow).
-    pub fn call_timeout(mut self, limit: impl Into<Option<Duration>>) -> Self {
-        self.call_timeout = limit.into();
-        self
-    }
-
-    /// The most sessions open at once; a new client past it gets `503`.
-    pub fn max_sessions(mut self, sessions: usize) -> Self {
-        self.max_sessions = sessions.max(1);
-        self
-    }
-}
-
-/// Whether `header` (the `Authorization` value) carries `token`, compared in constant time.
-fn authorized(header: Option<&hyper::header::HeaderValue>, token: &str) -> bool {
-    let Some(given) = header.and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")) else {
-        return false;
-    };
-    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-type Body = http_body_util::combinators::UnsyncBoxBody<bytes::Bytes, std::convert::Infallible>;
-
-type SessionManager = rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-
-/// When each session was last used. rmcp's session manager forgets a session only when the
-/// client sends `DELETE`; one a client abandoned ends its worker after the idle timeout but
-/// stays listed, and would hold a place under the cap for ever.
-#[derive(Default)]
-struct LastUse(std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>);
-
-impl LastUse {
-    fn touch(&self, id: &str) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(id.to_string(), std::time::Instant::now());
-    }
-
-    /// The sessions still open: those idle past the timeout (their workers have quit) are
-    /// dropped from `sessions` first.
-    async fn open(&self, sessions: &SessionManager) -> usize {
-        use rmcp::transport::streamable_http_server::session::local::SessionConfig;
-        let mut listed = sessions.sessions.write().await;
-        let mut last = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        last.retain(|id, _| listed.keys().any(|k| k.as_ref() == id.as_str()));
-        listed.retain(|id, _| last.get(id.as_ref()).is_none_or(|t| t.elapsed() < SessionConfig::DEFAULT_KEEP_ALIVE));
-        listed.len()
-    }
-}
-
-/// A plain-text response with `status`.
-fn refusal(status: hyper::StatusCode, text: &'static str) -> hyper::Response<Body> {
-    use http_body_util::BodyExt as _;
-    let mut response = hyper::Response::new(http_body_util::Full::new(bytes::Bytes::from(text)).boxed_unsync());
-    *response.status_mut() = status;
-    if status == hyper::StatusCode::UNAUTHORIZED {
-        response
-            .headers_mut()
-            .insert(hyper::header::WWW_AUTHENTICATE, hyper::header::HeaderValue::from_static("Bearer"));
-    }
-    response
-}
-
-/// Serves `tools` over Streamable HTTP at `http://{addr}/mcp` until `stop` is cancelled,
-/// admitting clients as `options` says. Calls `ready` with the bound address (useful with
-/// port 0) once it listens.
-pub async fn serve_http(
-    tools: ToolRegistry,
-    addr: SocketAddr,
-    options: HttpOptions,
-    stop: tokio_util::sync::CancellationToken,
-    ready: impl FnOnce(SocketAddr),
-) -> Result<(), ServeError> {
-    use http_body_util::BodyExt as _;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-    use tower_service::Service as _;
-
-    let server = ToolServer::new(tools, options.call_timeout);
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token());
-    let sessions = Arc::new(LocalSessionManager::default());
-    let last_use = Arc::new(LastUse::default());
-    let service = StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config);
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
-    ready(listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?);
-    let options = Arc::new(options);
-    loop {
-        let (stream, _) = tokio::select! {
-            _ = stop.cancelled() => return Ok(()),
-            accepted = listener.accept() => match accepted {
-                Ok(a) => a,
-                Err(e) => {
-                    tracing::warn!(error = %e, "accept failed");
-                    continue;
-                }
-            },
-        };
-        let (service, sessions, options, last_use) =
-            (service.clone(), sessions.clone(), options.clone(), last_use.clone());
-        tokio::spawn(async move {
-            let handler = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                let (mut service, sessions, options, last_use) =
-                    (service.clone(), sessions.clone(), options.clone(), last_use.clone());
-                async move {
-                    if req.uri().path() != "/mcp" {
-                        return Ok::<_, std::convert::Infallible>(refusal(hyper::StatusCode::NOT_FOUND, ""));
-                    }
-                    if let Some(token) = &options.token
-                        && !authorized(req.headers().get(hyper::header::AUTHORIZATION), token)
-                    {
-                        return Ok(refusal(hyper::StatusCode::UNAUTHORIZED, "a bearer token is required\n"));
-                    }
-                    let session = req.headers().get("mcp-session-id").and_then(|v| v.to_str().ok());
-                    if let Some(id) = session {
-                        last_use.touch(id);
-                    } else if last_use.open(&sessions).await >= options.max_sessions {
-                        tracing::warn!(max = options.max_sessions, "MCP session cap reached; a new client was refused");
-                        return Ok(refusal(hyper::StatusCode::SERVICE_UNAVAILABLE, "too many MCP sessions are open\n"));
-                    }
-                    let response = service.call(req).await?;
-                    if let Some(id) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
-                        last_use.touch(id);
-                    }
-                    Ok(response.map(|body| body.boxed_unsync()))
-                }
-            });
-            let io = hyper_util::rt::TokioIo::new(stream);
-            if let Err(e) = hyper::server::conn::http1::Builder::new().serve_connection(io, handler).await {
-                tracing::debug!(error = %e, "MCP HTTP connection ended");
-            }
-        });
-    }
 }
 
 #[cfg(test)]
