@@ -118,7 +118,7 @@ pub fn markdown_messages(messages: &[Message]) -> String {
     for m in messages {
         match m {
             Message::System { content } => out.push_str(&format!("\n## System\n\n{content}\n")),
-            Message::User { content } => out.push_str(&format!("\n## User\n\n{content}\n")),
+            Message::User { content, .. } => out.push_str(&format!("\n## User\n\n{content}\n")),
             Message::Assistant(a) => {
                 out.push_str("\n## Assistant\n");
                 if let Some(r) = a.reasoning.as_ref().filter(|r| !r.text.is_empty()) {

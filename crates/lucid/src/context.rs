@@ -133,7 +133,7 @@ impl Context {
     /// The recalled memory, if any.
     pub fn recall(&self) -> Option<&str> {
         match self.messages.get(usize::from(self.has_system)) {
-            Some(Message::User { content }) if self.has_recall => Some(content),
+            Some(Message::User { content, .. }) if self.has_recall => Some(content),
             _ => None,
         }
     }

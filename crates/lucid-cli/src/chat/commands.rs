@@ -69,7 +69,7 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
         }
         "/retry" => {
             let last = chat.session.context().history().iter().rev().find_map(|m| match m {
-                Message::User { content } => Some(content.clone()),
+                Message::User { content, .. } => Some(content.clone()),
                 _ => None,
             });
             let Some(text) = last else {
@@ -281,7 +281,7 @@ fn render(messages: &[Message]) -> String {
     for m in messages {
         match m {
             Message::System { content } => out.push_str(&format!("[system] {content}\n")),
-            Message::User { content } => out.push_str(&format!("[user] {content}\n")),
+            Message::User { content, .. } => out.push_str(&format!("[user] {content}\n")),
             Message::Assistant(a) => {
                 if let Some(r) = &a.reasoning
                     && !r.text.is_empty()

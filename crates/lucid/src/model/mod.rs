@@ -30,6 +30,7 @@ pub mod stream;
 #[cfg(feature = "test-kit")]
 pub mod test_kit;
 pub mod transcript;
+mod wire_parts;
 
 use std::time::Duration;
 

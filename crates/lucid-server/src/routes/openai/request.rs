@@ -213,7 +213,13 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
                     _ => None,
                 });
                 let name = name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier tool call `{id}`")))?;
-                out.push(Message::Tool(ToolResult { call_id: id.to_string(), name, content: text, is_error: false }));
+                out.push(Message::Tool(ToolResult {
+                    call_id: id.to_string(),
+                    name,
+                    content: text,
+                    parts: Vec::new(),
+                    is_error: false,
+                }));
             }
             _ => {
                 return Err(ApiError::invalid(
@@ -249,7 +255,7 @@ pub(super) fn split_prompt(
 ) -> Result<Read, ApiError> {
     match out.last() {
         Some(Message::Tool(_)) => Ok((system, out, None)),
-        Some(Message::User { content }) => {
+        Some(Message::User { content, .. }) => {
             let prompt = content.clone();
             out.pop();
             Ok((system, out, Some(prompt)))

@@ -227,7 +227,7 @@ fn transcript(old: &[Message]) -> String {
     let mut out = String::new();
     for m in old {
         match m {
-            Message::User { content } => out.push_str(&format!("user: {content}\n")),
+            Message::User { content, .. } => out.push_str(&format!("user: {content}\n")),
             Message::Assistant(a) => {
                 if !a.content.is_empty() {
                     out.push_str(&format!("assistant: {}\n", a.content));

@@ -205,7 +205,13 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
                 let name =
                     name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier function_call `{id}`")))?;
                 let content = content_text(&item["output"], &format!("input[{i}].output"))?;
-                out.push(Message::Tool(ToolResult { call_id: id.to_string(), name, content, is_error: false }));
+                out.push(Message::Tool(ToolResult {
+                    call_id: id.to_string(),
+                    name,
+                    content,
+                    parts: Vec::new(),
+                    is_error: false,
+                }));
             }
             other => {
                 return Err(ApiError::invalid(

@@ -1,0 +1,225 @@
+//! Images, documents and audio in the conversation: the message model stays compatible
+//! with stored text-only sessions, and every codec writes parts in its provider's
+//! documented shape (snapshotted with sorted keys), tool results with images included.
+
+mod common;
+
+use lucid::content::{Media, PartKind};
+use lucid::model::presets::Preset;
+use lucid::model::{ChatOptions, ChatRequest, anthropic, gemini, openai, openai_responses};
+use lucid::{AssistantMessage, Message, Part, ToolCall, ToolResult};
+use serde_json::{Value, json};
+
+macro_rules! snapshot {
+    ($($t:tt)*) => {
+        insta::with_settings!({ sort_maps => true }, { insta::assert_json_snapshot!($($t)*) })
+    };
+}
+
+/// A 1×1 PNG's first bytes (enough for sniffing and for the snapshots to stay short).
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+const PDF: &[u8] = b"%PDF-1.4\n%\xe2\xe3\n";
+
+fn conversation() -> Vec<Message> {
+    vec![
+        Message::system("You look at pictures."),
+        Message::user_parts(vec![
+            Part::text("What is in this image, and what does the report say?"),
+            Part::image_bytes("image/png", PNG.to_vec()),
+            Part::Document(Media::bytes("application/pdf", PDF.to_vec()).named("report.pdf")),
+        ]),
+        Message::Assistant(AssistantMessage {
+            tool_calls: vec![ToolCall::new("call_s", "screenshot", json!({}))],
+            ..Default::default()
+        }),
+        Message::Tool(ToolResult::with_parts(
+            "call_s",
+            "screenshot",
+            vec![Part::text("Captured the screen."), Part::image_bytes("image/png", PNG.to_vec())],
+        )),
+        Message::user_parts(vec![Part::text("And this one?"), Part::image_url("https://example.com/cat.jpg")]),
+    ]
+}
+
+fn openai_body(preset: &str) -> Value {
+    let p = Preset::find(preset).unwrap();
+    let msgs = conversation();
+    openai::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), p.default_model, &p.quirks, false)
+}
+
+#[test]
+fn text_only_messages_serialize_and_load_as_before() {
+    let m = Message::user("hi");
+    assert_eq!(serde_json::to_value(&m).unwrap(), json!({"role": "user", "content": "hi"}));
+    let old: Message = serde_json::from_value(json!({"role": "user", "content": "hi"})).unwrap();
+    assert_eq!(old, m);
+    let t = Message::tool_result("c1", "add", "5", false);
+    assert_eq!(
+        serde_json::to_value(&t).unwrap(),
+        json!({"role": "tool", "call_id": "c1", "name": "add", "content": "5", "is_error": false})
+    );
+    let old: Message =
+        serde_json::from_value(json!({"role": "tool", "call_id": "c1", "name": "add", "content": "5"})).unwrap();
+    assert_eq!(old, t);
+}
+
+#[test]
+fn messages_with_parts_round_trip_through_json() {
+    for m in conversation() {
+        let v = serde_json::to_value(&m).unwrap();
+        let back: Message = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(back, m, "{v}");
+    }
+    let v = serde_json::to_value(&conversation()[1]).unwrap();
+    assert_eq!(v["content"], "What is in this image, and what does the report say?", "the text stays readable");
+    assert_eq!(v["parts"][1], json!({"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}));
+    assert_eq!(v["parts"][2]["name"], "report.pdf");
+    let bad = serde_json::from_value::<Part>(json!({"type": "image", "media_type": "image/png"}));
+    assert!(bad.unwrap_err().to_string().contains("exactly one of `data` and `url`"));
+}
+
+#[test]
+fn kinds_are_sniffed_from_content_not_the_name() {
+    let kind = |b: &[u8], name: &str| Part::from_file_bytes(b.to_vec(), Some(name)).map(|p| p.kind());
+    assert_eq!(kind(PNG, "photo.pdf"), Some(PartKind::Image));
+    assert_eq!(kind(PDF, "x.png"), Some(PartKind::Pdf));
+    assert_eq!(kind(b"\xff\xd8\xff\xe0\0\x10JFIF", "a"), Some(PartKind::Image));
+    assert_eq!(kind(b"GIF89a\x01\0", "a"), Some(PartKind::Image));
+    assert_eq!(kind(b"RIFF\0\0\0\0WEBPVP8 ", "a"), Some(PartKind::Image));
+    assert_eq!(kind(b"RIFF\0\0\0\0WAVEfmt ", "a"), Some(PartKind::Audio));
+    assert_eq!(kind(b"ID3\x04\0", "a"), Some(PartKind::Audio));
+    assert_eq!(kind(b"just some notes\n", "a.jpg"), Some(PartKind::TextDocument));
+    assert_eq!(kind(b"\0\x01\x02\xfe\xff", "blob"), None);
+}
+
+#[test]
+fn chat_completions_parts_and_tool_images_in_a_following_user_message() {
+    let b = openai_body("openai");
+    let msgs = b["messages"].as_array().unwrap();
+    let roles: Vec<&str> = msgs.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user", "assistant", "tool", "user", "user"]);
+    assert_eq!(msgs[1]["content"][1]["image_url"]["url"], "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==");
+    assert_eq!(msgs[1]["content"][2]["type"], "file");
+    assert_eq!(msgs[1]["content"][2]["file"]["filename"], "report.pdf");
+    assert!(msgs[3]["content"].as_str().unwrap().contains("[image: image/png, 16 bytes] (attached below)"));
+    assert_eq!(msgs[4]["content"][1]["type"], "image_url", "the tool's image follows the tool results");
+    snapshot!(b);
+}
+
+#[test]
+fn compatible_vision_servers_take_image_url_parts() {
+    for preset in ["llamacpp", "vllm"] {
+        let b = openai_body(preset);
+        assert_eq!(b["messages"][1]["content"][1]["type"], "image_url", "{preset}");
+        assert_eq!(
+            b["messages"][5]["content"][1],
+            json!({"type": "image_url", "image_url": {"url": "https://example.com/cat.jpg"}})
+        );
+    }
+}
+
+#[test]
+fn chat_completions_audio_is_input_audio() {
+    let msgs = [Message::user_parts(vec![Part::text("Transcribe."), Part::audio_bytes("audio/wav", b"RIFF".to_vec())])];
+    let b = openai::encode(
+        &ChatRequest::new(&msgs, &[], &ChatOptions::default()),
+        "gpt-4o-audio-preview",
+        &Preset::find("openai").unwrap().quirks,
+        false,
+    );
+    assert_eq!(
+        b["messages"][0]["content"][1],
+        json!({"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}})
+    );
+}
+
+#[test]
+fn responses_parts_and_function_output_parts() {
+    let msgs = conversation();
+    let b = openai_responses::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), "gpt-4.1", false);
+    let input = b["input"].as_array().unwrap();
+    let user = input.iter().position(|i| i["role"] == "user").unwrap();
+    assert_eq!(
+        input[user]["content"][1],
+        json!({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="})
+    );
+    assert_eq!(input[user]["content"][2]["type"], "input_file");
+    assert_eq!(input[user]["content"][2]["filename"], "report.pdf");
+    let output = input.iter().find(|i| i["type"] == "function_call_output").unwrap();
+    assert_eq!(output["output"][1]["type"], "input_image", "a function's output carries its image");
+    snapshot!(b);
+}
+
+#[test]
+fn anthropic_image_and_document_blocks_inside_tool_result_too() {
+    let msgs = conversation();
+    let b = anthropic::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), "claude-sonnet-4-5", false);
+    let user = &b["messages"][0]["content"];
+    assert_eq!(
+        user[1],
+        json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}})
+    );
+    assert_eq!(user[2]["type"], "document");
+    assert_eq!(user[2]["source"]["media_type"], "application/pdf");
+    let result = &b["messages"][2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["content"][1]["type"], "image");
+    assert_eq!(b["messages"][2]["content"][2]["source"], json!({"type": "url", "url": "https://example.com/cat.jpg"}));
+    snapshot!(b);
+}
+
+#[test]
+fn anthropic_plain_text_document_is_a_text_source() {
+    let msgs = [Message::user_parts(vec![
+        Part::text_document("line one", Some("notes.txt".into())),
+        Part::text("Summarise."),
+    ])];
+    let b = anthropic::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), "claude-sonnet-4-5", false);
+    assert_eq!(
+        b["messages"][0]["content"][0],
+        json!({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "line one"}, "title": "notes.txt"})
+    );
+}
+
+#[test]
+fn gemini_inline_data_and_file_data() {
+    let msgs = conversation();
+    let b = gemini::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()));
+    let parts = &b["contents"][0]["parts"];
+    assert_eq!(parts[1], json!({"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}}));
+    assert_eq!(parts[2]["inlineData"]["mimeType"], "application/pdf");
+    let tool_turn = &b["contents"][2]["parts"];
+    assert!(tool_turn[0].get("functionResponse").is_some());
+    assert_eq!(tool_turn[1]["inlineData"]["mimeType"], "image/png", "the tool's image follows its response");
+    assert_eq!(tool_turn[3], json!({"fileData": {"mimeType": "image/jpeg", "fileUri": "https://example.com/cat.jpg"}}));
+    snapshot!(b);
+}
+
+/// Zhipu's recorded vision request (a text part and a JPEG data URL) is read back into
+/// parts and written again exactly as recorded.
+#[test]
+fn recorded_vision_request_decodes_to_parts_and_encodes_back() {
+    let Some(root) = common::fixtures_dir() else { return };
+    let case = root.join("openai-compatible/zhipu/text_vision_cached_tokens.request.json");
+    let recorded: Value = serde_json::from_slice(&std::fs::read(case).unwrap()).unwrap();
+    let content = recorded["messages"][0]["content"].as_array().unwrap();
+    let parts: Vec<Part> = content.iter().map(|p| openai::decode_content_part(p).unwrap()).collect();
+    assert_eq!(parts[1].kind(), PartKind::Image);
+    assert_eq!(parts[1].media().unwrap().media_type, "image/jpeg");
+    let msgs = [Message::user_parts(parts)];
+    let p = Preset::find("zhipu").unwrap();
+    let b = openai::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), "glm-4.6v", &p.quirks, false);
+    assert_eq!(b["messages"], recorded["messages"]);
+}
+
+#[test]
+fn facade_part_decoders_refuse_what_they_cannot_keep() {
+    let e = openai::decode_content_part(&json!({"type": "image_url", "image_url": {"url": "file:///etc/passwd"}}));
+    assert!(e.unwrap_err().contains("http(s)"));
+    let e = openai_responses::decode_input_part(&json!({"type": "input_file", "file_id": "file-1"}));
+    assert!(e.unwrap_err().contains("file ids are not kept"));
+    let f = openai_responses::decode_input_part(
+        &json!({"type": "input_file", "filename": "a.pdf", "file_data": "data:application/pdf;base64,JVBERg=="}),
+    );
+    assert_eq!(f.unwrap().kind(), PartKind::Pdf);
+}
