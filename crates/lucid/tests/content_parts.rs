@@ -223,3 +223,47 @@ fn facade_part_decoders_refuse_what_they_cannot_keep() {
     );
     assert_eq!(f.unwrap().kind(), PartKind::Pdf);
 }
+
+/// A part the catalogue says the model cannot take fails before anything is sent (the
+/// server here would answer anything), naming the model and the kind; declaring the
+/// capability for the model lets the same request through.
+#[tokio::test]
+async fn a_part_the_model_cannot_take_fails_before_sending() {
+    use lucid::model::catalogue::Capabilities;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = hits.clone();
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        while let Ok((mut s, _)) = listener.accept().await {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut buf = vec![0u8; 1 << 16];
+            let _ = s.read(&mut buf).await;
+            let body = r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"a cat"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}"#;
+            let _ = s
+                .write_all(format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len()).as_bytes())
+                .await;
+        }
+    });
+    let base = format!("http://{addr}/v1");
+    let msgs = [Message::user_parts(vec![Part::text("What is it?"), Part::image_bytes("image/png", PNG.to_vec())])];
+    let options = ChatOptions::default();
+    let text_only = Preset::find("deepseek").unwrap().client().key("k").base_url(&base).build().unwrap();
+    let err = text_only.chat(ChatRequest::new(&msgs, &[], &options)).await.unwrap_err();
+    let shown = err.to_string();
+    assert!(shown.contains("deepseek-chat") && shown.contains("image"), "{shown}");
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "nothing was sent");
+
+    let declared = Preset::find("deepseek")
+        .unwrap()
+        .client()
+        .key("k")
+        .base_url(&base)
+        .accepts(Capabilities::IMAGE)
+        .build()
+        .unwrap();
+    let answer = declared.chat(ChatRequest::new(&msgs, &[], &options)).await.unwrap();
+    assert_eq!(answer.message.content, "a cat");
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1);
+}

@@ -87,6 +87,11 @@ pub trait ChatModel: Send + Sync + 'static {
     fn format_with_tools(&self) -> bool {
         false
     }
+    /// What content parts the model takes besides text, when known (the catalogue's row,
+    /// or what the client was told); `None` when unknown.
+    fn capabilities(&self) -> Option<catalogue::Capabilities> {
+        None
+    }
 }
 
 into_shared! {
