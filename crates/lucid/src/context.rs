@@ -292,9 +292,12 @@ impl Context {
             }
             let before = count_message(counter, &self.messages[i]);
             if let Message::Tool(r) = &mut self.messages[i]
-                && r.content != ELIDED_OUTPUT
+                && (r.content != ELIDED_OUTPUT || !r.parts.is_empty())
             {
+                // The whole output goes, its images and documents with it: a part is
+                // never cut in half.
                 r.content = ELIDED_OUTPUT.to_string();
+                r.parts.clear();
                 total = total + count_message(counter, &self.messages[i]) - before.min(total);
             }
         }

@@ -267,3 +267,52 @@ async fn a_part_the_model_cannot_take_fails_before_sending() {
     assert_eq!(answer.message.content, "a cat");
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
+
+fn png_of(w: u32, h: u32) -> Vec<u8> {
+    let mut png = PNG.to_vec();
+    png.extend_from_slice(&w.to_be_bytes());
+    png.extend_from_slice(&h.to_be_bytes());
+    png
+}
+
+#[test]
+fn the_budget_counts_images_documents_and_audio() {
+    use lucid::tokens::{Heuristic, estimate_message, part_tokens};
+    let text = Message::user("What is it?");
+    let with_image =
+        Message::user_parts(vec![Part::text("What is it?"), Part::image_bytes("image/png", png_of(1024, 1024))]);
+    assert_eq!(estimate_message(&with_image) - estimate_message(&text), 1399, "Anthropic's w·h/750 beats OpenAI's 765");
+    // A small image: OpenAI's one tile (255) is more than Anthropic's 100·100/750.
+    assert_eq!(part_tokens(&Heuristic, &Part::image_bytes("image/png", png_of(100, 100))), 255);
+    // A 4000×3000 photo: fitted to 1568×1176 for Anthropic (2459), OpenAI 6 tiles (1105).
+    assert_eq!(part_tokens(&Heuristic, &Part::image_bytes("image/png", png_of(4000, 3000))), 2459);
+    let gif = b"GIF89a\x40\x01\xc8\x00".to_vec(); // 320×200
+    assert_eq!(part_tokens(&Heuristic, &Part::image_bytes("image/gif", gif)), 255);
+    let pdf = b"%PDF-1.4 /Type /Pages /Type /Page x /Type/Page y".to_vec();
+    assert_eq!(part_tokens(&Heuristic, &Part::pdf(pdf)), 6_000, "two pages");
+    let mut wav = b"RIFF\0\0\0\0WAVEfmt ".to_vec();
+    wav.resize(44, 0);
+    wav[28..32].copy_from_slice(&16_000u32.to_le_bytes());
+    wav.extend(std::iter::repeat_n(0u8, 32_000));
+    assert_eq!(part_tokens(&Heuristic, &Part::audio_bytes("audio/wav", wav)), 64, "two seconds at 32 a second");
+}
+
+/// Trimming elides an old tool result whole, images included: never half a part, and
+/// never an elided text beside an image still sent.
+#[test]
+fn trimming_drops_a_tool_results_parts_whole() {
+    use lucid::context::{Context, ContextLimits};
+    let mut c = Context::new(None);
+    for m in conversation().into_iter().skip(1).take(3) {
+        c.push(m);
+    }
+    c.push(Message::assistant("It is a screenshot."));
+    c.push(Message::user("Thanks."));
+    let before = c.estimated_tokens();
+    c.trim(&ContextLimits { max_messages: None, max_tokens: Some(before - 1) });
+    let tool = c.messages().iter().find_map(|m| if let Message::Tool(r) = m { Some(r.clone()) } else { None });
+    let r = tool.expect("eliding the old output was enough: the turn stays");
+    assert_eq!(r.content, lucid::context::ELIDED_OUTPUT);
+    assert!(r.parts.is_empty(), "{r:?}");
+    assert!(c.estimated_tokens() < before);
+}
