@@ -352,13 +352,17 @@ pub enum SessionsAction {
         /// Session id.
         id: String,
     },
-    /// Print a session as JSON or Markdown.
+    /// Print a session as JSON (attachments inline, base64) or Markdown.
     Export {
         /// Session id.
         id: String,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
         format: ExportFormat,
+        /// Markdown: write the session's images, documents and audio into this folder
+        /// (named by their SHA-256) and link them.
+        #[arg(long, value_name = "DIR")]
+        attachments: Option<std::path::PathBuf>,
     },
 }
 
@@ -476,6 +480,11 @@ pub struct RunArgs {
     /// request exits with code 2 and a JSON error naming the field.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["prompt", "schema", "plan", "stream", "session", "tools"])]
     pub input: Option<PathBuf>,
+    /// Send FILE with the task: an image (PNG, JPEG, GIF, WebP), a PDF, audio (WAV, MP3) or
+    /// a text file, its kind read from its content. Repeatable. A model that cannot take
+    /// the kind is refused before anything is sent.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["schema", "plan"])]
+    pub attach: Vec<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

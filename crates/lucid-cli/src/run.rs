@@ -65,6 +65,13 @@ pub async fn run(
         }
         None => prompt(&args)?,
     };
+    let mut attachments = Vec::new();
+    for path in &args.attach {
+        attachments.push(crate::attach::load(path)?);
+    }
+    if let Some(r) = &request {
+        attachments.extend(r.attachments.iter().cloned());
+    }
     let answering = request.as_ref().map(|r| Answering { model: cfg.model.clone(), session: r.session_id.clone() });
     let answering = answering.as_ref();
     let (servers, _) = crate::mcp::start(&servers, false).await?;
@@ -129,7 +136,7 @@ pub async fn run(
     }
     // Answers to waiting calls continue that run: nothing to plan.
     let continues = request.as_ref().is_some_and(|r| r.approvals.is_some());
-    let mode = if args.no_plan || continues {
+    let mode = if args.no_plan || continues || !attachments.is_empty() {
         PlanMode::Never
     } else {
         args.plan.or(settings.plan).unwrap_or(PlanMode::Never)
@@ -168,8 +175,11 @@ pub async fn run(
     let outcome = if args.stream {
         let mut stdout = std::io::stdout().lock();
         let terminal = stdout.is_terminal();
-        let mut events: std::pin::Pin<Box<dyn futures::Stream<Item = AgentEvent> + Send + '_>> =
-            if resuming { Box::pin(session.resume_stream()) } else { Box::pin(session.run_stream(prompt)) };
+        let mut events: std::pin::Pin<Box<dyn futures::Stream<Item = AgentEvent> + Send + '_>> = if resuming {
+            Box::pin(session.resume_stream())
+        } else {
+            Box::pin(session.run_stream_parts(crate::attach::message_parts(prompt, attachments)))
+        };
         let mut result = None;
         while let Some(ev) = events.next().await {
             match ev {
@@ -200,7 +210,7 @@ pub async fn run(
     } else if resuming {
         session.resume().await
     } else {
-        session.run(prompt).await
+        session.run_parts(crate::attach::message_parts(prompt, attachments)).await
     };
     // An answer whose turn could not be saved is still shown; the error follows it.
     let outcome = outcome.map(|mut r| {

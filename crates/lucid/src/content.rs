@@ -219,9 +219,9 @@ impl Part {
         Part::Audio(Media::bytes(media_type, data))
     }
 
-    /// A part from a file's bytes, its kind sniffed from the content (magic bytes), the name
-    /// only breaking ties for text. `None` when the content is neither a known binary
-    /// format nor UTF-8 text.
+    /// A part from a file's bytes, its kind sniffed from the content (magic bytes), never
+    /// from the name (kept as the part's name). `None` when the content is neither a known
+    /// binary format nor UTF-8 text.
     ///
     /// ```
     /// use lucid::{Part, content::PartKind};
@@ -242,7 +242,10 @@ impl Part {
             Some(mt) if mt.starts_with("image/") => Part::Image(media(mt, data)),
             Some(mt) if mt.starts_with("audio/") => Part::Audio(media(mt, data)),
             Some(mt) => Part::Document(media(mt, data)),
-            None if std::str::from_utf8(&data).is_ok() => Part::Document(media("text/plain", data)),
+            // Text: UTF-8 without NUL bytes (which no text file holds).
+            None if !data.contains(&0) && std::str::from_utf8(&data).is_ok() => {
+                Part::Document(media("text/plain", data))
+            }
             None => return None,
         })
     }

@@ -90,6 +90,7 @@ fn kinds_are_sniffed_from_content_not_the_name() {
     assert_eq!(kind(b"ID3\x04\0", "a"), Some(PartKind::Audio));
     assert_eq!(kind(b"just some notes\n", "a.jpg"), Some(PartKind::TextDocument));
     assert_eq!(kind(b"\0\x01\x02\xfe\xff", "blob"), None);
+    assert_eq!(kind(b"\0\x01\x02", "blob"), None, "valid UTF-8 with NUL bytes is no text");
 }
 
 #[test]

@@ -51,6 +51,8 @@ pub struct Chat {
     show_reasoning: bool,
     /// Whether messages are planned first.
     plan: PlanMode,
+    /// Files attached with `/attach`, sent with the next message.
+    pending: Vec<lucid::Part>,
 }
 
 /// Runs the chat until `/exit`, Ctrl-D or a second Ctrl-C; returns the exit code.
@@ -94,6 +96,7 @@ pub async fn run(
         ui_rx,
         sigint: signal(SignalKind::interrupt())?,
         show_reasoning: true,
+        pending: Vec::new(),
     };
     chat.banner();
     chat.repl().await
@@ -149,6 +152,11 @@ impl Chat {
                                 continue;
                             }
                         }
+                    } else if let Some(part) = commands::pasted_file(&line) {
+                        // A pasted path of an image, PDF or audio file is attached, not sent.
+                        println!("{}", self.style.dim(&commands::attached_note(&part)));
+                        self.pending.push(part);
+                        continue;
                     } else {
                         line
                     };
@@ -201,6 +209,8 @@ impl Chat {
         let started = Instant::now();
         let mut triage_usage = lucid::Usage::default();
         match self.plan {
+            // Attachments go with the message itself: never into a plan's steps.
+            _ if !self.pending.is_empty() => return false,
             PlanMode::Never => return false,
             PlanMode::Always => {}
             PlanMode::Auto => {
@@ -280,7 +290,8 @@ impl Chat {
             let sigint = &mut self.sigint;
             let ui_rx = &mut self.ui_rx;
             let reader = &self.reader;
-            let events = self.session.run_stream(prompt);
+            let parts = crate::attach::message_parts(prompt, std::mem::take(&mut self.pending));
+            let events = self.session.run_stream_parts(parts);
             futures::pin_mut!(events);
             loop {
                 tokio::select! {
