@@ -317,3 +317,58 @@ fn trimming_drops_a_tool_results_parts_whole() {
     assert!(r.parts.is_empty(), "{r:?}");
     assert!(c.estimated_tokens() < before);
 }
+
+/// A tool's attached image goes to a model that takes images as a part of its result,
+/// and is described (never sent) to one that does not.
+#[tokio::test]
+async fn a_tools_image_reaches_a_seeing_model_and_is_described_to_a_blind_one() {
+    use lucid::model::catalogue::Capabilities;
+    use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec};
+    use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
+
+    struct Screenshot(ToolSpec);
+    impl Tool for Screenshot {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+        fn invoke<'a>(
+            &'a self,
+            _: Value,
+            ctx: ToolContext,
+        ) -> futures::future::BoxFuture<'a, Result<String, ToolError>> {
+            ctx.attachments.attach(Part::image_bytes("image/png", PNG.to_vec()));
+            Box::pin(async { Ok("Captured the screen.".to_string()) })
+        }
+    }
+    for (accepts, sees) in [(Capabilities::IMAGE, true), (Capabilities::TEXT, false)] {
+        let server = MockServer::sequence(vec![
+            Reply::json(200, &tool_call_completion(&[("call_s", "screenshot", "{}")])),
+            Reply::json(200, &text_completion("A login form.")),
+        ])
+        .await;
+        let model = Preset::find("vllm")
+            .unwrap()
+            .client()
+            .model("m")
+            .base_url(server.url() + "/v1")
+            .accepts(accepts)
+            .build()
+            .unwrap();
+        let spec =
+            ToolSpec::new("screenshot", "Takes a screenshot.", json!({"type": "object", "properties": {}})).unwrap();
+        let agent = lucid::Agent::builder(model).tool(Screenshot(spec)).build();
+        let r = agent.run("What is on the screen?").await.unwrap();
+        assert_eq!(r.content, "A login form.");
+        let second = server.requests()[1].json();
+        let msgs = second["messages"].as_array().unwrap();
+        let tool = msgs.iter().find(|m| m["role"] == "tool").unwrap();
+        let after = msgs.last().unwrap();
+        if sees {
+            assert_eq!(after["role"], "user", "{second}");
+            assert_eq!(after["content"][1]["type"], "image_url");
+        } else {
+            assert_eq!(after["role"], "tool", "no image follows for a model that cannot see: {second}");
+            assert!(tool["content"].as_str().unwrap().contains("not shown: this model takes no image input"), "{tool}");
+        }
+    }
+}

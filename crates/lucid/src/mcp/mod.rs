@@ -101,7 +101,7 @@ pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
 #[cfg(feature = "mcp-server")]
 pub use serve::{HttpOptions, ServeError, ToolServer, serve_http, serve_stdio};
-pub use tool::{McpTool, result_text};
+pub use tool::{McpTool, result_parts, result_text};
 
 use crate::tool::{Tool, ToolSet, ToolSpec};
 
