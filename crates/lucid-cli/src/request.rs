@@ -130,9 +130,11 @@ impl Request {
         };
         let attachments = match fields.remove("attachments") {
             None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) if approvals.is_none() => {
-                items.iter().enumerate().map(|(i, v)| crate::attach::from_request(i, v)).collect::<Result<_, _>>()?
-            }
+            Some(Value::Array(items)) if approvals.is_none() => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| crate::attach::from_request(i, v).map_err(|(f, m)| RequestError::new(f, m)))
+                .collect::<Result<_, _>>()?,
             Some(Value::Array(_)) => {
                 return Err(RequestError::new("attachments", "go with `text`, not in a request carrying `approvals`"));
             }

@@ -249,7 +249,7 @@ async fn chat_attach_sends_the_file_with_the_next_message() {
         p.expect("I see: image/png (24 bytes).").unwrap();
         p.expect("> ").unwrap();
         // A pasted path of an image is attached too.
-        p.send_line(&format!("'{}'", dd.join("shot.png").display())).unwrap();
+        p.send_line(format!("'{}'", dd.join("shot.png").display())).unwrap();
         p.expect("(attached [image shot.png").unwrap();
         p.expect("> ").unwrap();
         p.send_line("/exit").unwrap();
