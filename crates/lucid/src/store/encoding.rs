@@ -187,6 +187,11 @@ pub fn decode_with_blobs(
 }
 
 /// Lower-case hex SHA-256.
+///
+/// ```
+/// let h = lucid::store::encoding::hex_sha256(b"abc");
+/// assert_eq!(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+/// ```
 pub fn hex_sha256(data: &[u8]) -> String {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(data);
