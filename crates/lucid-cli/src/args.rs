@@ -337,13 +337,17 @@ pub enum SessionsAction {
         /// Session id.
         id: String,
     },
-    /// Print a session as JSON or Markdown.
+    /// Print a session as JSON (attachments inline, base64) or Markdown.
     Export {
         /// Session id.
         id: String,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
         format: ExportFormat,
+        /// Markdown: write the session's images, documents and audio into this folder
+        /// (named by their SHA-256) and link them.
+        #[arg(long, value_name = "DIR")]
+        attachments: Option<std::path::PathBuf>,
     },
 }
 
@@ -473,6 +477,11 @@ pub struct RunArgs {
     /// timestamp in milliseconds since the Unix epoch), for programs written against it.
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
     pub output_format: Option<OutputFormat>,
+    /// Send FILE with the task: an image (PNG, JPEG, GIF, WebP), a PDF, audio (WAV, MP3) or
+    /// a text file, its kind read from its content. Repeatable. A model that cannot take
+    /// the kind is refused before anything is sent.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["schema", "plan"])]
+    pub attach: Vec<PathBuf>,
     /// The task. `-` or nothing reads it from standard input.
     pub prompt: Vec<String>,
 }

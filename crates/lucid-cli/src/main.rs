@@ -10,6 +10,7 @@ mod agent_args;
 mod agents;
 mod approvals;
 mod args;
+mod attach;
 mod chat;
 mod checklist;
 mod config;

@@ -13,6 +13,10 @@
 //! unknown tool is an error naming the field. A `</context>` inside the context's strings
 //! is escaped (`<\/context>`), so the block the model reads ends only where Lucid ends it.
 //!
+//! `attachments` (each `{"path": FILE}`, `{"url": "https://…"}` or `{"mediaType", "data":
+//! BASE64, "name"}`) send images, PDFs, text documents or audio with the text; a file's
+//! kind is read from its bytes.
+//!
 //! `approvals` (with `sessionId`, without `text`) answers the tool calls the session's last
 //! run left waiting (`stop_reason: "needs_approval"`) and continues that run:
 //!
@@ -40,6 +44,8 @@ pub struct Request {
     pub operation: Option<Operation>,
     /// The seed's `context.currentSchema`, shown in a block of its own.
     pub current_schema: Option<Value>,
+    /// Images, documents and audio sent with the text ([`crate::attach::from_request`]).
+    pub attachments: Vec<lucid::Part>,
 }
 
 /// What is wrong with a request: the field (`""` for the whole request) and why. Printed
@@ -138,10 +144,22 @@ impl Request {
             }
             Some(_) => return Err(RequestError::new("requiredTools", "must be an array of tool names")),
         };
+        let attachments = match fields.remove("attachments") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) if approvals.is_none() => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| crate::attach::from_request(i, v).map_err(|(f, m)| RequestError::new(f, m)))
+                .collect::<Result<_, _>>()?,
+            Some(Value::Array(_)) => {
+                return Err(RequestError::new("attachments", "go with `text`, not in a request carrying `approvals`"));
+            }
+            Some(_) => return Err(RequestError::new("attachments", "must be an array")),
+        };
         if let Some(unknown) = fields.keys().next() {
             return Err(RequestError::new(
                 unknown.clone(),
-                "is not a request field (sessionId, text, context, requiredTools, approvals)",
+                "is not a request field (sessionId, text, context, requiredTools, approvals, attachments)",
             ));
         }
         if approvals.is_some() && session_id.is_none() {
@@ -150,7 +168,7 @@ impl Request {
                 "is missing: `approvals` answer the calls waiting in a stored session",
             ));
         }
-        Ok(Request { session_id, text, context, required_tools, approvals, operation, current_schema })
+        Ok(Request { session_id, text, context, required_tools, approvals, operation, current_schema, attachments })
     }
 
     /// What the model reads: the context as a JSON block, the current schema in a block

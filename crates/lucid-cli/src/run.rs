@@ -75,6 +75,13 @@ pub async fn run(
         }
         None => prompt(&args)?,
     };
+    let mut attachments = Vec::new();
+    for path in &args.attach {
+        attachments.push(crate::attach::load(path)?);
+    }
+    if let Some(r) = &request {
+        attachments.extend(r.attachments.iter().cloned());
+    }
     let answering = request.as_ref().map(|r| Answering { model: cfg.model.clone(), session: r.session_id.clone() });
     let answering = answering.as_ref();
     let (servers, _) = crate::mcp::start(&servers, false).await?;
@@ -145,7 +152,7 @@ pub async fn run(
     let continues = request.as_ref().is_some_and(|r| r.approvals.is_some());
     // An operation other than `general` says how it is planned (a design by its checklist).
     let decided = operation.is_some_and(|op| !op.uses_configured_plan());
-    let mode = if args.no_plan || continues || decided {
+    let mode = if args.no_plan || continues || decided || !attachments.is_empty() {
         PlanMode::Never
     } else {
         args.plan.or(settings.plan).unwrap_or(PlanMode::Never)
@@ -201,8 +208,11 @@ pub async fn run(
     let outcome = if args.stream {
         let mut stdout = std::io::stdout().lock();
         let terminal = stdout.is_terminal();
-        let mut events: std::pin::Pin<Box<dyn futures::Stream<Item = AgentEvent> + Send + '_>> =
-            if resuming { Box::pin(session.resume_stream()) } else { Box::pin(session.run_stream(prompt)) };
+        let mut events: std::pin::Pin<Box<dyn futures::Stream<Item = AgentEvent> + Send + '_>> = if resuming {
+            Box::pin(session.resume_stream())
+        } else {
+            Box::pin(session.run_stream_parts(crate::attach::message_parts(prompt, attachments)))
+        };
         let mut result = None;
         while let Some(ev) = events.next().await {
             match ev {
@@ -233,7 +243,7 @@ pub async fn run(
     } else if resuming {
         session.resume().await
     } else {
-        session.run(prompt).await
+        session.run_parts(crate::attach::message_parts(prompt, attachments)).await
     };
     // An answer whose turn could not be saved is still shown; the error follows it.
     let outcome = outcome.map(|mut r| {

@@ -75,6 +75,11 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
 
 /// The conversation as Markdown: who said what, tool calls with their results.
 pub fn markdown(s: &StoredSession) -> String {
+    markdown_with(s, None).unwrap_or_default()
+}
+
+/// [`markdown`], extracting attachments into `dir` when given.
+pub fn markdown_with(s: &StoredSession, dir: Option<&std::path::Path>) -> anyhow::Result<String> {
     let mut out = format!("# {}\n\n", s.info.title.as_deref().unwrap_or(&s.info.id));
     out.push_str(&format!(
         "Session `{}`, {} messages, last updated {}.\n",
@@ -108,17 +113,67 @@ pub fn markdown(s: &StoredSession) -> String {
             ));
         }
     }
-    out.push_str(&markdown_messages(&s.messages));
-    out
+    out.push_str(&markdown_messages_with(&s.messages, dir)?);
+    Ok(out)
 }
 
 /// Messages as Markdown sections: who said what, tool calls with their results.
 pub fn markdown_messages(messages: &[Message]) -> String {
+    markdown_messages_with(messages, None).unwrap_or_default()
+}
+
+/// The file extension of an attachment's media type.
+fn extension(media_type: &str) -> &str {
+    match media_type {
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "image/gif" => "gif",
+        "image/webp" => "webp",
+        "application/pdf" => "pdf",
+        "audio/wav" | "audio/x-wav" => "wav",
+        "audio/mpeg" => "mp3",
+        t if t.starts_with("text/") => "txt",
+        _ => "bin",
+    }
+}
+
+/// The attachments of a message as Markdown list lines: with `dir`, each inline one is
+/// written there once (named by the SHA-256 of its bytes) and linked; else described.
+fn attachment_lines(m: &Message, dir: Option<&std::path::Path>) -> anyhow::Result<String> {
+    let mut out = String::new();
+    for p in m.attachments() {
+        let Some(media) = p.media() else { continue };
+        let link = match (&media.source, dir) {
+            (lucid::content::MediaSource::Url(u), _) => Some(u.clone()),
+            (lucid::content::MediaSource::Bytes(b), Some(dir)) => {
+                let hash = lucid::store::encoding::hex_sha256(b);
+                let path = dir.join(format!("{}.{}", &hash[..16], extension(&media.media_type)));
+                if !path.exists() {
+                    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+                    std::fs::write(&path, b).with_context(|| format!("writing {}", path.display()))?;
+                }
+                Some(path.display().to_string())
+            }
+            _ => None,
+        };
+        match link {
+            Some(l) => out.push_str(&format!("\n- attached [{}]({l})\n", p.describe())),
+            None => out.push_str(&format!("\n- attached {}\n", p.describe())),
+        }
+    }
+    Ok(out)
+}
+
+/// [`markdown_messages`], extracting attachments into `dir` when given.
+pub fn markdown_messages_with(messages: &[Message], dir: Option<&std::path::Path>) -> anyhow::Result<String> {
     let mut out = String::new();
     for m in messages {
         match m {
             Message::System { content } => out.push_str(&format!("\n## System\n\n{content}\n")),
-            Message::User { content } => out.push_str(&format!("\n## User\n\n{content}\n")),
+            Message::User { content, .. } => {
+                out.push_str(&format!("\n## User\n\n{content}\n"));
+                out.push_str(&attachment_lines(m, dir)?);
+            }
             Message::Assistant(a) => {
                 out.push_str("\n## Assistant\n");
                 if let Some(r) = a.reasoning.as_ref().filter(|r| !r.text.is_empty()) {
@@ -137,11 +192,12 @@ pub fn markdown_messages(messages: &[Message]) -> String {
                     "\n### Tool {label} for `{}` ({})\n\n```\n{}\n```\n",
                     r.call_id, r.name, r.content
                 ));
+                out.push_str(&attachment_lines(m, dir)?);
             }
             _ => {}
         }
     }
-    out
+    Ok(out)
 }
 
 /// Runs `lucid sessions …`.
@@ -166,10 +222,10 @@ pub async fn run(store: Option<&str>, action: SessionsAction) -> anyhow::Result<
             }
         }
         SessionsAction::Show { id } => write!(out, "{}", markdown(&load(&*store, &id).await?))?,
-        SessionsAction::Export { id, format } => {
+        SessionsAction::Export { id, format, attachments } => {
             let s = load(&*store, &id).await?;
             match format {
-                ExportFormat::Markdown => write!(out, "{}", markdown(&s))?,
+                ExportFormat::Markdown => write!(out, "{}", markdown_with(&s, attachments.as_deref())?)?,
                 ExportFormat::Json => {
                     let v = serde_json::json!({"session": s.info, "messages": s.messages});
                     writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;

@@ -192,6 +192,12 @@ impl LocalModel {
     }
 
     fn start(&self, request: &ChatRequest<'_>) -> Result<EventStream<'static>, ModelError> {
+        lucid::model::catalogue::check_parts(
+            PROVIDER,
+            &self.inner.name,
+            Some(lucid::model::catalogue::Capabilities::TEXT),
+            request.messages,
+        )?;
         let prompt = self.render(request)?;
         // The fixed prefix, for the disk cache: an error here only means no disk cache.
         let prefix = self.inner.template.render_prefix(request.messages, request.tools).unwrap_or_default();
@@ -248,5 +254,10 @@ impl ChatModel for LocalModel {
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, lucid::model::Result<EventStream<'a>>> {
         Box::pin(async move { self.start(&request) })
+    }
+
+    /// The embedded engine renders a text prompt: no images, documents or audio.
+    fn capabilities(&self) -> Option<lucid::model::catalogue::Capabilities> {
+        Some(lucid::model::catalogue::Capabilities::TEXT)
     }
 }

@@ -103,7 +103,7 @@ impl ChatTemplate {
 fn message_json(m: &Message) -> Value {
     match m {
         Message::System { content } => json!({"role": "system", "content": content}),
-        Message::User { content } => json!({"role": "user", "content": content}),
+        Message::User { content, .. } => json!({"role": "user", "content": content}),
         Message::Assistant(a) => {
             let mut v = json!({"role": "assistant", "content": a.content});
             if !a.tool_calls.is_empty() {
@@ -336,6 +336,7 @@ mod tests {
                 call_id: "c1".into(),
                 name: "calculator".into(),
                 content: "4".into(),
+                parts: Vec::new(),
                 is_error: false,
             }),
         ];

@@ -76,6 +76,7 @@ async fn a_required_tool_call_has_schema_valid_arguments_and_the_next_call_reuse
         call_id: call.id.clone(),
         name: call.name.clone(),
         content: "437".into(),
+        parts: Vec::new(),
         is_error: false,
     }));
     let text_only = ChatOptions { max_tokens: Some(24), tool_choice: Some(ToolChoice::None), ..Default::default() };

@@ -183,9 +183,14 @@ async fn what_the_facade_cannot_honour_is_a_400_naming_the_field() {
         (json!({"metadata": {"k": 1}}), "`metadata`"),
         (json!({"previous_response_id": 5}), "`previous_response_id`"),
         (json!({"input": [{"type": "reasoning", "id": "rs_1", "summary": []}]}), "`input[0].type`"),
+        // Images are taken (issue 28); one whose URL is neither http(s) nor a data URL is not.
         (
             json!({"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "x"}]}]}),
-            "`input[0].content[0].type`",
+            "`input[0].content[0]`",
+        ),
+        (
+            json!({"input": [{"role": "user", "content": [{"type": "input_file", "file_id": "file-1"}]}]}),
+            "`input[0].content[0]`",
         ),
         (json!({"input": [{"type": "function_call_output", "call_id": "c1", "output": "x"}]}), "`input[0].call_id`"),
         (json!({"input": [{"role": "assistant", "content": "hi"}]}), "`input`"),

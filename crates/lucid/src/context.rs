@@ -133,7 +133,7 @@ impl Context {
     /// The recalled memory, if any.
     pub fn recall(&self) -> Option<&str> {
         match self.messages.get(usize::from(self.has_system)) {
-            Some(Message::User { content }) if self.has_recall => Some(content),
+            Some(Message::User { content, .. }) if self.has_recall => Some(content),
             _ => None,
         }
     }
@@ -292,9 +292,12 @@ impl Context {
             }
             let before = count_message(counter, &self.messages[i]);
             if let Message::Tool(r) = &mut self.messages[i]
-                && r.content != ELIDED_OUTPUT
+                && (r.content != ELIDED_OUTPUT || !r.parts.is_empty())
             {
+                // The whole output goes, its images and documents with it: a part is
+                // never cut in half.
                 r.content = ELIDED_OUTPUT.to_string();
+                r.parts.clear();
                 total = total + count_message(counter, &self.messages[i]) - before.min(total);
             }
         }

@@ -93,6 +93,7 @@ macro_rules! into_shared {
 
 pub mod agent;
 pub mod approval;
+pub mod content;
 pub mod context;
 mod duration_ms;
 pub mod error;
@@ -112,6 +113,7 @@ pub mod tokens;
 pub mod tool;
 
 pub use agent::{Agent, AgentBuilder, AgentEvent, AgentResult, Canceller, Session, Spend, StopReason, ToolCallRecord};
+pub use content::Part;
 pub use error::{Error, ProviderError, ProviderErrorKind, Result};
 pub use message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, ToolResult, Usage};
 pub use tool::{Tool, ToolError, ToolSpec};

@@ -8,6 +8,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::content::{Part, joined_text};
+
 /// One message of a conversation.
 ///
 /// ```
@@ -26,8 +28,12 @@ pub enum Message {
     },
     /// What the user said.
     User {
-        /// The user's text.
+        /// The user's text (with parts: the text parts, joined by newlines).
         content: String,
+        /// The whole content in order when it holds more than text (images, documents,
+        /// audio); empty for a text-only message, which then serializes as it always did.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<Part>,
     },
     /// What the model answered: text, tool calls, or both.
     Assistant(AssistantMessage),
@@ -43,7 +49,23 @@ impl Message {
 
     /// A user message.
     pub fn user(content: impl Into<String>) -> Self {
-        Message::User { content: content.into() }
+        Message::User { content: content.into(), parts: Vec::new() }
+    }
+
+    /// A user message of content parts (text, images, documents, audio), in order. Its
+    /// [`text`](Self::text) is the text parts joined; parts that are all text make a plain
+    /// text message.
+    ///
+    /// ```
+    /// use lucid::{Message, Part};
+    /// let m = Message::user_parts(vec![Part::text("Describe it."), Part::image_url("https://example.com/cat.png")]);
+    /// assert_eq!((m.text(), m.parts().len()), ("Describe it.", 2));
+    /// assert_eq!(Message::user_parts(vec![Part::text("hi")]), Message::user("hi"));
+    /// ```
+    pub fn user_parts(parts: Vec<Part>) -> Self {
+        let content = joined_text(&parts);
+        let parts = if parts.iter().all(|p| matches!(p, Part::Text { .. })) { Vec::new() } else { parts };
+        Message::User { content, parts }
     }
 
     /// An assistant message with text only.
@@ -64,7 +86,34 @@ impl Message {
         content: impl Into<String>,
         is_error: bool,
     ) -> Self {
-        Message::Tool(ToolResult { call_id: call_id.into(), name: name.into(), content: content.into(), is_error })
+        Message::Tool(ToolResult {
+            call_id: call_id.into(),
+            name: name.into(),
+            content: content.into(),
+            parts: Vec::new(),
+            is_error,
+        })
+    }
+
+    /// The content parts of a user message or tool result: its `parts`, or its text as one
+    /// text part when it has none (no part for an empty text). Other roles: their text.
+    pub fn parts(&self) -> Vec<Part> {
+        match self {
+            Message::User { content, parts } => content_parts(content, parts),
+            Message::Tool(t) => content_parts(&t.content, &t.parts),
+            other if other.text().is_empty() => Vec::new(),
+            other => vec![Part::text(other.text())],
+        }
+    }
+
+    /// The non-text parts (images, documents, audio) of a user message or tool result.
+    pub fn attachments(&self) -> impl Iterator<Item = &Part> {
+        let parts: &[Part] = match self {
+            Message::User { parts, .. } => parts,
+            Message::Tool(t) => &t.parts,
+            _ => &[],
+        };
+        parts.iter().filter(|p| !matches!(p, Part::Text { .. }))
     }
 
     /// The wire role name: `system`, `user`, `assistant` or `tool`.
@@ -80,7 +129,7 @@ impl Message {
     /// The text of the message (the answer text for assistants, the output for tools).
     pub fn text(&self) -> &str {
         match self {
-            Message::System { content } | Message::User { content } => content,
+            Message::System { content } | Message::User { content, .. } => content,
             Message::Assistant(a) => &a.content,
             Message::Tool(t) => &t.content,
         }
@@ -170,11 +219,41 @@ pub struct ToolResult {
     pub call_id: String,
     /// The tool's name (Gemini needs it on the wire).
     pub name: String,
-    /// The output text the model reads.
+    /// The output text the model reads (with parts: the text parts, joined by newlines).
     pub content: String,
+    /// The whole output in order when it holds more than text (an image a tool returned);
+    /// empty for a text-only result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
     /// True when the call failed (unknown tool, bad arguments, error, panic, timeout).
     #[serde(default)]
     pub is_error: bool,
+}
+
+impl ToolResult {
+    /// A result of content parts (text and images, documents, audio) answering `call_id`.
+    ///
+    /// ```
+    /// use lucid::{Part, ToolResult};
+    /// let r = ToolResult::with_parts("call_1", "screenshot", vec![Part::text("done"), Part::image_bytes("image/png", vec![0u8; 4])]);
+    /// assert_eq!((r.content.as_str(), r.parts.len()), ("done", 2));
+    /// ```
+    pub fn with_parts(call_id: impl Into<String>, name: impl Into<String>, parts: Vec<Part>) -> Self {
+        let content = joined_text(&parts);
+        let parts = if parts.iter().all(|p| matches!(p, Part::Text { .. })) { Vec::new() } else { parts };
+        ToolResult { call_id: call_id.into(), name: name.into(), content, parts, is_error: false }
+    }
+}
+
+/// The parts to send for a text and its (possibly empty) parts.
+pub(crate) fn content_parts(content: &str, parts: &[Part]) -> Vec<Part> {
+    if !parts.is_empty() {
+        parts.to_vec()
+    } else if content.is_empty() {
+        Vec::new()
+    } else {
+        vec![Part::text(content)]
+    }
 }
 
 /// Token usage of one model call, or summed over several.

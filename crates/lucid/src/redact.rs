@@ -196,7 +196,8 @@ pub(crate) fn redact_message(m: &mut crate::message::Message) -> bool {
         return false;
     }
     match m {
-        Message::System { content } | Message::User { content } => fix(content),
+        Message::System { content } => fix(content),
+        Message::User { content, parts } => fix(content) | fix_parts(parts),
         Message::Assistant(a) => {
             let mut changed = fix(&mut a.content);
             if let Some(r) = &mut a.reasoning {
@@ -207,8 +208,19 @@ pub(crate) fn redact_message(m: &mut crate::message::Message) -> bool {
             }
             changed
         }
-        Message::Tool(r) => fix(&mut r.content),
+        Message::Tool(r) => fix(&mut r.content) | fix_parts(&mut r.parts),
     }
+}
+
+/// Redacts the text parts of a message's content parts.
+fn fix_parts(parts: &mut [crate::content::Part]) -> bool {
+    let mut changed = false;
+    for p in parts {
+        if let crate::content::Part::Text { text } = p {
+            changed |= fix(text);
+        }
+    }
+    changed
 }
 
 /// A writer that redacts what goes through it: put it in front of a log destination,

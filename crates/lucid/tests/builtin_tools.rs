@@ -339,3 +339,36 @@ async fn a_guarded_tool_asks_its_policy_outside_the_loop() {
     }
     assert_eq!(always.asked.load(Ordering::SeqCst), 1, "`always` is remembered");
 }
+
+/// `read_file` on an image or a PDF attaches it for a model that takes the kind, and says
+/// why it cannot show it to one that does not (or whose capabilities are unknown).
+#[tokio::test]
+async fn read_file_attaches_an_image_or_pdf_only_for_a_model_that_takes_it() {
+    use lucid::model::catalogue::Capabilities;
+    use lucid::tool::ToolContext;
+    let root = temp_dir("media");
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01".to_vec();
+    std::fs::write(root.join("shot.png"), &png).unwrap();
+    std::fs::write(root.join("doc.bin"), b"%PDF-1.4\n%%EOF\n").unwrap();
+    let ts = tools(&root);
+    let t = ts.iter().find(|t| t.spec().name() == "read_file").unwrap();
+
+    let seeing = ToolContext { accepts: Some(Capabilities::IMAGE), ..Default::default() };
+    let out = t.invoke(json!({"path": "shot.png"}), seeing.clone()).await.unwrap();
+    assert!(out.contains("image/png (24 bytes): attached"), "{out}");
+    assert_eq!(seeing.attachments.take(), vec![lucid::Part::from_file_bytes(png, Some("shot.png")).unwrap()]);
+    let refused = t.invoke(json!({"path": "doc.bin"}), seeing.clone()).await.unwrap_err();
+    assert!(
+        refused.message().contains("application/pdf") && refused.message().contains("takes no such input"),
+        "{refused}"
+    );
+    assert!(seeing.attachments.take().is_empty());
+
+    let blind = ToolContext { accepts: Some(Capabilities::TEXT), ..Default::default() };
+    let refused = t.invoke(json!({"path": "shot.png"}), blind.clone()).await.unwrap_err();
+    assert!(refused.message().contains("cannot be shown"), "{refused}");
+    assert!(blind.attachments.take().is_empty());
+    // Text files read as always.
+    std::fs::write(root.join("a.txt"), "hello\n").unwrap();
+    assert!(call(&ts, "read_file", json!({"path": "a.txt"})).await.unwrap().contains("hello"));
+}

@@ -51,6 +51,15 @@ async fn stdio_server_lists_calls_and_reports_errors() {
     assert!(!sum.is_error && sum.content.contains('5'), "{sum:?}");
     let image = call(&tools, "everything__get-tiny-image", json!({})).await;
     assert!(image.content.contains("[image: image/png, "), "{image:?}");
+    // The image itself reaches the model as a part beside the text that names it.
+    let ctx = ToolContext::default();
+    tools.execute(&ToolCall::new("c", "everything__get-tiny-image", json!({})), ctx.clone(), None).await;
+    let parts = ctx.attachments.take();
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_eq!(parts[0].kind(), lucid::content::PartKind::Image);
+    let media = parts[0].media().unwrap();
+    let lucid::content::MediaSource::Bytes(bytes) = &media.source else { panic!("inline bytes") };
+    assert_eq!(lucid::content::sniff(bytes), Some("image/png"), "the decoded bytes are a PNG");
 
     // The same validation as any tool: a missing argument never reaches the server.
     let bad = call(&tools, "everything__get-sum", json!({"a": 2})).await;

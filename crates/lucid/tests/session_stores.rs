@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
-use lucid::store::test_kit::{suite, turn};
+use lucid::store::test_kit::{attachments, suite, turn};
 use lucid::store::{InMemoryStore, SessionStore, SqliteStore};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::json;
@@ -30,6 +30,39 @@ async fn in_memory_store_passes_the_suite() {
 async fn sqlite_store_passes_the_suite() {
     let path = temp_db("suite");
     suite(Arc::new(SqliteStore::open(&path).unwrap())).await;
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[tokio::test]
+async fn in_memory_store_keeps_attachments() {
+    attachments(Arc::new(InMemoryStore::new(100))).await;
+}
+
+/// SQLite keeps an attachment once by its hash however many sessions and messages hold
+/// it, deletes it with the last session referring to it, and refuses one over the cap.
+#[tokio::test]
+async fn sqlite_stores_attachments_once_by_hash_with_a_cap() {
+    let path = temp_db("blobs");
+    let store = Arc::new(SqliteStore::open(&path).unwrap());
+    attachments(store.clone()).await;
+    let count = || -> i64 {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(count(), 1, "a2 now holds only the user's image; the PDF went with the replace");
+    let body: String = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT body FROM messages WHERE session_id = 'a2' AND seq = 0", [], |r| r.get(0))
+        .unwrap();
+    assert!(body.contains("\"sha256\"") && !body.contains("\"data\""), "the body refers to the blob: {body}");
+    store.delete("a2").await.unwrap();
+    assert_eq!(count(), 0);
+
+    store.create("big", serde_json::json!({})).await.unwrap();
+    let huge = lucid::Part::image_bytes("image/png", vec![0u8; lucid::store::encoding::MAX_ATTACHMENT_BYTES + 1]);
+    let err = store.append("big", &[Message::user_parts(vec![lucid::Part::text("look"), huge])]).await.unwrap_err();
+    assert!(err.to_string().contains("over the session store's cap"), "{err}");
+    assert!(store.load("big").await.unwrap().unwrap().messages.is_empty(), "nothing half-written");
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
 
@@ -309,6 +342,15 @@ async fn postgres_store_passes_the_suite_and_locks_across_pools() {
     let Some(db) = TempDatabase::create().await else { return };
     let store = Arc::new(PostgresStore::connect(&db.url).await.unwrap());
     suite(store.clone()).await;
+    attachments(store.clone()).await;
+    {
+        let (client, conn) = tokio_postgres::connect(&db.url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        let count = async || -> i64 { client.query_one("SELECT COUNT(*) FROM lucid_blobs", &[]).await.unwrap().get(0) };
+        assert_eq!(count().await, 2, "the image two sessions share is stored once, beside the PDF");
+        store.delete("a2").await.unwrap();
+        assert_eq!(count().await, 0, "attachments no session refers to are deleted");
+    }
     // A second pool (another process, as far as the database knows) sees the same sessions and locks.
     let other = PostgresStore::connect(&db.url).await.expect("connecting again migrates nothing and succeeds");
     assert_eq!(other.load("s1").await.unwrap().unwrap().messages.len(), 8);

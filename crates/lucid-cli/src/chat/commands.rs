@@ -27,6 +27,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/reasoning", "show or hide the model's reasoning"),
     ("/plan", "show or set planning: /plan auto (the model may keep a checklist) | always | never"),
     ("/mcp", "the MCP servers: status, protocol, tools; `/mcp restart NAME` restarts one, or starts one that failed"),
+    (
+        "/attach",
+        "send a file with the next message: /attach FILE (image, PDF, audio or text; or paste an image's path)",
+    ),
     ("/exit", "leave (Ctrl-D works too)"),
 ];
 
@@ -56,6 +60,19 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
             println!("  {}", style.dim("End a line with \\ to go on to the next; Ctrl-C stops an answer."));
         }
         "/exit" | "/quit" => return Ok(Flow::Exit),
+        "/attach" if rest.is_empty() => {
+            if chat.pending.is_empty() {
+                println!("{}", style.dim("(nothing attached: /attach FILE)"));
+            }
+            for p in &chat.pending {
+                println!("{}", style.dim(&format!("(attached {}, sent with the next message)", p.describe())));
+            }
+        }
+        "/attach" => {
+            let part = crate::attach::load(std::path::Path::new(unquote(rest)))?;
+            println!("{}", style.dim(&attached_note(&part)));
+            chat.pending.push(part);
+        }
         "/history" => print!("{}", render(chat.session.messages())),
         "/clear" => {
             chat.session.clear();
@@ -73,7 +90,7 @@ pub async fn run(chat: &mut Chat, line: &str) -> anyhow::Result<Flow> {
         }
         "/retry" => {
             let last = chat.session.context().history().iter().rev().find_map(|m| match m {
-                Message::User { content } => Some(content.clone()),
+                Message::User { content, .. } => Some(content.clone()),
                 _ => None,
             });
             let Some(text) = last else {
@@ -296,7 +313,7 @@ fn render(messages: &[Message]) -> String {
     for m in messages {
         match m {
             Message::System { content } => out.push_str(&format!("[system] {content}\n")),
-            Message::User { content } => out.push_str(&format!("[user] {content}\n")),
+            Message::User { content, .. } => out.push_str(&format!("[user] {content}\n")),
             Message::Assistant(a) => {
                 if let Some(r) = &a.reasoning
                     && !r.text.is_empty()
@@ -321,4 +338,36 @@ fn render(messages: &[Message]) -> String {
         out.push_str("(empty conversation)\n");
     }
     out
+}
+
+/// A path pasted by a terminal: maybe quoted, maybe with `\ ` for spaces.
+fn unquote(s: &str) -> &str {
+    let s = s.trim();
+    s.strip_prefix('\'')
+        .and_then(|s| s.strip_suffix('\''))
+        .or_else(|| s.strip_prefix('"').and_then(|s| s.strip_suffix('"')))
+        .unwrap_or(s)
+}
+
+/// The line is the path of an existing image, PDF or audio file (what dropping a file on
+/// a terminal pastes): that file as a part.
+pub fn pasted_file(line: &str) -> Option<lucid::Part> {
+    let path = unquote(line).replace("\\ ", " ");
+    if path.contains('\n') || !(path.starts_with('/') || path.starts_with("~/") || path.starts_with("./")) {
+        return None;
+    }
+    let path = match path.strip_prefix("~/") {
+        Some(rest) => std::path::PathBuf::from(std::env::var_os("HOME")?).join(rest),
+        None => std::path::PathBuf::from(path),
+    };
+    if !path.is_file() {
+        return None;
+    }
+    let part = crate::attach::load(&path).ok()?;
+    (part.kind() != lucid::content::PartKind::TextDocument).then_some(part)
+}
+
+/// What the chat says when a file is attached.
+pub fn attached_note(part: &lucid::Part) -> String {
+    format!("(attached {}: it goes with your next message)", part.describe())
 }

@@ -53,6 +53,8 @@ pub struct Chat {
     show_reasoning: bool,
     /// Whether messages are planned first.
     plan: PlanMode,
+    /// Files attached with `/attach`, sent with the next message.
+    pending: Vec<lucid::Part>,
 }
 
 /// Runs the chat until `/exit`, Ctrl-D or a second Ctrl-C; returns the exit code.
@@ -96,6 +98,7 @@ pub async fn run(
         ui_rx,
         sigint: signal(SignalKind::interrupt())?,
         show_reasoning: true,
+        pending: Vec::new(),
     };
     chat.banner();
     chat.repl().await
@@ -157,6 +160,11 @@ impl Chat {
                                 continue;
                             }
                         }
+                    } else if let Some(part) = commands::pasted_file(&line) {
+                        // A pasted path of an image, PDF or audio file is attached, not sent.
+                        println!("{}", self.style.dim(&commands::attached_note(&part)));
+                        self.pending.push(part);
+                        continue;
                     } else {
                         line
                     };
@@ -205,7 +213,8 @@ impl Chat {
     /// `auto` (no call decides first: the model opens a checklist through the `checklist`
     /// tool when it wants one), with `never`, and when planning fails.
     async fn planned_turn(&mut self, prompt: &str) -> bool {
-        if self.plan != PlanMode::Always {
+        // Attachments go with the message itself: never into a plan's steps.
+        if self.plan != PlanMode::Always || !self.pending.is_empty() {
             return false;
         }
         let style = self.style;
@@ -272,7 +281,8 @@ impl Chat {
             let sigint = &mut self.sigint;
             let ui_rx = &mut self.ui_rx;
             let reader = &self.reader;
-            let events = self.session.run_stream(prompt);
+            let parts = crate::attach::message_parts(prompt, std::mem::take(&mut self.pending));
+            let events = self.session.run_stream_parts(parts);
             futures::pin_mut!(events);
             loop {
                 tokio::select! {

@@ -27,6 +27,9 @@ pub struct Settings {
     pub api: Option<String>,
     /// `on` (default) or `off`: prompt-cache breakpoints (Anthropic `cache_control`).
     pub cache: Option<String>,
+    /// What the model takes besides text, for one the catalogue does not know:
+    /// `"image,pdf,audio"`, `"all"`, `"text"`.
+    pub accepts: Option<String>,
     /// System prompt.
     pub system: Option<String>,
     /// Enabled tools.
@@ -215,6 +218,8 @@ pub struct ProviderSection {
     pub api: Option<String>,
     /// `on` (default) or `off`: prompt-cache breakpoints.
     pub cache: Option<String>,
+    /// What its models take besides text (`"image,pdf"`).
+    pub accepts: Option<String>,
     /// The environment variable holding its key.
     pub key_env: Option<String>,
     /// Its default model.
@@ -286,6 +291,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         base_url,
         api,
         cache,
+        accepts,
         system,
         tools,
         store,
@@ -446,6 +452,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # base_url = "https://api.openai.com/v1"
 # api = "responses"               # OpenAI protocol: "responses" (openai's default) or "chat"
 # cache = "off"                   # Anthropic prompt-cache breakpoints (on by default)
+# accepts = "image,pdf"           # what a model the catalogue does not know takes besides text
 # key_env = "OPENAI_API_KEY"
 # model = "gpt-4o-mini"
 

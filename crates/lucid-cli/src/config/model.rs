@@ -33,6 +33,8 @@ pub struct ModelConfig {
     pub api: Option<Api>,
     /// Prompt-cache breakpoints (`cache = "off"` turns them off).
     pub prompt_cache: bool,
+    /// What the model takes besides text (`accepts`), overriding the catalogue.
+    pub accepts: Option<lucid::model::catalogue::Capabilities>,
     pub api_key: Option<String>,
     pub transcript: Option<PathBuf>,
     pub max_retries: u32,
@@ -88,6 +90,9 @@ impl ModelConfig {
             .transport(self.transport()?);
         if let Some(api) = self.api {
             client = client.api(api);
+        }
+        if let Some(c) = self.accepts {
+            client = client.accepts(c);
         }
         Ok(client.build()?)
     }
@@ -231,6 +236,7 @@ struct Wanted<'a> {
     model: Option<String>,
     api: Option<String>,
     cache: Option<String>,
+    accepts: Option<String>,
     key_env: Option<String>,
     /// The file has a `[providers.NAME]` section for this provider.
     own_provider: bool,
@@ -280,7 +286,19 @@ impl<'a> Wanted<'a> {
             });
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
         let cache = section.cache.or_else(|| file.cache.clone());
-        Wanted { args, provider, base_url, model, api, cache, key_env: section.key_env, own_provider, model_file }
+        let accepts = section.accepts.or_else(|| if same_provider { file.accepts.clone() } else { None });
+        Wanted {
+            args,
+            provider,
+            base_url,
+            model,
+            api,
+            cache,
+            accepts,
+            key_env: section.key_env,
+            own_provider,
+            model_file,
+        }
     }
 
     /// Whether this is provider `local` (the engine, not a record).
@@ -371,6 +389,13 @@ impl<'a> Wanted<'a> {
             Some("off") => false,
             Some(other) => return Err(ConfigError(format!("cache = \"{other}\": use \"on\" or \"off\""))),
         };
+        let accepts = match self.accepts.as_deref() {
+            None => None,
+            Some(a) => Some(
+                lucid::model::catalogue::Capabilities::parse(a)
+                    .map_err(|e| ConfigError(format!("accepts = \"{a}\": {e}")))?,
+            ),
+        };
         let cfg = ModelConfig {
             provider,
             preset,
@@ -378,6 +403,7 @@ impl<'a> Wanted<'a> {
             base_url,
             api,
             prompt_cache,
+            accepts,
             api_key,
             transcript: self.args.transcript.clone(),
             max_retries: self.args.max_retries,

@@ -117,7 +117,7 @@ pub use names::{sanitize, tool_name};
 pub use serve::{ServeError, ToolServer, serve_stdio};
 #[cfg(feature = "mcp-server")]
 pub use serve_http::{HttpOptions, serve_http};
-pub use tool::{McpTool, result_text};
+pub use tool::{McpTool, result_parts, result_text};
 
 use crate::tool::{Tool, ToolSet, ToolSpec};
 

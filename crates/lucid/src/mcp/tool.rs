@@ -62,7 +62,15 @@ impl Tool for McpTool {
             // The model reads at most the server's result cap (the message itself was
             // bounded by its message cap).
             let text = super::cap_result(result_text(&result), self.client.server().get_limits().max_result_bytes);
-            if result.is_error == Some(true) { Err(ToolError::new(text)) } else { Ok(text) }
+            if result.is_error == Some(true) {
+                return Err(ToolError::new(text));
+            }
+            // Images, audio and binary resources reach the model as parts beside the text
+            // (which names them), for a model that takes them.
+            for part in result_parts(&result) {
+                ctx.attachments.attach(part);
+            }
+            Ok(text)
         }
         .boxed()
     }
@@ -89,6 +97,39 @@ pub fn result_text(result: &CallToolResult) -> String {
     }
     let parts: Vec<String> = result.content.iter().map(describe).collect();
     parts.join("\n")
+}
+
+/// The images, audio and binary resources (images and PDFs) of a `tools/call` result as
+/// content parts; blocks whose base64 does not decode are left to their description.
+///
+/// ```
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// let r = CallToolResult::success(vec![ContentBlock::text("shot"), ContentBlock::image("iVBORw0KGgo=", "image/png")]);
+/// let parts = lucid::mcp::result_parts(&r);
+/// assert_eq!(parts, vec![lucid::Part::image_bytes("image/png", b"\x89PNG\r\n\x1a\n".to_vec())]);
+/// ```
+pub fn result_parts(result: &CallToolResult) -> Vec<crate::content::Part> {
+    use crate::content::{Media, Part};
+    let media = |mime: &str, data: &str| Media::from_data_url(&format!("data:{mime};base64,{data}"));
+    result
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Image(i) => media(&i.mime_type, &i.data).map(Part::Image),
+            ContentBlock::Audio(a) => media(&a.mime_type, &a.data).map(Part::Audio),
+            ContentBlock::Resource(r) => match &r.resource {
+                ResourceContents::BlobResourceContents { uri, mime_type: Some(mime), blob, .. }
+                    if mime.starts_with("image/") || mime == "application/pdf" =>
+                {
+                    let name = uri.rsplit('/').next().map(str::to_string);
+                    let m = media(mime, blob)?;
+                    Some(if mime.starts_with("image/") { Part::Image(m) } else { Part::Document(Media { name, ..m }) })
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 /// The size of base64 data once decoded, in bytes.

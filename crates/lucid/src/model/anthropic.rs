@@ -13,14 +13,14 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Map, Value, json};
 
 use crate::error::ProviderError;
-use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
+use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage, content_parts};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::{StreamDecoder, insert_secret};
 use crate::model::presets::QuotaRule;
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, normalize_finish};
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice};
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, StreamEvent, ToolChoice, wire_parts};
 
 /// The API version sent in `anthropic-version`.
 pub const API_VERSION: &str = "2023-06-01";
@@ -231,11 +231,21 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
     for m in messages {
         match m {
             Message::System { .. } => {}
-            Message::User { content } => {
-                push("user", if content.is_empty() { vec![] } else { vec![json!({"type": "text", "text": content})] })
-            }
+            Message::User { content, parts } => push(
+                "user",
+                content_parts(content, parts)
+                    .iter()
+                    .filter(|p| p.as_text() != Some(""))
+                    .map(wire_parts::anthropic_block)
+                    .collect(),
+            ),
             Message::Tool(r) => {
-                let mut block = json!({"type": "tool_result", "tool_use_id": r.call_id, "content": r.content});
+                let content = if r.parts.is_empty() {
+                    json!(r.content)
+                } else {
+                    Value::Array(r.parts.iter().map(wire_parts::anthropic_block).collect())
+                };
+                let mut block = json!({"type": "tool_result", "tool_use_id": r.call_id, "content": content});
                 if r.is_error {
                     block["is_error"] = json!(true);
                 }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::catalogue::Capabilities;
 use super::client::{Codec, HttpModel};
 use super::http::HttpTransport;
 use super::openai::OpenAiCodec;
@@ -43,6 +44,7 @@ pub struct ModelBuilder {
     api: Option<Api>,
     prompt_cache: bool,
     transport: Option<HttpTransport>,
+    accepts: Option<Capabilities>,
 }
 
 impl Preset {
@@ -57,6 +59,7 @@ impl Preset {
             api: None,
             prompt_cache: true,
             transport: None,
+            accepts: None,
         }
     }
 }
@@ -119,6 +122,20 @@ impl ModelBuilder {
         self
     }
 
+    /// What the model takes besides text, overriding the catalogue (for a model it does
+    /// not know): a request with another kind of part fails before it is sent.
+    ///
+    /// ```
+    /// use lucid::model::{Preset, catalogue::Capabilities};
+    /// let m = Preset::find("llamacpp").unwrap().client().model("qwen2.5-vl").accepts(Capabilities::IMAGE).build()?;
+    /// assert_eq!(m.capabilities(), Some(Capabilities::IMAGE));
+    /// # Ok::<(), lucid::Error>(())
+    /// ```
+    pub fn accepts(mut self, capabilities: Capabilities) -> Self {
+        self.accepts = Some(capabilities);
+        self
+    }
+
     /// The client.
     pub fn build(self) -> Result<Arc<dyn ChatModel>> {
         let preset = match self.api {
@@ -137,7 +154,7 @@ impl ModelBuilder {
                 preset.name
             )));
         }
-        let finish = Finish { base_url, transport: self.transport, name: self.name.as_deref() };
+        let finish = Finish { base_url, transport: self.transport, name: self.name.as_deref(), accepts: self.accepts };
         match preset.protocol {
             Protocol::OpenAiChat => finish.done(HttpModel::with_codec(
                 preset.name,
@@ -166,6 +183,7 @@ struct Finish<'a> {
     base_url: &'a str,
     transport: Option<HttpTransport>,
     name: Option<&'a str>,
+    accepts: Option<Capabilities>,
 }
 
 impl Finish<'_> {
@@ -173,6 +191,9 @@ impl Finish<'_> {
         let mut model = model.with_base_url(self.base_url)?;
         if let Some(name) = self.name {
             model = model.with_provider_name(name);
+        }
+        if let Some(c) = self.accepts {
+            model = model.with_capabilities(c);
         }
         Ok(Arc::new(match self.transport {
             Some(t) => model.with_transport(t),

@@ -14,6 +14,10 @@
 //! assert!(lookup("openai", "a-model-nobody-knows").is_none());
 //! ```
 
+use crate::content::PartKind;
+use crate::message::Message;
+use crate::model::error::ModelError;
+
 /// A model's limits, in tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModelLimits {
@@ -98,6 +102,147 @@ pub fn lookup(provider: &str, model: &str) -> Option<ModelLimits> {
     best.map(|(_, limits)| limits)
 }
 
+/// The kinds of content parts a model takes besides text (plain-text documents are
+/// always taken: every wire has a form for them).
+///
+/// ```
+/// use lucid::content::PartKind;
+/// use lucid::model::catalogue::{Capabilities, capabilities};
+/// let gpt = capabilities("openai", "gpt-4o-mini").unwrap();
+/// assert!(gpt.accepts(PartKind::Image) && !gpt.accepts(PartKind::Audio));
+/// assert!(!capabilities("deepseek", "deepseek-chat").unwrap().accepts(PartKind::Image));
+/// assert!(capabilities("ollama", "my-own-model").is_none(), "unknown: not guessed");
+/// assert!(Capabilities::parse("image,pdf").unwrap().accepts(PartKind::Pdf));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Images (PNG, JPEG, GIF, WebP).
+    pub image: bool,
+    /// PDF documents.
+    pub pdf: bool,
+    /// Audio.
+    pub audio: bool,
+}
+
+impl Capabilities {
+    /// Text only.
+    pub const TEXT: Capabilities = Capabilities { image: false, pdf: false, audio: false };
+    /// Images.
+    pub const IMAGE: Capabilities = Capabilities { image: true, pdf: false, audio: false };
+    /// Images and PDFs.
+    pub const IMAGE_PDF: Capabilities = Capabilities { image: true, pdf: true, audio: false };
+    /// Images, PDFs and audio.
+    pub const ALL: Capabilities = Capabilities { image: true, pdf: true, audio: true };
+
+    /// Whether a part of this kind can be sent.
+    pub fn accepts(self, kind: PartKind) -> bool {
+        match kind {
+            PartKind::Image => self.image,
+            PartKind::Pdf => self.pdf,
+            PartKind::Audio => self.audio,
+            _ => true,
+        }
+    }
+
+    /// Reads a setting: kinds separated by commas (`image`, `pdf`, `audio`), `text` or
+    /// `none` for text only, `all` for every kind.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let mut c = Capabilities::TEXT;
+        for k in s.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+            match k {
+                "image" | "images" => c.image = true,
+                "pdf" => c.pdf = true,
+                "audio" => c.audio = true,
+                "all" => c = Capabilities::ALL,
+                "text" | "none" => {}
+                other => return Err(format!("unknown content kind `{other}` (image, pdf, audio, all, text)")),
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// `(providers, name prefix, what it takes)`: the longest matching prefix wins, as in the
+/// limits table. From the providers' model pages (vision, PDF and audio input).
+const KINDS: &[(&str, &str, Capabilities)] = &[
+    ("*", "gpt-3.5-turbo", Capabilities::TEXT),
+    ("*", "gpt-4-turbo", Capabilities::IMAGE),
+    ("*", "gpt-4o", Capabilities::IMAGE_PDF),
+    ("*", "gpt-4o-audio", Capabilities { image: false, pdf: false, audio: true }),
+    ("*", "gpt-4o-mini-audio", Capabilities { image: false, pdf: false, audio: true }),
+    ("*", "chatgpt-4o", Capabilities::IMAGE_PDF),
+    ("*", "gpt-4.1", Capabilities::IMAGE_PDF),
+    ("*", "gpt-4.5", Capabilities::IMAGE_PDF),
+    ("*", "gpt-5", Capabilities::IMAGE_PDF),
+    ("*", "gpt-oss", Capabilities::TEXT),
+    ("*", "o1", Capabilities::IMAGE_PDF),
+    ("*", "o1-mini", Capabilities::TEXT),
+    ("*", "o3", Capabilities::IMAGE_PDF),
+    ("*", "o3-mini", Capabilities::TEXT),
+    ("*", "o4-mini", Capabilities::IMAGE_PDF),
+    ("*", "claude-3", Capabilities::IMAGE),
+    ("*", "claude-3-5", Capabilities::IMAGE_PDF),
+    ("*", "claude-3-7", Capabilities::IMAGE_PDF),
+    ("*", "claude-sonnet-4", Capabilities::IMAGE_PDF),
+    ("*", "claude-opus-4", Capabilities::IMAGE_PDF),
+    ("*", "claude-haiku-4", Capabilities::IMAGE_PDF),
+    ("*", "gemini", Capabilities::ALL),
+    ("*", "glm-4", Capabilities::TEXT),
+    ("*", "glm-4v", Capabilities::IMAGE),
+    ("*", "glm-4.1v", Capabilities::IMAGE),
+    ("*", "glm-4.5v", Capabilities::IMAGE),
+    ("*", "glm-4.6v", Capabilities::IMAGE),
+    ("*", "glm-z1", Capabilities::TEXT),
+    ("*", "qwen", Capabilities::TEXT),
+    ("*", "qwen-vl", Capabilities::IMAGE),
+    ("*", "qwen2.5-vl", Capabilities::IMAGE),
+    ("*", "qwen3-vl", Capabilities::IMAGE),
+    ("*", "qwen-audio", Capabilities { image: false, pdf: false, audio: true }),
+    ("*", "deepseek-chat", Capabilities::TEXT),
+    ("*", "deepseek-reasoner", Capabilities::TEXT),
+    ("groq|openrouter", "llama-3.1-8b-instant", Capabilities::TEXT),
+    ("groq|openrouter", "llama-3.3-70b-versatile", Capabilities::TEXT),
+    ("groq|openrouter", "mixtral-8x7b", Capabilities::TEXT),
+];
+
+/// What `model` served by `provider` takes besides text, when the catalogue knows it
+/// (`None`: unknown, nothing is refused before sending; set it with
+/// [`ModelBuilder::accepts`](crate::model::ModelBuilder::accepts)).
+pub fn capabilities(provider: &str, model: &str) -> Option<Capabilities> {
+    let model = model.trim().to_ascii_lowercase();
+    let bare = model.rsplit('/').next().unwrap_or(&model).to_string();
+    let mut best: Option<(usize, Capabilities)> = None;
+    for &(providers, prefix, caps) in KINDS {
+        let serves = providers == "*" || providers.split('|').any(|p| p == provider);
+        let matches = model.starts_with(prefix) || bare.starts_with(prefix);
+        if serves && matches && best.is_none_or(|(len, _)| prefix.len() > len) {
+            best = Some((prefix.len(), caps));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Refuses, before anything is sent, a request with a part `caps` does not take: the
+/// error names the model and the kind.
+pub fn check_parts(
+    provider: &str,
+    model: &str,
+    caps: Option<Capabilities>,
+    messages: &[Message],
+) -> Result<(), ModelError> {
+    let Some(caps) = caps else { return Ok(()) };
+    for m in messages {
+        if let Some(p) = m.attachments().find(|p| !caps.accepts(p.kind())) {
+            return Err(ModelError::Unsupported {
+                provider: provider.to_string(),
+                model: model.to_string(),
+                kind: p.kind(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// How many tokens a request may hold so the answer still fits: the window less the
 /// answer's reservation (`max_tokens` when set, else the model's longest answer, never
 /// more than a quarter of the window) less the tool schemas.
@@ -129,6 +274,21 @@ mod tests {
         assert_eq!(lookup("groq", "llama-3.3-70b-versatile").unwrap().context_window, 131_072);
         assert!(lookup("ollama", "llama-3.3-70b-versatile").is_none(), "a local server is asked, not guessed");
         assert_eq!(lookup("zhipu", "GLM-4.6").unwrap().context_window, 200_000);
+    }
+
+    #[test]
+    fn capabilities_follow_the_longest_prefix() {
+        assert_eq!(
+            capabilities("openai", "gpt-4o-audio-preview"),
+            Some(Capabilities { audio: true, ..Capabilities::TEXT })
+        );
+        assert_eq!(capabilities("zhipu", "glm-4.6v"), Some(Capabilities::IMAGE));
+        assert_eq!(capabilities("zhipu", "glm-4.6"), Some(Capabilities::TEXT));
+        assert_eq!(capabilities("openrouter", "anthropic/claude-sonnet-4.5"), Some(Capabilities::IMAGE_PDF));
+        assert_eq!(capabilities("llamacpp", "whatever.gguf"), None);
+        for &(_, prefix, _) in KINDS {
+            assert_eq!(prefix, prefix.to_ascii_lowercase(), "prefixes are lower case");
+        }
     }
 
     #[test]

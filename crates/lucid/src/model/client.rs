@@ -12,6 +12,7 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 
 use crate::error::ProviderError;
+use crate::model::catalogue::{self, Capabilities};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::{HttpRequest, HttpTransport, StreamDecoder};
 use crate::model::retry::RetryPolicy;
@@ -108,6 +109,9 @@ pub struct HttpModel<C> {
     /// The fallback form that worked ([`Codec::encode_fallback`]); 0 for the codec's own.
     /// Shared by clones: what one learned, all use.
     fallback: Arc<AtomicU8>,
+    /// What the model takes besides text, when set ([`HttpModel::with_capabilities`]);
+    /// else the catalogue's row.
+    capabilities: Option<Capabilities>,
 }
 
 impl<C: Codec> HttpModel<C> {
@@ -126,6 +130,7 @@ impl<C: Codec> HttpModel<C> {
             codec,
             transport: HttpTransport::default(),
             fallback: Arc::new(AtomicU8::new(0)),
+            capabilities: None,
         })
     }
 
@@ -133,6 +138,14 @@ impl<C: Codec> HttpModel<C> {
     pub fn with_base_url(mut self, base_url: &str) -> Result<Self> {
         self.base_url = check_base_url(base_url)?;
         Ok(self)
+    }
+
+    /// Declares what the model takes besides text (images, PDFs, audio), for a model the
+    /// catalogue does not know or knows wrong. A request with a part it does not take
+    /// fails before it is sent.
+    pub fn with_capabilities(mut self, capabilities: Capabilities) -> Self {
+        self.capabilities = Some(capabilities);
+        self
     }
 
     /// Names the provider in errors and logs.
@@ -176,6 +189,8 @@ impl<C: Codec> HttpModel<C> {
     fn request(&self, req: &ChatRequest<'_>, stream: bool, step: u8) -> Result<Option<(String, Bytes)>> {
         let model = req.options.model.as_deref().unwrap_or(&self.model);
         self.codec.check(req, model)?;
+        let caps = self.capabilities.or_else(|| catalogue::capabilities(&self.provider, model));
+        catalogue::check_parts(&self.provider, model, caps, req.messages)?;
         let body = match step {
             0 => Some(self.codec.encode(req, model, stream)),
             n => self.codec.encode_fallback(req, model, stream, n),
@@ -267,6 +282,10 @@ impl<C: Codec> ChatModel for HttpModel<C> {
 
     fn format_with_tools(&self) -> bool {
         self.codec.format_with_tools()
+    }
+
+    fn capabilities(&self) -> Option<Capabilities> {
+        self.capabilities.or_else(|| catalogue::capabilities(&self.provider, &self.model))
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {

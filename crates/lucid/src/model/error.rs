@@ -76,6 +76,18 @@ pub enum ModelError {
     /// A client setting is missing or invalid (no API key, unknown provider, bad URL…).
     #[error("{0}")]
     Config(String),
+    /// The request holds a content part the model does not take; nothing was sent.
+    #[error(
+        "the model {model} ({provider}) does not take {kind} input; remove the attachment, pick a model that takes it, or declare what the model takes (ModelBuilder::accepts, `accepts` in the CLI's config)"
+    )]
+    Unsupported {
+        /// Provider name.
+        provider: String,
+        /// The model.
+        model: String,
+        /// The kind of part it refuses.
+        kind: crate::content::PartKind,
+    },
     /// The call was cancelled before it finished.
     #[error("the model call was cancelled")]
     Cancelled,
@@ -128,6 +140,7 @@ impl From<ModelError> for Error {
             ModelError::StreamTruncated { provider, message } => Error::StreamTruncated { provider, message },
             ModelError::TooLarge { provider, message } => Error::TooLarge { provider, message },
             ModelError::Config(message) => Error::Config(message),
+            e @ ModelError::Unsupported { .. } => Error::Config(e.to_string()),
             ModelError::Cancelled => Error::Cancelled,
             ModelError::Io { path, source } => Error::Io { path, source },
         }

@@ -167,6 +167,10 @@ impl ChatModel for Fallback {
         self.models.iter().all(|m| m.format_with_tools())
     }
 
+    fn capabilities(&self) -> Option<crate::model::catalogue::Capabilities> {
+        self.models[0].capabilities()
+    }
+
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<ChatResponse>> {
         async move {
             let backup = for_backup(request.options);

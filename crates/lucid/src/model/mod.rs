@@ -30,6 +30,7 @@ pub mod stream;
 #[cfg(feature = "test-kit")]
 pub mod test_kit;
 pub mod transcript;
+mod wire_parts;
 
 use std::time::Duration;
 
@@ -85,6 +86,11 @@ pub trait ChatModel: Send + Sync + 'static {
     /// without tools.
     fn format_with_tools(&self) -> bool {
         false
+    }
+    /// What content parts the model takes besides text, when known (the catalogue's row,
+    /// or what the client was told); `None` when unknown.
+    fn capabilities(&self) -> Option<catalogue::Capabilities> {
+        None
     }
 }
 

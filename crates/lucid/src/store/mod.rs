@@ -339,7 +339,7 @@ pub fn now_ms() -> i64 {
 /// ```
 pub fn title_of(messages: &[Message]) -> Option<String> {
     messages.iter().find_map(|m| match m {
-        Message::User { content } => {
+        Message::User { content, .. } => {
             let line = content.lines().find(|l| !l.trim().is_empty())?.trim();
             let mut t: String = line.chars().take(60).collect();
             if line.chars().count() > 60 {

@@ -12,7 +12,7 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio_postgres::NoTls;
 
-use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
+use super::encoding::{blob_refs, checked_count, decode_with_blobs, encode_with_blobs, stored_count};
 use super::error::{Result, StoreError};
 use super::lock::{self, busy};
 use super::{Salvaged, SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
@@ -40,7 +40,37 @@ const MIGRATIONS: &[&str] = &[
         owner TEXT NOT NULL,
         expires_at BIGINT NOT NULL
      );",
+    // v2: attachments stored once by the SHA-256 of their bytes, and which sessions refer
+    // to them (a blob no session refers to is deleted).
+    "CREATE TABLE lucid_blobs (
+        sha256 TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        data BYTEA NOT NULL
+     );
+     CREATE TABLE lucid_session_blobs (
+        session_id TEXT NOT NULL REFERENCES lucid_sessions(id) ON DELETE CASCADE,
+        sha256 TEXT NOT NULL,
+        PRIMARY KEY (session_id, sha256)
+     );
+     CREATE INDEX lucid_session_blobs_by_hash ON lucid_session_blobs(sha256);",
 ];
+
+/// An arbitrary constant naming the advisory lock between writers of attachments (shared)
+/// and the deletion of unreferenced ones (exclusive), so a blob a turn is about to refer
+/// to is never deleted under it.
+const BLOB_LOCK: i64 = 0x6c75_6369_6400_0002;
+
+/// Deletes the attachments no session refers to any more.
+async fn collect_blobs(tx: &deadpool_postgres::Transaction<'_>) -> Result<()> {
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&BLOB_LOCK]).await.map_err(db_err)?;
+    tx.execute(
+        "DELETE FROM lucid_blobs b WHERE NOT EXISTS (SELECT 1 FROM lucid_session_blobs s WHERE s.sha256 = b.sha256)",
+        &[],
+    )
+    .await
+    .map_err(db_err)?;
+    Ok(())
+}
 
 /// An arbitrary constant naming the advisory lock that serializes migrations.
 const MIGRATION_LOCK: i64 = 0x6c75_6369_6400_0001;
@@ -105,9 +135,20 @@ impl PostgresStore {
             .query("SELECT body FROM lucid_messages WHERE session_id = $1 ORDER BY seq", &[&id])
             .await
             .map_err(db_err)?;
+        let hashes: Vec<String> = rows.iter().flat_map(|r| blob_refs(r.get(0))).collect();
+        let mut blobs = std::collections::HashMap::new();
+        if !hashes.is_empty() {
+            for b in tx
+                .query("SELECT sha256, data FROM lucid_blobs WHERE sha256 = ANY($1)", &[&hashes])
+                .await
+                .map_err(db_err)?
+            {
+                blobs.insert(b.get::<_, String>(0), bytes::Bytes::from(b.get::<_, Vec<u8>>(1)));
+            }
+        }
         let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
         for (i, r) in rows.iter().enumerate() {
-            match decode_stored("postgres", id, i, r.get(0)) {
+            match decode_with_blobs("postgres", id, i, r.get(0), |h| Ok(blobs.get(h).cloned())) {
                 Ok(m) => messages.push(m),
                 Err(_) if lenient => unreadable.push(i),
                 Err(e) => return Err(e),
@@ -177,8 +218,28 @@ async fn write_messages(
         .prepare_cached("INSERT INTO lucid_messages (session_id, seq, body) VALUES ($1, $2, $3)")
         .await
         .map_err(db_err)?;
+    let mut locked = false;
     for (i, m) in messages.iter().enumerate() {
-        tx.execute(&stmt, &[&id, &(first + i as i64), &encode_message(m)?]).await.map_err(db_err)?;
+        let (body, blobs) = encode_with_blobs(m)?;
+        for b in blobs {
+            if !locked {
+                tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&BLOB_LOCK]).await.map_err(db_err)?;
+                locked = true;
+            }
+            tx.execute(
+                "INSERT INTO lucid_blobs (sha256, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
+                &[&b.sha256, &b.media_type, &&b.data[..]],
+            )
+            .await
+            .map_err(db_err)?;
+            tx.execute(
+                "INSERT INTO lucid_session_blobs (session_id, sha256) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                &[&id, &b.sha256],
+            )
+            .await
+            .map_err(db_err)?;
+        }
+        tx.execute(&stmt, &[&id, &(first + i as i64), &body]).await.map_err(db_err)?;
     }
     Ok(())
 }
@@ -249,6 +310,7 @@ impl SessionStore for PostgresStore {
             let tx = client.transaction().await.map_err(db_err)?;
             lock_row(&tx, id).await?;
             tx.execute("DELETE FROM lucid_messages WHERE session_id = $1", &[&id]).await.map_err(db_err)?;
+            tx.execute("DELETE FROM lucid_session_blobs WHERE session_id = $1", &[&id]).await.map_err(db_err)?;
             write_messages(&tx, id, 0, messages).await?;
             tx.execute(
                 "UPDATE lucid_sessions SET message_count = $2, updated_at = GREATEST(updated_at, $3) WHERE id = $1",
@@ -289,6 +351,7 @@ impl SessionStore for PostgresStore {
             let tx = client.transaction().await.map_err(db_err)?;
             tx.execute("DELETE FROM lucid_session_locks WHERE session_id = $1", &[&id]).await.map_err(db_err)?;
             let n = tx.execute("DELETE FROM lucid_sessions WHERE id = $1", &[&id]).await.map_err(db_err)?;
+            collect_blobs(&tx).await?;
             tx.commit().await.map_err(db_err)?;
             Ok(n > 0)
         }

@@ -14,7 +14,7 @@ use futures::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 
-use super::encoding::{checked_count, decode_stored, encode_message, stored_count};
+use super::encoding::{checked_count, decode_with_blobs, encode_with_blobs, stored_count};
 use super::error::{Result, StoreError};
 use super::lock::{self, busy};
 use super::{Salvaged, SessionInfo, SessionStore, StoredSession, TurnLock, now_ms, title_of};
@@ -43,7 +43,26 @@ const MIGRATIONS: &[&str] = &[
         owner TEXT NOT NULL,
         expires_at INTEGER NOT NULL
      );",
+    // v2: attachments (images, documents, audio) stored once by the SHA-256 of their
+    // bytes, and which sessions refer to them (a blob no session refers to is deleted).
+    "CREATE TABLE blobs (
+        sha256 TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        data BLOB NOT NULL
+     ) WITHOUT ROWID;
+     CREATE TABLE session_blobs (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        sha256 TEXT NOT NULL,
+        PRIMARY KEY (session_id, sha256)
+     ) WITHOUT ROWID;
+     CREATE INDEX session_blobs_by_hash ON session_blobs(sha256);",
 ];
+
+/// Deletes the attachments no session refers to any more.
+fn collect_blobs(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    tx.execute("DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM session_blobs)", []).map_err(db_err)?;
+    Ok(())
+}
 
 fn db_err(e: rusqlite::Error) -> StoreError {
     StoreError::caused("sqlite", e)
@@ -169,14 +188,19 @@ fn read(conn: &mut Connection, id: &str, lenient: bool) -> Result<Option<Salvage
     let bodies = stmt.query_map([id], |r| r.get::<_, String>(0)).map_err(db_err)?;
     // Never sized from the stored count: a corrupted one must not allocate.
     let (mut messages, mut unreadable) = (Vec::new(), Vec::new());
+    let mut blob = tx.prepare_cached("SELECT data FROM blobs WHERE sha256 = ?1").map_err(db_err)?;
+    let mut fetch = |hash: &str| -> Result<Option<bytes::Bytes>> {
+        blob.query_row([hash], |r| r.get::<_, Vec<u8>>(0)).optional().map(|d| d.map(Into::into)).map_err(db_err)
+    };
     for (i, body) in bodies.enumerate() {
-        match body.map_err(db_err).and_then(|b| decode_stored("sqlite", id, i, &b)) {
+        match body.map_err(db_err).and_then(|b| decode_with_blobs("sqlite", id, i, &b, &mut fetch)) {
             Ok(m) => messages.push(m),
             Err(_) if lenient => unreadable.push(i),
             Err(e) => return Err(e),
         }
     }
     drop(stmt);
+    drop(blob);
     tx.commit().map_err(db_err)?;
     checked_count("sqlite", &mut info, &messages);
     Ok(Some(Salvaged { session: StoredSession { info, messages }, unreadable }))
@@ -186,7 +210,16 @@ fn write_messages(tx: &rusqlite::Transaction<'_>, id: &str, first_seq: i64, mess
     let mut insert =
         tx.prepare_cached("INSERT INTO messages (session_id, seq, body) VALUES (?1, ?2, ?3)").map_err(db_err)?;
     for (i, m) in messages.iter().enumerate() {
-        insert.execute(params![id, first_seq + i as i64, encode_message(m)?]).map_err(db_err)?;
+        let (body, blobs) = encode_with_blobs(m)?;
+        for b in blobs {
+            tx.prepare_cached("INSERT OR IGNORE INTO blobs (sha256, media_type, data) VALUES (?1, ?2, ?3)")
+                .and_then(|mut s| s.execute(params![b.sha256, b.media_type, &b.data[..]]))
+                .map_err(db_err)?;
+            tx.prepare_cached("INSERT OR IGNORE INTO session_blobs (session_id, sha256) VALUES (?1, ?2)")
+                .and_then(|mut s| s.execute(params![id, b.sha256]))
+                .map_err(db_err)?;
+        }
+        insert.execute(params![id, first_seq + i as i64, body]).map_err(db_err)?;
     }
     Ok(())
 }
@@ -250,7 +283,9 @@ impl SessionStore for SqliteStore {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
             get_info(&tx, &id)?.ok_or_else(|| missing(&id))?;
             tx.execute("DELETE FROM messages WHERE session_id = ?1", [&id]).map_err(db_err)?;
+            tx.execute("DELETE FROM session_blobs WHERE session_id = ?1", [&id]).map_err(db_err)?;
             write_messages(&tx, &id, 0, &messages)?;
+            collect_blobs(&tx)?;
             tx.execute(
                 "UPDATE sessions SET message_count = ?2, updated_at = max(updated_at, ?3) WHERE id = ?1",
                 params![id, messages.len() as i64, now_ms()],
@@ -283,6 +318,7 @@ impl SessionStore for SqliteStore {
             let tx = conn.transaction().map_err(db_err)?;
             tx.execute("DELETE FROM session_locks WHERE session_id = ?1", [&id]).map_err(db_err)?;
             let n = tx.execute("DELETE FROM sessions WHERE id = ?1", [&id]).map_err(db_err)?;
+            collect_blobs(&tx)?;
             tx.commit().map_err(db_err)?;
             Ok(n > 0)
         })

@@ -114,3 +114,33 @@ pub async fn suite(store: Arc<dyn SessionStore>) {
     assert!(store.load("s3").await.unwrap().is_none());
     assert_eq!(store.list(10, 0).await.unwrap().len(), 2);
 }
+
+/// Attachments (an image in a user message, the same image and a PDF in a tool result)
+/// come back byte for byte, in two sessions sharing the image; deleting one leaves the
+/// other whole. Creates the sessions `a1` and `a2` and deletes `a1`.
+pub async fn attachments(store: Arc<dyn SessionStore>) {
+    use crate::content::{Media, Part};
+    use crate::message::ToolResult;
+    let kind = store.kind();
+    let image = Part::image_bytes("image/png", b"\x89PNG\r\n\x1a\n-an-image-".to_vec());
+    let pdf = Part::Document(Media::bytes("application/pdf", b"%PDF-1.4 doc".to_vec()).named("a.pdf"));
+    let messages = vec![
+        Message::user_parts(vec![Part::text("what is this?"), image.clone()]),
+        Message::Assistant(AssistantMessage {
+            tool_calls: vec![ToolCall::new("c1", "look", json!({}))],
+            ..Default::default()
+        }),
+        Message::Tool(ToolResult::with_parts("c1", "look", vec![Part::text("seen"), image.clone(), pdf])),
+        Message::assistant("a picture"),
+        Message::user_parts(vec![Part::text("and this URL?"), Part::image_url("https://example.com/a.png")]),
+    ];
+    for id in ["a1", "a2"] {
+        store.create(id, json!({})).await.unwrap();
+        store.append(id, &messages).await.unwrap();
+    }
+    assert_eq!(store.load("a1").await.unwrap().unwrap().messages, messages, "{kind}: attachments come back");
+    assert!(store.delete("a1").await.unwrap());
+    assert_eq!(store.load("a2").await.unwrap().unwrap().messages, messages, "{kind}: a shared attachment stays");
+    store.replace("a2", &messages[..2]).await.unwrap();
+    assert_eq!(store.load("a2").await.unwrap().unwrap().messages, &messages[..2], "{kind}: replace keeps attachments");
+}

@@ -186,6 +186,37 @@ pub struct ToolContext {
     ///
     /// [`Session::set_owner`]: crate::Session::set_owner
     pub owner: Option<String>,
+    /// Where a tool puts images, documents or audio for the model to see beside its
+    /// text output ([`Attachments::attach`]); parts the model cannot take are described
+    /// to it instead.
+    pub attachments: Attachments,
+    /// What the model of the run takes besides text, when known: a tool can answer with
+    /// a part only when the model can see it (`read_file` on an image).
+    pub accepts: Option<crate::model::catalogue::Capabilities>,
+}
+
+/// The content parts a tool call attaches to its result (shared by clones of one
+/// [`ToolContext`]).
+///
+/// ```
+/// use lucid::{Part, tool::ToolContext};
+/// let ctx = ToolContext::default();
+/// ctx.attachments.attach(Part::image_bytes("image/png", b"\x89PNG\r\n\x1a\n".to_vec()));
+/// assert_eq!(ctx.attachments.take().len(), 1);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Attachments(std::sync::Arc<std::sync::Mutex<Vec<crate::content::Part>>>);
+
+impl Attachments {
+    /// Adds a part to the call's result.
+    pub fn attach(&self, part: crate::content::Part) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(part);
+    }
+
+    /// The parts attached so far, taken out.
+    pub fn take(&self) -> Vec<crate::content::Part> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 /// A failure the model should read. Any error type converts through its message.

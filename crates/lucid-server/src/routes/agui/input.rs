@@ -26,7 +26,7 @@ pub struct RunInput {
     pub history: Vec<Message>,
     /// The user's last message; none when the conversation ends with a tool's result
     /// (then the run goes on from the history).
-    pub prompt: Option<String>,
+    pub prompt: Option<Vec<lucid::Part>>,
     /// The system prompt to run with (the operator's, and the client's text placed as the
     /// agent's `client_system` says).
     pub system: Option<String>,
@@ -158,7 +158,13 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
                     }
                     None => (text()?, false),
                 };
-                out.push(Message::Tool(ToolResult { call_id: id.to_string(), name, content, is_error }));
+                out.push(Message::Tool(ToolResult {
+                    call_id: id.to_string(),
+                    name,
+                    content,
+                    is_error,
+                    parts: Vec::new(),
+                }));
             }
             Some("activity" | "reasoning") => {}
             _ => {

@@ -168,7 +168,13 @@ fn usage(result: &AgentResult) -> Value {
 }
 
 /// Runs the turn in a task of its own and answers with its events as they come.
-pub fn answer(server: Arc<AppState>, mut session: Session, prompt: Option<String>, echo: Echo, slot: Slot) -> Response {
+pub fn answer(
+    server: Arc<AppState>,
+    mut session: Session,
+    prompt: Option<Vec<lucid::Part>>,
+    echo: Echo,
+    slot: Slot,
+) -> Response {
     let started = Instant::now();
     let (tx, rx) = mpsc::channel::<Value>(64);
     tokio::spawn(async move {
@@ -185,7 +191,7 @@ pub fn answer(server: Arc<AppState>, mut session: Session, prompt: Option<String
         let mut finished: Option<AgentResult> = None;
         {
             let mut run: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match prompt {
-                Some(prompt) => Box::pin(session.run_stream(prompt)),
+                Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
                 None => Box::pin(session.resume_stream()),
             };
             while let Some(event) = run.next().await {

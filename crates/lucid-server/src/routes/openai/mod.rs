@@ -150,7 +150,7 @@ pub async fn chat_completions(
     let started = Instant::now();
     if !stream {
         let outcome = match prompt {
-            Some(prompt) => session.run(prompt).await,
+            Some(prompt) => session.run_parts(prompt).await,
             None => session.resume().await,
         };
         drop(slot);
@@ -199,7 +199,7 @@ pub async fn chat_completions(
         let _slot = slot;
         let canceller = session.canceller();
         let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match prompt {
-            Some(prompt) => Box::pin(session.run_stream(prompt)),
+            Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
             None => Box::pin(session.resume_stream()),
         };
         let mut open =

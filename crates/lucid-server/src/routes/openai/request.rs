@@ -59,7 +59,7 @@ const HARMLESS: &[&str] = &[
 /// chunk, and the client's tools.
 pub struct ChatRequest {
     pub history: Vec<Message>,
-    pub prompt: Option<String>,
+    pub prompt: Option<Vec<lucid::Part>>,
     pub system: Option<String>,
     pub options: ChatOptions,
     pub include_usage: bool,
@@ -184,7 +184,27 @@ pub(in crate::routes) fn content_text(content: Option<&Value>, field: &str) -> R
 /// The client's system and developer messages (joined, with the field of the first), the
 /// rest as Lucid messages, and the prompt (the last message must be the user's, or the
 /// result of a tool: then there is no prompt and the run goes on from the history).
-pub(in crate::routes) type Read = (Option<(String, String)>, Vec<Message>, Option<String>);
+pub(in crate::routes) type Read = (Option<(String, String)>, Vec<Message>, Option<Vec<lucid::Part>>);
+
+/// A user message's `content`: a string, or parts — text, `image_url` (an `http(s)` or
+/// base64 `data:` URL), `file` (a PDF's `file_data`), `input_audio` — each read by the
+/// codec's own decoder; a part it cannot keep is a 400 naming it.
+fn user_message(content: Option<&Value>, field: &str) -> Result<Message, ApiError> {
+    let Some(Value::Array(parts)) =
+        content.filter(|c| c.as_array().is_some_and(|a| a.iter().any(|p| p["type"] != "text")))
+    else {
+        // Text alone, joined as it always was.
+        return Ok(Message::user(content_text(content, field)?));
+    };
+    let parts = parts
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            lucid::model::openai::decode_content_part(p).map_err(|e| ApiError::invalid(&format!("{field}[{j}]"), &e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Message::user_parts(parts))
+}
 
 fn messages(body: &JsonObject) -> Result<Read, ApiError> {
     let list = match body.0.get("messages") {
@@ -197,10 +217,13 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
     let mut out = Vec::with_capacity(list.len());
     for (i, m) in list.iter().enumerate() {
         let field = format!("messages[{i}].content");
+        if m["role"] == "user" {
+            out.push(user_message(m.get("content"), &field)?);
+            continue;
+        }
         let text = content_text(m.get("content"), &field)?;
         match m["role"].as_str() {
             Some("system" | "developer") => join_system(&mut system, || format!("messages[{i}].role"), text),
-            Some("user") => out.push(Message::user(text)),
             Some("assistant") => {
                 let tool_calls = super::client_tools::calls_of(m, i)?;
                 out.push(Message::Assistant(AssistantMessage { content: text, tool_calls, reasoning: None }));
@@ -213,7 +236,13 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
                     _ => None,
                 });
                 let name = name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier tool call `{id}`")))?;
-                out.push(Message::Tool(ToolResult { call_id: id.to_string(), name, content: text, is_error: false }));
+                out.push(Message::Tool(ToolResult {
+                    call_id: id.to_string(),
+                    name,
+                    content: text,
+                    parts: Vec::new(),
+                    is_error: false,
+                }));
             }
             _ => {
                 return Err(ApiError::invalid(
@@ -249,9 +278,8 @@ pub(in crate::routes) fn split_prompt(
 ) -> Result<Read, ApiError> {
     match out.last() {
         Some(Message::Tool(_)) => Ok((system, out, None)),
-        Some(Message::User { content }) => {
-            let prompt = content.clone();
-            out.pop();
+        Some(Message::User { .. }) => {
+            let prompt = out.pop().map(|m| m.parts()).unwrap_or_default();
             Ok((system, out, Some(prompt)))
         }
         _ => Err(ApiError::invalid(field, problem)),

@@ -12,6 +12,7 @@ use super::Session;
 use super::stream::Events;
 use crate::agent::StopReason;
 use crate::error::{Error, Result};
+use crate::message::Message;
 use crate::model::{ChatOptions, ResponseFormat};
 
 /// The corrective retries of an extraction unless `.retries(n)` says otherwise.
@@ -68,7 +69,7 @@ impl Session {
         let options = ChatOptions { response_format: Some(format), ..self.agent.config.options.clone() };
         let mut attempt = 0;
         loop {
-            let r = self.drive(Some(prompt), false, Events::NONE, Some(&options)).await?;
+            let r = self.drive(Some(Message::user(prompt)), false, Events::NONE, Some(&options)).await?;
             if r.stop_reason == StopReason::NeedsInput {
                 return Err(Error::NeedsInput { questions: r.questions });
             }

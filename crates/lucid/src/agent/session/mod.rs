@@ -25,6 +25,7 @@ pub(crate) use approvals::SessionState;
 pub use extract::{DEFAULT_EXTRACTION_RETRIES, Extraction};
 
 use super::{Agent, AgentEvent, AgentResult, Canceller};
+use crate::content::Part;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::memory::{Compaction, Compress, SessionMemory, Summary};
@@ -248,7 +249,22 @@ impl Session {
     /// On `Err` (a provider or network failure that retries could not fix) the user
     /// message and every completed step stay in the history, which remains valid.
     pub async fn run(&mut self, prompt: impl Into<String>) -> Result<AgentResult> {
-        self.drive(Some(prompt.into()), false, Events::NONE, None).await
+        self.drive(Some(Message::user(prompt)), false, Events::NONE, None).await
+    }
+
+    /// [`Session::run`] with a message of content parts: text with images, documents or
+    /// audio. A part the model does not take fails the call before anything is sent
+    /// ([`crate::model::catalogue::capabilities`]).
+    ///
+    /// ```no_run
+    /// # async fn demo(mut session: lucid::Session) -> lucid::Result<()> {
+    /// use lucid::Part;
+    /// let png = std::fs::read("screenshot.png").unwrap();
+    /// let r = session.run_parts(vec![Part::text("What is wrong here?"), Part::image_bytes("image/png", png)]).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn run_parts(&mut self, parts: Vec<Part>) -> Result<AgentResult> {
+        self.drive(Some(Message::user_parts(parts)), false, Events::NONE, None).await
     }
 
     /// Runs the loop on the history as it stands, without a new user message: after a
@@ -332,7 +348,12 @@ impl Session {
     /// each event to the same Postgres, say) should hand it to another task, or many
     /// streams at once can exhaust the pool and wait on each other.
     pub fn run_stream(&mut self, prompt: impl Into<String>) -> impl Stream<Item = AgentEvent> + Send + Unpin + '_ {
-        let prompt = prompt.into();
+        self.run_stream_parts(vec![Part::text(prompt)])
+    }
+
+    /// [`Session::run_stream`] with a message of content parts.
+    pub fn run_stream_parts(&mut self, parts: Vec<Part>) -> impl Stream<Item = AgentEvent> + Send + Unpin + '_ {
+        let prompt = Message::user_parts(parts);
         DriveStream::new(|queue| {
             Box::pin(async move { self.drive(Some(prompt), true, Events(Some(&queue)), None).await })
         })

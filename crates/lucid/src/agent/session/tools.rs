@@ -62,6 +62,7 @@ impl Session {
         let tools = &config.tools;
         let session = Some(self.id.clone().unwrap_or_else(|| self.unsaved.clone()));
         let owner = self.owner.clone();
+        let accepts = config.model.capabilities();
         let mut results = futures::stream::iter(plans.into_iter().enumerate().map(|(i, plan)| {
             let c = &calls_now[i];
             let ctx = ToolContext {
@@ -69,7 +70,10 @@ impl Session {
                 cancel: token.child_token(),
                 session: session.clone(),
                 owner: owner.clone(),
+                attachments: Default::default(),
+                accepts,
             };
+            let attached = ctx.attachments.clone();
             let span = crate::telemetry::tool_span(&c.name, &c.id);
             async move {
                 let started = Instant::now();
@@ -80,7 +84,7 @@ impl Session {
                 if outcome.is_error {
                     crate::telemetry::record_tool_error(&tracing::Span::current());
                 }
-                (c, outcome, started.elapsed())
+                (c, outcome, started.elapsed(), attached.take())
             }
             .instrument(span)
         }))
@@ -93,7 +97,7 @@ impl Session {
                 r = results.next() => Some(r),
             };
             match next {
-                Some(Some((c, mut outcome, elapsed))) => {
+                Some(Some((c, mut outcome, elapsed, attached))) => {
                     done += 1;
                     if !config.hooks.is_empty() {
                         let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
@@ -108,7 +112,7 @@ impl Session {
                     });
                     run.records.push(record(c, Some(&outcome), Some(elapsed)));
                     run.questions.extend(outcome.questions);
-                    self.context.push(Message::tool_result(&c.id, &c.name, outcome.content, outcome.is_error));
+                    self.context.push(result_message(c, outcome.content, outcome.is_error, attached, accepts));
                     self.layers_on_step(config).await;
                     if !config.hooks.is_empty()
                         && let Some(last) = self.context.messages().last()
@@ -128,4 +132,33 @@ impl Session {
             }
         }
     }
+}
+
+/// A call's result: its text and what the tool attached, each part the model cannot take
+/// described instead (a model the catalogue does not know gets them all).
+fn result_message(
+    c: &crate::message::ToolCall,
+    text: String,
+    is_error: bool,
+    attached: Vec<crate::content::Part>,
+    accepts: Option<crate::model::catalogue::Capabilities>,
+) -> Message {
+    if attached.is_empty() {
+        return Message::tool_result(&c.id, &c.name, text, is_error);
+    }
+    let mut parts = vec![crate::content::Part::text(text)];
+    for p in attached {
+        if accepts.is_none_or(|a| a.accepts(p.kind())) {
+            parts.push(p);
+        } else {
+            parts.push(crate::content::Part::text(format!(
+                "{} (not shown: this model takes no {} input)",
+                p.describe(),
+                p.kind()
+            )));
+        }
+    }
+    let mut r = crate::message::ToolResult::with_parts(&c.id, &c.name, parts);
+    r.is_error = is_error;
+    Message::Tool(r)
 }

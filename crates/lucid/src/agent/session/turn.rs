@@ -63,7 +63,7 @@ impl Session {
     /// One turn, in its `invoke_agent` span ([`crate::telemetry`]).
     pub(super) async fn drive(
         &mut self,
-        prompt: Option<String>,
+        prompt: Option<Message>,
         stream: bool,
         events: Events<'_>,
         options: Option<&ChatOptions>,
@@ -90,7 +90,7 @@ impl Session {
 
     async fn drive_turn(
         &mut self,
-        prompt: Option<String>,
+        prompt: Option<Message>,
         stream: bool,
         events: Events<'_>,
         options: Option<&ChatOptions>,
@@ -187,16 +187,16 @@ impl Session {
     async fn open_turn(
         &mut self,
         config: &AgentConfig,
-        prompt: Option<String>,
+        prompt: Option<Message>,
         options: Option<&ChatOptions>,
         run: &mut RunState,
     ) {
         self.context.repair();
         // The layers need the text after the context took it; copy it only for them.
-        let query = if config.layers.is_empty() { None } else { prompt.clone() };
+        let query = if config.layers.is_empty() { None } else { prompt.as_ref().map(|m| m.text().to_string()) };
         let prompted = prompt.is_some();
         if let Some(prompt) = prompt {
-            self.context.push(Message::user(prompt));
+            self.context.push(prompt);
             self.turn_saved = 0;
         }
         let mut memory_usage = Usage::default();

@@ -227,7 +227,13 @@ fn transcript(old: &[Message]) -> String {
     let mut out = String::new();
     for m in old {
         match m {
-            Message::User { content } => out.push_str(&format!("user: {content}\n")),
+            Message::User { content, .. } => {
+                out.push_str(&format!("user: {content}\n"));
+                // The summariser reads text: attachments are named, not sent.
+                for p in m.attachments() {
+                    out.push_str(&format!("user attached {}\n", p.describe()));
+                }
+            }
             Message::Assistant(a) => {
                 if !a.content.is_empty() {
                     out.push_str(&format!("assistant: {}\n", a.content));
@@ -236,7 +242,12 @@ fn transcript(old: &[Message]) -> String {
                     out.push_str(&format!("assistant called {}({})\n", c.name, c.arguments));
                 }
             }
-            Message::Tool(r) => out.push_str(&format!("tool {} returned: {}\n", r.name, r.content)),
+            Message::Tool(r) => {
+                out.push_str(&format!("tool {} returned: {}\n", r.name, r.content));
+                for p in m.attachments() {
+                    out.push_str(&format!("tool {} attached {}\n", r.name, p.describe()));
+                }
+            }
             Message::System { .. } => {}
         }
     }

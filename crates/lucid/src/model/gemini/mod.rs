@@ -11,6 +11,7 @@
 use reqwest::header::{HeaderMap, HeaderName};
 use serde_json::{Map, Value, json};
 
+use crate::content::Part;
 use crate::error::ProviderError;
 use crate::message::{FinishReason, Message};
 use crate::model::client::{Codec, HttpModel};
@@ -18,7 +19,7 @@ use crate::model::error::{ModelError, Result};
 use crate::model::http::insert_secret;
 use crate::model::retry::parse_proto_duration;
 use crate::model::stream::is_minted;
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice};
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, wire_parts};
 
 /// Maps Gemini's `finishReason` (and a prompt's `blockReason`).
 ///
@@ -74,14 +75,19 @@ pub fn encode(req: &ChatRequest<'_>) -> Value {
     for m in req.messages {
         let (role, parts) = match m {
             Message::System { .. } => continue,
-            Message::User { content } => ("user", vec![json!({"text": content})]),
+            Message::User { content, parts } if parts.is_empty() => ("user", vec![json!({"text": content})]),
+            Message::User { parts, .. } => ("user", parts.iter().map(wire_parts::gemini_part).collect()),
             Message::Tool(r) => {
                 let response = if r.is_error { json!({"error": r.content}) } else { json!({"result": r.content}) };
                 let mut fr = json!({"name": r.name, "response": response});
                 if !is_minted(&r.call_id) {
                     fr["id"] = json!(r.call_id);
                 }
-                ("user", vec![json!({"functionResponse": fr})])
+                // The images, documents and audio a tool returned follow its response as
+                // parts of the same user turn.
+                let mut out = vec![json!({"functionResponse": fr})];
+                out.extend(r.parts.iter().filter(|p| !matches!(p, Part::Text { .. })).map(wire_parts::gemini_part));
+                ("user", out)
             }
             Message::Assistant(a) => {
                 let mut parts = Vec::new();

@@ -8,16 +8,18 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::content::Part;
 use crate::error::ProviderError;
 use crate::message::Message;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
 use crate::model::presets::{ContentPolicy, Preset, Quirks, QuotaRule, ReasoningEcho};
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice};
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, wire_parts};
 
 mod decode;
 
+pub use crate::model::wire_parts::decode_chat_part as decode_content_part;
 pub use decode::{OpenAiStreamDecoder, decode, decode_error};
 pub(crate) use decode::{decode_error_with, error_from_value};
 
@@ -35,12 +37,29 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
     let mut body = Map::new();
     body.insert("model".into(), Value::String(o.model.as_deref().unwrap_or(model).to_string()));
     let last_user = req.messages.iter().rposition(|m| matches!(m, Message::User { .. }));
-    let messages = req
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(i, m)| encode_message(m, quirks, last_user.is_none_or(|u| i > u)))
-        .collect();
+    let mut messages = Vec::with_capacity(req.messages.len());
+    // Chat Completions carries only text in a tool message: the images, documents and
+    // audio of a run of tool results follow it in one user message, as OpenAI documents.
+    let mut pending: Vec<Value> = Vec::new();
+    for (i, m) in req.messages.iter().enumerate() {
+        if !matches!(m, Message::Tool(_)) && !pending.is_empty() {
+            messages.push(json!({"role": "user", "content": std::mem::take(&mut pending)}));
+        }
+        if let Message::Tool(r) = m
+            && !r.parts.is_empty()
+        {
+            let attached: Vec<Value> =
+                r.parts.iter().filter(|p| !matches!(p, Part::Text { .. })).map(wire_parts::chat_part).collect();
+            if !attached.is_empty() {
+                pending.push(json!({"type": "text", "text": format!("Attachments of tool call {}:", r.call_id)}));
+                pending.extend(attached);
+            }
+        }
+        messages.push(encode_message(m, quirks, last_user.is_none_or(|u| i > u)));
+    }
+    if !pending.is_empty() {
+        messages.push(json!({"role": "user", "content": pending}));
+    }
     body.insert("messages".into(), Value::Array(messages));
     if !req.tools.is_empty() {
         let tools = req
@@ -118,9 +137,12 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
 fn encode_message(m: &Message, quirks: &Quirks, current_turn: bool) -> Value {
     match m {
         Message::System { content } => json!({"role": "system", "content": content}),
-        Message::User { content } => json!({"role": "user", "content": content}),
+        Message::User { content, parts } if parts.is_empty() => json!({"role": "user", "content": content}),
+        Message::User { parts, .. } => {
+            json!({"role": "user", "content": parts.iter().map(wire_parts::chat_part).collect::<Vec<_>>()})
+        }
         Message::Tool(r) => {
-            json!({"role": "tool", "tool_call_id": r.call_id, "content": r.content})
+            json!({"role": "tool", "tool_call_id": r.call_id, "content": wire_parts::tool_text_with_notes(&r.content, &r.parts)})
         }
         Message::Assistant(a) => {
             let mut obj = Map::new();

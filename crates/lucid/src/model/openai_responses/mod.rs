@@ -15,6 +15,7 @@
 
 mod stream;
 
+pub use crate::model::wire_parts::decode_responses_part as decode_input_part;
 use serde_json::{Map, Value, json};
 
 pub use stream::ResponsesStreamDecoder;
@@ -26,7 +27,7 @@ use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
 use crate::model::presets::{Preset, QuotaRule};
 use crate::model::stream::normalize_finish;
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, openai};
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, openai, wire_parts};
 
 /// Whether `model` is one of OpenAI's reasoning models, which reject `temperature` and
 /// `top_p` (the o-series, GPT-5 and later, the codex models).
@@ -182,12 +183,21 @@ fn encode_message(m: &Message, input: &mut Vec<Value>) {
         Message::System { content } => {
             input.push(json!({"type": "message", "role": "system", "content": content}));
         }
-        Message::User { content } => input.push(json!({
+        Message::User { content, parts } if parts.is_empty() => input.push(json!({
             "type": "message", "role": "user", "content": [{"type": "input_text", "text": content}]
         })),
-        Message::Tool(r) => {
+        Message::User { parts, .. } => input.push(json!({
+            "type": "message", "role": "user",
+            "content": parts.iter().map(wire_parts::responses_part).collect::<Vec<_>>()
+        })),
+        Message::Tool(r) if r.parts.is_empty() => {
             input.push(json!({"type": "function_call_output", "call_id": r.call_id, "output": r.content}));
         }
+        // A function call's output may be a list of input parts (text, images, files).
+        Message::Tool(r) => input.push(json!({
+            "type": "function_call_output", "call_id": r.call_id,
+            "output": r.parts.iter().map(wire_parts::responses_part).collect::<Vec<_>>()
+        })),
         Message::Assistant(a) => encode_assistant(a, input),
     }
 }

@@ -12,7 +12,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::tool::ToolError;
+use crate::tool::{ToolContext, ToolError};
 use lucid_macros::tools;
 
 /// The most bytes `read_file` returns at once.
@@ -338,6 +338,36 @@ fn char_floor(bytes: &[u8], at: usize) -> usize {
     i
 }
 
+/// An image, PDF or audio file: attached for a model that takes its kind (the answer says
+/// so), refused with the reason for one that does not; `None` for any other file.
+async fn media_file(
+    file: &mut tokio::fs::File,
+    path: &str,
+    size: u64,
+    ctx: &ToolContext,
+) -> Result<Option<String>, ToolError> {
+    use tokio::io::{AsyncReadExt, AsyncSeekExt};
+    let mut head = [0u8; 16];
+    let n = file.read(&mut head).await.map_err(|e| io_error("read", path, e))?;
+    file.rewind().await.map_err(|e| io_error("read", path, e))?;
+    let Some(media_type) = crate::content::sniff(&head[..n]) else { return Ok(None) };
+    let kind = crate::content::Part::from_file_bytes(head[..n].to_vec(), None).map(|p| p.kind());
+    let Some(kind) = kind.filter(|_| ctx.accepts.zip(kind).is_some_and(|(a, k)| a.accepts(k))) else {
+        return Err(ToolError::new(format!(
+            "`{path}` is {media_type} ({size} bytes), not text, and this model takes no such input: it cannot be shown"
+        )));
+    };
+    if size > crate::store::encoding::MAX_ATTACHMENT_BYTES as u64 {
+        return Err(ToolError::new(format!("`{path}` ({media_type}, {size} bytes) is too large to attach")));
+    }
+    let mut data = Vec::with_capacity(size as usize);
+    file.read_to_end(&mut data).await.map_err(|e| io_error("read", path, e))?;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let part = crate::content::Part::from_file_bytes(data, Some(name)).ok_or_else(|| ToolError::new("unreadable"))?;
+    ctx.attachments.attach(part);
+    Ok(Some(format!("`{path}` is {media_type} ({size} bytes): attached for you to see ({kind}).")))
+}
+
 fn io_error(what: &str, path: &str, e: std::io::Error) -> ToolError {
     ToolError::new(format!("cannot {what} `{path}`: {e}"))
 }
@@ -346,10 +376,12 @@ fn io_error(what: &str, path: &str, e: std::io::Error) -> ToolError {
 impl Workspace {
     /// Reads a text file of the workspace. Long files come in pieces: give `offset` (a
     /// 1-based line number) and `limit` (lines) to read further. A line too long to read
-    /// whole is read in pieces with `byte_offset`, as the answer says.
+    /// whole is read in pieces with `byte_offset`, as the answer says. An image, PDF or
+    /// audio file is shown to a model that takes it.
     #[tool]
     async fn read_file(
         &self,
+        ctx: ToolContext,
         /// path relative to the workspace root
         path: String,
         /// first line to read (1-based; default 1)
@@ -360,8 +392,11 @@ impl Workspace {
         byte_offset: Option<u64>,
     ) -> Result<String, ToolError> {
         let real = self.resolve(&path)?;
-        let file = tokio::fs::File::open(&real).await.map_err(|e| io_error("read", &path, e))?;
+        let mut file = tokio::fs::File::open(&real).await.map_err(|e| io_error("read", &path, e))?;
         let size = file.metadata().await.map_err(|e| io_error("read", &path, e))?.len();
+        if let Some(shown) = media_file(&mut file, &path, size, &ctx).await? {
+            return Ok(shown);
+        }
         let reader = tokio::io::BufReader::with_capacity(64 * 1024, file);
         let read = match byte_offset {
             Some(at) => read_bytes(reader, at, size).await,

@@ -50,7 +50,7 @@ const HARMLESS: &[&str] = &["user", "service_tier", "prompt_cache_key", "safety_
 /// results of the client's tools, and the run goes on from them.
 pub struct ResponsesRequest {
     pub history: Vec<Message>,
-    pub prompt: Option<String>,
+    pub prompt: Option<Vec<lucid::Part>>,
     pub system: Option<String>,
     pub options: ChatOptions,
     pub tools: Vec<Arc<dyn Tool>>,
@@ -136,11 +136,33 @@ fn content_text(content: &Value, field: &str) -> Result<String, ApiError> {
     }
 }
 
+/// A user message's or a function output's content: a string, or `input_text`,
+/// `input_image` and `input_file` parts, each read by the codec's own decoder; a part it
+/// cannot keep (an uploaded file's id) is a 400 naming it.
+fn input_parts(content: &Value, field: &str) -> Result<Vec<lucid::Part>, ApiError> {
+    let text_only = |a: &[Value]| a.iter().all(|p| matches!(p["type"].as_str(), Some("input_text" | "output_text")));
+    let Value::Array(parts) = content.clone() else {
+        return Ok(vec![lucid::Part::text(content_text(content, field)?)]);
+    };
+    if text_only(&parts) {
+        // Text alone, joined as it always was.
+        return Ok(vec![lucid::Part::text(content_text(content, field)?)]);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            lucid::model::openai_responses::decode_input_part(p)
+                .map_err(|e| ApiError::invalid(&format!("{field}[{j}]"), &e))
+        })
+        .collect()
+}
+
 /// `input`: a string (the prompt), or items — messages, `function_call`s and their
 /// `function_call_output`s — after the `stored` conversation.
 fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
     let list = match body.0.get("input") {
-        Some(Value::String(s)) => return Ok((None, stored, Some(s.clone()))),
+        Some(Value::String(s)) => return Ok((None, stored, Some(vec![lucid::Part::text(s.clone())]))),
         Some(Value::Array(list)) if !list.is_empty() => list,
         Some(Value::Array(_)) => return Err(ApiError::invalid("input", "must not be empty")),
         Some(_) => return Err(ApiError::invalid("input", "must be a string or an array of input items")),
@@ -151,11 +173,14 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
     for (i, item) in list.iter().enumerate() {
         let kind = item["type"].as_str().unwrap_or(if item.get("role").is_some() { "message" } else { "" });
         match kind {
+            "message" if item["role"] == "user" => {
+                let parts = input_parts(&item["content"], &format!("input[{i}].content"))?;
+                out.push(Message::user_parts(parts));
+            }
             "message" => {
                 let text = content_text(&item["content"], &format!("input[{i}].content"))?;
                 match item["role"].as_str() {
                     Some("system" | "developer") => join_system(&mut system, || format!("input[{i}].role"), text),
-                    Some("user") => out.push(Message::user(text)),
                     Some("assistant") => out.push(Message::Assistant(AssistantMessage {
                         content: text,
                         tool_calls: vec![],
@@ -204,8 +229,9 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
                 });
                 let name =
                     name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier function_call `{id}`")))?;
-                let content = content_text(&item["output"], &format!("input[{i}].output"))?;
-                out.push(Message::Tool(ToolResult { call_id: id.to_string(), name, content, is_error: false }));
+                // An output may be a list of parts: text, images, files.
+                let parts = input_parts(&item["output"], &format!("input[{i}].output"))?;
+                out.push(Message::Tool(ToolResult::with_parts(id, name, parts)));
             }
             other => {
                 return Err(ApiError::invalid(

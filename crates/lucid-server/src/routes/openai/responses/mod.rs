@@ -70,7 +70,7 @@ pub async fn create(
         return Ok(stream::answer(server, tenant, session, prompt, head, slot, started));
     }
     let outcome = match prompt {
-        Some(prompt) => session.run(prompt).await,
+        Some(prompt) => session.run_parts(prompt).await,
         None => session.resume().await,
     };
     drop(slot);

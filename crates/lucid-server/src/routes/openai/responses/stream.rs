@@ -82,7 +82,7 @@ pub fn answer(
     server: Arc<AppState>,
     tenant: Tenant,
     mut session: Session,
-    prompt: Option<String>,
+    prompt: Option<Vec<lucid::Part>>,
     head: Head,
     slot: Slot,
     started: Instant,
@@ -98,7 +98,7 @@ pub fn answer(
         let mut finished: Option<AgentResult> = None;
         {
             let mut run: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match prompt {
-                Some(prompt) => Box::pin(session.run_stream(prompt)),
+                Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
                 None => Box::pin(session.resume_stream()),
             };
             while let Some(event) = run.next().await {

@@ -1,0 +1,81 @@
+//! `lucid serve`'s OpenAI facades take images and files from the official Python SDK:
+//! Chat Completions `image_url` parts and Responses `input_image`/`input_file` parts reach
+//! the model (the strict mock's image scenario checks them) as the model's own parts.
+
+mod common;
+
+use std::process::Command;
+
+use common::{real_part, test_dir, text};
+use lucid_mock::MockServer;
+use lucid_mock::images::image_handler;
+use serde_json::Value;
+
+const SCRIPT: &str = r#"
+import base64, json, sys
+from openai import OpenAI, BadRequestError
+url, key = sys.argv[1], sys.argv[2]
+c = OpenAI(base_url=url + "/v1", api_key=key)
+png = base64.b64encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01").decode()
+pdf = base64.b64encode(b"%PDF-1.4\n%%EOF\n").decode()
+out = {}
+r = c.chat.completions.create(model="default", messages=[{"role": "user", "content": [
+    {"type": "text", "text": "What is this?"},
+    {"type": "image_url", "image_url": {"url": "data:image/png;base64," + png}}]}])
+out["chat"] = r.choices[0].message.content
+r = c.responses.create(model="default", input=[{"role": "user", "content": [
+    {"type": "input_text", "text": "And these?"},
+    {"type": "input_image", "image_url": "data:image/png;base64," + png},
+    {"type": "input_file", "filename": "a.pdf", "file_data": "data:application/pdf;base64," + pdf}]}])
+out["responses"] = r.output_text
+try:
+    c.responses.create(model="default", input=[{"role": "user", "content": [
+        {"type": "input_file", "file_id": "file-123"}]}])
+    out["file_id"] = "accepted"
+except BadRequestError as e:
+    out["file_id"] = [e.status_code, e.body.get("message") if isinstance(e.body, dict) else str(e.body)]
+print(json.dumps(out))
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_openai_sdk_sends_images_and_files_through_both_facades() {
+    let Some(python) = real_part("LUCID_TEST_OPENAI_PYTHON", ".ci/run installs PyPI's openai in a venv and sets it")
+    else {
+        return;
+    };
+    let mock = MockServer::start(image_handler()).await;
+    let dir = test_dir("serve-parts");
+    let config = dir.join("config.toml");
+    std::fs::write(
+        &config,
+        format!("base_url = \"{}/v1\"\nmodel = \"mock-model\"\ncontext_window = 8192\ntools = []\n", mock.url()),
+    )
+    .unwrap();
+    let mut cmd = common::lucid_command();
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--store"])
+        .arg(dir.join("serve.db"))
+        .arg("--config")
+        .arg(&config)
+        .current_dir(&dir)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &dir)
+        .env("LUCID_SERVE_API_KEYS", "acme:acme-key-0123456789");
+    let (mut child, url, _) = tokio::task::block_in_place(|| common::until_listening(&mut cmd));
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(python).args(["-c", SCRIPT, &url, "acme-key-0123456789"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(out.status.success(), "the SDK script failed:\n{}", text(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["chat"], "I see: image/png (24 bytes).", "{got}");
+    assert_eq!(got["responses"], "I see: image/png (24 bytes), application/pdf (15 bytes).", "{got}");
+    assert_eq!(got["file_id"][0], 400, "{got}");
+    assert!(got["file_id"][1].as_str().unwrap_or_default().contains("file ids are not kept"), "{got}");
+    let sent = mock.requests();
+    let user = &sent[0].json()["messages"];
+    let last = user.as_array().unwrap().last().unwrap();
+    assert_eq!(last["content"][1]["type"], "image_url", "the model got the image as a part: {last}");
+}
