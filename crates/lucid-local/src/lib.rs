@@ -4,6 +4,8 @@
 //!
 //! - **Engine:** llama.cpp itself (through `llama-cpp-2`), built for the CPU baseline with
 //!   its SIMD kernels (x86-64-v3 on x86-64, NEON on ARM64) and optimised in every profile.
+//!   A CPU without those instructions is refused before any call into llama.cpp
+//!   ([`check_cpu`]), not crashed by SIGILL.
 //! - **Prompt:** the file's own chat template (`tokenizer.chat_template`), rendered with
 //!   minijinja as transformers renders it, tools included (Hermes `<tool_call>` for Qwen).
 //! - **Tool calls that cannot be malformed:** decoding is constrained by a grammar built from
