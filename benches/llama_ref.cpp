@@ -84,7 +84,7 @@ int main(int argc, char ** argv) {
     decode(toks);
     llama_token tok = llama_sampler_sample(greedy, ctx, -1);
     double dt = now() - t;
-    std::printf("prefill: %zu tokens in %.2f s = %.1f tok/s\n", toks.size(), dt, toks.size() / dt);
+    std::printf("prefill: %zu tokens in %.2f s = %.2f tok/s\n", toks.size(), dt, toks.size() / dt);
 
     // Generation: GEN tokens from there (the first is the one just sampled).
     std::string answer;
@@ -98,7 +98,7 @@ int main(int argc, char ** argv) {
         tok = llama_sampler_sample(greedy, ctx, -1);
     }
     dt = now() - t;
-    std::printf("generation: %d tokens, %.1f tok/s after the first\n", generated, (generated - 1) / dt);
+    std::printf("generation: %d tokens, %.2f tok/s after the first\n", generated, (generated - 1) / dt);
 
     // Second turn: the last token, the end of the answer and a short question.
     std::vector<llama_token> more{tok};

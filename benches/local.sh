@@ -47,8 +47,8 @@ def grab(path):
         "rss": num(r"peak RSS: ([\d.]+) MiB"),
     }
 l, s = grab(sys.argv[1]), grab(sys.argv[2])
-print(f"prefill tok/s       {l['prefill']:.1f} / {s['prefill']:.1f} = {l['prefill'] / s['prefill']:.2f}x (goal >= 0.5)")
-print(f"generation tok/s    {l['generation']:.1f} / {s['generation']:.1f} = {l['generation'] / s['generation']:.2f}x (goal >= 0.8)")
+print(f"prefill tok/s       {l['prefill']:.2f} / {s['prefill']:.2f} = {l['prefill'] / s['prefill']:.2f}x (goal >= 0.5)")
+print(f"generation tok/s    {l['generation']:.2f} / {s['generation']:.2f} = {l['generation'] / s['generation']:.2f}x (goal >= 0.8)")
 print(f"second-turn prefill {l['turn2_tokens']:.0f} / {s['turn2_tokens']:.0f} new tokens, "
       f"{l['turn2_s']:.2f} / {s['turn2_s']:.2f} s = {l['turn2_s'] / s['turn2_s']:.2f}x")
 print(f"peak RSS MiB        {l['rss']:.0f} / {s['rss']:.0f} = {l['rss'] / s['rss']:.2f}x")
@@ -77,10 +77,10 @@ def chat(messages, n):
 msgs = [{"role": "system", "content": "You are a helpful assistant."},
         {"role": "user", "content": f"Here is a list: {filler}. Count from 1 to 100, separated by commas."}]
 t = chat(msgs, 1)["timings"]
-print(f"prefill: {t['prompt_n']} tokens in {t['prompt_ms']/1000:.2f} s = {t['prompt_per_second']:.1f} tok/s")
+print(f"prefill: {t['prompt_n']} tokens in {t['prompt_ms']/1000:.2f} s = {t['prompt_per_second']:.2f} tok/s")
 r = chat(msgs, gen)
 t = r["timings"]
-print(f"generation: {t['predicted_n']} tokens, {t['predicted_per_second']:.1f} tok/s (cached prompt {t.get('cache_n', '?')})")
+print(f"generation: {t['predicted_n']} tokens, {t['predicted_per_second']:.2f} tok/s (cached prompt {t.get('cache_n', '?')})")
 msgs += [{"role": "assistant", "content": r["choices"][0]["message"]["content"]},
          {"role": "user", "content": "Now count down from 10 to 1."}]
 t = chat(msgs, 1)["timings"]

@@ -55,22 +55,25 @@ fn main() {
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let mut features: Vec<&str> = Vec::new();
     if arch == "x86_64" {
-        let lookup: Box<dyn Fn(&str) -> Option<String>> = match cmake_cache() {
+        let values: HashMap<String, String> = match cmake_cache() {
             Some((path, values)) => {
                 println!("cargo:rerun-if-changed={}", path.display());
-                Box::new(move |k| values.get(k).cloned())
+                values
             }
             None => {
                 println!(
                     "cargo:warning=llama-cpp-sys-2's CMake cache not found: CPU features read from GGML_* variables"
                 );
-                for (key, _) in OPTIONS {
-                    println!("cargo:rerun-if-env-changed={key}");
-                }
-                Box::new(|k| std::env::var(k).ok())
+                let keys =
+                    OPTIONS.iter().map(|(k, _)| *k).chain(["GGML_NATIVE", "GGML_BACKEND_DL", "GGML_CPU_ALL_VARIANTS"]);
+                keys.filter_map(|k| {
+                    println!("cargo:rerun-if-env-changed={k}");
+                    Some((k.to_string(), std::env::var(k).ok()?))
+                })
+                .collect()
             }
         };
-        let is_on = |k: &str| lookup(k).is_some_and(|v| on(&v));
+        let is_on = |k: &str| values.get(k).is_some_and(|v| on(v));
         if is_on("GGML_BACKEND_DL") && is_on("GGML_CPU_ALL_VARIANTS") {
             // ggml picks the variant at run time: nothing beyond x86-64 itself.
         } else if is_on("GGML_NATIVE") {
