@@ -21,6 +21,17 @@ pub fn context_window(path: &Path) -> Option<u32> {
     engine::window(path)
 }
 
+/// Why the engine cannot run on this CPU (it lacks instructions llama.cpp was compiled
+/// for), if it cannot: checked before a model is downloaded or loaded, since running it
+/// anyway would kill the process with SIGILL. `None` without the engine.
+pub fn unsupported_cpu() -> Option<String> {
+    engine::unsupported_cpu()
+}
+
+/// What to do instead when the engine cannot run here.
+pub const ELSEWHERE: &str = "for a hosted provider, set its API key (e.g. export OPENAI_API_KEY=...; `lucid providers` \
+                             lists them); for a server, lucid run --base-url http://HOST:PORT/v1 --model NAME ...";
+
 #[cfg(feature = "local")]
 mod engine {
     use std::collections::HashMap;
@@ -44,6 +55,9 @@ mod engine {
         if let Some(m) = all.get(path) {
             return Ok(m.clone());
         }
+        if let Err(e) = lucid_local::check_cpu() {
+            anyhow::bail!("cannot run {name}: {e}: {}", super::ELSEWHERE);
+        }
         let options =
             LocalOptions { prefix_cache: prefix_cache_dir(), name: Some(name.to_string()), ..LocalOptions::default() };
         let model = LocalModel::load(path, options)?;
@@ -58,6 +72,10 @@ mod engine {
     pub fn window(path: &Path) -> Option<u32> {
         let all = LOADED.lock().unwrap_or_else(|p| p.into_inner());
         all.as_ref()?.get(path).map(LocalModel::context_window)
+    }
+
+    pub fn unsupported_cpu() -> Option<String> {
+        lucid_local::check_cpu().err().map(|e| e.to_string())
     }
 }
 
@@ -78,6 +96,10 @@ mod engine {
     }
 
     pub fn window(_path: &Path) -> Option<u32> {
+        None
+    }
+
+    pub fn unsupported_cpu() -> Option<String> {
         None
     }
 }

@@ -81,3 +81,53 @@ async fn run_with_a_model_file_calls_the_calculator_with_valid_arguments_and_pri
     let shown = text(&out.stdout);
     assert!(shown.contains("provider = \"local\"") && shown.contains(&gguf), "{shown}{}", text(&out.stderr));
 }
+
+/// On an x86-64 CPU without the instructions llama.cpp was compiled for (Lucid builds
+/// x86-64-v3), the engine is refused with the missing instructions named and a way out,
+/// before anything calls into llama.cpp: not a SIGILL, and no default model downloaded.
+/// The CPU is QEMU's user-mode emulator posing as an Ivy Bridge (AVX and F16C, no AVX2,
+/// FMA or BMI2), `LUCID_TEST_QEMU_X86` (Debian's qemu-user; `.ci/run` installs it).
+#[cfg(target_arch = "x86_64")]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cpu_without_avx2_is_told_what_is_missing_and_what_to_use_instead() {
+    let Some(qemu) = real_part("LUCID_TEST_QEMU_X86", "the path of qemu-x86_64 (Debian's qemu-user)") else {
+        return;
+    };
+    let Some(gguf) = real_part("LUCID_TEST_GGUF", "the path of a Qwen2.5 instruct GGUF; .ci/gguf.sh prints one") else {
+        return;
+    };
+    let dir = test_dir("local-old-cpu");
+    let under_qemu = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(&qemu);
+        cmd.args(["-cpu", "IvyBridge", env!("CARGO_BIN_EXE_lucid")])
+            .args(args)
+            .current_dir(&dir)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .env("HF_HOME", dir.join("hf"))
+            // Nothing listens there: a download attempt would fail with another message.
+            .env("HF_ENDPOINT", "http://127.0.0.1:9");
+        if let Some(file) = std::env::var_os("LLVM_PROFILE_FILE") {
+            cmd.env("LLVM_PROFILE_FILE", file);
+        }
+        cmd.output().expect("run qemu-x86_64")
+    };
+    let missing = "this CPU lacks AVX2, FMA, BMI2, which the embedded llama.cpp engine was compiled to use \
+                   (it needs SSE4.2, AVX, AVX2, FMA, F16C, BMI2";
+
+    let out = under_qemu(&["run", "--model-file", &gguf, "hi"]);
+    let err = text(&out.stderr);
+    assert!(out.status.code().is_some(), "killed by a signal (SIGILL?): {:?}\n{err}", out.status);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(missing), "{err}");
+    assert!(err.contains("OPENAI_API_KEY") && err.contains("--base-url http://HOST:PORT/v1"), "{err}");
+
+    // No key, no server: the default would be the local model; it is not downloaded.
+    let out = under_qemu(&["run", "hi"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no model provider found, and the in-process model cannot run here"), "{err}");
+    assert!(err.contains(missing) && err.contains("OPENAI_API_KEY"), "{err}");
+    assert!(!err.contains("downloading") && !dir.join("hf/hub").exists(), "{err}");
+}

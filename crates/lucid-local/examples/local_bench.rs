@@ -88,13 +88,13 @@ async fn main() {
     let mut messages = vec![Message::system("You are a helpful assistant."), Message::user(long)];
     let (ttft, _, usage, _) = timed(&model, &messages, 1).await;
     let prefilled = usage.input_tokens - usage.cached_input_tokens;
-    println!("prefill: {prefilled} tokens in {ttft:.2} s = {:.1} tok/s", prefilled as f64 / ttft);
+    println!("prefill: {prefilled} tokens in {ttft:.2} s = {:.2} tok/s", prefilled as f64 / ttft);
 
     // Generation: the same prompt (cached), then GEN_TOKENS tokens.
     let (ttft, rest, usage, answer) = timed(&model, &messages, gen_tokens).await;
     let generated = usage.output_tokens.saturating_sub(1);
     println!(
-        "generation: {} tokens, {:.1} tok/s after the first (first token {ttft:.2} s, cached prompt {} of {})",
+        "generation: {} tokens, {:.2} tok/s after the first (first token {ttft:.2} s, cached prompt {} of {})",
         usage.output_tokens,
         generated as f64 / rest.max(1e-9),
         usage.cached_input_tokens,

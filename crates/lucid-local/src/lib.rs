@@ -4,6 +4,8 @@
 //!
 //! - **Engine:** llama.cpp itself (through `llama-cpp-2`), built for the CPU baseline with
 //!   its SIMD kernels (x86-64-v3 on x86-64, NEON on ARM64) and optimised in every profile.
+//!   A CPU without those instructions is refused before any call into llama.cpp
+//!   ([`check_cpu`]), not crashed by SIGILL.
 //! - **Prompt:** the file's own chat template (`tokenizer.chat_template`), rendered with
 //!   minijinja as transformers renders it, tools included (Hermes `<tool_call>` for Qwen).
 //! - **Tool calls that cannot be malformed:** decoding is constrained by a grammar built from
@@ -26,6 +28,7 @@
 //! # Ok(()) }
 //! ```
 
+mod cpu;
 mod engine;
 mod grammar;
 mod output;
@@ -40,6 +43,7 @@ use futures::StreamExt;
 use futures::future::BoxFuture;
 use lucid::model::{ChatModel, ChatRequest, ChatResponse, EventStream, ModelError, StreamEvent};
 
+pub use cpu::{UnsupportedCpu, check_cpu, required_cpu_features};
 pub use engine::PROVIDER;
 
 /// The context window used when [`LocalOptions::context_size`] is unset (or the file's own
@@ -123,9 +127,11 @@ impl LocalModel {
     /// `tokio::task::spawn_blocking`.
     ///
     /// # Errors
-    /// [`ModelError::Config`] when the file is missing, is not a GGUF model llama.cpp can
-    /// run, or has no usable chat template.
+    /// [`ModelError::Config`] when this CPU lacks instructions the engine was compiled for
+    /// ([`check_cpu`], checked before any call into llama.cpp), the file is missing, is not a
+    /// GGUF model llama.cpp can run, or has no usable chat template.
     pub fn load(path: impl AsRef<Path>, options: LocalOptions) -> Result<LocalModel, ModelError> {
+        check_cpu().map_err(|e| ModelError::Config(e.to_string()))?;
         let path = path.as_ref().to_path_buf();
         if !path.is_file() {
             return Err(ModelError::Config(format!("no model file at {}", path.display())));

@@ -135,6 +135,16 @@ pub async fn resolve(args: &ModelArgs, file: &Settings) -> anyhow::Result<ModelC
     if cfg.provider != LOCAL || cfg.preset.is_some() || cfg.model_file.is_some() {
         return Ok(cfg);
     }
+    // A CPU without the instructions llama.cpp was compiled for: say so before downloading.
+    if let Some(why) = crate::local::unsupported_cpu() {
+        if defaulted {
+            return Err(no_provider(&format!(
+                "no model provider found, and the in-process model cannot run here: {why}."
+            ))
+            .into());
+        }
+        anyhow::bail!("the local model {} cannot run: {why}: {}", cfg.model, crate::local::ELSEWHERE);
+    }
     let hub = super::hub(cfg.offline);
     if defaulted {
         let cached = crate::models::ModelRef::parse(&cfg.model).ok().and_then(|m| hub.cache.find(&m)).is_some();
