@@ -7,8 +7,12 @@
 
 use std::fmt;
 
-/// The x86-64 features ggml was compiled to use, comma-separated (from build.rs).
-const BUILT_FOR: &str = env!("LUCID_LOCAL_X86_FEATURES");
+/// The x86-64 features ggml was compiled to use, comma-separated (from build.rs, which
+/// always sets it for rustc; rustdoc compiling the doctests may not see it).
+const BUILT_FOR: &str = match option_env!("LUCID_LOCAL_X86_FEATURES") {
+    Some(features) => features,
+    None => "",
+};
 
 /// The CPU lacks instructions the embedded llama.cpp engine was compiled to use: loading a
 /// model would crash the process (SIGILL), so [`check_cpu`] refuses first.

@@ -1,7 +1,9 @@
 //! What the model may write, as a Lark grammar for llguidance: plain text, or tool calls
 //! whose JSON matches one of the offered tools' schemas, in the Hermes form Qwen is trained
-//! on (`<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`) or as the bare JSON
-//! object small Qwen models write. `tool_choice` narrows the choice (none: text only;
+//! on (`<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`), as the bare JSON
+//! object small Qwen models write, or in the Markdown fence they write as often
+//! (`` ```json\n{…}\n``` ``): free text cannot open like any of these, so a call written
+//! in any of these forms is a schema-checked call, never text. `tool_choice` narrows the choice (none: text only;
 //! required: calls only; a named tool: that tool only), and a response format replaces the
 //! free text with JSON (any object, or one matching a schema). llguidance compiles the
 //! JSON schemas itself (`%json`), so an invalid call cannot be sampled.
@@ -53,11 +55,12 @@ pub fn plan(tools: &[ToolSpec], options: &ChatOptions, relaxed: &[String]) -> Pl
     } else {
         let text = answer.unwrap_or_else(|| "TEXT".to_string());
         lark.push_str(&format!("start: answer | calls\nanswer: {text}\n"));
-        // Free text may not open like a call: its first character is not `{` or `<`.
-        lark.push_str("TEXT: /[^{<\\s](.|\\n)*/\n");
+        // Free text may not open like a call: its first character is not `{` or `<`, and it
+        // is not a fenced JSON object (another fence, a code answer, is text).
+        lark.push_str("TEXT: /[^{<\\s](.|\\n)*/ & ~/```[a-zA-Z]*\\s*\\{(.|\\n)*/\n");
     }
     lark.push_str(&format!("calls: {calls}\n"));
-    lark.push_str("call: \"<tool_call>\\n\" body \"\\n</tool_call>\" | body\n");
+    lark.push_str("call: \"<tool_call>\\n\" body \"\\n</tool_call>\" | body | \"```json\\n\" body \"\\n```\"\n");
     lark.push_str(&format!("body: %json {schema}\n"));
     Plan { lark: Some(lark), shape: if calls_only { Shape::Calls } else { Shape::TextOrCalls } }
 }
@@ -89,6 +92,36 @@ fn call_schema(tool: &ToolSpec, relaxed: &[String]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the grammar `lark` accepts `text` whole, with llguidance itself over a
+    /// one-byte-per-token vocabulary.
+    fn accepts(lark: &str, text: &str) -> bool {
+        let env = toktrie::ApproximateTokEnv::single_byte_env();
+        let mut factory = llguidance::ParserFactory::new_simple(&env).unwrap();
+        factory.quiet();
+        let parser = factory.create_parser(llguidance::api::TopLevelGrammar::from_lark(lark.to_string())).unwrap();
+        let mut m = llguidance::Matcher::new(Ok(parser));
+        let tokens: Vec<u32> = text.bytes().map(u32::from).collect();
+        m.consume_tokens(&tokens).is_ok() && m.is_accepting().unwrap_or(false)
+    }
+
+    #[test]
+    fn a_call_in_any_form_is_schema_checked_and_text_cannot_pass_for_one() {
+        let lark = plan(&[calc()], &ChatOptions::default(), &[]).lark.unwrap();
+        let call = r#"{"name":"calculator","arguments":{"expression":"23*19"}}"#;
+        for form in [format!("<tool_call>\n{call}\n</tool_call>"), call.to_string(), format!("```json\n{call}\n```")] {
+            assert!(accepts(&lark, &form), "{form}");
+        }
+        // What a small model writes when free text may hold a fenced object: refused,
+        // whether the call is wrong or right (a right one must be the fenced call form).
+        assert!(!accepts(&lark, "```json\n{\"name\": \"calculator\", \"arguments\": {\"expr\": 1}}\n```"));
+        assert!(!accepts(&lark, "```json\n{\"name\":\"nope\",\"arguments\":{}}\n```"));
+        assert!(!accepts(&lark, r#"``` {"name":"calculator"}"#));
+        // Answers stay free, code fences included.
+        for text in ["The answer is 437.", "```python\nprint(23 * 19)\n```", "```json\n[1, 2]\n```", "Use `{x}`."] {
+            assert!(accepts(&lark, text), "{text}");
+        }
+    }
 
     fn calc() -> ToolSpec {
         ToolSpec::new(

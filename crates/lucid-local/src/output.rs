@@ -1,7 +1,7 @@
 //! Reading the model's output as it is generated: text streams out as it comes; output that
-//! opens like a tool call (`<tool_call>` or a bare `{`) is held back and read as calls at
-//! the end: Hermes `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>` blocks, or
-//! bare JSON objects of that shape.
+//! opens like a tool call (`<tool_call>`, a bare `{` or a `` ```json `` fence) is held back
+//! and read as calls at the end: Hermes `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`
+//! blocks, bare JSON objects of that shape, or such objects in a fence.
 
 use lucid::model::StreamEvent;
 use lucid::model::stream::Assembler;
@@ -11,6 +11,8 @@ use crate::grammar::Shape;
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
+const FENCE: &str = "```json";
+const FENCE_END: &str = "```";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -43,10 +45,10 @@ impl OutputReader {
             State::Undecided => {
                 self.held.push_str(piece);
                 let t = self.held.trim_start();
-                if t.is_empty() || (OPEN.starts_with(t) && self.shape != Shape::Text) {
+                if t.is_empty() || ((OPEN.starts_with(t) || FENCE.starts_with(t)) && self.shape != Shape::Text) {
                     return;
                 }
-                if t.starts_with('{') || t.starts_with(OPEN) {
+                if t.starts_with('{') || t.starts_with(OPEN) || t.starts_with(FENCE) {
                     self.state = State::Calls;
                 } else {
                     self.state = State::Text;
@@ -82,8 +84,11 @@ pub fn read_calls(text: &str) -> Vec<(String, String)> {
     let mut rest = text.trim_start();
     while !rest.is_empty() {
         let tagged = rest.starts_with(OPEN);
+        let fenced = !tagged && rest.starts_with(FENCE);
         if tagged {
             rest = rest[OPEN.len()..].trim_start();
+        } else if fenced {
+            rest = rest[FENCE.len()..].trim_start();
         }
         if !rest.starts_with('{') {
             break;
@@ -104,6 +109,8 @@ pub fn read_calls(text: &str) -> Vec<(String, String)> {
                 rest = rest[used..].trim_start();
                 if tagged && rest.starts_with(CLOSE) {
                     rest = rest[CLOSE.len()..].trim_start();
+                } else if fenced && rest.starts_with(FENCE_END) {
+                    rest = rest[FENCE_END.len()..].trim_start();
                 }
             }
             _ => {
@@ -169,6 +176,15 @@ mod tests {
         let names: Vec<_> = r.message.tool_calls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
         assert_eq!(r.finish_reason, Some(lucid::FinishReason::ToolCalls));
+        let (events, r) = run(
+            Shape::TextOrCalls,
+            &["``", "`json\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"1\"}}\n```"],
+        );
+        assert!(!events.iter().any(|e| matches!(e, StreamEvent::TextDelta(_))), "a fenced call is no text: {events:?}");
+        assert_eq!(r.message.tool_calls[0].name, "calculator");
+        assert_eq!(r.message.content, "");
+        let (_, r) = run(Shape::TextOrCalls, &["```json\n[1, 2]\n```"]);
+        assert_eq!(r.message.content, "```json\n[1, 2]\n```", "a fenced value that is no call is text");
     }
 
     #[test]

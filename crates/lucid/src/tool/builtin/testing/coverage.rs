@@ -179,7 +179,11 @@ impl Coverage {
         let python = ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "conftest.py", "setup.py"];
         if python.iter().any(|f| has(f)) {
             // The report is written whether the tests pass or not.
-            let c = format!("python3 -m coverage run -m pytest -q; python3 -m coverage json -q -o {s}/coverage.json");
+            // No bytecode, as for `run_tests`: a test rewritten in the same second would run stale.
+            let c = format!(
+                "PYTHONDONTWRITEBYTECODE=1 python3 -m coverage run -m pytest -q -p no:cacheprovider; \
+                 python3 -m coverage json -q -o {s}/coverage.json"
+            );
             return Some((c, scratch.join("coverage.json")));
         }
         None

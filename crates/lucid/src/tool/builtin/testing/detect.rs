@@ -135,9 +135,13 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
     let python = ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "conftest.py", "setup.py"];
     if python.iter().any(|f| has(f)) {
         let report = scratch.join("junit.xml");
-        // xunit1 puts each test's file and line in the report.
-        let mut cmd =
-            format!("python3 -m pytest -q -o junit_family=xunit1 --junitxml={}", quote(&report.to_string_lossy()));
+        // xunit1 puts each test's file and line in the report. No bytecode is written: a
+        // test file rewritten within the same second at the same size (a repaired
+        // assertion) would otherwise be run from its stale cached bytecode.
+        let mut cmd = format!(
+            "PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider -o junit_family=xunit1 --junitxml={}",
+            quote(&report.to_string_lossy())
+        );
         match filter {
             Some(f) if root.join(f.split("::").next().unwrap_or(f)).exists() => cmd.push_str(&format!(" {}", quote(f))),
             Some(f) => cmd.push_str(&format!(" -k {}", quote(f))),
