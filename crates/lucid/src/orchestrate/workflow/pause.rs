@@ -23,8 +23,15 @@ use crate::error::Result;
 use crate::message::Usage;
 use crate::{Agent, Session};
 
-/// A workflow stopped at agent steps whose tool calls wait for approval. See the
-/// [module docs](self).
+/// A workflow stopped at agent steps whose tool calls wait for approval.
+///
+/// An agent step whose agent [defers its asks](crate::tool::permission::PermissionPolicy::defer_asks)
+/// and whose model calls a tool marked `ask` stops the workflow: the run comes back with
+/// [`WorkflowRun::paused`](super::WorkflowRun::paused) set. Steps running beside it (a
+/// parallel group, `foreach` items) finish first. A `PausedWorkflow` serializes (store it
+/// anywhere), lists its waiting calls, records answers ([`PausedWorkflow::decide`]) and
+/// goes on with [`Workflow::resume`](super::Workflow::resume): the finished steps are not
+/// run again, the waiting step's session continues where it stopped.
 ///
 /// ```no_run
 /// # async fn demo(flow: lucid::orchestrate::workflow::Workflow) -> Result<(), Box<dyn std::error::Error>> {
