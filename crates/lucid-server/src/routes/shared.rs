@@ -1,6 +1,7 @@
 //! What the session and run routes share: a tenant's session or run found (or 404), a run
 //! as the API shows it, waiting for a run's turn or streaming its events, the tenant's
-//! quotas, and the 409 of a session that already has a run going.
+//! quotas, the 409 of a session that already has a run going, and a facade's turn: its
+//! prompt's run, or the history's continuation.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -76,4 +77,16 @@ pub async fn within_quotas(server: &AppState, tenant: &Tenant, new_session: bool
 /// The 409 of a second run on a busy session.
 pub fn busy(session: &str) -> ApiError {
     ApiError::conflict("session_busy", format!("session `{session}` already has a run going; one at a time"))
+}
+
+/// The events of a facade's turn: the run of `prompt`, or, when the request ended with the
+/// client's tool results (no prompt), the session's continuation from its history.
+pub fn prompt_or_resume(
+    session: &mut lucid::Session,
+    prompt: Option<Vec<lucid::Part>>,
+) -> std::pin::Pin<Box<dyn futures::Stream<Item = lucid::AgentEvent> + Send + '_>> {
+    match prompt {
+        Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
+        None => Box::pin(session.resume_stream()),
+    }
 }

@@ -8,13 +8,12 @@
 //! run's token usage) or `RUN_ERROR`.
 
 use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 use lucid::{AgentEvent, AgentResult, Session, StopReason};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -190,10 +189,7 @@ pub fn answer(
         let mut wrote = false;
         let mut finished: Option<AgentResult> = None;
         {
-            let mut run: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match prompt {
-                Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
-                None => Box::pin(session.resume_stream()),
-            };
+            let mut run = crate::routes::shared::prompt_or_resume(&mut session, prompt);
             while let Some(event) = run.next().await {
                 match event {
                     AgentEvent::Iteration(_) => {

@@ -19,7 +19,6 @@
 
 use std::collections::BTreeSet;
 use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,8 +26,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 use futures::future::BoxFuture;
-use futures::{Stream, StreamExt};
 use lucid::agent::hooks::{Hook, HookContext, ModelCall, ModelCallDecision};
 use lucid::model::{ChatOptions, ToolChoice};
 use lucid::tool::permission::Permission;
@@ -198,10 +197,7 @@ pub async fn chat_completions(
     tokio::spawn(async move {
         let _slot = slot;
         let canceller = session.canceller();
-        let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match prompt {
-            Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
-            None => Box::pin(session.resume_stream()),
-        };
+        let mut events = crate::routes::shared::prompt_or_resume(&mut session, prompt);
         let mut open =
             tx.send(chunk(Some(json!({"role": "assistant", "content": ""})), Value::Null, Value::Null)).await.is_ok();
         while let Some(event) = events.next().await {

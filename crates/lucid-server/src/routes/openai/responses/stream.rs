@@ -7,13 +7,12 @@
 //! (or `response.failed`). No `[DONE]`: the Responses API ends with the stream.
 
 use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 use lucid::{AgentEvent, AgentResult, Session, StopReason};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -97,10 +96,7 @@ pub fn answer(
         let mut message: Option<Message> = None;
         let mut finished: Option<AgentResult> = None;
         {
-            let mut run: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match prompt {
-                Some(prompt) => Box::pin(session.run_stream_parts(prompt)),
-                None => Box::pin(session.resume_stream()),
-            };
+            let mut run = crate::routes::shared::prompt_or_resume(&mut session, prompt);
             while let Some(event) = run.next().await {
                 match event {
                     AgentEvent::TextDelta(t) => {
