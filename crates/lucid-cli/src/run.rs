@@ -84,7 +84,7 @@ pub async fn run(
     }
     let answering = request.as_ref().map(|r| Answering { model: cfg.model.clone(), session: r.session_id.clone() });
     let answering = answering.as_ref();
-    let (servers, _) = crate::mcp::start(&servers, false).await?;
+    let (servers, _) = crate::mcp::start(&servers, false, true).await?;
     let mcp_tools = crate::mcp::tools(&servers)?;
     for (tool, permission) in &mcp_tools {
         settings.permissions.insert(tool.spec().name().to_string(), *permission);

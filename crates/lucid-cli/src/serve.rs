@@ -72,7 +72,7 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         // database URL) reaches `shell` or `python`.
         agent_settings.isolated_tool_env = true;
         let servers = crate::mcp::servers(settings.mcp.as_ref(), &Default::default())?;
-        let (started, _) = crate::mcp::start(&servers, false).await?;
+        let (started, _) = crate::mcp::start(&servers, false, false).await?;
         let mcp_tools = crate::mcp::tools(&started)?;
         // Each MCP tool's permission (per tool, else per server, else `ask`) joins the
         // policy as in `lucid run`; an `ask` waits for an approval over HTTP.

@@ -46,7 +46,7 @@ pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<
     // The tool list of the settings is for `run` and `chat`; a workflow's agents name theirs.
     let mut agent = config::agent_settings(&AgentArgs { store, ..AgentArgs::default() }, settings, ToolDefaults::Run)?;
     // MCP servers start at once; their tools ask (so are refused) unless `--allow`ed.
-    let (servers, _) = crate::mcp::start(&crate::mcp::servers(settings.mcp.as_ref(), &mcp)?, false).await?;
+    let (servers, _) = crate::mcp::start(&crate::mcp::servers(settings.mcp.as_ref(), &mcp)?, false, true).await?;
     let mcp_tools = crate::mcp::tools(&servers)?;
     for (tool, permission) in &mcp_tools {
         let name = tool.spec().name().to_string();

@@ -13,14 +13,13 @@ use std::path::{Path, PathBuf};
 
 use common::text;
 
-/// The client scenarios Lucid passes: 4 of the 4 without authorization and 15 of the 19
-/// `auth/*` ones. Not passed: `auth/metadata-var2` and `auth/metadata-var3` (suite 0.1.13
-/// serves authorization-server metadata whose `issuer` lacks the `/tenant1` path it was
-/// found under; Lucid, through rmcp, refuses the mismatch as RFC 8414 §3.3 says; fixed in
-/// the suite's 0.1.15, which needs Node 22), `auth/scope-step-up` (a `403
-/// insufficient_scope` on `tools/call` would need a second browser authorization in the
-/// middle of a session) and `auth/client-credentials-jwt` (rmcp's `private_key_jwt` needs
-/// its `auth-client-credentials-jwt` feature and a JWT signing crate).
+/// The client scenarios Lucid passes: every one the suite says MCP 2025-11-25 requires (4
+/// without authorization, 14 `auth/*`; checked below against `conformance list
+/// --requirements`), the 2025-03-26 back-compatibility ones, the draft's
+/// `auth/resource-mismatch` and the `auth/client-credentials-basic` extension. Not passed,
+/// both extensions the suite reports but does not score: `auth/client-credentials-jwt`
+/// (rmcp's `private_key_jwt` needs its `auth-client-credentials-jwt` feature and a JWT
+/// signing crate) and `auth/enterprise-managed-authorization`.
 const CLIENT_SCENARIOS: &[&str] = &[
     "initialize",
     "tools_call",
@@ -28,12 +27,15 @@ const CLIENT_SCENARIOS: &[&str] = &[
     "sse-retry",
     "auth/metadata-default",
     "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
     "auth/basic-cimd",
     "auth/pre-registration",
     "auth/client-credentials-basic",
     "auth/scope-from-www-authenticate",
     "auth/scope-from-scopes-supported",
     "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
     "auth/scope-retry-limit",
     "auth/token-endpoint-auth-basic",
     "auth/token-endpoint-auth-post",
@@ -76,6 +78,7 @@ case "$MCP_CONFORMANCE_SCENARIO" in
   auth/basic-cimd)
     "$lucid" mcp login "$url" --client-metadata-url https://conformance-test.local/client-metadata.json \
       && exec "$lucid" mcp show "$url" ;;
+  auth/scope-step-up) "$lucid" mcp login "$url" && exec "$lucid" mcp call "$url" test-tool ;;
   auth/*) "$lucid" mcp login "$url" && exec "$lucid" mcp show "$url" ;;
   *) exec "$lucid" mcp show "$url" ;;
 esac
@@ -95,8 +98,12 @@ async fn lucid_client_passes_the_conformance_suites_client_scenarios() {
     };
     let dir = common::test_dir("mcp-conformance-client");
     let script = client_script(&dir);
+    // Every client scenario the newest revision requires is here.
+    let required = common::required_scenarios(Path::new(&npm), "client").await;
+    let missing: Vec<_> = required.iter().filter(|r| !CLIENT_SCENARIOS.contains(&r.as_str())).collect();
+    assert!(missing.is_empty(), "required by {} and not passed: {missing:?}", common::MCP_REVISION);
     for scenario in CLIENT_SCENARIOS {
-        let out = tokio::process::Command::new(Path::new(&npm).join("node_modules/.bin/conformance"))
+        let out = common::conformance(Path::new(&npm))
             .args(["client", "--scenario", scenario, "--timeout", "60000", "--command"])
             .arg(&script)
             .current_dir(&dir)

@@ -29,7 +29,7 @@ async fn connect(all: &BTreeMap<String, ServerConfig>, target: &str) -> anyhow::
         }
         None => anyhow::bail!("no MCP server named {target} (and it is not an http(s) URL)"),
     };
-    Ok(server.prefix(false).elicitation(StdinElicitor).connect().await?)
+    Ok(server.prefix(false).elicitation(StdinElicitor).reauthorize(super::login::open_browser).connect().await?)
 }
 
 /// A JSON object given on the command line (absent: `{}`).

@@ -34,7 +34,7 @@ fn resolve(all: &BTreeMap<String, ServerConfig>, target: &str) -> anyhow::Result
 }
 
 /// Opens `url` with `$BROWSER`, else the desktop's opener; the URL is printed either way.
-fn open_browser(url: &str) {
+pub(crate) fn open_browser(url: &str) {
     eprintln!("Opening the authorization page (if no browser opens, visit it yourself):\n  {}", safe(url));
     let opener = std::env::var("BROWSER")
         .ok()

@@ -119,8 +119,14 @@ pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
 #[cfg(feature = "mcp")]
 /// Starts the servers all at once. A server that fails is an error, or with
 /// `warn_on_failure` (chat) a warning on stderr, listed in the result, and the rest go on.
-pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
-    start_asking(servers, warn_on_failure, None).await
+/// With `person` (someone at the terminal: `run`, `workflow`; not `serve`), a logged-in
+/// server that wants more scope sends them to authorize again in the browser.
+pub async fn start(
+    servers: &BTreeMap<String, ServerConfig>,
+    warn_on_failure: bool,
+    person: bool,
+) -> anyhow::Result<Started> {
+    start_with(servers, warn_on_failure, None, person).await
 }
 
 #[cfg(feature = "mcp")]
@@ -131,10 +137,23 @@ pub async fn start_asking(
     warn_on_failure: bool,
     asker: Option<Arc<dyn Interviewer>>,
 ) -> anyhow::Result<Started> {
+    start_with(servers, warn_on_failure, asker, true).await
+}
+
+#[cfg(feature = "mcp")]
+async fn start_with(
+    servers: &BTreeMap<String, ServerConfig>,
+    warn_on_failure: bool,
+    asker: Option<Arc<dyn Interviewer>>,
+    person: bool,
+) -> anyhow::Result<Started> {
     survive_dead_servers(servers);
     let mut configs = Vec::new();
     for (name, s) in servers {
         let mut server = to_server(name, s)?;
+        if person {
+            server = server.reauthorize(login::open_browser);
+        }
         if let Some(asker) = &asker {
             server = server.elicitation(asking::InterviewElicitor(Arc::clone(asker)));
         }
@@ -241,7 +260,11 @@ pub type Started = (Vec<(McpClient, ServerConfig)>, Vec<(String, String)>);
 /// Without MCP support: no server configured is fine; any server fails as a server that
 /// cannot start does (an error, or with `warn_on_failure` a warning), saying why.
 #[cfg(not(feature = "mcp"))]
-pub async fn start(servers: &BTreeMap<String, ServerConfig>, warn_on_failure: bool) -> anyhow::Result<Started> {
+pub async fn start(
+    servers: &BTreeMap<String, ServerConfig>,
+    warn_on_failure: bool,
+    _person: bool,
+) -> anyhow::Result<Started> {
     if servers.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
@@ -259,7 +282,7 @@ pub async fn start_asking(
     warn_on_failure: bool,
     _asker: Option<Arc<dyn Interviewer>>,
 ) -> anyhow::Result<Started> {
-    start(servers, warn_on_failure).await
+    start(servers, warn_on_failure, true).await
 }
 
 /// Without MCP support there are no servers, so no tools.

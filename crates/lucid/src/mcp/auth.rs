@@ -94,6 +94,9 @@ pub struct LoginOptions {
     client_secret: Option<String>,
     client_metadata_url: Option<String>,
     client_credentials: bool,
+    /// The `WWW-Authenticate` of a `403 insufficient_scope`: authorize again for the
+    /// scopes it names plus those granted so far.
+    step_up: Option<String>,
 }
 
 impl std::fmt::Debug for LoginOptions {
@@ -158,8 +161,12 @@ pub async fn login_with(
 ) -> Result<(), McpError> {
     let fail = |reason: String| McpError::Connect { server: url.to_string(), url: url.to_string(), reason };
     let mut manager = manager(url, store).await.map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
-    // The server's own 401 says where its metadata is (and which scope it wants).
-    let challenge = challenge(url).await;
+    // The server's own 401 (or the 403 of a step-up) says where its metadata is and which
+    // scope it wants.
+    let challenge = match &options.step_up {
+        Some(c) => Some(c.clone()),
+        None => challenge(url).await,
+    };
     let metadata = manager
         .resolve_metadata_from_challenge(challenge.as_deref())
         .await
@@ -169,12 +176,7 @@ pub async fn login_with(
         let (Some(client_id), Some(client_secret)) = (&options.client_id, &options.client_secret) else {
             return Err(fail("the client_credentials grant needs a client ID and its secret".into()));
         };
-        let scopes = challenge
-            .as_deref()
-            .and_then(|c| c.split("scope=\"").nth(1))
-            .and_then(|s| s.split('"').next())
-            .map(|s| s.split_whitespace().map(str::to_string).collect())
-            .unwrap_or_default();
+        let scopes = challenge.as_deref().map(challenged_scopes).unwrap_or_default();
         let config = rmcp::transport::auth::ClientCredentialsConfig::ClientSecret {
             client_id: client_id.clone(),
             client_secret: client_secret.clone(),
@@ -192,6 +194,17 @@ pub async fn login_with(
     let port = listener.local_addr().map_err(|e| fail(e.to_string()))?.port();
     let redirect = format!("http://127.0.0.1:{port}/callback");
     let mut request = AuthorizationRequest::new(&redirect).with_client_name("Lucid");
+    if let Some(step_up) = &options.step_up {
+        // SEP-2350: the union of what was granted and what the operation needs.
+        let granted = FileCredentialStore::new(store).load().await.ok().flatten();
+        let mut scopes = granted.map(|g| g.granted_scopes).unwrap_or_default();
+        for scope in challenged_scopes(step_up) {
+            if !scopes.contains(&scope) {
+                scopes.push(scope);
+            }
+        }
+        request = request.with_scopes(scopes);
+    }
     if let Some(challenge) = challenge {
         request = request.with_challenge(challenge);
     }
@@ -228,25 +241,67 @@ pub async fn login_with(
     Ok(())
 }
 
-/// The `WWW-Authenticate` header of the server's answer to an unauthenticated `initialize`,
-/// when it answers 401.
+/// The scopes a `WWW-Authenticate` challenge names (`scope="a b"`).
+fn challenged_scopes(challenge: &str) -> Vec<String> {
+    let quoted = challenge.split("scope=\"").nth(1).and_then(|s| s.split('"').next());
+    quoted.map(|s| s.split_whitespace().map(str::to_string).collect()).unwrap_or_default()
+}
+
+/// How long a step-up authorization waits for the user before the request fails.
+const STEP_UP_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Opens an authorization page for the user (a browser), for a step-up.
+#[derive(Clone)]
+pub(crate) struct Opener(pub(crate) std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Opener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Opener")
+    }
+}
+
+/// Authorizes again after the server at `url` answered `403 insufficient_scope` with
+/// `challenge` (MCP authorization's step-up): the scopes granted so far plus those named,
+/// the user sent to the page through `open`; the new tokens replace the old in `store`.
+pub(crate) async fn step_up(url: &str, store: &Path, challenge: &str, open: &Opener) -> Result<(), McpError> {
+    tracing::info!(%url, %challenge, "the MCP server wants more scope: authorizing again");
+    let options = LoginOptions { step_up: Some(challenge.to_string()), ..LoginOptions::default() };
+    let login = login_with(url, store, &options, |page| (open.0)(page));
+    match tokio::time::timeout(STEP_UP_WAIT, login).await {
+        Ok(done) => done,
+        Err(_) => Err(McpError::Connect {
+            server: url.to_string(),
+            url: url.to_string(),
+            reason: format!(
+                "it needs more scope ({challenge}) and the authorization was not completed within {} s",
+                STEP_UP_WAIT.as_secs()
+            ),
+        }),
+    }
+}
+
+/// The `WWW-Authenticate` header of the server's 401 to an unauthenticated `initialize`,
+/// or, when it lets `initialize` through and guards only the operations, to a `tools/list`.
 async fn challenge(url: &str) -> Option<String> {
     let client =
         crate::model::http::reqwest_client_builder().redirect(reqwest::redirect::Policy::none()).build().ok()?;
-    let body = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "lucid", "version": env!("CARGO_PKG_VERSION")}}});
-    let response = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .json(&body)
-        .timeout(std::time::Duration::from_secs(30))
-        .send()
-        .await
-        .ok()?;
-    if response.status() != reqwest::StatusCode::UNAUTHORIZED {
-        return None;
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    for body in [initialize, list] {
+        let response = client
+            .post(url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&body)
+            .timeout(std::time::Duration::from_secs(30))
+            .send()
+            .await
+            .ok()?;
+        if response.status() == reqwest::StatusCode::UNAUTHORIZED {
+            return response.headers().get(reqwest::header::WWW_AUTHENTICATE)?.to_str().ok().map(str::to_string);
+        }
     }
-    response.headers().get(reqwest::header::WWW_AUTHENTICATE)?.to_str().ok().map(str::to_string)
+    None
 }
 
 /// Forgets the server's tokens (removes the file).

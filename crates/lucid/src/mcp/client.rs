@@ -114,13 +114,23 @@ impl McpClient {
         let (refresh, refresh_rx) = mpsc::unbounded_channel();
         let stderr = StderrTail::default();
         let oversized = Oversized::default();
-        let service = start(&server, &refresh, &stderr, &oversized).await?;
+        #[cfg_attr(not(feature = "mcp-auth"), allow(unused_mut, reason = "a step-up starts again"))]
+        let mut service = start(&server, &refresh, &stderr, &oversized).await?;
+        #[cfg_attr(not(feature = "mcp-auth"), allow(unused_mut, reason = "a step-up lists again"))]
+        let mut listed = super::limits::list_tools(service.peer(), server.timeout, &server.limits).await;
+        #[cfg(feature = "mcp-auth")]
+        if let Err(super::limits::Unlisted { challenge: Some(challenge), .. }) = &listed
+            && server.step_up(challenge).await?
+        {
+            service = start(&server, &refresh, &stderr, &oversized).await?;
+            listed = super::limits::list_tools(service.peer(), server.timeout, &server.limits).await;
+        }
+        let tools = listed.map_err(|e| McpError::Protocol {
+            server: server.name.clone(),
+            reason: with_oversize(e.reason, &oversized, &server),
+        })?;
         let protocol = service.peer().peer_info().map(|i| i.protocol_version.to_string());
         let capabilities = service.peer().peer_info().map(|i| i.capabilities.clone());
-        let tools =
-            super::limits::list_tools(service.peer(), server.timeout, &server.limits).await.map_err(|reason| {
-                McpError::Protocol { server: server.name.clone(), reason: with_oversize(reason, &oversized, &server) }
-            })?;
         let inner = Arc::new(Inner {
             server,
             connection: Mutex::new(Connection { state: State::Up(service), epoch: 0, crashes: 0 }),
@@ -270,6 +280,27 @@ impl McpClient {
         arguments: Option<JsonObject>,
         cancel: &CancellationToken,
     ) -> Result<rmcp::model::CallToolResult, ToolError> {
+        match self.call_once(tool, arguments.clone(), cancel).await {
+            #[cfg(feature = "mcp-auth")]
+            Err(Refused::Scope(challenge, e)) => {
+                let name = &self.inner.server.name;
+                let more = |e: McpError| ToolError::new(format!("The MCP server `{name}` wants more scope: {e}"));
+                if !self.inner.server.step_up(&challenge).await.map_err(more)? {
+                    return Err(e);
+                }
+                self.restart().await.map_err(more)?;
+                self.call_once(tool, arguments, cancel).await.map_err(Refused::into_error)
+            }
+            done => done.map_err(Refused::into_error),
+        }
+    }
+
+    async fn call_once(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        cancel: &CancellationToken,
+    ) -> Result<rmcp::model::CallToolResult, Refused> {
         let (peer, epoch) = self.peer().await?;
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
@@ -277,24 +308,67 @@ impl McpClient {
         let name = &self.inner.server.name;
         let outcome = tokio::select! {
             r = tokio::time::timeout(limit, peer.call_tool(params)) => r,
-            _ = cancel.cancelled() => return Err(ToolError::new(format!("The call to `{tool}` on the MCP server `{name}` was cancelled."))),
+            _ = cancel.cancelled() => return Err(ToolError::new(format!("The call to `{tool}` on the MCP server `{name}` was cancelled.")).into()),
         };
+        let error = |text: String| Err(Refused::Error(ToolError::new(text)));
         match outcome {
-            Err(_) => Err(ToolError::new(format!(
+            Err(_) => error(format!(
                 "The MCP server `{name}` did not answer `{tool}` within {:.1} s; the call was cancelled.",
                 limit.as_secs_f64()
-            ))),
+            )),
             Ok(Ok(result)) => Ok(result),
             Ok(Err(ServiceError::McpError(e))) => {
-                Err(ToolError::new(format!("The MCP server `{name}` refused the call: {}", e.message)))
+                error(format!("The MCP server `{name}` refused the call: {}", e.message))
             }
-            Ok(Err(e)) if peer.is_transport_closed() || is_transport(&e) => {
-                tracing::warn!(server = %name, error = %e, "the MCP server stopped during a call");
-                Err(ToolError::new(self.crashed(epoch).await))
+            Ok(Err(e)) => {
+                // A 403 asking for more scope is no crash: the connection is sound.
+                if let Some(challenge) = scope_challenge(&e) {
+                    let text = format!("The MCP server `{name}` refused the call for want of scope: {challenge}");
+                    return Err(Refused::Scope(challenge, ToolError::new(text)));
+                }
+                if peer.is_transport_closed() || is_transport(&e) {
+                    tracing::warn!(server = %name, error = %e, "the MCP server stopped during a call");
+                    return error(self.crashed(epoch).await);
+                }
+                error(format!("The MCP server `{name}` failed the call: {e}"))
             }
-            Ok(Err(e)) => Err(ToolError::new(format!("The MCP server `{name}` failed the call: {e}"))),
         }
     }
+}
+
+/// Why a call failed: what the model reads, or a `403 insufficient_scope` (its
+/// `WWW-Authenticate` challenge) that a step-up may cure.
+#[cfg_attr(not(feature = "mcp-auth"), allow(dead_code, reason = "read by the step-up"))]
+enum Refused {
+    Error(ToolError),
+    Scope(String, ToolError),
+}
+
+impl From<ToolError> for Refused {
+    fn from(e: ToolError) -> Self {
+        Refused::Error(e)
+    }
+}
+
+impl Refused {
+    fn into_error(self) -> ToolError {
+        match self {
+            Refused::Error(e) | Refused::Scope(_, e) => e,
+        }
+    }
+}
+
+/// The `WWW-Authenticate` challenge of a `403 insufficient_scope` among `e`'s sources.
+pub(crate) fn scope_challenge(e: &(dyn std::error::Error + 'static)) -> Option<String> {
+    use rmcp::transport::streamable_http_client::InsufficientScopeError;
+    let mut source = Some(e);
+    while let Some(err) = source {
+        if let Some(scope) = err.downcast_ref::<InsufficientScopeError>() {
+            return Some(scope.www_authenticate_header.clone());
+        }
+        source = err.source();
+    }
+    None
 }
 
 fn is_transport(e: &ServiceError) -> bool {

@@ -61,7 +61,7 @@ pub(crate) async fn list_tools(
     peer: &rmcp::Peer<RoleClient>,
     timeout: Duration,
     limits: &McpLimits,
-) -> Result<Vec<rmcp::model::Tool>, String> {
+) -> Result<Vec<rmcp::model::Tool>, Unlisted> {
     let pages = async {
         let mut tools = Vec::new();
         let mut total = 0usize;
@@ -69,7 +69,10 @@ pub(crate) async fn list_tools(
         let mut cursors = HashSet::new();
         for _ in 0..limits.max_pages {
             let params = PaginatedRequestParams::default().with_cursor(cursor.take());
-            let page = peer.list_tools(Some(params)).await.map_err(|e| format!("tools/list failed: {e}"))?;
+            let page = peer.list_tools(Some(params)).await.map_err(|e| Unlisted {
+                reason: format!("tools/list failed: {e}"),
+                challenge: super::client::scope_challenge(&e),
+            })?;
             for tool in page.tools {
                 let bytes = serde_json::to_vec(&tool).map_or(usize::MAX, |b| b.len());
                 if bytes > limits.max_tool_bytes {
@@ -77,33 +80,56 @@ pub(crate) async fn list_tools(
                         "the tool `{}` is described in {bytes} bytes, more than the {} allowed for one tool",
                         shown_name(&tool.name),
                         limits.max_tool_bytes
-                    ));
+                    )
+                    .into());
                 }
                 total += bytes;
                 if total > limits.max_tools_bytes {
                     return Err(format!(
                         "its tools are described in more than {} bytes in all",
                         limits.max_tools_bytes
-                    ));
+                    )
+                    .into());
                 }
                 if tools.len() == limits.max_tools {
-                    return Err(format!("it offers more than {} tools", limits.max_tools));
+                    return Err(format!("it offers more than {} tools", limits.max_tools).into());
                 }
                 tools.push(tool);
             }
             match page.next_cursor {
                 None => return Ok(tools),
                 Some(next) if !cursors.insert(next.clone()) => {
-                    return Err("tools/list repeated a page cursor".to_string());
+                    return Err("tools/list repeated a page cursor".to_string().into());
                 }
                 Some(next) => cursor = Some(next),
             }
         }
-        Err(format!("tools/list went on past {} pages", limits.max_pages))
+        Err(format!("tools/list went on past {} pages", limits.max_pages).into())
     };
     match tokio::time::timeout(timeout, pages).await {
         Ok(listed) => listed,
-        Err(_) => Err(format!("no complete answer to tools/list within {:.1} s", timeout.as_secs_f64())),
+        Err(_) => Err(format!("no complete answer to tools/list within {:.1} s", timeout.as_secs_f64()).into()),
+    }
+}
+
+/// Why a tool list could not be read, and the `WWW-Authenticate` challenge of the server's
+/// `403 insufficient_scope` when that was the reason.
+#[derive(Debug)]
+pub(crate) struct Unlisted {
+    pub(crate) reason: String,
+    #[cfg_attr(not(feature = "mcp-auth"), allow(dead_code, reason = "read by the step-up"))]
+    pub(crate) challenge: Option<String>,
+}
+
+impl From<String> for Unlisted {
+    fn from(reason: String) -> Self {
+        Unlisted { reason, challenge: None }
+    }
+}
+
+impl std::fmt::Display for Unlisted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
     }
 }
 

@@ -213,6 +213,9 @@ struct HttpEndpoint {
     /// Where its OAuth tokens are kept, when it uses OAuth.
     #[cfg_attr(not(feature = "mcp-auth"), allow(dead_code, reason = "read only with OAuth"))]
     oauth: Option<PathBuf>,
+    /// Sends the user to authorize again when the server wants more scope.
+    #[cfg(feature = "mcp-auth")]
+    opener: Option<auth::Opener>,
 }
 
 impl std::fmt::Debug for HttpEndpoint {
@@ -313,7 +316,13 @@ impl McpServer {
         let host = url.split("://").nth(1).unwrap_or(&url).split('/').next().unwrap_or("mcp").to_string();
         McpServer {
             name: sanitize(&host),
-            transport: Transport::Http(HttpEndpoint { url, headers: Vec::new(), oauth: None }),
+            transport: Transport::Http(HttpEndpoint {
+                url,
+                headers: Vec::new(),
+                oauth: None,
+                #[cfg(feature = "mcp-auth")]
+                opener: None,
+            }),
             timeout: DEFAULT_TIMEOUT,
             prefix: true,
             limits: McpLimits::default(),
@@ -336,6 +345,35 @@ impl McpServer {
             http.oauth = Some(store.into());
         }
         self
+    }
+
+    /// Step-up authorization for an [`oauth`](Self::oauth) server: when it answers a
+    /// request with `403 insufficient_scope`, Lucid authorizes again for the scopes granted
+    /// so far plus those it names (as [`login`] does, the page opened through `open`, e.g.
+    /// a browser), then sends the request once more. Without it such a request fails.
+    ///
+    /// ```
+    /// let s = lucid::mcp::McpServer::http("https://example.com/mcp")
+    ///     .oauth("tokens/example.json")
+    ///     .reauthorize(|page| eprintln!("Open {page}"));
+    /// assert_eq!(s.get_name(), "example_com");
+    /// ```
+    #[cfg(feature = "mcp-auth")]
+    pub fn reauthorize(mut self, open: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        if let Transport::Http(http) = &mut self.transport {
+            http.opener = Some(auth::Opener(Arc::new(open)));
+        }
+        self
+    }
+
+    /// Authorizes again for the scope `challenge` asks, when the server can
+    /// ([`reauthorize`](Self::reauthorize)); `false` when it cannot.
+    #[cfg(feature = "mcp-auth")]
+    pub(crate) async fn step_up(&self, challenge: &str) -> Result<bool, McpError> {
+        let Transport::Http(HttpEndpoint { url, oauth: Some(store), opener: Some(open), .. }) = &self.transport else {
+            return Ok(false);
+        };
+        auth::step_up(url, store, challenge, open).await.map(|()| true)
     }
 
     /// Sets the server's name: the prefix of its tools' names and the name in messages.
