@@ -74,12 +74,11 @@ impl JsonObject {
         }
     }
 
-    /// The body of a turn, `{input, stream}`: the input text (redacted) and whether to stream.
-    pub fn turn(&self) -> Result<(String, bool), ApiError> {
+    /// The body of a turn, `{input, stream}`: the input (text or content parts, read by
+    /// [`crate::input::read`]) and whether to stream.
+    pub fn turn(&self) -> Result<(Vec<lucid::Part>, bool), ApiError> {
         self.only(&["input", "stream"])?;
-        // The input is stored with its run: no registered secret goes in, as none goes
-        // into the session's history.
-        Ok((lucid::redact::redact(self.text("input")?).into_owned(), self.flag("stream")?))
+        Ok((crate::input::read(self.0.get("input"))?, self.flag("stream")?))
     }
 
     /// An optional object (empty when absent or null).
