@@ -35,7 +35,8 @@ impl FromRequest<Arc<AppState>> for JsonObject {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+/// What a JSON value is, in words (`a number`, `an array`…).
+pub fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

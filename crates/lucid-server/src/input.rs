@@ -30,7 +30,10 @@ pub fn read(input: Option<&Value>) -> Result<Vec<Part>, ApiError> {
             items.iter().enumerate().map(|(i, v)| read_part(&format!("input[{i}]"), v, redacted)).collect()
         }
         Some(Value::Array(_)) => Err(ApiError::invalid("input", "must hold at least one part")),
-        Some(_) => Err(ApiError::invalid("input", "must be a string or a list of content parts")),
+        Some(other) => Err(ApiError::invalid(
+            "input",
+            &format!("must be a string or a list of content parts, not {}", crate::body::kind(other)),
+        )),
         None => Err(ApiError::invalid("input", "required")),
     }
 }
@@ -47,7 +50,10 @@ fn read_part(at: &str, v: &Value, redacted: impl Fn(&str) -> String) -> Result<P
         _ => return Err(ApiError::invalid(&field("type"), &format!("unknown part type `{ty}` (types: {TYPES})"))),
     };
     if let Some(k) = obj.keys().find(|k| !known.contains(&k.as_str())) {
-        return Err(ApiError::invalid(&field(k), &format!("unknown field of a {ty} part (fields: {})", known.join(", "))));
+        return Err(ApiError::invalid(
+            &field(k),
+            &format!("unknown field of a {ty} part (fields: {})", known.join(", ")),
+        ));
     }
     let text = |name: &str| match obj.get(name) {
         None => Ok(None),

@@ -8,13 +8,12 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Blob, Claimed, HashMap, RunInput, attachments, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
-    Waiting, event_bytes, json_bytes, json_or_null, kind,
+    Blob, Claimed, DailySpend, HashMap, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
 const SCHEMA_LOCK: i64 = 0x6c75_6369_6473_7276; // "lucidsrv"
-
 
 /// The server's tables in PostgreSQL.
 #[derive(Clone)]

@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Blob, Claimed, HashMap, RunInput, attachments, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
-    Waiting, event_bytes, json_bytes, json_or_null, kind,
+    Blob, Claimed, DailySpend, HashMap, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// The server's tables in one SQLite file.
@@ -18,7 +18,6 @@ use super::{
 pub struct SqliteDb {
     conn: Arc<Mutex<Connection>>,
 }
-
 
 impl SqliteDb {
     /// Opens (or creates) the tables in the SQLite file at `path`.
