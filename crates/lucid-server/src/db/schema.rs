@@ -118,3 +118,35 @@ CREATE TABLE IF NOT EXISTS serve_spend (
     tenant TEXT NOT NULL, day BIGINT NOT NULL, cost_nanos BIGINT NOT NULL, unpriced BIGINT NOT NULL,
     tokens BIGINT NOT NULL, model_calls BIGINT NOT NULL, PRIMARY KEY (tenant, day));
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn columns(conn: &Connection) -> Vec<String> {
+        let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('serve_runs')").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    #[test]
+    fn a_runs_table_of_an_older_version_gets_the_columns_it_lacks() {
+        let conn = Connection::open_in_memory().unwrap();
+        // As the first version made it: no lease, no input, no bytes, no parts.
+        conn.execute_batch(
+            "CREATE TABLE serve_runs (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL,
+             status TEXT NOT NULL, result TEXT, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+             INSERT INTO serve_runs VALUES ('run_old', 't', 's', 'completed', NULL, NULL, 1, 1);",
+        )
+        .unwrap();
+        sqlite(&conn).unwrap();
+        let cols = columns(&conn);
+        for c in ["owner", "input", "bytes", "input_parts"] {
+            assert!(cols.iter().any(|n| n == c), "{c} missing from {cols:?}");
+        }
+        sqlite(&conn).unwrap();
+        assert_eq!(columns(&conn), cols, "opening again changes nothing");
+        let parts: Option<String> =
+            conn.query_row("SELECT input_parts FROM serve_runs WHERE id = 'run_old'", [], |r| r.get(0)).unwrap();
+        assert_eq!(parts, None, "an older run's input is its text");
+    }
+}

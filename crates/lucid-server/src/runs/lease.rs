@@ -228,3 +228,24 @@ async fn end_claimed(server: &AppState, run: &Claimed, seq: u64, event: &AgentEv
         Err(e) => tracing::error!(run = %run.id, "the claimed run's end could not be stored: {e}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use lucid::{Message, Part};
+
+    use super::{TurnState, where_the_turn_is};
+
+    #[test]
+    fn a_turn_is_found_by_its_text_and_its_attachments() {
+        let png = |b: u8| Part::image_bytes("image/png", vec![0x89, b'P', b'N', b'G', b]);
+        let input = vec![Part::text("And now?"), png(2)];
+        let earlier = vec![Part::text("And now?"), png(1)];
+        let answered = [Message::user_parts(input.clone()), Message::assistant("A cat.")];
+        assert_eq!(where_the_turn_is(&answered, &input), TurnState::Answered("A cat.".into()));
+        assert_eq!(where_the_turn_is(&answered[..1], &input), TurnState::Going);
+        let other_image = [Message::user_parts(earlier), Message::assistant("A dog.")];
+        assert_eq!(where_the_turn_is(&other_image, &input), TurnState::NotStarted, "the same text, another image");
+        let text = [Message::user("hi"), Message::assistant("Hello.")];
+        assert_eq!(where_the_turn_is(&text, &[Part::text("hi")]), TurnState::Answered("Hello.".into()));
+    }
+}
