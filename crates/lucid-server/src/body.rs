@@ -75,13 +75,6 @@ impl JsonObject {
         }
     }
 
-    /// The body of a turn, `{input, stream}`: the input (text or content parts, read by
-    /// [`crate::input::read`]) and whether to stream.
-    pub fn turn(&self) -> Result<(Vec<lucid::Part>, bool), ApiError> {
-        self.only(&["input", "stream"])?;
-        Ok((crate::input::read(self.0.get("input"))?, self.flag("stream")?))
-    }
-
     /// An optional object (empty when absent or null).
     pub fn object(&self, field: &str) -> Result<Value, ApiError> {
         match self.0.get(field) {

@@ -14,14 +14,21 @@ use lucid::{Message, store::StoreError};
 use serde_json::Value;
 
 use crate::ApiError;
+use crate::body::JsonObject;
 use crate::db::{Db, RunInput};
 
 /// The part types a request may send.
 const TYPES: &str = "text, image, document, audio";
 
+/// The body of a turn, `{input, stream}`: the input's parts and whether to stream.
+pub fn turn(body: &JsonObject) -> Result<(Vec<Part>, bool), ApiError> {
+    body.only(&["input", "stream"])?;
+    Ok((read(body.0.get("input"))?, body.flag("stream")?))
+}
+
 /// Reads `input`: a non-empty string, or a non-empty list of parts. Text is redacted (the
 /// input is stored with its run, and no registered secret goes into a history).
-pub fn read(input: Option<&Value>) -> Result<Vec<Part>, ApiError> {
+fn read(input: Option<&Value>) -> Result<Vec<Part>, ApiError> {
     let redacted = |s: &str| lucid::redact::redact(s).into_owned();
     match input {
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(vec![Part::text(redacted(s))]),

@@ -84,7 +84,7 @@ pub async fn input(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    let (parts, stream) = body.turn()?;
+    let (parts, stream) = crate::input::turn(&body)?;
     let row = owned_run(&server, &tenant, &id).await?;
     if row.status != RunStatus::NeedsInput {
         return Err(ApiError::conflict(

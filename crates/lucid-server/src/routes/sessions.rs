@@ -148,7 +148,7 @@ pub async fn run(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    let (parts, stream) = body.turn()?;
+    let (parts, stream) = crate::input::turn(&body)?;
     let session_row = owned(&server, &tenant, &id).await?;
     let agent = server.agents.get(&session_row.agent).ok_or_else(|| {
         ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
