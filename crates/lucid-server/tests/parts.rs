@@ -4,7 +4,8 @@
 //! size, SHA-256) rather than inlined, its bytes are stored once however many runs send
 //! them, a run continued after its instance was gone still carries it, wrong parts are 400s
 //! naming the field, and a text-only model refuses an image with the library's capability
-//! error. On SQLite and on the real PostgreSQL (`LUCID_TEST_POSTGRES_URL`).
+//! error, and the answers to the agent's questions may carry one too. On SQLite and on
+//! the real PostgreSQL (`LUCID_TEST_POSTGRES_URL`).
 
 mod common;
 
@@ -278,4 +279,34 @@ async fn a_text_only_model_refuses_an_image_with_the_capability_error() {
     let (_, run) = api.post(&format!("/v1/sessions/{id}/runs"), json!({"input": "Just text."})).await;
     assert_eq!(run["status"], "completed", "{run}");
     assert_eq!(run["result"]["content"], "I see no attachment.");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_answers_to_the_agents_questions_may_carry_an_image() {
+    let images = image_handler();
+    let mock = MockServer::start(move |req: &lucid_mock::RecordedRequest| {
+        if String::from_utf8_lossy(&req.body).contains("image_url") {
+            images(req)
+        } else {
+            let ask = [("call_q", "ask_user", r#"{"questions": ["Which screenshot?"]}"#)];
+            lucid_mock::Reply::sse(&lucid_mock::tool_call_stream(&ask))
+        }
+    })
+    .await;
+    let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+    let agent = Agent::builder(model).tool(lucid::tool::AskUser::deferred()).build();
+    let api = common::start("parts-input", agent, |c| c).await;
+    let id = api.session().await;
+    let (_, run) = api.post(&format!("/v1/sessions/{id}/runs"), json!({"input": "What is wrong?"})).await;
+    assert_eq!(run["status"], "needs_input", "{run}");
+    let run_id = run["id"].as_str().unwrap();
+    let image = json!({"type": "image", "media_type": "image/png", "data": b64(PNG)});
+    let (status, done) = api
+        .post(&format!("/v1/runs/{run_id}/input"), json!({"input": [{"type": "text", "text": "This one."}, image]}))
+        .await;
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(done["result"]["content"], "I see: image/png (16 bytes).", "{done}");
+    let sha = lucid::store::encoding::hex_sha256(PNG);
+    let described = json!({"type": "image", "media_type": "image/png", "sha256": sha, "size": PNG.len()});
+    assert_eq!(done["input"], json!([{"type": "text", "text": "This one."}, described]), "{done}");
 }

@@ -170,7 +170,7 @@ pub async fn run(
         error: None,
         created_at: now,
         updated_at: now,
-        input: None,
+        input: None, // stored from `input` below, shown when read back
     };
     if !server.db.insert_run(&tenant.0, &row, &input, &server.owner, server.lease_until(now)).await? {
         return Err(busy(&id));
