@@ -35,7 +35,8 @@ impl FromRequest<Arc<AppState>> for JsonObject {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+/// What a JSON value is, in words (`a number`, `an array`…).
+pub fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -72,14 +73,6 @@ impl JsonObject {
             Some(Value::Bool(b)) => Ok(*b),
             Some(other) => Err(ApiError::invalid(field, &format!("must be true or false, not {}", kind(other)))),
         }
-    }
-
-    /// The body of a turn, `{input, stream}`: the input text (redacted) and whether to stream.
-    pub fn turn(&self) -> Result<(String, bool), ApiError> {
-        self.only(&["input", "stream"])?;
-        // The input is stored with its run: no registered secret goes in, as none goes
-        // into the session's history.
-        Ok((lucid::redact::redact(self.text("input")?).into_owned(), self.flag("stream")?))
     }
 
     /// An optional object (empty when absent or null).

@@ -54,6 +54,7 @@ mod db;
 mod edge;
 mod error;
 mod events;
+mod input;
 pub mod keys;
 mod listen;
 mod metrics;

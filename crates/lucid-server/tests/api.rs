@@ -255,7 +255,10 @@ async fn bad_input_gets_its_status_and_loses_nothing() {
     assert_eq!(resp.status().as_u16(), 413);
     assert_eq!(error_code(&resp.json().await.unwrap()), "body_too_large");
     let (status, body) = api.post(&runs, json!({"input": 3})).await;
-    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("`input`: must be a string, not a number")));
+    assert_eq!(
+        (status, body["error"]["message"].as_str()),
+        (400, Some("`input`: must be a string or a list of content parts, not a number"))
+    );
     let (status, body) = api.post(&runs, json!({"input": "hi", "temperature": 2})).await;
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().starts_with("`temperature`: unknown field"), "{body}");

@@ -12,13 +12,17 @@
 //! last commit. Writes of a run's events and end are fenced: they only land while the
 //! writer still owns the run.
 
+mod attachments;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod schema;
 mod sqlite;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+use lucid::store::encoding::Blob;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -128,6 +132,32 @@ pub struct RunRow {
     pub created_at: i64,
     /// Time of the last change.
     pub updated_at: i64,
+    /// Its input as shown: the text, or the parts with each attachment described (media
+    /// type, size, SHA-256) rather than its bytes.
+    pub input: Option<Value>,
+}
+
+/// A turn's input as a run keeps it: its text and, when it has attachments, the user
+/// message as stored JSON with each attachment as its SHA-256 and size (the bytes are in
+/// the session store's blobs, once, see [`RunStore::keep_attachments`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunInput {
+    /// The text (of every text part, joined).
+    pub text: String,
+    /// The stored user message, when the input has attachments.
+    pub parts: Option<String>,
+    /// The bytes it counts in the tenant's quota: its text, its parts and its attachments.
+    pub bytes: i64,
+}
+
+impl RunInput {
+    /// The input as shown: the text, or the described parts.
+    fn shown(text: Option<String>, parts: Option<String>) -> Result<Option<Value>> {
+        Ok(match parts {
+            Some(p) => Some(serde_json::from_str::<Value>(&p)?["parts"].take()),
+            None => text.map(Value::String),
+        })
+    }
 }
 
 /// One event of a run, numbered within the run (the numbers only grow; after a run
@@ -205,7 +235,7 @@ pub struct Claimed {
     /// A client asked to cancel it.
     pub cancel_requested: bool,
     /// The input of its turn (the user's message, or the answers to the agent's questions).
-    pub input: Option<String>,
+    pub input: RunInput,
 }
 
 /// A run waiting for approvals.
@@ -311,10 +341,17 @@ pub trait RunStore: Send + Sync {
         &'a self,
         tenant: &'a str,
         row: &'a RunRow,
-        input: &'a str,
+        input: &'a RunInput,
         owner: &'a str,
         lease_until: i64,
     ) -> BoxFuture<'a, Result<bool>>;
+
+    /// Keeps attachments' bytes in the session store's blobs (once by SHA-256), referred
+    /// to by `session`: they live as long as it does, as its messages' do.
+    fn keep_attachments<'a>(&'a self, session: &'a str, blobs: Vec<Blob>) -> BoxFuture<'a, Result<()>>;
+
+    /// The bytes of the stored attachments of these SHA-256s (those found).
+    fn attachments<'a>(&'a self, hashes: Vec<String>) -> BoxFuture<'a, Result<HashMap<String, Vec<u8>>>>;
 
     /// Moves a run from `from` to `to`; false when it was not in `from`.
     fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>>;
@@ -327,7 +364,7 @@ pub trait RunStore: Send + Sync {
         &'a self,
         id: &'a str,
         from: RunStatus,
-        input: Option<&'a str>,
+        input: Option<&'a RunInput>,
         owner: &'a str,
         lease_until: i64,
         now: i64,

@@ -8,42 +8,12 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
-    Waiting, event_bytes, json_bytes, json_or_null, kind,
+    Blob, Claimed, DailySpend, HashMap, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
 const SCHEMA_LOCK: i64 = 0x6c75_6369_6473_7276; // "lucidsrv"
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS serve_sessions (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, agent TEXT NOT NULL, metadata TEXT NOT NULL,
-    created_at BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS serve_sessions_by_tenant ON serve_sessions (tenant, created_at DESC, id);
-CREATE TABLE IF NOT EXISTS serve_runs (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
-    result TEXT, error TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
-    owner TEXT, lease_until BIGINT NOT NULL DEFAULT 0, generation BIGINT NOT NULL DEFAULT 0,
-    cancel_requested BOOLEAN NOT NULL DEFAULT FALSE, input TEXT);
-ALTER TABLE serve_runs ADD COLUMN IF NOT EXISTS bytes BIGINT NOT NULL DEFAULT 0;
-ALTER TABLE serve_sessions ADD COLUMN IF NOT EXISTS bytes BIGINT NOT NULL DEFAULT 0;
-CREATE INDEX IF NOT EXISTS serve_sessions_bytes ON serve_sessions (tenant, bytes);
-CREATE INDEX IF NOT EXISTS serve_runs_bytes ON serve_runs (tenant, bytes);
-CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_id)
-    WHERE status IN ('queued', 'running');
-CREATE INDEX IF NOT EXISTS serve_runs_running ON serve_runs (lease_until) WHERE status = 'running';
-CREATE TABLE IF NOT EXISTS serve_keys (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL);
-CREATE TABLE IF NOT EXISTS serve_responses (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, bytes BIGINT NOT NULL, created_at BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS serve_responses_bytes ON serve_responses (tenant, bytes);
-CREATE TABLE IF NOT EXISTS serve_events (
-    run_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq));
-CREATE TABLE IF NOT EXISTS serve_spend (
-    tenant TEXT NOT NULL, day BIGINT NOT NULL, cost_nanos BIGINT NOT NULL, unpriced BIGINT NOT NULL,
-    tokens BIGINT NOT NULL, model_calls BIGINT NOT NULL, PRIMARY KEY (tenant, day));
-";
 
 /// The server's tables in PostgreSQL.
 #[derive(Clone)]
@@ -95,7 +65,7 @@ impl PostgresDb {
         let mut client = pool.get().await?;
         let tx = client.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK]).await?;
-        tx.batch_execute(SCHEMA).await?;
+        tx.batch_execute(super::schema::POSTGRES).await?;
         tx.commit().await?;
         Ok(PostgresDb { pool })
     }
@@ -226,7 +196,7 @@ impl RunStore for PostgresDb {
         &'a self,
         tenant: &'a str,
         row: &'a RunRow,
-        input: &'a str,
+        input: &'a RunInput,
         owner: &'a str,
         lease_until: i64,
     ) -> BoxFuture<'a, Result<bool>> {
@@ -236,7 +206,7 @@ impl RunStore for PostgresDb {
                 .await?
                 .execute(
                     "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
-                     input, bytes) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)",
+                     input, bytes, input_parts) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10)",
                     &[
                         &row.id,
                         &tenant,
@@ -245,13 +215,22 @@ impl RunStore for PostgresDb {
                         &row.created_at,
                         &owner,
                         &lease_until,
-                        &input,
-                        &(input.len() as i64),
+                        &input.text,
+                        &input.bytes,
+                        &input.parts,
                     ],
                 )
                 .await;
             not_unique(r)
         })
+    }
+
+    fn keep_attachments<'a>(&'a self, session: &'a str, blobs: Vec<Blob>) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move { attachments::keep_postgres(&mut self.client().await?, session, &blobs).await })
+    }
+
+    fn attachments<'a>(&'a self, hashes: Vec<String>) -> BoxFuture<'a, Result<HashMap<String, Vec<u8>>>> {
+        Box::pin(async move { attachments::fetch_postgres(&self.client().await?, &hashes).await })
     }
 
     fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>> {
@@ -272,20 +251,22 @@ impl RunStore for PostgresDb {
         &'a self,
         id: &'a str,
         from: RunStatus,
-        input: Option<&'a str>,
+        input: Option<&'a RunInput>,
         owner: &'a str,
         lease_until: i64,
         now: i64,
     ) -> BoxFuture<'a, Result<bool>> {
         Box::pin(async move {
-            let added = input.map_or(0, |i| i.len() as i64);
+            let added = input.map_or(0, |i| i.bytes);
+            let (text, parts) = input.map_or((None, None), |i| (Some(&i.text), i.parts.as_ref()));
             let r = self
                 .client()
                 .await?
                 .execute(
                     "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
-                     updated_at = $3, input = COALESCE($5, input), bytes = bytes + $6 WHERE id = $4 AND status = $7",
-                    &[&owner, &lease_until, &now, &id, &input, &added, &from.as_str()],
+                     updated_at = $3, input = COALESCE($5, input), bytes = bytes + $6, \
+                     input_parts = CASE WHEN $5::TEXT IS NULL THEN input_parts ELSE $8 END WHERE id = $4 AND status = $7",
+                    &[&owner, &lease_until, &now, &id, &text, &added, &from.as_str(), &parts],
                 )
                 .await;
             not_unique(r)
@@ -433,7 +414,8 @@ impl RunStore for PostgresDb {
                  UPDATE serve_runs r SET owner = $1, lease_until = $2, generation = r.generation + 1
                  FROM free, serve_sessions s
                  WHERE r.id = free.id AND s.id = r.session_id
-                 RETURNING r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.input",
+                 RETURNING r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.input, \
+                 r.input_parts",
                     &[&owner, &lease_until, &now, &gone, &(limit as i64)],
                 )
                 .await?;
@@ -446,7 +428,11 @@ impl RunStore for PostgresDb {
                     agent: r.get(3),
                     generation: r.get(4),
                     cancel_requested: r.get(5),
-                    input: r.get(6),
+                    input: RunInput {
+                        text: r.get::<_, Option<String>>(6).unwrap_or_default(),
+                        parts: r.get(7),
+                        bytes: 0,
+                    },
                 })
                 .collect())
         })
@@ -506,8 +492,8 @@ impl RunStore for PostgresDb {
                 .client()
                 .await?
                 .query_opt(
-                    "SELECT id, session_id, status, result, error, created_at, updated_at FROM serve_runs \
-                     WHERE tenant = $1 AND id = $2",
+                    "SELECT id, session_id, status, result, error, created_at, updated_at, input, input_parts \
+                     FROM serve_runs WHERE tenant = $1 AND id = $2",
                     &[&tenant, &id],
                 )
                 .await?;
@@ -520,6 +506,7 @@ impl RunStore for PostgresDb {
                     error: json_or_null(r.get(4))?,
                     created_at: r.get(5),
                     updated_at: r.get(6),
+                    input: RunInput::shown(r.get(7), r.get(8))?,
                 })
             })
             .transpose()

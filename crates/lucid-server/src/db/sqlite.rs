@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Claimed, DailySpend, Renewed, Result, RunRow, RunStatus, RunStore, SessionRow, StoredEvent, StoredKey, Usage,
-    Waiting, event_bytes, json_bytes, json_or_null, kind,
+    Blob, Claimed, DailySpend, HashMap, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// The server's tables in one SQLite file.
@@ -19,33 +19,6 @@ pub struct SqliteDb {
     conn: Arc<Mutex<Connection>>,
 }
 
-const SCHEMA: &str = "
-PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
-CREATE TABLE IF NOT EXISTS serve_sessions (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, agent TEXT NOT NULL, metadata TEXT NOT NULL,
-    created_at INTEGER NOT NULL, bytes INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS serve_sessions_by_tenant ON serve_sessions (tenant, created_at DESC, id);
-CREATE TABLE IF NOT EXISTS serve_runs (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
-    result TEXT, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-    owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0, generation INTEGER NOT NULL DEFAULT 0,
-    cancel_requested INTEGER NOT NULL DEFAULT 0, input TEXT, bytes INTEGER NOT NULL DEFAULT 0);
-CREATE UNIQUE INDEX IF NOT EXISTS serve_runs_one_active ON serve_runs (session_id)
-    WHERE status IN ('queued', 'running');
-CREATE TABLE IF NOT EXISTS serve_keys (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS serve_responses (
-    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS serve_responses_bytes ON serve_responses (tenant, bytes);
-CREATE TABLE IF NOT EXISTS serve_events (
-    run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS serve_spend (
-    tenant TEXT NOT NULL, day INTEGER NOT NULL, cost_nanos INTEGER NOT NULL, unpriced INTEGER NOT NULL,
-    tokens INTEGER NOT NULL, model_calls INTEGER NOT NULL, PRIMARY KEY (tenant, day));
-";
-
 impl SqliteDb {
     /// Opens (or creates) the tables in the SQLite file at `path`.
     pub async fn open(path: &Path) -> Result<SqliteDb> {
@@ -53,9 +26,7 @@ impl SqliteDb {
         let conn = tokio::task::spawn_blocking(move || -> Result<Connection> {
             let conn = Connection::open(path)?;
             conn.busy_timeout(std::time::Duration::from_secs(5))?;
-            conn.execute_batch(SCHEMA)?;
-            add_lease_columns(&conn)?;
-            add_bytes_columns(&conn)?;
+            super::schema::sqlite(&conn)?;
             Ok(conn)
         })
         .await??;
@@ -193,15 +164,15 @@ impl RunStore for SqliteDb {
         &'a self,
         tenant: &'a str,
         row: &'a RunRow,
-        input: &'a str,
+        input: &'a RunInput,
         owner: &'a str,
         lease_until: i64,
     ) -> BoxFuture<'a, Result<bool>> {
-        let (tenant, row, input, owner) = (tenant.to_string(), row.clone(), input.to_string(), owner.to_string());
+        let (tenant, row, input, owner) = (tenant.to_string(), row.clone(), input.clone(), owner.to_string());
         self.with(move |c| {
             let r = c.execute(
                 "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
-                 input, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?9)",
+                 input, bytes, input_parts) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     row.id,
                     tenant,
@@ -210,12 +181,22 @@ impl RunStore for SqliteDb {
                     row.created_at,
                     owner,
                     lease_until,
-                    input,
-                    input.len() as i64
+                    input.text,
+                    input.bytes,
+                    input.parts
                 ],
             );
             not_unique(r)
         })
+    }
+
+    fn keep_attachments<'a>(&'a self, session: &'a str, blobs: Vec<Blob>) -> BoxFuture<'a, Result<()>> {
+        let session = session.to_string();
+        self.with(move |c| attachments::keep_sqlite(c, &session, &blobs))
+    }
+
+    fn attachments<'a>(&'a self, hashes: Vec<String>) -> BoxFuture<'a, Result<HashMap<String, Vec<u8>>>> {
+        self.with(move |c| attachments::fetch_sqlite(c, &hashes))
     }
 
     fn move_run<'a>(&'a self, id: &'a str, from: RunStatus, to: RunStatus, now: i64) -> BoxFuture<'a, Result<bool>> {
@@ -233,18 +214,20 @@ impl RunStore for SqliteDb {
         &'a self,
         id: &'a str,
         from: RunStatus,
-        input: Option<&'a str>,
+        input: Option<&'a RunInput>,
         owner: &'a str,
         lease_until: i64,
         now: i64,
     ) -> BoxFuture<'a, Result<bool>> {
-        let (id, input, owner) = (id.to_string(), input.map(str::to_string), owner.to_string());
-        let added = input.as_ref().map_or(0, |i| i.len() as i64);
+        let (id, input, owner) = (id.to_string(), input.cloned(), owner.to_string());
+        let added = input.as_ref().map_or(0, |i| i.bytes);
+        let (text, parts) = input.map_or((None, None), |i| (Some(i.text), i.parts));
         self.with(move |c| {
             let r = c.execute(
                 "UPDATE serve_runs SET status = 'running', owner = ?1, lease_until = ?2, cancel_requested = 0, \
-                 updated_at = ?3, input = COALESCE(?5, input), bytes = bytes + ?6 WHERE id = ?4 AND status = ?7",
-                params![owner, lease_until, now, id, input, added, from.as_str()],
+                 updated_at = ?3, input = COALESCE(?5, input), bytes = bytes + ?6, \
+                 input_parts = CASE WHEN ?5 IS NULL THEN input_parts ELSE ?8 END WHERE id = ?4 AND status = ?7",
+                params![owner, lease_until, now, id, text, added, from.as_str(), parts],
             );
             not_unique(r)
         })
@@ -372,7 +355,7 @@ impl RunStore for SqliteDb {
             {
                 let mut stmt = tx.prepare(
                     "SELECT r.id, r.tenant, r.session_id, s.agent, r.generation, r.cancel_requested, r.owner, \
-                     r.lease_until, r.input FROM serve_runs r JOIN serve_sessions s ON s.id = r.session_id \
+                     r.lease_until, r.input, r.input_parts FROM serve_runs r JOIN serve_sessions s ON s.id = r.session_id \
                      WHERE r.status = 'running' AND (r.owner IS NULL OR r.owner <> ?1) ORDER BY r.lease_until",
                 )?;
                 let rows = stmt.query_map(params![owner], |r| {
@@ -384,7 +367,11 @@ impl RunStore for SqliteDb {
                             agent: r.get(3)?,
                             generation: r.get::<_, i64>(4)? + 1,
                             cancel_requested: r.get::<_, i64>(5)? != 0,
-                            input: r.get(8)?,
+                            input: RunInput {
+                                text: r.get::<_, Option<String>>(8)?.unwrap_or_default(),
+                                parts: r.get(9)?,
+                                bytes: 0,
+                            },
                         },
                         r.get::<_, Option<String>>(6)?,
                         r.get::<_, i64>(7)?,
@@ -456,8 +443,8 @@ impl RunStore for SqliteDb {
         self.with(move |c| {
             let row = c
                 .query_row(
-                    "SELECT id, session_id, status, result, error, created_at, updated_at FROM serve_runs \
-                     WHERE tenant = ?1 AND id = ?2",
+                    "SELECT id, session_id, status, result, error, created_at, updated_at, input, input_parts \
+                     FROM serve_runs WHERE tenant = ?1 AND id = ?2",
                     params![tenant, id],
                     |r| {
                         Ok((
@@ -468,11 +455,12 @@ impl RunStore for SqliteDb {
                             r.get::<_, Option<String>>(4)?,
                             r.get(5)?,
                             r.get(6)?,
+                            (r.get(7)?, r.get(8)?),
                         ))
                     },
                 )
                 .optional()?;
-            row.map(|(id, session_id, status, result, error, created_at, updated_at)| {
+            row.map(|(id, session_id, status, result, error, created_at, updated_at, (text, parts))| {
                 Ok(RunRow {
                     id,
                     session_id,
@@ -481,6 +469,7 @@ impl RunStore for SqliteDb {
                     error: json_or_null(error)?,
                     created_at,
                     updated_at,
+                    input: RunInput::shown(text, parts)?,
                 })
             })
             .transpose()
@@ -573,41 +562,4 @@ fn not_unique(r: rusqlite::Result<usize>) -> Result<bool> {
         Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => Ok(false),
         Err(e) => Err(e.into()),
     }
-}
-
-/// Adds the lease columns to a `serve_runs` table made before runs had owners.
-fn add_lease_columns(conn: &Connection) -> rusqlite::Result<()> {
-    let has_owner: bool =
-        conn.query_row("SELECT COUNT(*) > 0 FROM pragma_table_info('serve_runs') WHERE name = 'owner'", [], |r| {
-            r.get(0)
-        })?;
-    if !has_owner {
-        conn.execute_batch(
-            "ALTER TABLE serve_runs ADD COLUMN owner TEXT;
-             ALTER TABLE serve_runs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
-             ALTER TABLE serve_runs ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
-             ALTER TABLE serve_runs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
-             ALTER TABLE serve_runs ADD COLUMN input TEXT;",
-        )?;
-    }
-    Ok(())
-}
-
-/// Adds the byte counts to tables made before the quotas counted bytes (their rows count
-/// nothing), and the indexes that sum a tenant's without reading its rows.
-fn add_bytes_columns(conn: &Connection) -> rusqlite::Result<()> {
-    for table in ["serve_sessions", "serve_runs"] {
-        let has_bytes: bool = conn.query_row(
-            &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = 'bytes'"),
-            [],
-            |r| r.get(0),
-        )?;
-        if !has_bytes {
-            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;"))?;
-        }
-    }
-    conn.execute_batch(
-        "CREATE INDEX IF NOT EXISTS serve_sessions_bytes ON serve_sessions (tenant, bytes);
-         CREATE INDEX IF NOT EXISTS serve_runs_bytes ON serve_runs (tenant, bytes);",
-    )
 }

@@ -84,7 +84,7 @@ pub async fn input(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    let (input, stream) = body.turn()?;
+    let (parts, stream) = crate::input::turn(&body)?;
     let row = owned_run(&server, &tenant, &id).await?;
     if row.status != RunStatus::NeedsInput {
         return Err(ApiError::conflict(
@@ -96,8 +96,13 @@ pub async fn input(
     let agent = server.agents.get(&session_row.agent).ok_or_else(|| {
         ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
     })?;
-    within_quotas(&server, &tenant, false, input.len() as u64).await?;
+    crate::input::check_model(agent.model().as_ref(), &parts)?;
+    let (input, blobs) = crate::input::stored(&parts)?;
+    within_quotas(&server, &tenant, false, input.bytes as u64).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
+    if !blobs.is_empty() {
+        server.db.keep_attachments(&row.session_id, blobs).await?;
+    }
     let mut session = agent.session_with_id(&row.session_id).await?;
     session.set_owner(Some(tenant.0.clone()));
     let first_seq = server.db.last_event(&id).await? + 1;
@@ -109,7 +114,7 @@ pub async fn input(
     {
         return Err(busy(&row.session_id));
     }
-    crate::runs::start(&server, &id, session, crate::runs::Turn::Prompt(input), first_seq, slot);
+    crate::runs::start(&server, &id, session, crate::runs::Turn::Prompt(parts), first_seq, slot);
     if stream {
         return stream_events(&server, &id, first_seq - 1);
     }

@@ -88,19 +88,33 @@ pub async fn list(
         .into_response())
 }
 
-/// `GET /v1/sessions/{id}`: the session with its messages.
+/// `GET /v1/sessions/{id}?attachments=`: the session with its messages, each attachment
+/// described by its media type, `size` and `sha256`; its bytes (base64 `data`, as
+/// `lucid sessions export` writes them) only with `attachments=true`.
 pub async fn show(
     State(server): State<Arc<AppState>>,
     tenant: Tenant,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
+    let with_data = match query.get("attachments").map(String::as_str) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(_) => return Err(ApiError::invalid("attachments", "must be true or false")),
+    };
     let row = owned(&server, &tenant, &id).await?;
     let messages = match server.store.load(&id).await? {
         Some(stored) => stored.messages,
         None => Vec::new(),
     };
     let mut body = session_json(&row);
-    body["messages"] = serde_json::to_value(&messages).map_err(ApiError::internal)?;
+    body["messages"] = if with_data {
+        serde_json::to_value(&messages).map_err(ApiError::internal)?
+    } else {
+        let described: Result<Vec<Value>, _> =
+            messages.iter().map(|m| crate::input::described(m).map(|(v, _)| v)).collect();
+        Value::Array(described.map_err(ApiError::internal)?)
+    };
     Ok(axum::Json(body).into_response())
 }
 
@@ -134,13 +148,19 @@ pub async fn run(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> Result<Response, ApiError> {
-    let (input, stream) = body.turn()?;
+    let (parts, stream) = crate::input::turn(&body)?;
     let session_row = owned(&server, &tenant, &id).await?;
     let agent = server.agents.get(&session_row.agent).ok_or_else(|| {
         ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
     })?;
-    within_quotas(&server, &tenant, false, input.len() as u64).await?;
+    crate::input::check_model(agent.model().as_ref(), &parts)?;
+    let (input, blobs) = crate::input::stored(&parts)?;
+    within_quotas(&server, &tenant, false, input.bytes as u64).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
+    if !blobs.is_empty() {
+        // Before the run: a run whose input is stored always finds its attachments.
+        server.db.keep_attachments(&id, blobs).await?;
+    }
     let now = crate::now_ms();
     let row = RunRow {
         id: crate::new_id("run"),
@@ -150,6 +170,7 @@ pub async fn run(
         error: None,
         created_at: now,
         updated_at: now,
+        input: None, // stored from `input` below, shown when read back
     };
     if !server.db.insert_run(&tenant.0, &row, &input, &server.owner, server.lease_until(now)).await? {
         return Err(busy(&id));
@@ -165,7 +186,7 @@ pub async fn run(
     };
     // The tools bound what one tenant may hold (the `python` interpreters).
     session.set_owner(Some(tenant.0.clone()));
-    crate::runs::start(&server, &row.id, session, crate::runs::Turn::Prompt(input), 1, slot);
+    crate::runs::start(&server, &row.id, session, crate::runs::Turn::Prompt(parts), 1, slot);
     if stream {
         return stream_events(&server, &row.id, 0);
     }

@@ -20,10 +20,11 @@ pub async fn owned(server: &AppState, tenant: &Tenant, id: &str) -> Result<Sessi
     server.db.session(&tenant.0, id).await?.ok_or_else(|| ApiError::not_found("session", id))
 }
 
-/// A run as the API shows it.
+/// A run as the API shows it: its input is its text, or its parts with each attachment
+/// described (media type, `size`, `sha256`).
 pub fn run_json(row: &RunRow) -> Value {
     json!({"id": row.id, "object": "run", "session_id": row.session_id, "status": row.status,
-           "result": row.result, "error": row.error.as_ref().map(|e| &e["error"]),
+           "input": row.input, "result": row.result, "error": row.error.as_ref().map(|e| &e["error"]),
            "created_at": row.created_at, "updated_at": row.updated_at})
 }
 

@@ -117,7 +117,7 @@ async fn expire_approvals(server: &Arc<AppState>, now: i64) {
                     agent: run.agent.clone(),
                     generation: 0,
                     cancel_requested: false,
-                    input: None,
+                    input: crate::db::RunInput::default(),
                 };
                 return end_claimed(server, &claimed, first_seq, &AgentEvent::Error(e)).await;
             }
@@ -157,7 +157,10 @@ async fn recover(server: &Arc<AppState>, run: Claimed) {
         Err(e) => return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await,
     };
     session.set_owner(Some(run.tenant.clone()));
-    let input = run.input.clone().unwrap_or_default();
+    let input = match crate::input::parts(&server.db, &run.session_id, &run.input).await {
+        Ok(parts) => parts,
+        Err(e) => return end_claimed(server, &run, first_seq, &AgentEvent::Error(e)).await,
+    };
     let turn = match where_the_turn_is(session.messages(), &input) {
         TurnState::NotStarted => Turn::Prompt(input),
         TurnState::Going => Turn::Resume,
@@ -181,15 +184,15 @@ enum TurnState {
     Answered(String),
 }
 
-/// Where the turn on `input` stands in `messages` (the input is the last user message
-/// once the turn began: it is committed before the first model call). One case reads
-/// wrong: the same input sent twice in a row, the process gone before the second turn's
-/// first commit — the earlier answer is then taken for this run's.
-fn where_the_turn_is(messages: &[Message], input: &str) -> TurnState {
+/// Where the turn on `input` stands in `messages` (the input, text and attachments, is the
+/// last user message once the turn began: it is committed before the first model call).
+/// One case reads wrong: the same input sent twice in a row, the process gone before the
+/// second turn's first commit — the earlier answer is then taken for this run's.
+fn where_the_turn_is(messages: &[Message], input: &[lucid::Part]) -> TurnState {
     let Some(last_user) = messages.iter().rposition(|m| matches!(m, Message::User { .. })) else {
         return TurnState::NotStarted;
     };
-    if messages[last_user].text() != input {
+    if messages[last_user].parts() != input {
         return TurnState::NotStarted;
     }
     match messages.last() {
@@ -223,5 +226,26 @@ async fn end_claimed(server: &AppState, run: &Claimed, seq: u64, event: &AgentEv
         Ok(true) => server.metrics.turn_ended(outcome.status, Duration::ZERO),
         Ok(false) => tracing::warn!(run = %run.id, "the claimed run was taken by another instance"),
         Err(e) => tracing::error!(run = %run.id, "the claimed run's end could not be stored: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lucid::{Message, Part};
+
+    use super::{TurnState, where_the_turn_is};
+
+    #[test]
+    fn a_turn_is_found_by_its_text_and_its_attachments() {
+        let png = |b: u8| Part::image_bytes("image/png", vec![0x89, b'P', b'N', b'G', b]);
+        let input = vec![Part::text("And now?"), png(2)];
+        let earlier = vec![Part::text("And now?"), png(1)];
+        let answered = [Message::user_parts(input.clone()), Message::assistant("A cat.")];
+        assert_eq!(where_the_turn_is(&answered, &input), TurnState::Answered("A cat.".into()));
+        assert_eq!(where_the_turn_is(&answered[..1], &input), TurnState::Going);
+        let other_image = [Message::user_parts(earlier), Message::assistant("A dog.")];
+        assert_eq!(where_the_turn_is(&other_image, &input), TurnState::NotStarted, "the same text, another image");
+        let text = [Message::user("hi"), Message::assistant("Hello.")];
+        assert_eq!(where_the_turn_is(&text, &[Part::text("hi")]), TurnState::Answered("Hello.".into()));
     }
 }

@@ -61,8 +61,9 @@ impl Drop for Slot {
 
 /// What a turn starts from.
 pub enum Turn {
-    /// A new user message (or the answers to the agent's questions).
-    Prompt(String),
+    /// A new user message (or the answers to the agent's questions): text, or text with
+    /// attachments.
+    Prompt(Vec<lucid::Part>),
     /// The session's history as stored: a run continued after its instance was gone.
     Resume,
 }
@@ -316,7 +317,7 @@ async fn drive(
     let mut cancel_sent = false;
     let mut waiting = None;
     let mut events: Pin<Box<dyn Stream<Item = AgentEvent> + Send + '_>> = match turn {
-        Turn::Prompt(prompt) => Box::pin(session.run_stream(prompt)),
+        Turn::Prompt(prompt) => Box::pin(session.run_stream_parts(prompt)),
         Turn::Resume => Box::pin(session.resume_stream()),
     };
     while let Some(event) = events.next().await {

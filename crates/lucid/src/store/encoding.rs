@@ -70,6 +70,13 @@ pub(crate) fn checked_count(store: &'static str, info: &mut super::SessionInfo, 
 /// 20 MB; Gemini 20 MB a request).
 pub const MAX_ATTACHMENT_BYTES: usize = 20 << 20;
 
+/// An arbitrary constant naming the PostgreSQL advisory lock between writers of
+/// attachments (taken shared, in the writing transaction) and the deletion of those no
+/// session refers to (exclusive), so a blob a writer is about to refer to is never deleted
+/// under it. A writer outside `PostgresStore` that puts
+/// blobs in `lucid_blobs` (as `lucid serve` does for a run's input) takes it too.
+pub const POSTGRES_BLOB_LOCK: i64 = 0x6c75_6369_6400_0002;
+
 /// An attachment's bytes, stored once under the SHA-256 of its content.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Blob {

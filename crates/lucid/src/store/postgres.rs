@@ -55,10 +55,9 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX lucid_session_blobs_by_hash ON lucid_session_blobs(sha256);",
 ];
 
-/// An arbitrary constant naming the advisory lock between writers of attachments (shared)
-/// and the deletion of unreferenced ones (exclusive), so a blob a turn is about to refer
-/// to is never deleted under it.
-const BLOB_LOCK: i64 = 0x6c75_6369_6400_0002;
+/// The advisory lock between writers of attachments (shared) and the deletion of
+/// unreferenced ones (exclusive).
+const BLOB_LOCK: i64 = super::encoding::POSTGRES_BLOB_LOCK;
 
 /// Deletes the attachments no session refers to any more.
 async fn collect_blobs(tx: &deadpool_postgres::Transaction<'_>) -> Result<()> {
