@@ -6,6 +6,7 @@
 //   prefill of the prompt (one token sampled), generation of GEN tokens greedily after the
 //   first, the second turn's prefill (the answer and a short question only), peak RSS.
 //   llama_ref FILE.gguf [PREFILL_WORDS] [GEN_TOKENS]     (THREADS: 2)
+#include "ggml-cpu.h"
 #include "llama.h"
 
 #include <chrono>
@@ -54,6 +55,10 @@ int main(int argc, char ** argv) {
     cp.n_threads_batch = threads;
     llama_context * ctx = llama_init_from_model(model, cp);
     if (!ctx) return 1;
+    // A thread pool of its own, as lucid-local (pool.rs) and llama-server attach.
+    ggml_threadpool_params tpp = ggml_threadpool_params_default(threads);
+    ggml_threadpool * pool = ggml_threadpool_new(&tpp);
+    llama_attach_threadpool(ctx, pool, pool);
     const llama_vocab * vocab = llama_model_get_vocab(model);
     std::printf("load: %.2f s\n", now() - t);
 
@@ -113,6 +118,7 @@ int main(int argc, char ** argv) {
 
     llama_sampler_free(greedy);
     llama_free(ctx);
+    ggml_threadpool_free(pool);
     llama_model_free(model);
     return 0;
 }

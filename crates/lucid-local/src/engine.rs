@@ -61,7 +61,7 @@ pub struct Job {
 }
 
 /// llama.cpp's back end, initialised once per process.
-fn backend() -> Result<&'static LlamaBackend, String> {
+pub(crate) fn backend() -> Result<&'static LlamaBackend, String> {
     static BACKEND: std::sync::OnceLock<Result<LlamaBackend, String>> = std::sync::OnceLock::new();
     BACKEND
         .get_or_init(|| {
@@ -114,6 +114,8 @@ pub fn run(
             return;
         }
     };
+    // Declared before the worker that owns the context, so dropped after it.
+    let _pool = crate::pool::attach(&ctx, threads);
     let template = match options.chat_template.clone().map(Ok).unwrap_or_else(|| {
         model.chat_template(None).map_err(|e| e.to_string()).and_then(|t| t.to_string().map_err(|e| e.to_string()))
     }) {

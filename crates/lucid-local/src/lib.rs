@@ -32,6 +32,7 @@ mod cpu;
 mod engine;
 mod grammar;
 mod output;
+mod pool;
 mod prefix_cache;
 mod template;
 
