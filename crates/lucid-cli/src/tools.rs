@@ -73,7 +73,10 @@ fn schema_history(setup: Setup, settings: &AgentSettings) -> anyhow::Result<Setu
         #[cfg(feature = "postgres")]
         return Ok(setup.schema_history_in_postgres(spec, settings.db_project.clone()));
         #[cfg(not(feature = "postgres"))]
-        return Err(ConfigError("this lucid was built without Postgres support: rebuild with `--features postgres`".into()).into());
+        return Err(ConfigError(
+            "this lucid was built without Postgres support: rebuild with `--features postgres`".into(),
+        )
+        .into());
     }
     let path = crate::sessions::sqlite_path(&spec)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -84,9 +84,8 @@ impl Pg {
 
     /// The project's versions, newest first.
     pub(super) async fn list(&self, project: &str) -> Result<Vec<Version>, SqlError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM lucid_schema_versions WHERE project = $1 ORDER BY created_at DESC, id DESC"
-        );
+        let sql =
+            format!("SELECT {COLUMNS} FROM lucid_schema_versions WHERE project = $1 ORDER BY created_at DESC, id DESC");
         let rows = self.client().await?.query(&sql, &[&project]).await.map_err(pg_error)?;
         Ok(rows.iter().map(row).collect())
     }
