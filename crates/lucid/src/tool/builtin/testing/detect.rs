@@ -107,9 +107,14 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
             return Some(Runner { name: "jest", command, report: ReportFormat::JestJson(report), note: None });
         }
     }
+    // A JVM test file filters to its class (surefire's `-Dtest`, Gradle's `--tests`).
+    let jvm_filter = filter.map(|f| match f.strip_suffix(".java").or_else(|| f.strip_suffix(".kt")) {
+        Some(path) => path.rsplit('/').next().unwrap_or(path),
+        None => f,
+    });
     if has("pom.xml") {
         let mut cmd = String::from("mvn -q -B test");
-        if let Some(f) = filter {
+        if let Some(f) = jvm_filter {
             cmd.push_str(&format!(" -Dtest={} -Dsurefire.failIfNoSpecifiedTests=false", quote(f)));
         }
         return Some(Runner {
@@ -122,7 +127,7 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
     if has("build.gradle") || has("build.gradle.kts") {
         let gradle = if has("gradlew") { "./gradlew" } else { "gradle" };
         let mut cmd = format!("{gradle} test --console=plain");
-        if let Some(f) = filter {
+        if let Some(f) = jvm_filter {
             cmd.push_str(&format!(" --tests {}", quote(f)));
         }
         return Some(Runner {
@@ -173,6 +178,29 @@ mod tests {
         assert!(r.command.contains(" --tests calc:: -- -Z unstable-options --format json"), "{}", r.command);
         let r = detect(&dir, Some("tests/api.rs"), &scratch).unwrap();
         assert!(r.command.contains(" --test api -- ") && !r.command.contains("--tests"), "{}", r.command);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn maven_and_gradle_projects_run_their_tests_and_a_test_file_filters_to_its_class() {
+        let scratch = std::env::temp_dir();
+        let dir = std::env::temp_dir().join(format!("lucid-detect-jvm-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("pom.xml"), "<project/>").unwrap();
+        let r = detect(&dir, Some("src/test/java/sample/SubTest.java"), &scratch).unwrap();
+        assert_eq!((r.name, r.command.as_str()), ("maven", "mvn -q -B test -Dtest=SubTest -Dsurefire.failIfNoSpecifiedTests=false"));
+        assert_eq!(r.report, ReportFormat::JunitXml(dir.join("target/surefire-reports")));
+        assert_eq!(detect(&dir, Some("CalcTest#ok"), &scratch).unwrap().command, "mvn -q -B test -Dtest='CalcTest#ok' -Dsurefire.failIfNoSpecifiedTests=false");
+        std::fs::remove_file(dir.join("pom.xml")).unwrap();
+        std::fs::write(dir.join("build.gradle.kts"), "").unwrap();
+        let r = detect(&dir, None, &scratch).unwrap();
+        assert_eq!((r.name, r.command.as_str()), ("gradle", "gradle test --console=plain"));
+        assert_eq!(r.report, ReportFormat::JunitXml(dir.join("build/test-results/test")));
+        std::fs::rename(dir.join("build.gradle.kts"), dir.join("build.gradle")).unwrap();
+        std::fs::write(dir.join("gradlew"), "").unwrap();
+        let r = detect(&dir, Some("src/test/kotlin/CalcTest.kt"), &scratch).unwrap();
+        assert_eq!(r.command, "./gradlew test --console=plain --tests CalcTest");
         let _ = std::fs::remove_dir_all(dir);
     }
 }
