@@ -10,7 +10,8 @@
 # followed, with the installed /usr/share/maven-repo (Maven's own packages). Kept once per
 # set of package versions in a cache outside the clone.
 #
-# Prints the repository's path; prints nothing (and says why on stderr) when java, javac,
+# Prints the cache folder (the repository in repo/, and maven.config: the options that make
+# Maven use it offline, with Debian's plugin versions); prints nothing (and says why on stderr) when java, javac,
 # mvn or the packages are missing: the Java tests then skip.
 set -euo pipefail
 
@@ -39,7 +40,7 @@ fi
 key="$(printf '%s %s' "$listed" "$(mvn -v 2>/dev/null | head -1)" | sha256sum | cut -c1-16)"
 dir="${LUCID_CI_MAVENDIR:-/tmp/lucid-ci-maven-$key}"
 if [ -f "$dir/ready" ]; then
-  echo "$dir/repo"
+  echo "$dir"
   exit 0
 fi
 
@@ -75,5 +76,15 @@ done
 cp -rL /usr/share/maven-repo/. "$dir/repo/"
 cp -rL "$dir/root/usr/share/maven-repo/." "$dir/repo/"
 rm -rf "$dir/debs" "$dir/root"
+# The options a sample project's .mvn/maven.config takes to build offline from it, with
+# the versions Debian has (the pom's properties).
+newest() { find "$dir/repo/$1" -mindepth 1 -maxdepth 1 -type d ! -name debian -printf '%f\n' | sort -V | tail -1; }
+{
+  echo "-o"
+  echo "-Dmaven.repo.local=$dir/repo"
+  echo "-Dsurefire.version=$(newest org/apache/maven/plugins/maven-surefire-plugin)"
+  echo "-Djacoco.version=$(newest org/jacoco/org.jacoco.ant)"
+  echo "-Djunit.version=$(newest org/junit/jupiter/junit-jupiter-engine)"
+} >"$dir/maven.config"
 touch "$dir/ready"
-echo "$dir/repo"
+echo "$dir"

@@ -113,7 +113,8 @@ fn go_cover(text: &str) -> Vec<FileLines> {
         else {
             continue;
         };
-        let f = by_path.entry(path.to_string()).or_insert_with(|| FileLines { path: path.into(), hits: BTreeMap::new() });
+        let f =
+            by_path.entry(path.to_string()).or_insert_with(|| FileLines { path: path.into(), hits: BTreeMap::new() });
         for n in a..=b {
             let hits = f.hits.entry(n).or_default();
             *hits = (*hits).max(count);
