@@ -90,7 +90,7 @@ async fn sqlite_versions_are_saved_diffed_and_restored() {
 /// or in the Postgres `store`.
 async fn sqlite_database_flow(dir: &std::path::Path, store: Option<&str>) {
     let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("shop.db");
     rusqlite::Connection::open(&path)
         .unwrap()

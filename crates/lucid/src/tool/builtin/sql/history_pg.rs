@@ -5,7 +5,7 @@
 use tokio::sync::OnceCell;
 
 use super::SqlError;
-use super::history::{Version, pruned, version};
+use super::versions::{Version, pruned, version};
 use crate::store::PostgresStore;
 
 fn pg_error(e: impl std::fmt::Display) -> SqlError {

@@ -38,6 +38,8 @@ mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod table;
+#[cfg(feature = "sqlite")]
+mod versions;
 
 use std::sync::Arc;
 use std::time::Duration;
