@@ -65,13 +65,13 @@ done
 find "$dir/root" -type l | while read -r link; do
   target="$(readlink "$link")"
   case "$target" in
-    /*) [ -e "$dir/root$target" ] && ln -sfn "$dir/root$target" "$link" ;;
+    /*) if [ -e "$dir/root$target" ]; then ln -sfn "$dir/root$target" "$link"; fi ;;
   esac
 done
 find "$dir/root" -xtype l | while read -r link; do
   resolved="$(realpath -m "$link")"
   installed="${resolved#"$dir/root"}"
-  [ -e "$installed" ] && ln -sfn "$installed" "$link"
+  if [ -e "$installed" ]; then ln -sfn "$installed" "$link"; fi
 done
 cp -rL /usr/share/maven-repo/. "$dir/repo/"
 cp -rL "$dir/root/usr/share/maven-repo/." "$dir/repo/"
