@@ -186,6 +186,12 @@ fn report(target: &str, result: &lucid::AgentResult) -> TargetReport {
     }
 }
 
+/// `coverage goal reached (X% ≥ Y%)` when the project's total is at the goal.
+fn reached(project: Option<&Value>, goal: f64) -> Option<String> {
+    let total = project.and_then(|a| percent(&a["total"])).filter(|t| *t >= goal)?;
+    Some(format!("coverage goal reached ({total:.1}% ≥ {goal}%)"))
+}
+
 fn shown(p: Option<f64>) -> String {
     p.map_or_else(|| "?".into(), |p| format!("{p:.1}%"))
 }
@@ -222,18 +228,17 @@ pub async fn run(
     let list = targets(path, project.as_ref(), goal);
     let mut done: Vec<TargetReport> = Vec::new();
     let mut tokens = 0u64;
-    let mut stop = "no target left";
+    let mut stop = None;
     for target in list {
-        if project.as_ref().and_then(|a| percent(&a["total"])).is_some_and(|t| t >= goal) {
-            stop = "coverage goal reached";
+        if reached(project.as_ref(), goal).is_some() {
             break;
         }
         if done.len() >= max_targets {
-            stop = "--max-targets reached";
+            stop = Some("--max-targets reached");
             break;
         }
         if flags.budget_tokens.is_some_and(|b| tokens >= b) {
-            stop = "token budget spent";
+            stop = Some("token budget spent");
             break;
         }
         let before = project.as_ref().and_then(|a| file_percent(a, &target));
@@ -274,6 +279,12 @@ pub async fn run(
         done.push(r);
     }
     let end_total = project.as_ref().and_then(|a| percent(&a["total"]));
+    // The goal, once reached, is why the run stopped, even after the last target.
+    let stop = match (stop, reached(project.as_ref(), goal)) {
+        (Some(why), _) => why.to_string(),
+        (None, Some(why)) => why,
+        (None, None) => "no target left".to_string(),
+    };
     if json_out {
         let v = json!({
             "targets": done,

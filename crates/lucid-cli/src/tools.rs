@@ -64,11 +64,20 @@ pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Res
 
 /// What the built-in tools of these settings are made from: the current directory, the
 /// shell's timeout, the interpreter, the protected paths lifted.
-/// `schema_history` keeps its versions in the SQLite store (`store`, else the default
-/// file; with a Postgres store, the default file), per project (`db_project`, else the
+/// `schema_history` keeps its versions in the session store (`store`: a SQLite file, else
+/// the default file, or a Postgres store), per project (`db_project`, else the
 /// database's path or URL without credentials).
 fn schema_history(setup: Setup, settings: &AgentSettings) -> anyhow::Result<Setup> {
-    let spec = settings.store.clone().filter(|s| !s.starts_with("postgres")).unwrap_or_default();
+    let spec = settings.store.clone().unwrap_or_default();
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        #[cfg(feature = "postgres")]
+        return Ok(setup.schema_history_in_postgres(spec, settings.db_project.clone()));
+        #[cfg(not(feature = "postgres"))]
+        return Err(ConfigError(
+            "this lucid was built without Postgres support: rebuild with `--features postgres`".into(),
+        )
+        .into());
+    }
     let path = crate::sessions::sqlite_path(&spec)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| ConfigError(format!("cannot create {}: {e}", dir.display())))?;

@@ -281,7 +281,7 @@ async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
     let out = run_in(&dir, &args, &vars).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["stopped"], "coverage goal reached", "{report}");
+    assert_eq!(report["stopped"], "coverage goal reached (66.7% ≥ 60%)", "{report}");
     let done: Vec<&str> = report["targets"].as_array().unwrap().iter().map(|t| t["target"].as_str().unwrap()).collect();
     assert_eq!(done, ["src/a.rs", "src/b.rs"], "{report}");
     assert_eq!(
@@ -320,6 +320,38 @@ async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// The scripted `db-design` model: reads the schema, saves the version as found and a
+/// proposal in the history, and compares them.
+fn db_design_script(req: &lucid_mock::RecordedRequest) -> Reply {
+    let body = req.json();
+    let results: Vec<Value> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| serde_json::from_str(m["content"].as_str().unwrap_or_default()).unwrap_or(Value::Null))
+        .collect();
+    let call =
+        |name: &str, args: Value| tool_call_completion(&[(&format!("c{}", results.len()), name, &args.to_string())]);
+    let reply = match results.len() {
+        0 => call("sql_schema", json!({})),
+        1 => call("schema_history", json!({"action": "save", "message": "as found"})),
+        2 => call(
+            "schema_history",
+            json!({"action": "save", "message": "orders", "ddl": "CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL NOT NULL)"}),
+        ),
+        3 => call(
+            "schema_history",
+            json!({"action": "diff", "from": results[1]["saved"]["id"], "to": results[2]["saved"]["id"]}),
+        ),
+        _ => text_completion(&format!(
+            "diff: {}",
+            body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap()
+        )),
+    };
+    Reply::json(200, &reply)
+}
+
 /// The shipped `db-design` agent on a SQLite database, the model scripted: it reads the
 /// schema, saves the version as found and its proposal in the history kept in Lucid's
 /// store, and compares them.
@@ -330,32 +362,7 @@ async fn the_db_design_agent_keeps_the_versions_it_proposes() {
     // An empty file is an empty SQLite database; the schema is made through the history's
     // own proposal check, so only SQLite's parser is needed here.
     std::fs::write(&db, "").unwrap();
-    let server = MockServer::start(|req| {
-        let body = req.json();
-        let results: Vec<Value> = body["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|m| m["role"] == "tool")
-            .map(|m| serde_json::from_str(m["content"].as_str().unwrap_or_default()).unwrap_or(Value::Null))
-            .collect();
-        let call = |name: &str, args: Value| tool_call_completion(&[(&format!("c{}", results.len()), name, &args.to_string())]);
-        let reply = match results.len() {
-            0 => call("sql_schema", json!({})),
-            1 => call("schema_history", json!({"action": "save", "message": "as found"})),
-            2 => call(
-                "schema_history",
-                json!({"action": "save", "message": "orders", "ddl": "CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL NOT NULL)"}),
-            ),
-            3 => call(
-                "schema_history",
-                json!({"action": "diff", "from": results[1]["saved"]["id"], "to": results[2]["saved"]["id"]}),
-            ),
-            _ => text_completion(&format!("diff: {}", body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap())),
-        };
-        Reply::json(200, &reply)
-    })
-    .await;
+    let server = MockServer::start(db_design_script).await;
     let url = server.url();
     let args =
         ["run", "--base-url", &url, "-m", "m", "--agent", "db-design", "--db", "shop.db", "Design the order tables"];
@@ -368,6 +375,52 @@ async fn the_db_design_agent_keeps_the_versions_it_proposes() {
     let saved = server.requests()[2].json();
     let answer = saved["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
     assert!(answer.contains(&project), "versions are filed under the database's path: {answer}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// With `--store postgres://…` the versions go into Lucid's Postgres store
+/// (`lucid_schema_versions`), not into the default SQLite file.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_db_design_agent_keeps_its_versions_in_the_postgres_store() {
+    let Some(store) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+        return;
+    };
+    let dir = test_dir("agents-db-design-pg");
+    std::fs::write(dir.join("shop.db"), "").unwrap();
+    let server = MockServer::start(db_design_script).await;
+    let url = server.url();
+    let project = format!("shop-{}", std::process::id());
+    std::fs::write(dir.join("config.toml"), format!("db_project = \"{project}\"\n")).unwrap();
+    let args = [
+        "--config",
+        "config.toml",
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--store",
+        &store,
+        "--agent",
+        "db-design",
+        "--db",
+        "shop.db",
+        "Design the order tables",
+    ];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""tables_added":["orders"]"#), "{}", text(&out.stdout));
+    assert!(!dir.join(".local/share/lucid/lucid.db").exists(), "nothing in the default SQLite file");
+    let (client, conn) = tokio_postgres::connect(&store, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    let rows = client
+        .query("SELECT message, kind FROM lucid_schema_versions WHERE project = $1 ORDER BY id", &[&project])
+        .await
+        .unwrap();
+    let kept: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    assert_eq!(kept, [("as found".into(), "current".into()), ("orders".into(), "proposed".into())]);
+    client.execute("DELETE FROM lucid_schema_versions WHERE project = $1", &[&project]).await.unwrap();
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -564,7 +617,8 @@ fn check_one_repair(
     );
     let (before, after) = (t["coverage_before"].as_f64().unwrap(), t["coverage_after"].as_f64().unwrap());
     assert!(before < 90.0 && after == 100.0, "the coverage gained: {report}");
-    assert_eq!(report["stopped"], "no target left", "{report}");
+    // The last target took the project past the goal (`--coverage 90`): why the run stopped.
+    assert_eq!(report["stopped"], "coverage goal reached (100.0% ≥ 90%)", "{report}");
     let (total_before, total_after) = (report["coverage_before"].as_f64().unwrap(), report["coverage_after"].as_f64());
     assert!(total_before < 90.0 && total_after == Some(100.0), "{report}");
     let answers = tool_answers(server);
@@ -655,5 +709,117 @@ async fn the_unit_tests_agent_on_a_javascript_project_with_jest() {
     let out = run_in(&dir, &args, &[]).await;
     check_one_repair(&out, &server, "sum.js", "sub", ("subtracts", "sub.test.js:4"));
     assert_eq!(std::fs::read_to_string(dir.join("sub.test.js")).unwrap(), RIGHT);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Copies the folder `from` into `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// The shipped `unit-tests` agent on the Java sample project (Maven, JUnit 5, JaCoCo:
+/// crates/lucid/tests/fixtures/maven, built offline from `LUCID_TEST_MAVEN_REPO`), the
+/// model scripted: the target from JaCoCo's report, results from surefire's JUnit XML,
+/// one repair, the coverage past the goal. Skipped with the reason printed when `mvn`,
+/// `javac` or the repository is missing, even under CI.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_on_a_java_project_with_maven_junit_and_jacoco() {
+    for tool in ["mvn", "javac"] {
+        if std::process::Command::new(tool).arg("-version").output().is_err() {
+            eprintln!("skipped: {tool} is not on PATH (the Java tests run wherever a JDK and Maven are installed)");
+            return;
+        }
+    }
+    let Some(repo) = std::env::var("LUCID_TEST_MAVEN_REPO").ok().filter(|r| !r.is_empty()) else {
+        eprintln!("skipped: LUCID_TEST_MAVEN_REPO is not set (.ci/maven-repo.sh makes it from Debian's packages)");
+        return;
+    };
+    let dir = test_dir("agents-unit-tests-maven");
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid/tests/fixtures/maven"), &dir);
+    std::fs::create_dir_all(dir.join(".mvn")).unwrap();
+    std::fs::copy(Path::new(&repo).join("maven.config"), dir.join(".mvn/maven.config")).unwrap();
+    // The project's own test covers `add` only.
+    let own = "package sample;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass CalcTest {\n    @Test\n    void ok() {\n        assertEquals(3, new Calc().add(1, 2));\n    }\n}\n";
+    std::fs::write(dir.join("src/test/java/sample/CalcTest.java"), own).unwrap();
+    // Offline there is no jacoco-maven-plugin (`jacoco:report`): the sample's own `mvn
+    // test` writes JaCoCo's report.
+    std::fs::write(
+        dir.join("config.toml"),
+        "[tests]\ncoverage_command = \"mvn -q -B -Dmaven.test.failure.ignore=true test\"\ncoverage_report = \"target/site/jacoco/jacoco.xml\"\n",
+    )
+    .unwrap();
+    const WRONG: &str = "package sample;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass UnusedTest {\n    @Test\n    void doublesPlusOne() {\n        assertEquals(8, new Calc().unused(3));\n    }\n}\n";
+    const RIGHT: &str = "package sample;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass UnusedTest {\n    @Test\n    void doublesPlusOne() {\n        assertEquals(7, new Calc().unused(3));\n    }\n}\n";
+    let target = "src/main/java/sample/Calc.java";
+    let test_path = "src/test/java/sample/UnusedTest.java";
+    let server = MockServer::start(one_target_script(target, test_path, WRONG, RIGHT)).await;
+    let url = server.url();
+    let args = [
+        "--config",
+        "config.toml",
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--agent",
+        "unit-tests",
+        "--json",
+        "--coverage",
+        "90",
+    ];
+    let out = run_in(&dir, &args, &[]).await;
+    check_one_repair(&out, &server, target, "unused", ("doublesPlusOne", "UnusedTest.java:10"));
+    assert_eq!(std::fs::read_to_string(dir.join(test_path)).unwrap(), RIGHT);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The shipped `unit-tests` agent on a small Go module, the model scripted: the target
+/// from `go test -coverprofile`, results from `go test -json` (the test file's tests
+/// only), one repair, the coverage past the goal. Go from `LUCID_TEST_GO` (`.ci/go.sh`) or
+/// `PATH`; skipped with the reason printed when there is none, even under CI.
+#[cfg(all(feature = "code-outline", feature = "test-tools"))]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_unit_tests_agent_on_a_go_module() {
+    let path = match std::env::var("LUCID_TEST_GO").ok().filter(|g| !g.is_empty()) {
+        Some(bin) => format!("{bin}:{}", std::env::var("PATH").unwrap_or_default()),
+        None => std::env::var("PATH").unwrap_or_default(),
+    };
+    let found = std::process::Command::new("go").arg("version").env("PATH", &path).output();
+    if !found.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: go is not on PATH and LUCID_TEST_GO is not set (.ci/go.sh unpacks Debian's golang-go)");
+        return;
+    }
+    let dir = test_dir("agents-unit-tests-go");
+    for (file, content) in [
+        ("go.mod", "module sample\n\ngo 1.19\n"),
+        (
+            "calc.go",
+            "package sample\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Sub(a, b int) int {\n\treturn a - b\n}\n",
+        ),
+        (
+            "calc_test.go",
+            "package sample\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n",
+        ),
+    ] {
+        std::fs::write(dir.join(file), content).unwrap();
+    }
+    const WRONG: &str = "package sample\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {\n\tif got := Sub(3, 1); got != 3 {\n\t\tt.Fatalf(\"Sub(3, 1) = %d\", got)\n\t}\n}\n";
+    const RIGHT: &str = "package sample\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {\n\tif got := Sub(3, 1); got != 2 {\n\t\tt.Fatalf(\"Sub(3, 1) = %d\", got)\n\t}\n}\n";
+    let server = MockServer::start(one_target_script("calc.go", "sub_test.go", WRONG, RIGHT)).await;
+    let url = server.url();
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let out = run_in(&dir, &args, &[("PATH", &path)]).await;
+    check_one_repair(&out, &server, "calc.go", "Sub", ("TestSub", "sub_test.go:7"));
+    assert_eq!(std::fs::read_to_string(dir.join("sub_test.go")).unwrap(), RIGHT);
     std::fs::remove_dir_all(dir).ok();
 }

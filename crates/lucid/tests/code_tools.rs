@@ -1,10 +1,11 @@
 //! `run_tests` and `coverage` against real test runners and coverage tools, on small
 //! sample projects: Rust (cargo, and llvm-cov with `LUCID_TEST_LLVM_BIN`), Python (pytest
 //! and coverage.py in `LUCID_TEST_PYTHON_TOOLS`), JavaScript (Jest from
-//! `LUCID_TEST_JS_TOOLS`), Go (when `go` is on `PATH`). Java is not here: its sample
-//! project would need JUnit and JaCoCo from Maven Central, which CI does not reach; the
-//! JUnit and JaCoCo XML readers are checked on reports of their shape in the unit tests. Each answer is checked against
-//! what the project's tests do, and the coverage formats against each other.
+//! `LUCID_TEST_JS_TOOLS`), Go (when `go` is on `PATH`), Java (Maven with JUnit 5 and
+//! JaCoCo, `tests/fixtures/maven`, built offline from the Maven repository of Debian's
+//! packages that `.ci/maven-repo.sh` makes, `LUCID_TEST_MAVEN_REPO`). Java and Go skip
+//! with a printed reason when their toolchain is missing, even under CI. Each answer is
+//! checked against what the project's tests do, and the coverage formats against each other.
 
 mod common;
 
@@ -251,25 +252,118 @@ async fn javascript_results_from_jest_json_and_coverage_from_its_lcov() {
 }
 
 #[tokio::test]
-async fn go_results_from_go_test_json() {
-    if std::process::Command::new("go").arg("version").output().is_err() {
-        eprintln!("skipped: go is not on PATH (Go tests run wherever its toolchain is installed; CI has none)");
-        return;
-    }
+async fn go_results_from_go_test_json_and_coverage_from_its_cover_profile() {
+    let Some(env) = go_environment() else { return };
     let dir = project(
         "go",
         &[
             ("go.mod", "module sample\n\ngo 1.21\n"),
-            ("calc.go", "package sample\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"),
+            (
+                "calc.go",
+                "package sample\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Unused(x int) int {\n\ty := x * 2\n\treturn y + 1\n}\n",
+            ),
             (
                 "calc_test.go",
                 "package sample\n\nimport \"testing\"\n\nfunc TestOk(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n\nfunc TestBad(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatalf(\"math: got %d\", Add(1, 2))\n\t}\n}\n\nfunc TestLater(t *testing.T) {\n\tt.Skip(\"later\")\n}\n",
             ),
         ],
     );
-    let v = call(&RunTests::new(&dir).network(true), json!({})).await;
+    let v = call(&RunTests::new(&dir).environment(env.clone()).network(true), json!({})).await;
     assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["skipped"].as_u64()), (Some(1), Some(1), Some(1)), "{v}");
     assert_eq!(v["failures"][0]["test"], "sample.TestBad");
     assert_eq!(v["failures"][0]["location"], "calc_test.go:13", "{v}");
+
+    // `go test -coverprofile`, detected from go.mod: `Add` ran, `Unused` did not.
+    let measured = call(&Coverage::new(&dir).environment(env).network(true), json!({"file": "calc.go"})).await;
+    assert_eq!(measured["format"], "go coverprofile", "{measured}");
+    assert_eq!(measured["file"]["path"], "calc.go", "the import path made a path from the root: {measured}");
+    assert_eq!(lines_in(&measured["file"]["uncovered"], &[3, 4, 7, 8, 9]), [7, 8, 9], "{measured}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The environment with Go on `PATH`: `LUCID_TEST_GO` (the folder of `go` that `.ci/go.sh`
+/// unpacks from Debian's golang-go) first, else the `PATH` as it is. `None`, with the
+/// reason printed, when there is no `go`, even under CI (the issue lets Go skip there).
+fn go_environment() -> Option<Environment> {
+    let (env, go) = match std::env::var("LUCID_TEST_GO").ok().filter(|g| !g.is_empty()) {
+        Some(bin) => (with_path(Path::new(&bin)), format!("{bin}/go")),
+        None => (Environment::inherited(), "go".to_string()),
+    };
+    if std::process::Command::new(&go).arg("version").output().is_err() {
+        eprintln!("skipped: go is not on PATH and LUCID_TEST_GO is not set (.ci/go.sh unpacks Debian's golang-go)");
+        return None;
+    }
+    Some(env)
+}
+
+/// Copies the folder `from` into `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// The Java sample project (`tests/fixtures/maven`) in a fresh folder, set to build
+/// offline from `LUCID_TEST_MAVEN_REPO` (its `maven.config` copied to `.mvn/`); `None`,
+/// with the reason printed, when `mvn`, `javac` or the repository is missing, even under
+/// CI (the issue lets Java skip there).
+fn maven_project(name: &str) -> Option<PathBuf> {
+    for tool in ["mvn", "javac"] {
+        if std::process::Command::new(tool).arg("-version").output().is_err() {
+            eprintln!("skipped: {tool} is not on PATH (the Java tests run wherever a JDK and Maven are installed)");
+            return None;
+        }
+    }
+    let Some(repo) = std::env::var("LUCID_TEST_MAVEN_REPO").ok().filter(|r| !r.is_empty()) else {
+        eprintln!(
+            "skipped: LUCID_TEST_MAVEN_REPO is not set (.ci/maven-repo.sh makes a Maven repository of Debian's JUnit, \
+             surefire and JaCoCo packages; Maven Central is not reached)"
+        );
+        return None;
+    };
+    let dir = project(name, &[]);
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maven"), &dir);
+    std::fs::create_dir_all(dir.join(".mvn")).unwrap();
+    std::fs::copy(Path::new(&repo).join("maven.config"), dir.join(".mvn/maven.config")).unwrap();
+    Some(dir)
+}
+
+#[tokio::test]
+async fn java_results_from_surefire_junit_xml_and_coverage_from_jacoco_xml() {
+    let Some(dir) = maven_project("maven") else { return };
+    let tests = RunTests::new(&dir);
+    let v = call(&tests, json!({})).await;
+    assert_eq!(v["runner"], "maven", "{v}");
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["skipped"].as_u64()), (Some(1), Some(1), Some(1)), "{v}");
+    assert_eq!(v["failures"][0]["test"], "sample.CalcTest.bad", "{v}");
+    assert_eq!(v["failures"][0]["location"], "CalcTest.java:16", "{v}");
+    assert!(v["failures"][0]["message"].as_str().unwrap().contains("math ==> expected: <4> but was: <3>"), "{v}");
+    // A test file filters to its class; a class and method to that test.
+    let v = call(&tests, json!({"filter": "CalcTest#ok"})).await;
+    assert_eq!(
+        (v["status"].as_str(), v["passed"].as_u64(), v["failed"].as_u64()),
+        (Some("passed"), Some(1), Some(0)),
+        "{v}"
+    );
+
+    // The sample's `mvn test` writes JaCoCo's XML (the agent and Ant's report task): the
+    // report there is read, its package paths made paths from the root.
+    let rerun = "mvn -q -B -Dmaven.test.failure.ignore=true test";
+    let coverage = Coverage::new(&dir).command(rerun, "target/site/jacoco/jacoco.xml");
+    let measured = call(&coverage, json!({"run": true, "file": "Calc.java"})).await;
+    assert_eq!(measured["format"], "jacoco", "{measured}");
+    assert_eq!(measured["file"]["path"], "src/main/java/sample/Calc.java", "{measured}");
+    // The constructor (line 3) and `add` (line 5) ran; `unused` (lines 9 and 10) did not.
+    assert_eq!(measured["file"]["uncovered"], json!([[9, 10]]), "{measured}");
+    assert_eq!((measured["file"]["lines"].as_u64(), measured["file"]["covered"].as_u64()), (Some(4), Some(2)));
+    let again = call(&Coverage::new(&dir), json!({})).await;
+    assert_eq!(again["report"], "target/site/jacoco/jacoco.xml", "{again}");
+    assert_eq!(again["files"][0]["path"], "src/main/java/sample/Calc.java", "{again}");
     let _ = std::fs::remove_dir_all(dir);
 }

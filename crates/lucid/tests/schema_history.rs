@@ -69,11 +69,28 @@ where
     assert!(shown["schema"].as_str().unwrap().contains("founded"), "{shown}");
 }
 
+/// Where a test keeps its versions: `project` in a SQLite file (`lucid.db` of the test's
+/// folder), or in Lucid's Postgres store at the URL.
+fn kept_in(store: Option<&str>, dir: &std::path::Path, project: &str) -> SchemaHistory {
+    match store {
+        #[cfg(feature = "postgres")]
+        Some(url) => SchemaHistory::postgres(url, project).unwrap(),
+        _ => SchemaHistory::open(dir.join("lucid.db"), project).unwrap(),
+    }
+}
+
 #[tokio::test]
 async fn sqlite_versions_are_saved_diffed_and_restored() {
     let dir = std::env::temp_dir().join(format!("lucid-schema-history-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    sqlite_database_flow(&dir, None).await;
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The flow on a SQLite database in `dir`, its versions kept in the SQLite file of `dir`
+/// or in the Postgres `store`.
+async fn sqlite_database_flow(dir: &std::path::Path, store: Option<&str>) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("shop.db");
     rusqlite::Connection::open(&path)
         .unwrap()
@@ -84,7 +101,7 @@ async fn sqlite_versions_are_saved_diffed_and_restored() {
         )
         .unwrap();
     let url = path.to_str().unwrap();
-    let history = SchemaHistory::open(dir.join("lucid.db"), project_of(url)).unwrap();
+    let history = kept_in(store, dir, &project_of(url));
     let tool = SchemaHistoryTool::new(Arc::new(Database::open(url).unwrap()), history);
     let run = |sql: String| {
         let path = path.clone();
@@ -97,11 +114,43 @@ async fn sqlite_versions_are_saved_diffed_and_restored() {
     };
     save_diff_and_restore(&tool, "city", run).await;
     // Another project in the same store sees none of these versions.
-    let other = SchemaHistoryTool::new(
-        Arc::new(Database::open(url).unwrap()),
-        SchemaHistory::open(dir.join("lucid.db"), "elsewhere").unwrap(),
-    );
+    let elsewhere = format!("elsewhere-{}", std::process::id());
+    let other = SchemaHistoryTool::new(Arc::new(Database::open(url).unwrap()), kept_in(store, dir, &elsewhere));
     assert_eq!(call(&other, json!({"action": "list"})).await["versions"], json!([]));
+}
+
+/// With Lucid's store in Postgres, the versions are kept there (`lucid_schema_versions`),
+/// not in a SQLite file: the same flow, projects apart, and a migration recorded.
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn versions_kept_in_the_postgres_store_as_in_the_sqlite_file() {
+    let Some(store) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else { return };
+    let dir = std::env::temp_dir().join(format!("lucid-schema-history-in-pg-{}", std::process::id()));
+    sqlite_database_flow(&dir, Some(&store)).await;
+    assert!(!dir.join("lucid.db").exists(), "no SQLite file is made for the versions");
+    let (client, conn) = tokio_postgres::connect(&store, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    let project = project_of(dir.join("shop.db").to_str().unwrap());
+    let rows = client
+        .query("SELECT message FROM lucid_schema_versions WHERE project = $1 ORDER BY id", &[&project])
+        .await
+        .unwrap();
+    let messages: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(messages, ["as found", "add founding year", "applied"]);
+
+    let migrations = dir.join("migrations-run");
+    std::fs::create_dir_all(&migrations).unwrap();
+    let path = migrations.join("shop.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO city VALUES (1, 'Lyon');",
+        )
+        .unwrap();
+    let url = path.to_str().unwrap();
+    migrate_and_roll_back(url, &migrations, "city", &|| kept_in(Some(&store), &migrations, &project_of(url))).await;
+    let projects = [project, project_of(url)];
+    client.execute("DELETE FROM lucid_schema_versions WHERE project = ANY($1)", &[&&projects[..]]).await.unwrap();
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -178,9 +227,8 @@ where
 
 /// A migration with a data move applied (files written, version recorded), and one that
 /// fails half-way rolled back (the database, the folder and the history as they were).
-async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str) {
+async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str, history: &dyn Fn() -> SchemaHistory) {
     let db = || Arc::new(Database::open(url).unwrap());
-    let history = || SchemaHistory::open(dir.join("lucid.db"), project_of(url)).unwrap();
     let migrate = SqlMigrate::new(db(), history(), dir);
     let up = format!("ALTER TABLE {city} ADD COLUMN label TEXT; UPDATE {city} SET label = upper(name)");
     let out =
@@ -193,7 +241,7 @@ async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str) {
     assert!(down.contains("DROP COLUMN label"), "{down}");
     let labels = db().query(&format!("SELECT label FROM {city} ORDER BY id")).await.unwrap();
     assert_eq!(labels.rows, [["LYON".to_string()]], "the data moved");
-    let versions = history().list().unwrap();
+    let versions = history().list().await.unwrap();
     assert_eq!((versions[0].message.as_str(), versions[0].kind.as_str()), ("labels", "applied"));
 
     let files = std::fs::read_dir(dir.join("migrations")).unwrap().count();
@@ -206,7 +254,7 @@ async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str) {
         "the column of the failed migration is gone: {schema}"
     );
     assert_eq!(std::fs::read_dir(dir.join("migrations")).unwrap().count(), files, "no files for a failed migration");
-    assert_eq!(history().list().unwrap().len(), versions.len(), "no version for a failed migration");
+    assert_eq!(history().list().await.unwrap().len(), versions.len(), "no version for a failed migration");
 }
 
 #[tokio::test]
@@ -221,7 +269,8 @@ async fn sqlite_migrations_apply_in_one_transaction_or_not_at_all() {
             "CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO city VALUES (1, 'Lyon');",
         )
         .unwrap();
-    migrate_and_roll_back(path.to_str().unwrap(), &dir, "city").await;
+    let url = path.to_str().unwrap();
+    migrate_and_roll_back(url, &dir, "city", &|| kept_in(None, &dir, &project_of(url))).await;
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -256,7 +305,8 @@ async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
     let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    migrate_and_roll_back(&migrator, &dir, &format!("{schema}.city")).await;
+    migrate_and_roll_back(&migrator, &dir, &format!("{schema}.city"), &|| kept_in(None, &dir, &project_of(&migrator)))
+        .await;
     client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
     std::fs::remove_dir_all(dir).ok();
 }

@@ -53,6 +53,16 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (session_id, sha256)
      );
      CREATE INDEX lucid_session_blobs_by_hash ON lucid_session_blobs(sha256);",
+    // v3: the schema versions `schema_history` keeps per project (tables as JSON text).
+    "CREATE TABLE lucid_schema_versions (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        message TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        tables TEXT NOT NULL
+     );
+     CREATE INDEX lucid_schema_versions_by_project ON lucid_schema_versions(project, created_at);",
 ];
 
 /// The advisory lock between writers of attachments (shared) and the deletion of

@@ -95,7 +95,7 @@ pub struct Setup {
     sql: OnceLock<Vec<Arc<dyn Tool>>>,
     /// Where `schema_history` keeps versions, and the project's name.
     #[cfg(feature = "sqlite")]
-    history: Option<(PathBuf, Option<String>)>,
+    history: Option<(sql::HistoryStore, Option<String>)>,
     /// How long `run_tests` and `coverage` may run.
     #[cfg(feature = "test-tools")]
     tests_timeout: Duration,

@@ -1,6 +1,6 @@
 //! `schema_history`: the schema versions of a project, kept in a SQLite file (Lucid's
-//! store by default), with their time and message; listed, shown, compared, and turned
-//! back into a migration.
+//! store by default) or in Lucid's Postgres store (`history_pg.rs`), with their time and
+//! message; listed, shown, compared, and turned back into a migration.
 //!
 //! Pruning, after each save: a project keeps its newest `keep` versions (20 unless set);
 //! of the older ones it keeps the newest of each UTC day, and drops the rest.
@@ -11,31 +11,18 @@ use std::sync::Arc;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::diff::{create_ddl, diff, migration};
 use super::table::TableSchema;
+pub use super::versions::Version;
+use super::versions::{pruned, version};
 use super::{Database, SqlError};
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 
-/// One saved schema version.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Version {
-    /// Its number (unique in the file).
-    pub id: i64,
-    /// When it was saved, in milliseconds since the Unix epoch.
-    pub created_at: i64,
-    /// What the agent or user said about it.
-    pub message: String,
-    /// `current` (read from the database) or `proposed` (the current schema with DDL the
-    /// agent proposed laid over it).
-    pub kind: String,
-    #[serde(skip)]
-    tables: Vec<TableSchema>,
-}
-
-/// The schema versions of one project in a SQLite file.
+/// The schema versions of one project in a SQLite file ([`open`](Self::open)) or in
+/// Lucid's Postgres store ([`postgres`](Self::postgres), feature `postgres`).
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -46,14 +33,30 @@ pub struct Version {
 /// let db = lucid::tool::builtin::Database::open(db_path.to_str().unwrap()).unwrap();
 /// let history = lucid::tool::builtin::SchemaHistory::open(dir.join("lucid.db"), "shop").unwrap();
 /// let v = history.save_current(&db, "first").await.unwrap();
-/// assert_eq!(history.list().unwrap()[0].id, v.id);
+/// assert_eq!(history.list().await.unwrap()[0].id, v.id);
 /// # });
 /// ```
 #[derive(Debug)]
 pub struct SchemaHistory {
-    path: PathBuf,
+    store: Store,
     project: String,
     keep: usize,
+}
+
+/// Where a history's versions are kept.
+#[derive(Debug)]
+enum Store {
+    Sqlite(PathBuf),
+    #[cfg(feature = "postgres")]
+    Postgres(super::history_pg::Pg),
+}
+
+/// Where a [`Setup`](crate::tool::builtin::Setup)'s `schema_history` keeps its versions.
+#[derive(Debug, Clone)]
+pub(in crate::tool::builtin) enum HistoryStore {
+    Sqlite(PathBuf),
+    #[cfg(feature = "postgres")]
+    Postgres(String),
 }
 
 fn store_error(e: rusqlite::Error) -> SqlError {
@@ -67,9 +70,24 @@ fn now_ms() -> i64 {
 impl SchemaHistory {
     /// The versions of `project` in the SQLite file at `path` (made when missing).
     pub fn open(path: impl Into<PathBuf>, project: impl Into<String>) -> Result<Self, SqlError> {
-        let h = SchemaHistory { path: path.into(), project: project.into(), keep: 20 };
+        let h = SchemaHistory { store: Store::Sqlite(path.into()), project: project.into(), keep: 20 };
         h.connect()?;
         Ok(h)
+    }
+
+    /// The versions of `project` in the `lucid_schema_versions` table of Lucid's Postgres
+    /// store at `url` (made by [`PostgresStore`](crate::store::PostgresStore)'s
+    /// migrations), connected at the first use.
+    ///
+    /// ```
+    /// let h = lucid::tool::builtin::SchemaHistory::postgres("postgres://lucid@127.0.0.1/lucid", "shop");
+    /// assert!(h.is_ok(), "nothing is sent before the first use");
+    /// assert!(lucid::tool::builtin::SchemaHistory::postgres("postgres://a b:x", "shop").is_err());
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub fn postgres(url: &str, project: impl Into<String>) -> Result<Self, SqlError> {
+        let pg = super::history_pg::Pg::new(url)?;
+        Ok(SchemaHistory { store: Store::Postgres(pg), project: project.into(), keep: 20 })
     }
 
     /// Keep the newest `n` versions whole before thinning older ones to one a day.
@@ -79,7 +97,12 @@ impl SchemaHistory {
     }
 
     fn connect(&self) -> Result<Connection, SqlError> {
-        let conn = Connection::open(&self.path).map_err(store_error)?;
+        let path = match &self.store {
+            Store::Sqlite(path) => path,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(_) => return Err(SqlError::Database("the schema history is in Postgres".into())),
+        };
+        let conn = Connection::open(path).map_err(store_error)?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(store_error)?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS schema_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, \
@@ -92,13 +115,18 @@ impl SchemaHistory {
     }
 
     /// Saves `tables` as a version now, then prunes.
-    pub(super) fn save(&self, tables: Vec<TableSchema>, message: &str, kind: &str) -> Result<Version, SqlError> {
-        self.save_at(tables, message, kind, now_ms())
+    pub(super) async fn save(&self, tables: Vec<TableSchema>, message: &str, kind: &str) -> Result<Version, SqlError> {
+        self.save_at(tables, message, kind, now_ms()).await
     }
 
-    fn save_at(&self, tables: Vec<TableSchema>, message: &str, kind: &str, at: i64) -> Result<Version, SqlError> {
-        let conn = self.connect()?;
+    async fn save_at(&self, tables: Vec<TableSchema>, message: &str, kind: &str, at: i64) -> Result<Version, SqlError> {
         let json = serde_json::to_string(&tables).map_err(|e| SqlError::Database(e.to_string()))?;
+        #[cfg(feature = "postgres")]
+        if let Store::Postgres(pg) = &self.store {
+            let id = pg.insert(&self.project, at, message, kind, &json, self.keep).await?;
+            return Ok(Version { id, created_at: at, message: message.into(), kind: kind.into(), tables });
+        }
+        let conn = self.connect()?;
         conn.execute(
             "INSERT INTO schema_versions (project, created_at, message, kind, tables) VALUES (?1, ?2, ?3, ?4, ?5)",
             rusqlite::params![self.project, at, message, kind, json],
@@ -112,7 +140,7 @@ impl SchemaHistory {
     /// Saves the database's schema as it is now.
     pub async fn save_current(&self, db: &Database, message: &str) -> Result<Version, SqlError> {
         let tables = db.tables(None).await?;
-        self.save(tables, message, "current")
+        self.save(tables, message, "current").await
     }
 
     /// Saves a proposal: the database's schema with `ddl` laid over it, checked by running
@@ -120,11 +148,15 @@ impl SchemaHistory {
     pub async fn save_proposed(&self, db: &Database, ddl: &str, message: &str) -> Result<Version, SqlError> {
         let current = db.tables(None).await?;
         let tables = propose(&current, ddl)?;
-        self.save(tables, message, "proposed")
+        self.save(tables, message, "proposed").await
     }
 
     /// The project's versions, newest first.
-    pub fn list(&self) -> Result<Vec<Version>, SqlError> {
+    pub async fn list(&self) -> Result<Vec<Version>, SqlError> {
+        #[cfg(feature = "postgres")]
+        if let Store::Postgres(pg) = &self.store {
+            return pg.list(&self.project).await;
+        }
         let conn = self.connect()?;
         let mut stmt = conn
             .prepare(
@@ -136,16 +168,21 @@ impl SchemaHistory {
     }
 
     /// The version `id` of this project.
-    pub fn get(&self, id: i64) -> Result<Version, SqlError> {
-        let conn = self.connect()?;
-        conn.query_row(
-            "SELECT id, created_at, message, kind, tables FROM schema_versions WHERE project = ?1 AND id = ?2",
-            rusqlite::params![self.project, id],
-            row,
-        )
-        .optional()
-        .map_err(store_error)?
-        .ok_or_else(|| SqlError::Database(format!("no version {id} of `{}`", self.project)))
+    pub async fn get(&self, id: i64) -> Result<Version, SqlError> {
+        let found = match &self.store {
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.get(&self.project, id).await?,
+            Store::Sqlite(_) => self
+                .connect()?
+                .query_row(
+                    "SELECT id, created_at, message, kind, tables FROM schema_versions WHERE project = ?1 AND id = ?2",
+                    rusqlite::params![self.project, id],
+                    row,
+                )
+                .optional()
+                .map_err(store_error)?,
+        };
+        found.ok_or_else(|| SqlError::Database(format!("no version {id} of `{}`", self.project)))
     }
 
     /// Drops what the rule leaves out: beyond the newest `keep`, all but the newest of each day.
@@ -158,11 +195,8 @@ impl SchemaHistory {
             .map_err(store_error)?
             .collect::<Result<_, _>>()
             .map_err(store_error)?;
-        let mut days = std::collections::HashSet::new();
-        for (id, at) in all.into_iter().skip(self.keep) {
-            if !days.insert(at.div_euclid(86_400_000)) {
-                conn.execute("DELETE FROM schema_versions WHERE id = ?1", [id]).map_err(store_error)?;
-            }
+        for id in pruned(&all, self.keep) {
+            conn.execute("DELETE FROM schema_versions WHERE id = ?1", [id]).map_err(store_error)?;
         }
         Ok(())
     }
@@ -170,13 +204,7 @@ impl SchemaHistory {
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
     let tables: String = r.get(4)?;
-    Ok(Version {
-        id: r.get(0)?,
-        created_at: r.get(1)?,
-        message: r.get(2)?,
-        kind: r.get(3)?,
-        tables: serde_json::from_str(&tables).unwrap_or_default(),
-    })
+    Ok(version(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, &tables))
 }
 
 /// `current` with `ddl` run over it, in memory.
@@ -209,20 +237,47 @@ impl crate::tool::builtin::Setup {
     /// the project they belong to (default: the database's path, or its URL without
     /// credentials: [`project_of`]).
     pub fn schema_history(mut self, store: impl Into<PathBuf>, project: Option<String>) -> Self {
-        self.history = Some((store.into(), project));
+        self.history = Some((HistoryStore::Sqlite(store.into()), project));
         self
+    }
+
+    /// `schema_history` (and `sql_migrate`) keep their versions in Lucid's Postgres store
+    /// at `url` ([`SchemaHistory::postgres`]), per project as with
+    /// [`schema_history`](Self::schema_history).
+    ///
+    /// ```
+    /// let setup = lucid::tool::builtin::Setup::new(".")
+    ///     .database("shop.db")
+    ///     .schema_history_in_postgres("postgres://lucid@127.0.0.1/lucid", Some("shop".into()));
+    /// # let _ = setup;
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub fn schema_history_in_postgres(mut self, url: impl Into<String>, project: Option<String>) -> Self {
+        self.history = Some((HistoryStore::Postgres(url.into()), project));
+        self
+    }
+
+    /// The database's URL and the history of this setup, for `schema_history` and
+    /// `sql_migrate` (`tool` names the one asking, for the error).
+    pub(in crate::tool::builtin) fn open_history(&self, tool: &str) -> std::io::Result<(&str, SchemaHistory)> {
+        let (Some(url), Some((store, project))) = (&self.database, &self.history) else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("`{tool}` needs a database and a store for the schema history"),
+            ));
+        };
+        let project = project.clone().unwrap_or_else(|| project_of(url));
+        let history = match store {
+            HistoryStore::Sqlite(path) => SchemaHistory::open(path, project)?,
+            #[cfg(feature = "postgres")]
+            HistoryStore::Postgres(pg) => SchemaHistory::postgres(pg, project)?,
+        };
+        Ok((url, history))
     }
 
     /// The `schema_history` tool of this setup's database.
     pub(in crate::tool::builtin) fn history_tool(&self) -> std::io::Result<Arc<dyn Tool>> {
-        let (Some(url), Some((store, project))) = (&self.database, &self.history) else {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "`schema_history` needs a database and a store for its versions",
-            ));
-        };
-        let project = project.clone().unwrap_or_else(|| project_of(url));
-        let history = SchemaHistory::open(store, project)?;
+        let (url, history) = self.open_history("schema_history")?;
         Ok(Arc::new(SchemaHistoryTool::new(Arc::new(Database::open(url)?), history)))
     }
 }
@@ -285,22 +340,23 @@ impl SchemaHistoryTool {
                 json!({"saved": listed(&v), "project": self.history.project})
             }
             "list" => {
-                json!({"project": self.history.project, "versions": self.history.list()?.iter().map(listed).collect::<Vec<_>>()})
+                let versions = self.history.list().await?;
+                json!({"project": self.history.project, "versions": versions.iter().map(listed).collect::<Vec<_>>()})
             }
             "show" => {
-                let v = self.history.get(need(a.id, "id")?)?;
+                let v = self.history.get(need(a.id, "id")?).await?;
                 json!({"version": listed(&v), "schema": super::table::schema_markdown(&v.tables, super::SCHEMA_WIDTH)})
             }
             "diff" => {
-                let from = self.history.get(need(a.from, "from")?)?;
+                let from = self.history.get(need(a.from, "from")?).await?;
                 let to = match a.to {
-                    Some(id) => self.history.get(id)?.tables,
+                    Some(id) => self.history.get(id).await?.tables,
                     None => self.db.tables(None).await?,
                 };
                 diff(&from.tables, &to)
             }
             "restore" => {
-                let v = self.history.get(need(a.id, "id")?)?;
+                let v = self.history.get(need(a.id, "id")?).await?;
                 let now = self.db.tables(None).await?;
                 json!({"version": listed(&v), "up": migration(&now, &v.tables), "down": migration(&v.tables, &now)})
             }
@@ -330,22 +386,48 @@ impl Tool for SchemaHistoryTool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn pruning_keeps_the_newest_and_one_a_day_before_them() {
-        let dir = std::env::temp_dir().join(format!("lucid-history-prune-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let h = SchemaHistory::open(dir.join("h.db"), "p").unwrap().keep(2);
+    /// Seven versions over three days of project `h`, kept to 2 and one a day before them;
+    /// `other` (another project in the same store) sees none of them.
+    async fn prune(h: SchemaHistory, other: SchemaHistory) {
+        let h = h.keep(2);
         let day = 86_400_000;
         // Three versions on day 1, two on day 2, two on day 3 (the newest).
         for (i, at) in
             [day + 1, day + 2, day + 3, 2 * day + 1, 2 * day + 2, 3 * day + 1, 3 * day + 2].iter().enumerate()
         {
-            h.save_at(vec![], &format!("v{i}"), "current", *at).unwrap();
+            h.save_at(vec![], &format!("v{i}"), "current", *at).await.unwrap();
         }
-        let kept: Vec<String> = h.list().unwrap().into_iter().map(|v| v.message).collect();
+        let kept: Vec<String> = h.list().await.unwrap().into_iter().map(|v| v.message).collect();
         assert_eq!(kept, ["v6", "v5", "v4", "v2"]);
-        let other = SchemaHistory::open(dir.join("h.db"), "q").unwrap();
-        assert!(other.list().unwrap().is_empty(), "each project has its own versions");
+        let v2 = h.list().await.unwrap().pop().unwrap();
+        assert_eq!((h.get(v2.id).await.unwrap().created_at, v2.kind.as_str()), (day + 3, "current"));
+        assert!(other.list().await.unwrap().is_empty(), "each project has its own versions");
+        assert!(other.get(v2.id).await.is_err(), "nor can it read them by id");
+    }
+
+    #[tokio::test]
+    async fn pruning_keeps_the_newest_and_one_a_day_before_them() {
+        let dir = std::env::temp_dir().join(format!("lucid-history-prune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        prune(SchemaHistory::open(dir.join("h.db"), "p").unwrap(), SchemaHistory::open(dir.join("h.db"), "q").unwrap())
+            .await;
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// The same rule in Lucid's Postgres store (`LUCID_TEST_POSTGRES_URL`, which `.ci/run`
+    /// sets; skipped with a word when unset).
+    #[cfg(feature = "postgres")]
+    #[tokio::test]
+    async fn pruning_in_the_postgres_store_follows_the_same_rule() {
+        let Some(url) = std::env::var("LUCID_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "LUCID_TEST_POSTGRES_URL is not set under CI=true");
+            eprintln!("skipped: LUCID_TEST_POSTGRES_URL is not set (.ci/run starts a Postgres server)");
+            return;
+        };
+        let (p, q) = (format!("prune-p-{}", std::process::id()), format!("prune-q-{}", std::process::id()));
+        prune(SchemaHistory::postgres(&url, &p).unwrap(), SchemaHistory::postgres(&url, &q).unwrap()).await;
+        let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.execute("DELETE FROM lucid_schema_versions WHERE project = $1", &[&p]).await.unwrap();
     }
 }

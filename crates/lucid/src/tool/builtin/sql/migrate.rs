@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::diff::migration;
-use super::{Database, SchemaHistory, SqlError, project_of};
+use super::{Database, SchemaHistory, SqlError};
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 
 /// The `sql_migrate` tool.
@@ -96,7 +96,7 @@ impl SqlMigrate {
         let up_file = write("up", &a.up)?;
         let down_file = write("down", &down)?;
         let message = a.message.unwrap_or_else(|| format!("migration {name}"));
-        let version = self.history.save(after, &message, "applied")?;
+        let version = self.history.save(after, &message, "applied").await?;
         Ok(json!({"applied": true, "up": up_file, "down": down_file, "version": version.id}))
     }
 }
@@ -121,14 +121,7 @@ fn chrono_stamp() -> String {
 impl crate::tool::builtin::Setup {
     /// The `sql_migrate` tool of this setup's database, writing into `root/migrations/`.
     pub(in crate::tool::builtin) fn migrate_tool(&self) -> std::io::Result<Arc<dyn Tool>> {
-        let (Some(url), Some((store, project))) = (&self.database, &self.history) else {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "`sql_migrate` needs a database and a store for the schema history",
-            ));
-        };
-        let project = project.clone().unwrap_or_else(|| project_of(url));
-        let history = SchemaHistory::open(store, project)?;
+        let (url, history) = self.open_history("sql_migrate")?;
         Ok(Arc::new(SqlMigrate::new(Arc::new(Database::open(url)?), history, &self.root)))
     }
 }

@@ -29,6 +29,8 @@
 mod diff;
 #[cfg(feature = "sqlite")]
 mod history;
+#[cfg(all(feature = "sqlite", feature = "postgres"))]
+mod history_pg;
 #[cfg(feature = "sqlite")]
 mod migrate;
 #[cfg(feature = "postgres")]
@@ -36,6 +38,8 @@ mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod table;
+#[cfg(feature = "sqlite")]
+mod versions;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,6 +49,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
+#[cfg(feature = "sqlite")]
+pub(in crate::tool::builtin) use history::HistoryStore;
 #[cfg(feature = "sqlite")]
 pub use history::{SchemaHistory, SchemaHistoryTool, Version, project_of};
 #[cfg(feature = "sqlite")]

@@ -31,6 +31,8 @@ const USUAL_REPORTS: &[&str] = &[
     "target/site/jacoco/jacoco.xml",
     "build/reports/jacoco/test/jacocoTestReport.xml",
     "target/llvm-cov/lcov.info",
+    "coverage.out",
+    "cover.out",
 ];
 
 /// The `coverage` tool.
@@ -38,7 +40,8 @@ const USUAL_REPORTS: &[&str] = &[
 /// A report is read from the path given, else the newest of the usual places
 /// (`coverage.json`, `coverage.xml`, `lcov.info`, `coverage/lcov.info`,
 /// `coverage/cobertura-coverage.xml`, `target/site/jacoco/jacoco.xml`,
-/// `build/reports/jacoco/test/jacocoTestReport.xml`, `target/llvm-cov/lcov.info`) unless
+/// `build/reports/jacoco/test/jacocoTestReport.xml`, `target/llvm-cov/lcov.info`, Go's
+/// `coverage.out` and `cover.out`) unless
 /// `run` is asked for or there is none. Then the configured command runs
 /// ([`Coverage::command`]), or the one found from the project's files:
 ///
@@ -47,7 +50,8 @@ const USUAL_REPORTS: &[&str] = &[
 /// | `Cargo.toml` | `cargo llvm-cov --lcov` (cargo-llvm-cov installed) | lcov |
 /// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov` | lcov |
 /// | `package.json` with `vitest` | `npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov` | lcov |
-/// | `pom.xml` | `mvn -q -B test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |
+/// | `go.mod` | `go test -coverprofile=… ./...` | Go cover profile |
+/// | `pom.xml` | `mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |
 /// | `build.gradle(.kts)` | `gradle test jacocoTestReport` | JaCoCo XML |
 /// | Python project files | `python3 -m coverage run -m pytest`, then `coverage json` | coverage.py JSON |
 ///
@@ -168,8 +172,13 @@ impl Coverage {
                 return Some((c, lcov));
             }
         }
+        if has("go.mod") {
+            return Some((format!("go test -coverprofile={s}/cover.out ./..."), scratch.join("cover.out")));
+        }
         if has("pom.xml") {
-            return Some(("mvn -q -B test jacoco:report".into(), self.root.join("target/site/jacoco/jacoco.xml")));
+            // The report is written when a test fails too.
+            let c = "mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report";
+            return Some((c.into(), self.root.join("target/site/jacoco/jacoco.xml")));
         }
         if has("build.gradle") || has("build.gradle.kts") {
             let gradle = if has("gradlew") { "./gradlew" } else { "gradle" };
@@ -257,10 +266,22 @@ impl Coverage {
     /// file's uncovered ranges.
     fn fill(&self, answer: &mut Value, mut files: Vec<FileLines>, wanted: Option<&str>) -> Result<(), ToolError> {
         let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        // Go names files by import path (`module/dir/x.go`), JaCoCo by package
+        // (`pkg/X.java`): made paths from the root where such a file is there.
+        let module = std::fs::read_to_string(self.root.join("go.mod")).ok().and_then(|m| {
+            m.lines().find_map(|l| l.strip_prefix("module ")).map(|m| format!("{}/", m.trim().trim_matches('"')))
+        });
         for f in &mut files {
             let p = Path::new(&f.path);
             if let Ok(rel) = p.strip_prefix(&root).or_else(|_| p.strip_prefix(&self.root)) {
                 f.path = rel.to_string_lossy().into_owned();
+            } else if let Some(rel) = module.as_deref().and_then(|m| f.path.strip_prefix(m)) {
+                f.path = rel.to_string();
+            } else if p.is_relative() && !self.root.join(p).exists() {
+                let under = ["src/main/java", "src/main/kotlin", "src"].iter().map(|d| Path::new(d).join(p));
+                if let Some(found) = under.into_iter().find(|c| self.root.join(c).is_file()) {
+                    f.path = found.to_string_lossy().into_owned();
+                }
             }
         }
         let (lines, covered) = files.iter().fold((0, 0), |(l, c), f| (l + f.hits.len(), c + f.covered()));
@@ -323,5 +344,51 @@ impl Tool for Coverage {
             self.answer(args, &ctx).await
         }
         .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_maven_and_gradle_commands_and_their_report_paths_from_the_root() {
+        let dir = std::env::temp_dir().join(format!("lucid-coverage-detect-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/main/java/sample")).unwrap();
+        std::fs::write(dir.join("src/main/java/sample/Calc.java"), "").unwrap();
+        let scratch = Path::new("/s");
+        let cov = Coverage::new(&dir);
+        let command = |files: &[&str]| {
+            for f in ["go.mod", "pom.xml", "build.gradle", "gradlew"] {
+                let _ = std::fs::remove_file(dir.join(f));
+            }
+            for f in files {
+                std::fs::write(dir.join(f), "module example.com/calc\n").unwrap();
+            }
+            let (c, report) = cov.command_for(scratch).unwrap();
+            (c, report.strip_prefix(&dir).unwrap_or(&report).display().to_string())
+        };
+        assert_eq!(command(&["go.mod"]), ("go test -coverprofile=/s/cover.out ./...".into(), "/s/cover.out".into()));
+        assert_eq!(
+            command(&["pom.xml"]),
+            (
+                "mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report".into(),
+                "target/site/jacoco/jacoco.xml".into()
+            )
+        );
+        let gradle = "build/reports/jacoco/test/jacocoTestReport.xml".to_string();
+        assert_eq!(command(&["build.gradle"]), ("gradle test jacocoTestReport --console=plain".into(), gradle.clone()));
+        assert_eq!(command(&["build.gradle", "gradlew"]).0, "./gradlew test jacocoTestReport --console=plain");
+
+        // Go's import paths and JaCoCo's package paths become paths from the root.
+        command(&["go.mod"]);
+        let files = |path: &str| vec![FileLines { path: path.into(), hits: [(1, 1)].into() }];
+        let mut answer = json!({});
+        cov.fill(&mut answer, files("example.com/calc/calc.go"), Some("calc.go")).unwrap();
+        assert_eq!(answer["file"]["path"], "calc.go", "{answer}");
+        cov.fill(&mut answer, files("sample/Calc.java"), None).unwrap();
+        assert_eq!(answer["files"][0]["path"], "src/main/java/sample/Calc.java", "{answer}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

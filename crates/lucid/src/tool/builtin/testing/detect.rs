@@ -87,6 +87,22 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
         let mut cmd = String::from("go test -json");
         match filter {
             Some(f) if root.join(f).is_dir() => cmd.push_str(&format!(" ./{}/...", quote(f.trim_start_matches("./")))),
+            // A test file: its tests, in its package.
+            Some(f) if f.ends_with("_test.go") => {
+                let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
+                let names: Vec<&str> = text
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("func Test")?.split('(').next())
+                    .filter(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .collect();
+                if !names.is_empty() {
+                    cmd.push_str(&format!(" -run {}", quote(&format!("^Test({})$", names.join("|")))));
+                }
+                match Path::new(f.trim_start_matches("./")).parent().filter(|d| !d.as_os_str().is_empty()) {
+                    Some(d) => cmd.push_str(&format!(" ./{}", quote(&d.to_string_lossy()))),
+                    None => cmd.push_str(" ."),
+                }
+            }
             Some(f) => cmd.push_str(&format!(" -run {} ./...", quote(f))),
             None => cmd.push_str(" ./..."),
         }
@@ -107,9 +123,14 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
             return Some(Runner { name: "jest", command, report: ReportFormat::JestJson(report), note: None });
         }
     }
+    // A JVM test file filters to its class (surefire's `-Dtest`, Gradle's `--tests`).
+    let jvm_filter = filter.map(|f| match f.strip_suffix(".java").or_else(|| f.strip_suffix(".kt")) {
+        Some(path) => path.rsplit('/').next().unwrap_or(path),
+        None => f,
+    });
     if has("pom.xml") {
         let mut cmd = String::from("mvn -q -B test");
-        if let Some(f) = filter {
+        if let Some(f) = jvm_filter {
             cmd.push_str(&format!(" -Dtest={} -Dsurefire.failIfNoSpecifiedTests=false", quote(f)));
         }
         return Some(Runner {
@@ -122,7 +143,7 @@ pub(crate) fn detect(root: &Path, filter: Option<&str>, scratch: &Path) -> Optio
     if has("build.gradle") || has("build.gradle.kts") {
         let gradle = if has("gradlew") { "./gradlew" } else { "gradle" };
         let mut cmd = format!("{gradle} test --console=plain");
-        if let Some(f) = filter {
+        if let Some(f) = jvm_filter {
             cmd.push_str(&format!(" --tests {}", quote(f)));
         }
         return Some(Runner {
@@ -173,6 +194,44 @@ mod tests {
         assert!(r.command.contains(" --tests calc:: -- -Z unstable-options --format json"), "{}", r.command);
         let r = detect(&dir, Some("tests/api.rs"), &scratch).unwrap();
         assert!(r.command.contains(" --test api -- ") && !r.command.contains("--tests"), "{}", r.command);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn maven_and_gradle_projects_run_their_tests_and_a_test_file_filters_to_its_class() {
+        let scratch = std::env::temp_dir();
+        let dir = std::env::temp_dir().join(format!("lucid-detect-jvm-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("pom.xml"), "<project/>").unwrap();
+        let r = detect(&dir, Some("src/test/java/sample/SubTest.java"), &scratch).unwrap();
+        assert_eq!(
+            (r.name, r.command.as_str()),
+            ("maven", "mvn -q -B test -Dtest=SubTest -Dsurefire.failIfNoSpecifiedTests=false")
+        );
+        assert_eq!(r.report, ReportFormat::JunitXml(dir.join("target/surefire-reports")));
+        assert_eq!(
+            detect(&dir, Some("CalcTest#ok"), &scratch).unwrap().command,
+            "mvn -q -B test -Dtest='CalcTest#ok' -Dsurefire.failIfNoSpecifiedTests=false"
+        );
+        std::fs::remove_file(dir.join("pom.xml")).unwrap();
+        std::fs::write(dir.join("build.gradle.kts"), "").unwrap();
+        let r = detect(&dir, None, &scratch).unwrap();
+        assert_eq!((r.name, r.command.as_str()), ("gradle", "gradle test --console=plain"));
+        assert_eq!(r.report, ReportFormat::JunitXml(dir.join("build/test-results/test")));
+        std::fs::rename(dir.join("build.gradle.kts"), dir.join("build.gradle")).unwrap();
+        std::fs::write(dir.join("gradlew"), "").unwrap();
+        let r = detect(&dir, Some("src/test/kotlin/CalcTest.kt"), &scratch).unwrap();
+        assert_eq!(r.command, "./gradlew test --console=plain --tests CalcTest");
+        std::fs::write(dir.join("go.mod"), "module sample\n").unwrap();
+        std::fs::create_dir_all(dir.join("calc")).unwrap();
+        std::fs::write(
+            dir.join("calc/sub_test.go"),
+            "package calc\n\nfunc TestSub(t *testing.T) {}\nfunc TestSub_neg(t *testing.T) {}\n",
+        )
+        .unwrap();
+        let r = detect(&dir, Some("calc/sub_test.go"), &scratch).unwrap();
+        assert_eq!(r.command, "go test -json -run '^Test(Sub|Sub_neg)$' ./calc", "a Go test file runs its tests only");
         let _ = std::fs::remove_dir_all(dir);
     }
 }

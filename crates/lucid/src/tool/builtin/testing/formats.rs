@@ -1,5 +1,6 @@
 //! Coverage reports read into per-line hit counts: lcov, Cobertura XML, JaCoCo XML,
-//! coverage.py's JSON and llvm-cov's JSON export. The format is found from the content.
+//! coverage.py's JSON, llvm-cov's JSON export and Go's cover profile. The format is found
+//! from the content.
 
 use std::collections::BTreeMap;
 
@@ -47,6 +48,7 @@ pub(crate) enum Format {
     Jacoco,
     CoveragePy,
     LlvmCov,
+    GoCover,
 }
 
 impl Format {
@@ -57,6 +59,7 @@ impl Format {
             Format::Jacoco => "jacoco",
             Format::CoveragePy => "coverage.py json",
             Format::LlvmCov => "llvm-cov json",
+            Format::GoCover => "go coverprofile",
         }
     }
 }
@@ -88,7 +91,36 @@ pub(crate) fn parse(text: &str) -> Result<(Format, Vec<FileLines>), String> {
     if start.lines().any(|l| l.starts_with("SF:")) {
         return Ok((Format::Lcov, lcov(start)));
     }
-    Err("not a coverage report lucid reads (lcov, Cobertura XML, JaCoCo XML, coverage.py JSON, llvm-cov JSON)".into())
+    if start.starts_with("mode: ") {
+        return Ok((Format::GoCover, go_cover(start)));
+    }
+    Err("not a coverage report lucid reads (lcov, Cobertura XML, JaCoCo XML, coverage.py JSON, llvm-cov JSON, \
+         Go cover profile)"
+        .into())
+}
+
+/// `go test -coverprofile`: `mode: set`, then `file:l1.c1,l2.c2 statements count` per
+/// block, a file named by its import path (`module/dir/file.go`). A line counts as run
+/// when some block over it ran.
+fn go_cover(text: &str) -> Vec<FileLines> {
+    let mut by_path: BTreeMap<String, FileLines> = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let Some((path, block)) = line.rsplit_once(':') else { continue };
+        let mut parts = block.split([',', ' ']);
+        let line_of = |p: Option<&str>| p.and_then(|p| p.split('.').next()?.parse::<u32>().ok());
+        let (Some(a), Some(b), _, Some(count)) =
+            (line_of(parts.next()), line_of(parts.next()), parts.next(), parts.next().and_then(|c| c.parse().ok()))
+        else {
+            continue;
+        };
+        let f =
+            by_path.entry(path.to_string()).or_insert_with(|| FileLines { path: path.into(), hits: BTreeMap::new() });
+        for n in a..=b {
+            let hits = f.hits.entry(n).or_default();
+            *hits = (*hits).max(count);
+        }
+    }
+    by_path.into_values().collect()
 }
 
 fn lcov(text: &str) -> Vec<FileLines> {
@@ -275,7 +307,11 @@ mod tests {
         let jacoco = r#"<?xml version="1.0"?><!DOCTYPE report PUBLIC "-//JACOCO//DTD Report 1.1//EN" "report.dtd"><report name="x"><package name="src">
             <sourcefile name="a.py"><line nr="1" mi="0" ci="3"/><line nr="2" mi="2" ci="0"/><line nr="3" mi="1" ci="0"/>
             <line nr="5" mi="1" ci="0"/><line nr="6" mi="0" ci="2"/></sourcefile></package></report>"#;
-        for (text, format) in [(lcov, Format::Lcov), (cobertura, Format::Cobertura), (jacoco, Format::Jacoco)] {
+        // Go's blocks: line 1 ran, 2 to 3 did not, 5 did not, 6 ran twice (two blocks on it, one run).
+        let go = "mode: count\nsrc/a.py:1.1,1.10 1 1\nsrc/a.py:2.1,3.5 2 0\nsrc/a.py:5.1,5.3 1 0\nsrc/a.py:6.1,6.4 1 0\nsrc/a.py:6.5,6.9 1 2\n";
+        for (text, format) in
+            [(lcov, Format::Lcov), (cobertura, Format::Cobertura), (jacoco, Format::Jacoco), (go, Format::GoCover)]
+        {
             let (f, files) = parse(text).unwrap();
             assert_eq!(f, format);
             assert_eq!(files.len(), 1);
