@@ -11,6 +11,7 @@ mod error;
 pub mod file;
 mod limits;
 mod model;
+mod starter;
 
 use std::time::Duration;
 
