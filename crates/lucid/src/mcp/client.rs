@@ -11,6 +11,7 @@ use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use tokio::sync::{Mutex, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::limits::scope_challenge;
 use super::stdio::{Oversized, StderrTail};
 use super::{McpError, McpServer, Transport};
 use crate::tool::ToolError;
@@ -356,19 +357,6 @@ impl Refused {
             Refused::Error(e) | Refused::Scope(_, e) => e,
         }
     }
-}
-
-/// The `WWW-Authenticate` challenge of a `403 insufficient_scope` among `e`'s sources.
-pub(crate) fn scope_challenge(e: &(dyn std::error::Error + 'static)) -> Option<String> {
-    use rmcp::transport::streamable_http_client::InsufficientScopeError;
-    let mut source = Some(e);
-    while let Some(err) = source {
-        if let Some(scope) = err.downcast_ref::<InsufficientScopeError>() {
-            return Some(scope.www_authenticate_header.clone());
-        }
-        source = err.source();
-    }
-    None
 }
 
 fn is_transport(e: &ServiceError) -> bool {

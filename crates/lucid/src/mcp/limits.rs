@@ -69,10 +69,10 @@ pub(crate) async fn list_tools(
         let mut cursors = HashSet::new();
         for _ in 0..limits.max_pages {
             let params = PaginatedRequestParams::default().with_cursor(cursor.take());
-            let page = peer.list_tools(Some(params)).await.map_err(|e| Unlisted {
-                reason: format!("tools/list failed: {e}"),
-                challenge: super::client::scope_challenge(&e),
-            })?;
+            let page = peer
+                .list_tools(Some(params))
+                .await
+                .map_err(|e| Unlisted { reason: format!("tools/list failed: {e}"), challenge: scope_challenge(&e) })?;
             for tool in page.tools {
                 let bytes = serde_json::to_vec(&tool).map_or(usize::MAX, |b| b.len());
                 if bytes > limits.max_tool_bytes {
@@ -125,6 +125,19 @@ impl From<String> for Unlisted {
     fn from(reason: String) -> Self {
         Unlisted { reason, challenge: None }
     }
+}
+
+/// The `WWW-Authenticate` challenge of a `403 insufficient_scope` among `e`'s sources.
+pub(crate) fn scope_challenge(e: &(dyn std::error::Error + 'static)) -> Option<String> {
+    use rmcp::transport::streamable_http_client::InsufficientScopeError;
+    let mut source = Some(e);
+    while let Some(err) = source {
+        if let Some(scope) = err.downcast_ref::<InsufficientScopeError>() {
+            return Some(scope.www_authenticate_header.clone());
+        }
+        source = err.source();
+    }
+    None
 }
 
 impl std::fmt::Display for Unlisted {

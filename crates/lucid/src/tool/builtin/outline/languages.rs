@@ -118,7 +118,10 @@ impl Lang {
             Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
             Lang::Python => tree_sitter_python::LANGUAGE.into(),
             Lang::Java => tree_sitter_java::LANGUAGE.into(),
-            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            // TSX's grammar is JavaScript's with TypeScript and JSX added, and JavaScript
+            // has no `<T>x` casts to mistake for JSX: one grammar fewer in the binary
+            // (~0.44 MB).
+            Lang::JavaScript => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::Go => tree_sitter_go::LANGUAGE.into(),

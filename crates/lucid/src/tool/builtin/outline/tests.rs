@@ -81,6 +81,12 @@ fn javascript_exports_arrow_functions_and_classes() {
             row("method", "get", Some("Box"), [13, 13], None),
         ]
     );
+    // JSX, and a `<` that is a comparison, read by the same (TSX) grammar.
+    let jsx = "export function App({ n }) {\n  return <ul>{n < 3 ? <li>few</li> : null}</ul>;\n}\n\nconst isSmall = (a, b) => a < b && b > 0;\n";
+    assert_eq!(
+        summary(Lang::JavaScript, jsx),
+        [row("function", "App", None, [1, 3], None), row("function", "isSmall", None, [5, 5], None)]
+    );
 }
 
 #[test]
