@@ -37,6 +37,22 @@ pub enum AgentEvent {
         /// How long it took.
         duration: Duration,
     },
+    /// A running tool reported progress ([`ToolContext::progress`]); events of a
+    /// streamed run only, between the call's `ToolCallStarted` and `ToolCallFinished`.
+    ///
+    /// [`ToolContext::progress`]: crate::tool::ToolContext::progress
+    ToolProgress {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// How much is done.
+        done: f64,
+        /// Out of how much, when known.
+        total: Option<f64>,
+        /// What the tool says it is doing.
+        message: Option<String>,
+    },
     /// A model call failed for a reason worth switching for, and went to the next model of
     /// a [`Fallback`](crate::model::Fallback) with the same history; comes before the
     /// events of the model that answers.

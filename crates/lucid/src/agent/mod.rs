@@ -65,6 +65,8 @@ pub(crate) struct AgentConfig {
     pub prices: crate::model::prices::Prices,
     /// Estimate each request's prompt tokens for the hooks (a budget is attached).
     pub estimate_prompt: bool,
+    /// Who answers the questions tools ask ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)).
+    pub elicitor: Option<Arc<dyn crate::tool::Elicitor>>,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -132,6 +134,7 @@ impl Agent {
                 layers: Vec::new(),
                 prices: crate::model::prices::Prices::default(),
                 estimate_prompt: false,
+                elicitor: None,
                 model,
             },
         }
@@ -527,6 +530,14 @@ impl AgentBuilder {
             self.config.estimate_prompt = true;
             self.config.attached.push(Arc::new(budget));
         }
+        self
+    }
+
+    /// Who answers the questions tools ask the user
+    /// ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)); without one, such a
+    /// question stops the run with [`StopReason::NeedsInput`].
+    pub fn elicitor(mut self, elicitor: impl crate::tool::Elicitor) -> Self {
+        self.config.elicitor = Some(Arc::new(elicitor));
         self
     }
 

@@ -94,6 +94,8 @@ mod names;
 #[cfg(feature = "mcp-server")]
 mod serve;
 #[cfg(feature = "mcp-server")]
+mod serve_host;
+#[cfg(feature = "mcp-server")]
 mod serve_http;
 #[cfg(feature = "mcp-server")]
 mod serve_log;

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo,
-    ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, ServerCapabilities, ServerConfig,
     SubscribeRequestParams, UnsubscribeRequestParams,
@@ -63,7 +63,7 @@ pub struct ToolServer {
 #[derive(Default)]
 struct SessionState {
     /// The lowest level the client wants logged, once it said.
-    level: super::serve_log::Level,
+    level: Arc<super::serve_log::Level>,
     /// The URIs subscribed to, each with the watcher of its file (if any).
     subscriptions: std::sync::Mutex<std::collections::HashMap<String, tokio_util::sync::DropGuard>>,
 }
@@ -171,13 +171,24 @@ impl ServerHandler for ToolServer {
         }
         let args = Value::Object(request.arguments.unwrap_or_default());
         let call = ToolCall::new(context.id.to_string(), request.name.to_string(), args);
-        let ctx = ToolContext { call_id: context.id.to_string(), cancel: context.ct.clone(), ..Default::default() };
+        let host = super::serve_host::ServeHost {
+            peer: context.peer.clone(),
+            progress: context.meta.get_progress_token(),
+            level: Arc::clone(&self.session.level),
+        };
+        let ctx = ToolContext {
+            call_id: context.id.to_string(),
+            cancel: context.ct.clone(),
+            host: crate::tool::Host::new(host),
+            ..Default::default()
+        };
+        let attached = ctx.attachments.clone();
         let outcome = self.tools.execute(&call, ctx, self.timeout).await;
         if outcome.is_error {
             let message = format!("tool `{}` failed: {}", request.name, outcome.content);
             self.session.level.error(&context.peer, message).await;
         }
-        let content = vec![ContentBlock::text(outcome.content)];
+        let content = super::serve_host::result_content(outcome.content, attached.take());
         let result = if outcome.is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };
         Ok(CallToolResponse::Complete(result))
     }

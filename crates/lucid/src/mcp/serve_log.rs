@@ -36,9 +36,26 @@ impl Level {
 
     /// Sends `message` at `error` when the client asked for that level or a lower one.
     pub(super) async fn error(&self, peer: &rmcp::Peer<RoleServer>, message: String) {
+        self.send(peer, LoggingLevel::Error, message.into()).await;
+    }
+
+    /// Sends a tool's log line at its level (`trace` as `debug`, `warn` as `warning`)
+    /// when the client asked for that level or a lower one.
+    pub(super) async fn tool(&self, peer: &rmcp::Peer<RoleServer>, level: tracing::Level, data: serde_json::Value) {
+        let level = match level {
+            tracing::Level::ERROR => LoggingLevel::Error,
+            tracing::Level::WARN => LoggingLevel::Warning,
+            tracing::Level::INFO => LoggingLevel::Info,
+            _ => LoggingLevel::Debug,
+        };
+        self.send(peer, level, data).await;
+    }
+
+    /// Sends `data` at `level` when the client asked for that level or a lower one.
+    async fn send(&self, peer: &rmcp::Peer<RoleServer>, level: LoggingLevel, data: serde_json::Value) {
         let wanted = *self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if wanted.is_some_and(|w| rank(LoggingLevel::Error) >= rank(w)) {
-            let mut param = LoggingMessageNotificationParam::new(LoggingLevel::Error, message.into());
+        if wanted.is_some_and(|w| rank(level) >= rank(w)) {
+            let mut param = LoggingMessageNotificationParam::new(level, data);
             param.logger = Some("lucid".into());
             if let Err(e) = peer.notify_logging_message(param).await {
                 tracing::debug!(error = %e, "could not send a log message to the MCP client");

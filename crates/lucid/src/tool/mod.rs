@@ -56,6 +56,8 @@
 mod ask;
 #[cfg(feature = "builtin-tools")]
 pub mod builtin;
+mod elicit;
+mod host;
 pub mod permission;
 mod registry;
 pub mod validate;
@@ -69,6 +71,9 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use ask::{AskUser, Interviewer, answers_json};
+pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
+pub(crate) use host::trace_progress;
+pub use host::{Host, Sampling, ToolHost};
 pub(crate) use registry::run as run_tool;
 pub use registry::{ToolOutcome, ToolRegistry};
 
@@ -193,6 +198,10 @@ pub struct ToolContext {
     /// What the model of the run takes besides text, when known: a tool can answer with
     /// a part only when the model can see it (`read_file` on an image).
     pub accepts: Option<crate::model::catalogue::Capabilities>,
+    /// Whoever runs the call, where [`ToolContext::progress`], [`ToolContext::log`],
+    /// [`ToolContext::sample`] and [`ToolContext::elicit`] go (none by default: see
+    /// [`ToolHost`]).
+    pub host: Host,
 }
 
 /// The content parts a tool call attaches to its result (shared by clones of one

@@ -6,6 +6,7 @@
 
 mod approvals;
 mod extract;
+mod host;
 pub(crate) mod layers;
 mod persist;
 mod recovery;

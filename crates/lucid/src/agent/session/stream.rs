@@ -23,11 +23,16 @@ pub(super) type EventQueue = Mutex<VecDeque<AgentEvent>>;
 /// Where a run's events go: nowhere for [`Session::run`](super::Session::run), so
 /// nothing is built for them.
 #[derive(Clone, Copy)]
-pub(super) struct Events<'a>(pub Option<&'a EventQueue>);
+pub(super) struct Events<'a>(pub Option<&'a Arc<EventQueue>>);
 
 impl Events<'_> {
     /// Nobody listens.
     pub const NONE: Events<'static> = Events(None);
+
+    /// The queue, for what emits later (a running tool's progress).
+    pub fn queue(self) -> Option<Arc<EventQueue>> {
+        self.0.cloned()
+    }
 
     /// Builds and queues the event, only when somebody listens.
     pub fn emit(self, event: impl FnOnce() -> AgentEvent) {
@@ -50,6 +55,10 @@ fn redact_event(e: &mut AgentEvent) {
         AgentEvent::Fallback(s) => {
             fix(&mut s.error);
         }
+        AgentEvent::ToolProgress { message: Some(m), .. } => {
+            fix(m);
+        }
+        AgentEvent::ToolProgress { message: None, .. } => {}
         AgentEvent::Completed(r) => redact_result(r),
         AgentEvent::TextDelta(_) | AgentEvent::ReasoningDelta(_) | AgentEvent::Iteration(_) | AgentEvent::Error(_) => {}
     }

@@ -63,6 +63,7 @@ impl Session {
         let session = Some(self.id.clone().unwrap_or_else(|| self.unsaved.clone()));
         let owner = self.owner.clone();
         let accepts = config.model.capabilities();
+        let queue = events.queue();
         let mut results = futures::stream::iter(plans.into_iter().enumerate().map(|(i, plan)| {
             let c = &calls_now[i];
             let ctx = ToolContext {
@@ -72,6 +73,12 @@ impl Session {
                 owner: owner.clone(),
                 attachments: Default::default(),
                 accepts,
+                host: crate::tool::Host::new(super::host::RunHost {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    events: queue.clone(),
+                    elicitor: config.elicitor.clone(),
+                }),
             };
             let attached = ctx.attachments.clone();
             let span = crate::telemetry::tool_span(&c.name, &c.id);
