@@ -6,7 +6,8 @@
 //! The suite calls fixtures by fixed names (`test_simple_text`, `test://static-text`,
 //! `test_prompt_with_arguments`, …). They are given here, as a test configuration: the
 //! resources and prompts as the `[mcp.serve]` catalog a user would write ([`FIXTURES`]),
-//! the few tools as test-only tools; none of it is in the product. The suite cannot send a
+//! the few tools as test-only tools written with Lucid's public tool API (attached parts,
+//! [`ToolContext`]'s progress, log, sample and elicit); none of it is in the product. The suite cannot send a
 //! bearer token, so it runs against the same server in-process, without one.
 //!
 //! By hand: `conformance server --url URL --scenario NAME`.
@@ -18,19 +19,12 @@ use std::sync::Arc;
 
 use common::text;
 use futures::future::BoxFuture;
-use lucid::ToolError;
-use lucid::tool::{Tool, ToolContext, ToolRegistry, ToolSpec};
+use lucid::content::Media;
+use lucid::tool::{Elicited, Sampling, Tool, ToolContext, ToolRegistry, ToolSpec};
+use lucid::{Part, ToolError, tool};
 use serde_json::{Value, json};
 
-/// The server scenarios `lucid mcp serve` passes: 22 of the suite's 32.
-///
-/// Not passed, because they test what a server's *tools* do and Lucid's tools return text
-/// only, with no way to report progress, log, sample or elicit from inside a call:
-/// `tools-call-image`, `tools-call-audio`, `tools-call-embedded-resource`,
-/// `tools-call-mixed-content` (non-text results), `tools-call-with-logging` and
-/// `tools-call-with-progress` (three notifications sent by the tool),
-/// `tools-call-sampling`, `tools-call-elicitation`, `elicitation-sep1034-defaults` and
-/// `elicitation-sep1330-enums` (a tool asking the client).
+/// The server scenarios `lucid mcp serve` passes: all 32 of the suite's.
 const SERVER_SCENARIOS: &[&str] = &[
     "server-initialize",
     "ping",
@@ -54,6 +48,16 @@ const SERVER_SCENARIOS: &[&str] = &[
     "prompts-get-embedded-resource",
     "prompts-get-with-image",
     "dns-rebinding-protection",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-with-logging",
+    "tools-call-with-progress",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
 ];
 
 /// The conformance fixtures' resources and prompts, as `[mcp.serve]` of a configuration
@@ -180,7 +184,150 @@ fn fixture_tools() -> ToolRegistry {
         }),
         Ok("called".into()),
     ));
+    tools.add(test_image_content);
+    tools.add(test_audio_content);
+    tools.add(test_embedded_resource);
+    tools.add(test_multiple_content_types);
+    tools.add(test_tool_with_logging);
+    tools.add(test_tool_with_progress);
+    tools.add(test_sampling);
+    tools.add(test_elicitation);
+    tools.add(test_elicitation_sep1034_defaults);
+    tools.add(test_elicitation_sep1330_enums);
     tools
+}
+
+/// A short WAV: 8 kHz, 8-bit mono, four samples of silence.
+fn wav() -> Vec<u8> {
+    let mut w = b"RIFF".to_vec();
+    w.extend(40u32.to_le_bytes());
+    w.extend(b"WAVEfmt ");
+    w.extend(16u32.to_le_bytes());
+    w.extend([1, 0, 1, 0]); // PCM, one channel
+    w.extend(8000u32.to_le_bytes());
+    w.extend(8000u32.to_le_bytes());
+    w.extend([1, 0, 8, 0]); // block align 1, 8 bits
+    w.extend(b"data");
+    w.extend(4u32.to_le_bytes());
+    w.extend([128; 4]);
+    w
+}
+
+/// Tests image content response
+#[tool]
+async fn test_image_content(ctx: ToolContext) -> String {
+    ctx.attachments.attach(Part::image_bytes("image/png", pixel()));
+    String::new()
+}
+
+/// Tests audio content response
+#[tool]
+async fn test_audio_content(ctx: ToolContext) -> String {
+    ctx.attachments.attach(Part::audio_bytes("audio/wav", wav()));
+    String::new()
+}
+
+/// Tests embedded resource content response
+#[tool]
+async fn test_embedded_resource(ctx: ToolContext) -> String {
+    let text = "This is an embedded resource content.";
+    ctx.attachments.attach(Part::text_document(text, Some("test://embedded-resource".into())));
+    String::new()
+}
+
+/// Tests response with multiple content types (text, image, resource)
+#[tool]
+async fn test_multiple_content_types(ctx: ToolContext) -> String {
+    ctx.attachments.attach(Part::image_bytes("image/png", pixel()));
+    let data = Media::bytes("application/json", r#"{"test":"data","value":123}"#).named("test://mixed-content-resource");
+    ctx.attachments.attach(Part::Document(data));
+    "Multiple content types test:".into()
+}
+
+/// Tests tool that emits log messages during execution
+#[tool]
+async fn test_tool_with_logging(ctx: ToolContext) -> String {
+    let pause = || tokio::time::sleep(std::time::Duration::from_millis(50));
+    ctx.log(tracing::Level::INFO, "Tool execution started").await;
+    pause().await;
+    ctx.log(tracing::Level::INFO, "Tool processing data").await;
+    pause().await;
+    ctx.log(tracing::Level::INFO, "Tool execution completed").await;
+    "Tool with logging executed successfully".into()
+}
+
+/// Tests tool that reports progress notifications
+#[tool]
+async fn test_tool_with_progress(ctx: ToolContext) -> String {
+    for done in [0.0, 50.0, 100.0] {
+        ctx.progress(done, Some(100.0), None).await;
+        if done < 100.0 {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    "Tool with progress executed successfully".into()
+}
+
+/// Tests server-initiated sampling (LLM completion request)
+#[tool]
+async fn test_sampling(ctx: ToolContext, /// The prompt to send to the LLM
+    prompt: String) -> Result<String, ToolError> {
+    Ok(format!("LLM response: {}", ctx.sample(Sampling::new(prompt, 100)).await?))
+}
+
+/// How an answer reads in the fixtures' results.
+fn answered(answer: Elicited) -> String {
+    match answer {
+        Elicited::Accept(content) => format!("action=accept, content={}", Value::Object(content)),
+        Elicited::Decline => "action=decline, content={}".into(),
+        _ => "action=cancel, content={}".into(),
+    }
+}
+
+/// Tests server-initiated elicitation (user input request)
+#[tool]
+async fn test_elicitation(ctx: ToolContext, /// The message to show the user
+    message: String) -> Result<String, ToolError> {
+    let schema = json!({"type": "object", "properties": {
+        "username": {"type": "string", "description": "User's response"},
+        "email": {"type": "string", "description": "User's email address"}
+    }, "required": ["username", "email"]});
+    Ok(format!("User response: {}", answered(ctx.elicit(message, schema).await?)))
+}
+
+/// Tests elicitation with default values per SEP-1034
+#[tool]
+async fn test_elicitation_sep1034_defaults(ctx: ToolContext) -> Result<String, ToolError> {
+    let schema = json!({"type": "object", "properties": {
+        "name": {"type": "string", "description": "User name", "default": "John Doe"},
+        "age": {"type": "integer", "description": "User age", "default": 30},
+        "score": {"type": "number", "description": "User score", "default": 95.5},
+        "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"], "default": "active"},
+        "verified": {"type": "boolean", "description": "Verification status", "default": true}
+    }});
+    let answer = ctx.elicit("Please review and update the form fields with defaults", schema).await?;
+    Ok(format!("Elicitation completed: {}", answered(answer)))
+}
+
+/// Tests elicitation with enum schema improvements per SEP-1330
+#[tool]
+async fn test_elicitation_sep1330_enums(ctx: ToolContext) -> Result<String, ToolError> {
+    let titled = |items: &[(&str, &str)]| -> Vec<Value> {
+        items.iter().map(|(value, title)| json!({"const": value, "title": title})).collect()
+    };
+    let schema = json!({"type": "object", "properties": {
+        "untitledSingle": {"type": "string", "description": "Choose an option", "enum": ["option1", "option2", "option3"]},
+        "titledSingle": {"type": "string", "description": "Choose a titled option",
+            "oneOf": titled(&[("value1", "First Option"), ("value2", "Second Option"), ("value3", "Third Option")])},
+        "legacyEnum": {"type": "string", "description": "Choose a legacy option", "enum": ["opt1", "opt2", "opt3"],
+            "enumNames": ["Option One", "Option Two", "Option Three"]},
+        "untitledMulti": {"type": "array", "description": "Choose multiple options",
+            "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+        "titledMulti": {"type": "array", "description": "Choose multiple titled options",
+            "items": {"anyOf": titled(&[("value1", "First Choice"), ("value2", "Second Choice"), ("value3", "Third Choice")])}}
+    }});
+    let answer = ctx.elicit("Please select options from the enum fields", schema).await?;
+    Ok(format!("Elicitation completed: {}", answered(answer)))
 }
 
 fn catalog(dir: &Path) -> lucid::mcp::Catalog {

@@ -86,3 +86,65 @@ async fn extraction_reports_a_needs_interview_answer_as_a_typed_error() {
     }
     assert_eq!(server.requests().len(), 1, "a question is not a malformed answer: no corrective retry");
 }
+
+/// Asks the user for a city, and reports its progress (a tool using [`ToolContext`]).
+///
+/// [`ToolContext`]: lucid::tool::ToolContext
+#[lucid::tool]
+async fn pick_city(ctx: lucid::tool::ToolContext) -> Result<String, lucid::ToolError> {
+    ctx.progress(1.0, Some(2.0), Some("asking")).await;
+    let schema = json!({"type": "object", "properties": {
+        "city": {"type": "string"}, "nights": {"type": "integer", "default": 2}}});
+    let answer = ctx.elicit("Which city?", schema).await?;
+    ctx.progress(2.0, Some(2.0), None).await;
+    match answer {
+        lucid::tool::Elicited::Accept(content) => Ok(serde_json::Value::Object(content).to_string()),
+        other => Ok(format!("{other:?}")),
+    }
+}
+
+/// Answers every question with Porto.
+struct Porto;
+
+impl lucid::tool::Elicitor for Porto {
+    fn elicit(&self, question: lucid::tool::Elicitation) -> lucid::tool::ElicitFuture<'_> {
+        assert_eq!((question.server.as_str(), question.message.as_str()), ("pick_city", "Which city?"));
+        Box::pin(async { lucid::tool::Elicited::Accept(serde_json::Map::from_iter([("city".into(), json!("Porto"))])) })
+    }
+}
+
+#[tokio::test]
+async fn a_tool_asks_the_agents_elicitor_and_its_progress_streams_as_events() {
+    use futures::StreamExt;
+    let server = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "pick_city", "{}")])),
+        Reply::json(200, &text_completion("Porto it is.")),
+    ])
+    .await;
+    let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
+    let agent = Agent::builder(model).tool(pick_city).elicitor(Porto).build();
+    let mut session = agent.session();
+    let events: Vec<lucid::AgentEvent> = session.run_stream("Book a trip").collect().await;
+    let progress: Vec<(f64, Option<String>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            lucid::AgentEvent::ToolProgress { id, name, done, total, message } => {
+                assert_eq!((id.as_str(), name.as_str(), *total), ("c1", "pick_city", Some(2.0)));
+                Some((*done, message.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress, [(1.0, Some("asking".to_string())), (2.0, None)]);
+    let Some(lucid::AgentEvent::Completed(r)) = events.last() else { panic!("{events:?}") };
+    let output: serde_json::Value = serde_json::from_str(r.tool_calls[0].output.as_deref().unwrap()).unwrap();
+    assert_eq!(output, json!({"city": "Porto", "nights": 2}), "the schema's default filled in");
+}
+
+#[tokio::test]
+async fn a_tool_asking_with_nobody_to_answer_stops_the_run_with_its_question() {
+    let server = MockServer::sequence(vec![Reply::json(200, &tool_call_completion(&[("c1", "pick_city", "{}")]))]).await;
+    let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
+    let r = Agent::builder(model).tool(pick_city).build().session().run("Book a trip").await.unwrap();
+    assert_eq!((r.stop_reason, r.questions.as_slice()), (StopReason::NeedsInput, ["Which city?".to_string()].as_slice()));
+}

@@ -109,6 +109,31 @@ async fn a_slow_call_is_stopped_by_the_timeout_or_the_cancel_and_the_server_goes
     assert_eq!(echo.content, "Echo: still here");
 }
 
+/// Keeps the progress a call relays.
+#[derive(Default)]
+struct Recorder(std::sync::Mutex<Vec<(f64, Option<f64>)>>);
+
+impl lucid::tool::ToolHost for Recorder {
+    fn progress<'a>(&'a self, done: f64, total: Option<f64>, _: Option<&'a str>) -> futures::future::BoxFuture<'a, ()> {
+        self.0.lock().unwrap().push((done, total));
+        Box::pin(async {})
+    }
+}
+
+#[tokio::test]
+async fn a_servers_progress_notifications_reach_the_calls_context() {
+    let Some(bin) = bin_dir() else { return };
+    let client = everything(&bin).connect().await.expect("starts");
+    let tools = registry(&client);
+    let recorder = Arc::new(Recorder::default());
+    let host = lucid::tool::Host::from(recorder.clone() as Arc<dyn lucid::tool::ToolHost>);
+    let ctx = ToolContext { call_id: "c".into(), host, ..Default::default() };
+    let name = "mcp-server-everything__trigger-long-running-operation";
+    let done = tools.execute(&ToolCall::new("c", name, json!({"duration": 0.3, "steps": 3})), ctx, None).await;
+    assert!(!done.is_error, "{done:?}");
+    assert_eq!(*recorder.0.lock().unwrap(), [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]);
+}
+
 /// Kills the server (the pid its wrapper wrote in `file` at its last start) while a long
 /// call runs; returns that call's outcome.
 async fn kill_during_call(tools: &ToolRegistry, file: &std::path::Path) -> lucid::tool::ToolOutcome {

@@ -3,29 +3,33 @@
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult};
+use rmcp::handler::client::progress::{ProgressDispatcher, ProgressSubscriber};
+use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest};
+use rmcp::model::{
+    CancelledNotificationParam, ElicitRequestParams, ElicitResult, ProgressNotificationParam, ServerResult,
+};
 use rmcp::model::{ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation, JsonObject};
 use rmcp::model::{ProtocolVersion, ServerCapabilities};
-use rmcp::service::{NotificationContext, RequestContext, RunningService, ServiceError};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService, ServiceError};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use tokio::sync::{Mutex, mpsc, watch};
-use tokio_util::sync::CancellationToken;
 
 use super::limits::scope_challenge;
 use super::stdio::{Oversized, StderrTail};
 use super::{McpError, McpServer, Transport};
-use crate::tool::ToolError;
+use crate::tool::{ToolContext, ToolError};
 
 /// How many times a connection refused by an HTTP server is retried at start.
 const CONNECT_ATTEMPTS: u32 = 3;
 /// The wait before the restart that follows a crash.
 const RESTART_BACKOFF: Duration = Duration::from_millis(250);
 
-/// Receives the server's notifications (a changed tool list triggers a refresh) and
-/// answers its elicitation requests.
+/// Receives the server's notifications (a changed tool list triggers a refresh, progress
+/// goes to the call it belongs to) and answers its elicitation requests.
 #[derive(Clone)]
 struct Handler {
     refresh: mpsc::UnboundedSender<()>,
+    progress: ProgressDispatcher,
     server: String,
     elicitor: Option<super::elicit::SharedElicitor>,
 }
@@ -60,6 +64,10 @@ impl ClientHandler for Handler {
         let _ = self.refresh.send(());
         std::future::ready(())
     }
+
+    async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
+        self.progress.handle_notification(params).await;
+    }
 }
 
 type Service = RunningService<RoleClient, Handler>;
@@ -89,6 +97,8 @@ struct Inner {
     /// Bumped each time the tool list is read again.
     generation: watch::Sender<u64>,
     refresh: mpsc::UnboundedSender<()>,
+    /// Routes the server's progress notifications to the calls they belong to.
+    progress: ProgressDispatcher,
     stderr: StderrTail,
     oversized: Oversized,
 }
@@ -115,15 +125,16 @@ impl McpClient {
         let (refresh, refresh_rx) = mpsc::unbounded_channel();
         let stderr = StderrTail::default();
         let oversized = Oversized::default();
+        let progress = ProgressDispatcher::new();
         #[cfg_attr(not(feature = "mcp-auth"), allow(unused_mut, reason = "a step-up starts again"))]
-        let mut service = start(&server, &refresh, &stderr, &oversized).await?;
+        let mut service = start(&server, &refresh, &progress, &stderr, &oversized).await?;
         #[cfg_attr(not(feature = "mcp-auth"), allow(unused_mut, reason = "a step-up lists again"))]
         let mut listed = super::limits::list_tools(service.peer(), server.timeout, &server.limits).await;
         #[cfg(feature = "mcp-auth")]
         if let Err(super::limits::Unlisted { challenge: Some(challenge), .. }) = &listed
             && server.step_up(challenge).await?
         {
-            service = start(&server, &refresh, &stderr, &oversized).await?;
+            service = start(&server, &refresh, &progress, &stderr, &oversized).await?;
             listed = super::limits::list_tools(service.peer(), server.timeout, &server.limits).await;
         }
         let tools = listed.map_err(|e| McpError::Protocol {
@@ -140,6 +151,7 @@ impl McpClient {
             capabilities: RwLock::new(capabilities),
             generation: watch::Sender::new(0),
             refresh,
+            progress,
             stderr,
             oversized,
         });
@@ -193,7 +205,7 @@ impl McpClient {
         conn.state = State::Crashed;
         conn.crashes = 0;
         self.inner.stderr.clear();
-        let service = start(&self.inner.server, &self.inner.refresh, &self.inner.stderr, &self.inner.oversized)
+        let service = start(&self.inner.server, &self.inner.refresh, &self.inner.progress, &self.inner.stderr, &self.inner.oversized)
             .await
             .inspect_err(|e| {
             conn.state = State::Down(e.to_string());
@@ -223,7 +235,7 @@ impl McpClient {
         tokio::time::sleep(RESTART_BACKOFF).await;
         tracing::warn!(server = %name, "restarting the MCP server after a crash");
         self.inner.stderr.clear();
-        match start(&self.inner.server, &self.inner.refresh, &self.inner.stderr, &self.inner.oversized).await {
+        match start(&self.inner.server, &self.inner.refresh, &self.inner.progress, &self.inner.stderr, &self.inner.oversized).await {
             Ok(service) => {
                 let peer = service.peer().clone();
                 conn.epoch += 1;
@@ -273,15 +285,16 @@ impl McpClient {
         format!("The MCP server `{name}` stopped during the call. {next}{}", tail_suffix(&self.inner.stderr))
     }
 
-    /// Sends `tools/call`, with the server's timeout; the run's cancellation and the timeout
-    /// both send `notifications/cancelled` (by dropping the request).
+    /// Sends `tools/call`, with the server's timeout (its progress notifications go to the
+    /// call's [`ToolContext::progress`]); the run's cancellation and the timeout
+    /// both send `notifications/cancelled`.
     pub(crate) async fn call(
         &self,
         tool: &str,
         arguments: Option<JsonObject>,
-        cancel: &CancellationToken,
+        ctx: &ToolContext,
     ) -> Result<rmcp::model::CallToolResult, ToolError> {
-        match self.call_once(tool, arguments.clone(), cancel).await {
+        match self.call_once(tool, arguments.clone(), ctx).await {
             #[cfg(feature = "mcp-auth")]
             Err(Refused::Scope(challenge, e)) => {
                 let name = &self.inner.server.name;
@@ -290,7 +303,7 @@ impl McpClient {
                     return Err(e);
                 }
                 self.restart().await.map_err(more)?;
-                self.call_once(tool, arguments, cancel).await.map_err(Refused::into_error)
+                self.call_once(tool, arguments, ctx).await.map_err(Refused::into_error)
             }
             done => done.map_err(Refused::into_error),
         }
@@ -300,16 +313,40 @@ impl McpClient {
         &self,
         tool: &str,
         arguments: Option<JsonObject>,
-        cancel: &CancellationToken,
+        ctx: &ToolContext,
     ) -> Result<rmcp::model::CallToolResult, Refused> {
         let (peer, epoch) = self.peer().await?;
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
         let limit = self.inner.server.timeout;
         let name = &self.inner.server.name;
-        let outcome = tokio::select! {
-            r = tokio::time::timeout(limit, peer.call_tool(params)) => r,
-            _ = cancel.cancelled() => return Err(ToolError::new(format!("The call to `{tool}` on the MCP server `{name}` was cancelled.")).into()),
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let outcome = match peer.send_request_with_option(request, PeerRequestOptions::no_options()).await {
+            Err(e) => Ok(Err(e)),
+            Ok(handle) => {
+                let progress = self.inner.progress.subscribe(handle.progress_token.clone()).await;
+                let id = handle.id.clone();
+                let cancel = |reason: &str| {
+                    let param = CancelledNotificationParam::new(Some(id.clone()), Some(reason.to_string()));
+                    let peer = peer.clone();
+                    async move {
+                        let _ = peer.notify_cancelled(param).await;
+                    }
+                };
+                let answer = relay(handle.await_response(), progress, ctx);
+                let outcome = tokio::select! {
+                    r = tokio::time::timeout(limit, answer) => r,
+                    _ = ctx.cancel.cancelled() => {
+                        cancel("the run was cancelled").await;
+                        let text = format!("The call to `{tool}` on the MCP server `{name}` was cancelled.");
+                        return Err(ToolError::new(text).into());
+                    }
+                };
+                if outcome.is_err() {
+                    cancel("timed out").await;
+                }
+                outcome
+            }
         };
         let error = |text: String| Err(Refused::Error(ToolError::new(text)));
         match outcome {
@@ -317,7 +354,10 @@ impl McpClient {
                 "The MCP server `{name}` did not answer `{tool}` within {:.1} s; the call was cancelled.",
                 limit.as_secs_f64()
             )),
-            Ok(Ok(result)) => Ok(result),
+            Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
+            // A result with no content at all reads as an empty one.
+            Ok(Ok(ServerResult::EmptyResult(_))) => Ok(rmcp::model::CallToolResult::success(Vec::new())),
+            Ok(Ok(_)) => error(format!("The MCP server `{name}` answered `{tool}` with something else.")),
             Ok(Err(ServiceError::McpError(e))) => {
                 error(format!("The MCP server `{name}` refused the call: {}", e.message))
             }
@@ -335,6 +375,33 @@ impl McpClient {
             }
         }
     }
+}
+
+/// Waits for `answer`, handing the progress the server reports meanwhile (and any already
+/// routed when it came) to the call's context. rmcp handles each notification in a task of
+/// its own, so one may come late: progress not above the last reported is dropped (MCP
+/// says it only increases), and one routed after the answer is lost.
+async fn relay<T>(answer: impl Future<Output = T>, mut progress: ProgressSubscriber, ctx: &ToolContext) -> T {
+    use futures::{FutureExt as _, StreamExt as _};
+    let mut last = f64::NEG_INFINITY;
+    let mut report = async |p: ProgressNotificationParam| {
+        if p.progress > last {
+            last = p.progress;
+            ctx.progress(p.progress, p.total, p.message.as_deref()).await;
+        }
+    };
+    let mut answer = std::pin::pin!(answer);
+    let answer = loop {
+        tokio::select! {
+            biased;
+            Some(p) = progress.next() => report(p).await,
+            a = &mut answer => break a,
+        }
+    };
+    while let Some(Some(p)) = progress.next().now_or_never() {
+        report(p).await;
+    }
+    answer
 }
 
 /// Why a call failed: what the model reads, or a `403 insufficient_scope` (its
@@ -386,10 +453,16 @@ fn with_oversize(reason: String, oversized: &Oversized, server: &McpServer) -> S
 async fn start(
     server: &McpServer,
     refresh: &mpsc::UnboundedSender<()>,
+    progress: &ProgressDispatcher,
     stderr: &StderrTail,
     oversized: &Oversized,
 ) -> Result<Service, McpError> {
-    let handler = Handler { refresh: refresh.clone(), server: server.name.clone(), elicitor: server.elicitor.clone() };
+    let handler = Handler {
+        refresh: refresh.clone(),
+        progress: progress.clone(),
+        server: server.name.clone(),
+        elicitor: server.elicitor.clone(),
+    };
     match &server.transport {
         Transport::Stdio(command) => {
             let fail = |reason: String| McpError::Start {

@@ -58,7 +58,7 @@ impl Tool for McpTool {
                 Value::Null => None,
                 other => return Err(ToolError::new(format!("the arguments must be a JSON object, not {other}"))),
             };
-            let result = self.client.call(&self.remote, args, &ctx.cancel).await?;
+            let result = self.client.call(&self.remote, args, &ctx).await?;
             // The model reads at most the server's result cap (the message itself was
             // bounded by its message cap).
             let text = super::cap_result(result_text(&result), self.client.server().get_limits().max_result_bytes);
