@@ -142,6 +142,16 @@ fn last_segment(ty: &Type) -> Option<String> {
     }
 }
 
+/// Whether a `Result<T, E>` return type's `E` is named `ToolError`.
+fn error_is_tool_error(output: &ReturnType) -> bool {
+    let ReturnType::Type(_, ty) = output else { return false };
+    let Type::Path(p) = ty.as_ref() else { return false };
+    let Some(syn::PathArguments::AngleBracketed(args)) = p.path.segments.last().map(|s| &s.arguments) else {
+        return false;
+    };
+    matches!(args.args.iter().nth(1), Some(syn::GenericArgument::Type(e)) if last_segment(e).as_deref() == Some("ToolError"))
+}
+
 struct Param {
     ident: syn::Ident,
     ty: Type,
@@ -233,11 +243,17 @@ fn tool_impl(
         ReturnType::Type(_, ty) => last_segment(ty).as_deref() == Some("Result"),
         ReturnType::Default => false,
     };
+    // A `ToolError` is kept as it is (its questions with it); any other error by its message.
+    let error = if error_is_tool_error(&sig.output) {
+        quote!(e)
+    } else {
+        quote!(::lucid::tool::ToolError::new(e.to_string()))
+    };
     let convert = if returns_result {
         quote! {
             match __out {
                 ::core::result::Result::Ok(v) => ::lucid::tool::output_text(&v),
-                ::core::result::Result::Err(e) => ::core::result::Result::Err(::lucid::tool::ToolError::new(e.to_string())),
+                ::core::result::Result::Err(e) => ::core::result::Result::Err(#error),
             }
         }
     } else {

@@ -117,8 +117,8 @@ impl lucid::tool::Elicitor for Porto {
 async fn a_tool_asks_the_agents_elicitor_and_its_progress_streams_as_events() {
     use futures::StreamExt;
     let server = MockServer::sequence(vec![
-        Reply::json(200, &tool_call_completion(&[("c1", "pick_city", "{}")])),
-        Reply::json(200, &text_completion("Porto it is.")),
+        Reply::sse(&lucid_mock::tool_call_stream(&[("c1", "pick_city", "{}")])),
+        Reply::sse(&lucid_mock::text_stream(&["Porto it is."])),
     ])
     .await;
     let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
@@ -135,7 +135,7 @@ async fn a_tool_asks_the_agents_elicitor_and_its_progress_streams_as_events() {
             _ => None,
         })
         .collect();
-    assert_eq!(progress, [(1.0, Some("asking".to_string())), (2.0, None)]);
+    assert_eq!(progress, [(1.0, Some("asking".to_string())), (2.0, None)], "{events:?}");
     let Some(lucid::AgentEvent::Completed(r)) = events.last() else { panic!("{events:?}") };
     let output: serde_json::Value = serde_json::from_str(r.tool_calls[0].output.as_deref().unwrap()).unwrap();
     assert_eq!(output, json!({"city": "Porto", "nights": 2}), "the schema's default filled in");

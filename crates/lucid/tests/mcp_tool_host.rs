@@ -15,14 +15,35 @@ use serde_json::{Value, json};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n-tiny";
 
+/// How many progress reports the client's side has seen, and the signal of a new one.
+static SEEN: (Mutex<usize>, tokio::sync::Notify) = (Mutex::new(0), tokio::sync::Notify::const_new());
+
+/// Waits until the client's side has seen `n` progress reports (rmcp hands each
+/// notification to a task of its own: without this, the next could overtake it).
+async fn seen(n: usize) {
+    tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        loop {
+            let notified = SEEN.1.notified();
+            if *SEEN.0.lock().unwrap() >= n {
+                return;
+            }
+            notified.await;
+        }
+    })
+    .await
+    .expect("the progress reached the client within a minute");
+}
+
 /// Takes a snapshot in two steps.
 #[tool]
 async fn snapshot(ctx: ToolContext) -> String {
     ctx.progress(1.0, Some(2.0), Some("half")).await;
+    seen(1).await;
     ctx.log(tracing::Level::INFO, "snapping").await;
     ctx.attachments.attach(Part::image_bytes("image/png", PNG.to_vec()));
     ctx.attachments.attach(Part::text_document("the notes", Some("notes.txt".into())));
     ctx.progress(2.0, Some(2.0), None).await;
+    seen(2).await;
     "a snapshot".into()
 }
 
@@ -60,6 +81,8 @@ struct Recorder(Mutex<Vec<(f64, Option<f64>, Option<String>)>>);
 impl ToolHost for Recorder {
     fn progress<'a>(&'a self, done: f64, total: Option<f64>, message: Option<&'a str>) -> BoxFuture<'a, ()> {
         self.0.lock().unwrap().push((done, total, message.map(str::to_string)));
+        *SEEN.0.lock().unwrap() += 1;
+        SEEN.1.notify_waiters();
         async {}.boxed()
     }
 }
