@@ -10,8 +10,8 @@ use lucid::{Agent, AgentBuilder};
 
 use crate::config::{AgentSettings, ModelConfig};
 
-/// Who answers for the user: `ask_user`'s questions (else the run stops with them) and a
-/// permission policy's `ask` (else the call is refused).
+/// Who answers for the user: `ask_user`'s questions and a tool's (`ToolContext::elicit`;
+/// else the run stops with them) and a permission policy's `ask` (else the call is refused).
 #[derive(Default, Clone)]
 pub struct People {
     pub interviewer: Option<Arc<dyn Interviewer>>,
@@ -36,6 +36,12 @@ pub async fn builder(
     }
     if let Some(s) = &settings.system {
         b = b.system(s.clone());
+    }
+    // A tool's questions (`ToolContext::elicit`) are asked as `ask_user`'s are; without
+    // anyone to ask, they stop the run with the question.
+    #[cfg(feature = "mcp")]
+    if let Some(i) = &people.interviewer {
+        b = b.elicitor(crate::mcp::InterviewElicitor(Arc::clone(i), "tool"));
     }
     for t in crate::tools::build(settings, people.interviewer)? {
         b = b.tool_arc(t);

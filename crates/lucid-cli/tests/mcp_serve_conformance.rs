@@ -239,7 +239,8 @@ async fn test_embedded_resource(ctx: ToolContext) -> String {
 #[tool]
 async fn test_multiple_content_types(ctx: ToolContext) -> String {
     ctx.attachments.attach(Part::image_bytes("image/png", pixel()));
-    let data = Media::bytes("application/json", r#"{"test":"data","value":123}"#).named("test://mixed-content-resource");
+    let data =
+        Media::bytes("application/json", r#"{"test":"data","value":123}"#).named("test://mixed-content-resource");
     ctx.attachments.attach(Part::Document(data));
     "Multiple content types test:".into()
 }
@@ -270,8 +271,11 @@ async fn test_tool_with_progress(ctx: ToolContext) -> String {
 
 /// Tests server-initiated sampling (LLM completion request)
 #[tool]
-async fn test_sampling(ctx: ToolContext, /// The prompt to send to the LLM
-    prompt: String) -> Result<String, ToolError> {
+async fn test_sampling(
+    ctx: ToolContext,
+    /// The prompt to send to the LLM
+    prompt: String,
+) -> Result<String, ToolError> {
     Ok(format!("LLM response: {}", ctx.sample(Sampling::new(prompt, 100)).await?))
 }
 
@@ -286,8 +290,11 @@ fn answered(answer: Elicited) -> String {
 
 /// Tests server-initiated elicitation (user input request)
 #[tool]
-async fn test_elicitation(ctx: ToolContext, /// The message to show the user
-    message: String) -> Result<String, ToolError> {
+async fn test_elicitation(
+    ctx: ToolContext,
+    /// The message to show the user
+    message: String,
+) -> Result<String, ToolError> {
     let schema = json!({"type": "object", "properties": {
         "username": {"type": "string", "description": "User's response"},
         "email": {"type": "string", "description": "User's email address"}

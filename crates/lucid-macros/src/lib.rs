@@ -244,11 +244,8 @@ fn tool_impl(
         ReturnType::Default => false,
     };
     // A `ToolError` is kept as it is (its questions with it); any other error by its message.
-    let error = if error_is_tool_error(&sig.output) {
-        quote!(e)
-    } else {
-        quote!(::lucid::tool::ToolError::new(e.to_string()))
-    };
+    let error =
+        if error_is_tool_error(&sig.output) { quote!(e) } else { quote!(::lucid::tool::ToolError::new(e.to_string())) };
     let convert = if returns_result {
         quote! {
             match __out {

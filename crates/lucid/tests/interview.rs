@@ -143,8 +143,12 @@ async fn a_tool_asks_the_agents_elicitor_and_its_progress_streams_as_events() {
 
 #[tokio::test]
 async fn a_tool_asking_with_nobody_to_answer_stops_the_run_with_its_question() {
-    let server = MockServer::sequence(vec![Reply::json(200, &tool_call_completion(&[("c1", "pick_city", "{}")]))]).await;
+    let server =
+        MockServer::sequence(vec![Reply::json(200, &tool_call_completion(&[("c1", "pick_city", "{}")]))]).await;
     let model = Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap());
     let r = Agent::builder(model).tool(pick_city).build().session().run("Book a trip").await.unwrap();
-    assert_eq!((r.stop_reason, r.questions.as_slice()), (StopReason::NeedsInput, ["Which city?".to_string()].as_slice()));
+    assert_eq!(
+        (r.stop_reason, r.questions.as_slice()),
+        (StopReason::NeedsInput, ["Which city?".to_string()].as_slice())
+    );
 }

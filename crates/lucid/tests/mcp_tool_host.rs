@@ -74,9 +74,12 @@ impl Elicitor for Yes {
     }
 }
 
+/// One progress report: done, total, message.
+type Report = (f64, Option<f64>, Option<String>);
+
 /// Keeps the progress relayed to the calling tool's context.
 #[derive(Default)]
-struct Recorder(Mutex<Vec<(f64, Option<f64>, Option<String>)>>);
+struct Recorder(Mutex<Vec<Report>>);
 
 impl ToolHost for Recorder {
     fn progress<'a>(&'a self, done: f64, total: Option<f64>, message: Option<&'a str>) -> BoxFuture<'a, ()> {

@@ -7,6 +7,8 @@
 
 #[cfg(feature = "mcp")]
 mod asking;
+#[cfg(feature = "mcp")]
+pub use asking::InterviewElicitor;
 mod config;
 #[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "read only when servers can start"))]
 mod dotenv;
@@ -155,7 +157,7 @@ async fn start_with(
             server = server.reauthorize(login::open_browser);
         }
         if let Some(asker) = &asker {
-            server = server.elicitation(asking::InterviewElicitor(Arc::clone(asker)));
+            server = server.elicitation(asking::InterviewElicitor(Arc::clone(asker), "MCP server"));
         }
         configs.push((server, s.clone()));
     }

@@ -205,9 +205,15 @@ impl McpClient {
         conn.state = State::Crashed;
         conn.crashes = 0;
         self.inner.stderr.clear();
-        let service = start(&self.inner.server, &self.inner.refresh, &self.inner.progress, &self.inner.stderr, &self.inner.oversized)
-            .await
-            .inspect_err(|e| {
+        let service = start(
+            &self.inner.server,
+            &self.inner.refresh,
+            &self.inner.progress,
+            &self.inner.stderr,
+            &self.inner.oversized,
+        )
+        .await
+        .inspect_err(|e| {
             conn.state = State::Down(e.to_string());
         })?;
         conn.epoch += 1;
@@ -235,7 +241,15 @@ impl McpClient {
         tokio::time::sleep(RESTART_BACKOFF).await;
         tracing::warn!(server = %name, "restarting the MCP server after a crash");
         self.inner.stderr.clear();
-        match start(&self.inner.server, &self.inner.refresh, &self.inner.progress, &self.inner.stderr, &self.inner.oversized).await {
+        match start(
+            &self.inner.server,
+            &self.inner.refresh,
+            &self.inner.progress,
+            &self.inner.stderr,
+            &self.inner.oversized,
+        )
+        .await
+        {
             Ok(service) => {
                 let peer = service.peer().clone();
                 conn.epoch += 1;

@@ -76,11 +76,19 @@
 //! `login_with` takes `LoginOptions`: a pre-registered client (ID and secret), a client ID
 //! metadata document's URL, or the `client_credentials` grant (no browser).
 //!
+//! Progress: each `tools/call` carries a progress token, and the server's
+//! `notifications/progress` for it go to the calling tool's
+//! [`ToolContext::progress`](crate::tool::ToolContext::progress) (one not above the last is
+//! dropped).
+//!
 //! Serving (feature `mcp-server`): `ToolServer` offers a tool registry, and with a
 //! `Catalog` resources, resource templates and prompts, over `serve_stdio` or
-//! `serve_http`.
+//! `serve_http`. A served tool's attached parts are sent as MCP content, and what it
+//! reports or asks through its `ToolContext` goes to the connected client (progress, log
+//! messages, sampling, elicitation).
 //!
-//! Not here: sampling, and the older HTTP+SSE transport, which `rmcp` no longer ships.
+//! Not here: sampling as a client (Lucid declares no `sampling` capability), and the older
+//! HTTP+SSE transport, which `rmcp` no longer ships.
 
 #[cfg(feature = "mcp-auth")]
 mod auth;

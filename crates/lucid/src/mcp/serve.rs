@@ -4,7 +4,13 @@
 //! [`ToolServer::catalog`], the resources, templates and prompts of a [`Catalog`]): each call
 //! goes through [`ToolRegistry::execute`] (argument validation, errors and panics as
 //! `isError` results, the timeout), and a client's `notifications/cancelled` reaches the
-//! tool as its [`ToolContext::cancel`]. [`serve_stdio`] speaks over stdin/stdout (what
+//! tool as its [`ToolContext::cancel`]. What the tool attaches ([`ToolContext::attachments`])
+//! comes back after its text as image, audio or embedded-resource content; what it
+//! reports or asks goes to the client: [`ToolContext::progress`] as `notifications/progress`
+//! (when the request carried a `progressToken`), [`ToolContext::log`] as
+//! `notifications/message` (at or above the level the client set), [`ToolContext::sample`]
+//! as `sampling/createMessage` and [`ToolContext::elicit`] as `elicitation/create` (each an
+//! error when the client did not declare the capability). [`serve_stdio`] speaks over stdin/stdout (what
 //! Claude Desktop, Cursor and other clients start); [`serve_http`](super::serve_http) serves Streamable HTTP
 //! at `/mcp` on an address the caller chose (loopback is the sane one: only
 //! `localhost`/`127.0.0.1`/`::1` `Host` headers are accepted, against DNS rebinding). Any

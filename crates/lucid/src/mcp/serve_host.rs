@@ -53,7 +53,8 @@ impl ToolHost for ServeHost {
                 CreateMessageRequestParams::new(vec![SamplingMessage::user_text(request.prompt)], request.max_tokens);
             params.system_prompt = request.system;
             let answer = self.peer.create_message(params).await.map_err(|e| refused("sampling", e))?;
-            let text: Vec<&str> = answer.message.content.iter().filter_map(|c| Some(c.as_text()?.text.as_str())).collect();
+            let text: Vec<&str> =
+                answer.message.content.iter().filter_map(|c| Some(c.as_text()?.text.as_str())).collect();
             Ok(text.join("\n"))
         }
         .boxed()
@@ -91,7 +92,9 @@ impl ToolHost for ServeHost {
 /// The error for a request to the client that failed.
 fn refused(what: &str, e: rmcp::service::ServiceError) -> ToolError {
     match e {
-        rmcp::service::ServiceError::McpError(e) => ToolError::new(format!("the MCP client refused {what}: {}", e.message)),
+        rmcp::service::ServiceError::McpError(e) => {
+            ToolError::new(format!("the MCP client refused {what}: {}", e.message))
+        }
         e => ToolError::new(format!("{what} failed: {e}")),
     }
 }

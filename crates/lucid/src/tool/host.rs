@@ -61,8 +61,7 @@ pub trait ToolHost: Send + Sync + 'static {
     /// Has the client's model answer `request`; its text.
     fn sample(&self, request: Sampling) -> BoxFuture<'_, Result<String, ToolError>> {
         let _ = request;
-        async { Err(ToolError::new("sampling is not available here: no MCP client is connected to answer it")) }
-            .boxed()
+        async { Err(ToolError::new("sampling is not available here: no MCP client is connected to answer it")) }.boxed()
     }
 
     /// Asks the user `message`, the answer's form given by `schema` (see

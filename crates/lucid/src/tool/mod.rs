@@ -193,7 +193,9 @@ pub struct ToolContext {
     pub owner: Option<String>,
     /// Where a tool puts images, documents or audio for the model to see beside its
     /// text output ([`Attachments::attach`]); parts the model cannot take are described
-    /// to it instead.
+    /// to it instead. Served over MCP (`lucid mcp serve`), they are the result's image,
+    /// audio and embedded-resource content (a document's name, when it is a URI, is the
+    /// resource's URI).
     pub attachments: Attachments,
     /// What the model of the run takes besides text, when known: a tool can answer with
     /// a part only when the model can see it (`read_file` on an image).
