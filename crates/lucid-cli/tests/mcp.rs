@@ -419,8 +419,7 @@ async fn mcp_serve_http_passes_the_conformance_suite() {
     let (url, stop) =
         serve_in_process(served(&dir, &["calculator", "read_file"]), lucid::mcp::HttpOptions::without_token()).await;
     for scenario in CONFORMANCE {
-        let conformance = npm.join("node_modules/.bin/conformance");
-        let out = tokio::process::Command::new(conformance)
+        let out = common::conformance(&npm)
             .args(["server", "--url", &url, "--scenario", scenario])
             .output()
             .await
