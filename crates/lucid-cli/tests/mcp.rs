@@ -419,11 +419,8 @@ async fn mcp_serve_http_passes_the_conformance_suite() {
     let (url, stop) =
         serve_in_process(served(&dir, &["calculator", "read_file"]), lucid::mcp::HttpOptions::without_token()).await;
     for scenario in CONFORMANCE {
-        let out = common::conformance(&npm)
-            .args(["server", "--url", &url, "--scenario", scenario])
-            .output()
-            .await
-            .unwrap();
+        let out =
+            common::conformance(&npm).args(["server", "--url", &url, "--scenario", scenario]).output().await.unwrap();
         let report = text(&out.stdout) + &text(&out.stderr);
         assert!(report.contains(" 0 failed"), "{scenario}: {report}");
         assert!(!report.contains("FAILURE"), "{scenario}: {report}");
