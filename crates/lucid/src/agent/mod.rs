@@ -536,6 +536,21 @@ impl AgentBuilder {
     /// Who answers the questions tools ask the user
     /// ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)); without one, such a
     /// question stops the run with [`StopReason::NeedsInput`].
+    ///
+    /// ```
+    /// use lucid::tool::{ElicitFuture, Elicitation, Elicited, Elicitor};
+    ///
+    /// /// Declines every question.
+    /// struct No;
+    /// impl Elicitor for No {
+    ///     fn elicit(&self, _question: Elicitation) -> ElicitFuture<'_> {
+    ///         Box::pin(async { Elicited::Decline })
+    ///     }
+    /// }
+    /// # let model = lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap();
+    /// let agent = lucid::Agent::builder(model).elicitor(No).build();
+    /// # let _ = agent;
+    /// ```
     pub fn elicitor(mut self, elicitor: impl crate::tool::Elicitor) -> Self {
         self.config.elicitor = Some(Arc::new(elicitor));
         self

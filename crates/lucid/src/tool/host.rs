@@ -73,6 +73,17 @@ pub trait ToolHost: Send + Sync + 'static {
 }
 
 /// A tool's [`ToolHost`], shared by clones of one [`ToolContext`]; none by default.
+///
+/// ```
+/// use lucid::tool::{Host, ToolContext, ToolHost};
+///
+/// /// Every method's default: `tracing`, an error, a question for the user.
+/// struct Quiet;
+/// impl ToolHost for Quiet {}
+///
+/// let ctx = ToolContext { host: Host::new(Quiet), ..Default::default() };
+/// assert_eq!(format!("{:?}", ctx.host), "Host(..)");
+/// ```
 #[derive(Clone, Default)]
 pub struct Host(Option<Arc<dyn ToolHost>>);
 
