@@ -97,6 +97,8 @@ impl SchemaHistory {
     }
 
     fn connect(&self) -> Result<Connection, SqlError> {
+        // One arm without the `postgres` feature.
+        #[allow(clippy::infallible_destructuring_match)]
         let path = match &self.store {
             Store::Sqlite(path) => path,
             #[cfg(feature = "postgres")]
