@@ -9,9 +9,9 @@
 # Lucid's side is crates/lucid-local/examples/local_bench.rs, built in the dev profile: the
 # hot code is the same as in a release build (llama.cpp is CMake's Release -O3 in every
 # profile, llguidance opt-level 3), and a dev build spares the fat-LTO release link.
-# llama-server: build it with the flags Lucid's engine gets (docs/architecture.md, "The
-# local model", says how); ../shared/realmodel/setup.sh builds one for the native CPU,
-# which is a different comparison.
+# llama-server: `bash benches/llama_server.sh` builds one with the flags Lucid's engine gets;
+# ../shared/realmodel/setup.sh builds one for the native CPU, which is a different
+# comparison.
 set -euo pipefail
 gguf="${1:?usage: benches/local.sh FILE.gguf [llama-server]}"
 server="${2:-}"
