@@ -227,6 +227,11 @@ pub struct ServeArgs {
     /// `max_connections` of [serve]; at most what the open-files limit allows].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections: Option<u64>,
+    /// The largest request body, in MiB: an inline attachment (base64, a third larger than
+    /// the file) must fit, up to the 20 MiB one attachment may have [default: 1, or
+    /// `max_body_mib` of [serve]].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub max_body_mib: Option<u64>,
     /// Seconds a tool call whose permission is `ask` waits for an answer at `POST
     /// /v1/runs/{id}/approvals` before it is denied and the run goes on [default: 86400, or
     /// `approval_timeout_secs` of [serve]].

@@ -36,6 +36,10 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
     let header_timeout =
         args.header_timeout.or(edge.header_timeout_secs).map_or(DEFAULT_HEADER_TIMEOUT, Duration::from_secs);
     let body_timeout = args.body_timeout.or(edge.body_timeout_secs).map_or(DEFAULT_BODY_TIMEOUT, Duration::from_secs);
+    let body_mib = args.max_body_mib.or(edge.max_body_mib).unwrap_or(1);
+    if !(1..=64).contains(&body_mib) {
+        return Err(ConfigError(format!("[serve] max_body_mib must be from 1 to 64, not {body_mib}")).into());
+    }
     let mut serving = ServerConfig::new(database)
         .keys(keys.clone())
         .max_runs_per_tenant(args.max_runs_per_tenant)
@@ -47,6 +51,7 @@ pub async fn run(args: ServeArgs, file: &FileConfig) -> anyhow::Result<i32> {
         .lease(Duration::from_secs(args.lease))
         .header_timeout(header_timeout)
         .body_timeout(body_timeout)
+        .body_limit(body_mib as usize * (1 << 20))
         .max_connections(max_connections)
         .tenant_daily_budget(daily_budget(&edge)?);
     if args.responses_store || edge.responses_store.unwrap_or(false) {

@@ -135,6 +135,8 @@ pub struct ServeSection {
     pub body_timeout_secs: Option<u64>,
     /// Connections served at once (`--max-connections`).
     pub max_connections: Option<u64>,
+    /// The largest request body in MiB, 1 to 64 (`--max-body-mib`).
+    pub max_body_mib: Option<u64>,
     /// Seconds a tool call waits for approval before it is denied (`--approval-timeout`).
     pub approval_timeout_secs: Option<u64>,
     /// Store a `/v1/responses` request silent on `store`, as OpenAI does (`--responses-store`).

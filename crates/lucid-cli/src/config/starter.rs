@@ -120,6 +120,7 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # header_timeout_secs = 10       # to send a request head; also the keep-alive idle time
 # body_timeout_secs = 30         # to send a request's body
 # max_connections = 1024         # served at once; more wait until one closes
+# max_body_mib = 1               # the largest request body (base64 attachments are a third larger), 1 to 64
 # approval_timeout_secs = 86400  # a tool call waiting for approval is denied after this
 # responses_store = false        # true: /v1/responses stores a request silent on `store`, as OpenAI does
 # tenant_daily_max_cost = 20.0   # dollars one key may spend per UTC day, then 429
