@@ -103,6 +103,13 @@ struct Inner {
     oversized: Oversized,
 }
 
+impl Inner {
+    /// Starts the server again with this connection's handler state.
+    async fn start(&self) -> Result<Service, McpError> {
+        start(&self.server, &self.refresh, &self.progress, &self.stderr, &self.oversized).await
+    }
+}
+
 /// A connected MCP server: its tools, kept up to date, and the calls to them.
 ///
 /// Cloning is cheap and shares the connection. The server stops (the child process and
@@ -205,15 +212,7 @@ impl McpClient {
         conn.state = State::Crashed;
         conn.crashes = 0;
         self.inner.stderr.clear();
-        let service = start(
-            &self.inner.server,
-            &self.inner.refresh,
-            &self.inner.progress,
-            &self.inner.stderr,
-            &self.inner.oversized,
-        )
-        .await
-        .inspect_err(|e| {
+        let service = self.inner.start().await.inspect_err(|e| {
             conn.state = State::Down(e.to_string());
         })?;
         conn.epoch += 1;
@@ -241,15 +240,7 @@ impl McpClient {
         tokio::time::sleep(RESTART_BACKOFF).await;
         tracing::warn!(server = %name, "restarting the MCP server after a crash");
         self.inner.stderr.clear();
-        match start(
-            &self.inner.server,
-            &self.inner.refresh,
-            &self.inner.progress,
-            &self.inner.stderr,
-            &self.inner.oversized,
-        )
-        .await
-        {
+        match self.inner.start().await {
             Ok(service) => {
                 let peer = service.peer().clone();
                 conn.epoch += 1;
