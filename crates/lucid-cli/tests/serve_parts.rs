@@ -51,16 +51,7 @@ async fn the_openai_sdk_sends_images_and_files_through_both_facades() {
         format!("base_url = \"{}/v1\"\nmodel = \"mock-model\"\ncontext_window = 8192\ntools = []\n", mock.url()),
     )
     .unwrap();
-    let mut cmd = common::lucid_command();
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--store"])
-        .arg(dir.join("serve.db"))
-        .arg("--config")
-        .arg(&config)
-        .current_dir(&dir)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &dir)
-        .env("LUCID_SERVE_API_KEYS", "acme:acme-key-0123456789");
-    let (mut child, url, _) = tokio::task::block_in_place(|| common::until_listening(&mut cmd));
+    let (mut child, url) = serve(&dir, &config, &[]);
     let out = tokio::task::spawn_blocking(move || {
         Command::new(python).args(["-c", SCRIPT, &url, "acme-key-0123456789"]).output().unwrap()
     })
