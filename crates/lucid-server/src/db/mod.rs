@@ -102,6 +102,17 @@ impl RunStatus {
     }
 }
 
+/// What [`RunStore::delete_session`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Removal {
+    /// The session, its runs and their events are gone.
+    Deleted,
+    /// The tenant has no such session.
+    Missing,
+    /// Kept: a run of it is queued or running.
+    Busy,
+}
+
 /// A session as the API shows it (its messages come from the session store).
 #[derive(Debug, Clone, Serialize)]
 pub struct SessionRow {
@@ -331,9 +342,10 @@ pub trait RunStore: Send + Sync {
     /// Stops counting `tenant`'s stored response `id`; false when it had none.
     fn delete_response<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
-    /// Deletes `tenant`'s session with its runs and their events; false when it had no
-    /// such session.
-    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>>;
+    /// Deletes `tenant`'s session with its runs and their events, unless one of its runs
+    /// is `queued` or `running` (checked in the same statement, so a run inserted just
+    /// before is seen even when its task has not taken the turn lock yet).
+    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Removal>>;
 
     /// Records a new `running` run owned by `owner` until `lease_until`; false (nothing
     /// written) when its session already has an active one.
@@ -482,5 +494,38 @@ mod tests {
             assert_eq!(super::kind(k), k);
         }
         assert_eq!(super::kind("no such kind"), "error");
+    }
+
+    #[tokio::test]
+    async fn a_session_with_a_stored_running_run_is_kept_even_before_its_task_takes_the_lock() {
+        // CI once deleted a session between its run's insert and the run's turn lock.
+        use super::{RunInput, RunRow, RunStatus, SessionRow};
+        let dir = std::env::temp_dir().join(format!("lucid-db-removal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = super::sqlite(&dir.join("serve.db")).await.unwrap();
+        let session =
+            SessionRow { id: "sess_a".into(), agent: "a".into(), metadata: serde_json::json!({}), created_at: 1 };
+        db.create_session("t", &session).await.unwrap();
+        let run = RunRow {
+            id: "run_a".into(),
+            session_id: "sess_a".into(),
+            status: RunStatus::Running,
+            result: None,
+            error: None,
+            created_at: 1,
+            updated_at: 1,
+            input: None,
+        };
+        let input = RunInput { text: "hi".into(), parts: None, bytes: 2 };
+        assert!(db.insert_run("t", &run, &input, "me", i64::MAX).await.unwrap());
+        assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Busy);
+        assert_eq!(db.delete_session("other", "sess_a").await.unwrap(), super::Removal::Missing);
+        assert!(db.session("t", "sess_a").await.unwrap().is_some(), "kept");
+        let done = db.finish_run("run_a", "me", RunStatus::Completed, None, None, Vec::new(), 2);
+        assert!(done.await.unwrap());
+        assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Deleted);
+        assert!(db.run("t", "run_a").await.unwrap().is_none(), "its runs go with it");
+        assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Missing);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

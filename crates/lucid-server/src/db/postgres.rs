@@ -8,7 +8,7 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Blob, Claimed, DailySpend, HashMap, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    Blob, Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
     StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
@@ -174,21 +174,32 @@ impl RunStore for PostgresDb {
         })
     }
 
-    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Removal>> {
         Box::pin(async move {
             let mut client = self.client().await?;
             let tx = client.transaction().await?;
-            let gone = tx.execute("DELETE FROM serve_sessions WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await?;
-            if gone > 0 {
+            let gone = tx
+                .execute(
+                    "DELETE FROM serve_sessions WHERE tenant = $1 AND id = $2 AND NOT EXISTS \
+                     (SELECT 1 FROM serve_runs WHERE session_id = $2 AND status IN ('queued', 'running'))",
+                    &[&tenant, &id],
+                )
+                .await?;
+            let removal = if gone > 0 {
                 tx.execute(
                     "DELETE FROM serve_events WHERE run_id IN (SELECT id FROM serve_runs WHERE session_id = $1)",
                     &[&id],
                 )
                 .await?;
                 tx.execute("DELETE FROM serve_runs WHERE session_id = $1", &[&id]).await?;
-            }
+                Removal::Deleted
+            } else {
+                let kept =
+                    tx.query_opt("SELECT 1 FROM serve_sessions WHERE tenant = $1 AND id = $2", &[&tenant, &id]).await?;
+                if kept.is_some() { Removal::Busy } else { Removal::Missing }
+            };
             tx.commit().await?;
-            Ok(gone > 0)
+            Ok(removal)
         })
     }
 

@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Blob, Claimed, DailySpend, HashMap, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    Blob, Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
     StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
@@ -143,20 +143,32 @@ impl RunStore for SqliteDb {
         })
     }
 
-    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+    fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Removal>> {
         let (tenant, id) = (tenant.to_string(), id.to_string());
         self.with(move |c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let gone = tx.execute("DELETE FROM serve_sessions WHERE tenant = ?1 AND id = ?2", params![tenant, id])?;
-            if gone > 0 {
+            let gone = tx.execute(
+                "DELETE FROM serve_sessions WHERE tenant = ?1 AND id = ?2 AND NOT EXISTS \
+                 (SELECT 1 FROM serve_runs WHERE session_id = ?2 AND status IN ('queued', 'running'))",
+                params![tenant, id],
+            )?;
+            let removal = if gone > 0 {
                 tx.execute(
                     "DELETE FROM serve_events WHERE run_id IN (SELECT id FROM serve_runs WHERE session_id = ?1)",
                     params![id],
                 )?;
                 tx.execute("DELETE FROM serve_runs WHERE session_id = ?1", params![id])?;
-            }
+                Removal::Deleted
+            } else {
+                let kept: i64 = tx.query_row(
+                    "SELECT COUNT(*) FROM serve_sessions WHERE tenant = ?1 AND id = ?2",
+                    params![tenant, id],
+                    |r| r.get(0),
+                )?;
+                if kept > 0 { Removal::Busy } else { Removal::Missing }
+            };
             tx.commit()?;
-            Ok(gone > 0)
+            Ok(removal)
         })
     }
 

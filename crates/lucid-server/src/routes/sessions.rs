@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::shared::{busy, owned, stream_events, wait_for_turn, within_quotas};
 use crate::body::JsonObject;
-use crate::db::{RunRow, RunStatus, SessionRow};
+use crate::db::{Removal, RunRow, RunStatus, SessionRow};
 use crate::{ApiError, AppState, Tenant};
 
 /// The most sessions one page holds.
@@ -128,7 +128,12 @@ pub async fn delete(
     // The turn lock proves no run of the session is going, here or anywhere.
     let lock = server.store.lock(&id, std::time::Duration::from_secs(30)).await?;
     let result = async {
-        server.db.delete_session(&tenant.0, &id).await?;
+        // The database refuses too: a run stored a moment ago may not hold the lock yet.
+        match server.db.delete_session(&tenant.0, &id).await? {
+            Removal::Deleted => {}
+            Removal::Busy => return Err(busy(&id)),
+            Removal::Missing => return Err(ApiError::not_found("session", &id)),
+        }
         server.store.delete(&id).await?;
         Ok::<_, ApiError>(())
     }
