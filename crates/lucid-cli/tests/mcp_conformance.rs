@@ -15,11 +15,12 @@ use common::text;
 
 /// The client scenarios Lucid passes: every one the suite says MCP 2025-11-25 requires (4
 /// without authorization, 14 `auth/*`; checked below against `conformance list
-/// --requirements`), the 2025-03-26 back-compatibility ones, the draft's
-/// `auth/resource-mismatch` and the `auth/client-credentials-basic` extension. Not passed,
-/// both extensions the suite reports but does not score: `auth/client-credentials-jwt`
-/// (rmcp's `private_key_jwt` needs its `auth-client-credentials-jwt` feature and a JWT
-/// signing crate) and `auth/enterprise-managed-authorization`.
+/// --requirements`), `json-schema-2020-12-preservation` (added after the release), the
+/// 2025-03-26 back-compatibility ones, the draft's `auth/resource-mismatch`, and the
+/// `auth/client-credentials-basic` and `auth/enterprise-managed-authorization` extensions.
+/// Not passed, extensions the suite reports but does not score: `auth/client-credentials-jwt`
+/// and `auth/dpop*` (signing keys: rmcp's JWT support brings aws-lc, over the binary's size
+/// budget) and `auth/wif-jwt-bearer` (rmcp has no workload identity grant).
 const CLIENT_SCENARIOS: &[&str] = &[
     "initialize",
     "tools_call",
@@ -32,6 +33,7 @@ const CLIENT_SCENARIOS: &[&str] = &[
     "auth/basic-cimd",
     "auth/pre-registration",
     "auth/client-credentials-basic",
+    "auth/enterprise-managed-authorization",
     "auth/scope-from-www-authenticate",
     "auth/scope-from-scopes-supported",
     "auth/scope-omitted-when-undefined",
@@ -43,6 +45,7 @@ const CLIENT_SCENARIOS: &[&str] = &[
     "auth/resource-mismatch",
     "auth/2025-03-26-oauth-metadata-backcompat",
     "auth/2025-03-26-oauth-endpoint-fallback",
+    "json-schema-2020-12-preservation",
 ];
 
 /// A client command for the suite: it gets the test server's URL as its last argument and
@@ -53,7 +56,10 @@ const CLIENT_SCENARIOS: &[&str] = &[
 /// server's redirect to Lucid's loopback callback), then list the server's tools with the
 /// token; the pre-registered client's ID and secret come from `MCP_CONFORMANCE_CONTEXT`
 /// (the secret through a variable, as `--client-secret-env` reads it), and the client ID
-/// metadata document's URL is the one the suite expects.
+/// metadata document's URL is the one the suite expects. The enterprise scenario's ID token
+/// and identity provider come from that context too (its token endpoint from its metadata).
+/// The schema scenario's tool schema, as `lucid mcp show --json` prints it, goes back to the
+/// server verbatim through `lucid mcp call`.
 fn client_script(dir: &Path) -> PathBuf {
     let browser = dir.join("browser.sh");
     std::fs::write(&browser, "#!/bin/sh\nexec curl -s -o /dev/null -L \"$1\"\n").unwrap();
@@ -75,6 +81,17 @@ case "$MCP_CONFORMANCE_SCENARIO" in
     flow=""; [ "$MCP_CONFORMANCE_SCENARIO" = auth/client-credentials-basic ] && flow=--client-credentials
     "$lucid" mcp login "$url" --client-id "$(field client_id)" --client-secret-env CLIENT_SECRET $flow \
       && exec "$lucid" mcp show "$url" ;;
+  auth/enterprise-managed-authorization)
+    export CLIENT_SECRET="$(field client_secret)" ID_TOKEN="$(field idp_id_token)"
+    "$lucid" mcp login "$url" --client-id "$(field client_id)" --client-secret-env CLIENT_SECRET \
+      --idp-issuer "$(field idp_issuer)" --idp-client-id "$(field idp_client_id)" --id-token-env ID_TOKEN \
+      && exec "$lucid" mcp show "$url" ;;
+  json-schema-2020-12-preservation)
+    schema="$("$lucid" mcp show "$url" --json | node -e '
+      let s = ""; process.stdin.on("data", d => s += d).on("end", () => {{
+        const tool = JSON.parse(s).tools.find(t => t.name === "json_schema_2020_12_tool");
+        process.stdout.write(JSON.stringify({{schema: tool.inputSchema}}));
+      }});')" && exec "$lucid" mcp call "$url" json_schema_echo "$schema" ;;
   auth/basic-cimd)
     "$lucid" mcp login "$url" --client-metadata-url https://conformance-test.local/client-metadata.json \
       && exec "$lucid" mcp show "$url" ;;

@@ -111,4 +111,22 @@ pub struct LoginClient {
     /// No browser: exchange the client's ID and secret for a token (machine-to-machine).
     #[arg(long, requires = "client_secret_env")]
     pub client_credentials: bool,
+    /// Enterprise-managed authorization (SEP-990), no browser: the issuer URL of your
+    /// organization's identity provider, whose ID token (--id-token-env) is exchanged for
+    /// the server's token, as the client of --client-id.
+    #[arg(long, value_name = "URL", requires_all = ["client_id", "idp_client_id", "id_token_env"],
+          conflicts_with_all = ["client_credentials", "client_metadata_url"])]
+    pub idp_issuer: Option<String>,
+    /// The identity provider's token endpoint (default: read from its metadata).
+    #[arg(long, value_name = "URL", requires = "idp_issuer")]
+    pub idp_token_endpoint: Option<String>,
+    /// Lucid's client ID at the identity provider.
+    #[arg(long, value_name = "ID", requires = "idp_issuer")]
+    pub idp_client_id: Option<String>,
+    /// The variable holding that client's secret, if it has one.
+    #[arg(long, value_name = "VAR", requires = "idp_issuer")]
+    pub idp_client_secret_env: Option<String>,
+    /// The variable holding your ID token from the identity provider.
+    #[arg(long, value_name = "VAR", requires = "idp_issuer")]
+    pub id_token_env: Option<String>,
 }

@@ -55,7 +55,7 @@ fn options(client: &crate::args::LoginClient) -> anyhow::Result<lucid::mcp::Logi
     let mut options = lucid::mcp::LoginOptions::default();
     if let Some(id) = &client.client_id {
         let secret = match &client.client_secret_env {
-            Some(var) => Some(std::env::var(var).with_context(|| format!("--client-secret-env {var}: it is not set"))?),
+            Some(var) => Some(variable("--client-secret-env", var)?),
             None => None,
         };
         options = options.client(id.clone(), secret);
@@ -69,11 +69,30 @@ fn options(client: &crate::args::LoginClient) -> anyhow::Result<lucid::mcp::Logi
     if client.client_credentials {
         options = options.client_credentials();
     }
+    if let Some(issuer) = &client.idp_issuer {
+        let (Some(idp_client), Some(token_var)) = (&client.idp_client_id, &client.id_token_env) else {
+            bail!("--idp-issuer needs --idp-client-id and --id-token-env");
+        };
+        let id_token = variable("--id-token-env", token_var)?;
+        let mut idp = lucid::mcp::EnterpriseIdp::new(issuer.clone(), idp_client.clone(), id_token);
+        if let Some(url) = &client.idp_token_endpoint {
+            idp = idp.token_endpoint(url.clone());
+        }
+        if let Some(var) = &client.idp_client_secret_env {
+            idp = idp.client_secret(variable("--idp-client-secret-env", var)?);
+        }
+        options = options.enterprise(idp);
+    }
     Ok(options)
 }
 
+/// The value of the variable `var` a `flag` names (a credential is never an argument).
+fn variable(flag: &str, var: &str) -> anyhow::Result<String> {
+    std::env::var(var).with_context(|| format!("{flag} {var}: it is not set"))
+}
+
 /// `lucid mcp login SERVER [--client-id ID [--client-secret-env VAR] [--client-credentials]]
-/// [--client-metadata-url URL]`.
+/// [--client-metadata-url URL] [--idp-issuer URL --idp-client-id ID --id-token-env VAR …]`.
 pub async fn login(
     all: &BTreeMap<String, ServerConfig>,
     target: &str,

@@ -94,6 +94,7 @@ pub struct LoginOptions {
     client_secret: Option<String>,
     client_metadata_url: Option<String>,
     client_credentials: bool,
+    enterprise: Option<super::enterprise::EnterpriseIdp>,
     /// The `WWW-Authenticate` of a `403 insufficient_scope`: authorize again for the
     /// scopes it names plus those granted so far.
     step_up: Option<String>,
@@ -107,6 +108,7 @@ impl std::fmt::Debug for LoginOptions {
             .field("client_secret", &self.client_secret.as_ref().map(|_| "***"))
             .field("client_metadata_url", &self.client_metadata_url)
             .field("client_credentials", &self.client_credentials)
+            .field("enterprise", &self.enterprise)
             .finish()
     }
 }
@@ -132,6 +134,14 @@ impl LoginOptions {
         self.client_credentials = true;
         self
     }
+
+    /// No browser: the user's sign-in to the organization's identity provider is exchanged
+    /// for the server's token (enterprise-managed authorization, SEP-990), as the
+    /// pre-registered [`client`](Self::client).
+    pub fn enterprise(mut self, idp: super::enterprise::EnterpriseIdp) -> Self {
+        self.enterprise = Some(idp);
+        self
+    }
 }
 
 /// Logs in to the server at `url` with the default [`LoginOptions`]: discovers its
@@ -151,8 +161,9 @@ pub async fn login(url: &str, store: &Path, open: impl FnOnce(&str)) -> Result<(
     login_with(url, store, &LoginOptions::default(), open).await
 }
 
-/// [`login`] as `options` say: a pre-registered client, a client ID metadata document, or
-/// the `client_credentials` grant (then `open` is not called).
+/// [`login`] as `options` say: a pre-registered client, a client ID metadata document, the
+/// `client_credentials` grant or an enterprise identity provider (then `open` is not
+/// called).
 pub async fn login_with(
     url: &str,
     store: &Path,
@@ -171,6 +182,16 @@ pub async fn login_with(
         .resolve_metadata_from_challenge(challenge.as_deref())
         .await
         .map_err(|e| fail(format!("OAuth discovery failed: {e}")))?;
+    if let Some(idp) = &options.enterprise {
+        let Some(client_id) = &options.client_id else {
+            return Err(fail("enterprise-managed authorization needs the client ID registered for Lucid".into()));
+        };
+        let scopes = challenge.as_deref().map(challenged_scopes).unwrap_or_default();
+        let client = (client_id.as_str(), options.client_secret.as_deref());
+        return super::enterprise::login(url, store, &metadata.metadata, client, idp, scopes)
+            .await
+            .map_err(|e| fail(format!("enterprise-managed authorization failed: {e}")));
+    }
     manager.set_metadata(metadata.metadata);
     if options.client_credentials {
         let (Some(client_id), Some(client_secret)) = (&options.client_id, &options.client_secret) else {

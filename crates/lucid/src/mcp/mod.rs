@@ -74,7 +74,8 @@
 //! discovery and dynamic registration, a loopback callback) and keeps the tokens in a file
 //! (`FileCredentialStore`, 0600); `McpServer::oauth` then sends them, refreshed.
 //! `login_with` takes `LoginOptions`: a pre-registered client (ID and secret), a client ID
-//! metadata document's URL, or the `client_credentials` grant (no browser).
+//! metadata document's URL, the `client_credentials` grant (no browser), or an enterprise
+//! identity provider's ID token exchanged for the server's token (`EnterpriseIdp`, SEP-990).
 //!
 //! Progress: each `tools/call` carries a progress token, and the server's
 //! `notifications/progress` for it go to the calling tool's
@@ -97,6 +98,8 @@ mod catalog;
 mod client;
 mod content;
 mod elicit;
+#[cfg(feature = "mcp-auth")]
+mod enterprise;
 mod limits;
 mod names;
 #[cfg(feature = "mcp-server")]
@@ -121,6 +124,8 @@ pub use auth::{FileCredentialStore, LoginOptions, login, login_with, logout};
 pub use catalog::{ArgumentSpec, Catalog, CatalogError, MessageSpec, PromptSpec, ResourceSpec};
 pub use client::McpClient;
 pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
+#[cfg(feature = "mcp-auth")]
+pub use enterprise::EnterpriseIdp;
 pub use limits::{McpLimits, cap_result};
 pub use names::{sanitize, tool_name};
 #[cfg(feature = "mcp-server")]
