@@ -6,75 +6,25 @@
 
 mod common;
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use lucid::approval::{Answer, ApprovalError};
 use lucid::message::AssistantMessage;
-use lucid::model::{ChatModel, ChatRequest, ChatResponse, EventStream, StreamEvent};
+use lucid::model::ScriptedModel;
 use lucid::prelude::*;
 use lucid::store::{SessionStore, SqliteStore};
 use lucid::tool::permission::{Permission, PermissionPolicy};
 use serde_json::json;
 
-/// A model that follows a script and keeps what it was sent.
-struct Script {
-    lines: Mutex<VecDeque<AssistantMessage>>,
-    sent: Mutex<Vec<Vec<Message>>>,
+/// A scripted model answering `lines` in order, then "(script over)".
+fn script(lines: Vec<AssistantMessage>) -> ScriptedModel {
+    lines.into_iter().fold(ScriptedModel::new(), ScriptedModel::answer).otherwise(text("(script over)"))
 }
 
-impl Script {
-    fn new(lines: Vec<AssistantMessage>) -> Arc<Self> {
-        Arc::new(Script { lines: Mutex::new(lines.into()), sent: Mutex::default() })
-    }
-
-    fn calls_made(&self) -> usize {
-        self.sent.lock().unwrap().len()
-    }
-
-    /// The tool results the last request carried, by call id.
-    fn last_results(&self) -> Vec<(String, String)> {
-        let sent = self.sent.lock().unwrap();
-        sent.last()
-            .unwrap()
-            .iter()
-            .filter_map(|m| match m {
-                Message::Tool(t) => Some((t.call_id.clone(), t.content.clone())),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-impl ChatModel for Script {
-    fn provider(&self) -> &str {
-        "script"
-    }
-
-    fn model_name(&self) -> &str {
-        "script"
-    }
-
-    fn chat<'a>(
-        &'a self,
-        request: ChatRequest<'a>,
-    ) -> futures::future::BoxFuture<'a, lucid::model::Result<ChatResponse>> {
-        self.sent.lock().unwrap().push(request.messages.to_vec());
-        let message = self.lines.lock().unwrap().pop_front().unwrap_or_else(|| text("(script over)"));
-        Box::pin(async move { Ok(ChatResponse { message, ..Default::default() }) })
-    }
-
-    fn chat_stream<'a>(
-        &'a self,
-        request: ChatRequest<'a>,
-    ) -> futures::future::BoxFuture<'a, lucid::model::Result<EventStream<'a>>> {
-        Box::pin(async move {
-            let response = self.chat(request).await?;
-            let events: Vec<lucid::model::Result<StreamEvent>> = vec![Ok(StreamEvent::Done(response))];
-            Ok(Box::pin(futures::stream::iter(events)) as EventStream<'a>)
-        })
-    }
+/// The tool results the model's last request carried, by call id.
+fn last_results(model: &ScriptedModel) -> Vec<(String, String)> {
+    model.requests().last().unwrap().tool_results()
 }
 
 fn text(t: &str) -> AssistantMessage {
@@ -94,8 +44,8 @@ async fn echo(text: String) -> Result<String, ToolError> {
     Ok(format!("echo: {text}"))
 }
 
-fn agent(model: &Arc<Script>, store: Arc<dyn SessionStore>) -> Agent {
-    Agent::builder(Arc::clone(model) as Arc<dyn ChatModel>)
+fn agent(model: &ScriptedModel, store: Arc<dyn SessionStore>) -> Agent {
+    Agent::builder(model.clone())
         .tool(echo)
         .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask).defer_asks(true))
         .store(store)
@@ -115,7 +65,7 @@ fn fastrand() -> u64 {
 /// Allow, deny with a message, edit (valid and schema-invalid), an unknown call, then
 /// remember: each answer recorded by a fresh session, the resume by another.
 async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
-    let model = Script::new(vec![
+    let model = script(vec![
         calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"})), ("c3", json!({"text": "c"}))]),
         text("three answered"),
         calls(&[("c4", json!({"text": "d"})), ("c4b", json!({"text": "dd"}))]),
@@ -151,7 +101,7 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     assert!(again.pending_approvals()[0].answered);
     let r = again.resume().await.unwrap();
     assert_eq!(r.stop_reason, StopReason::Deferred);
-    assert_eq!(model.calls_made(), 1, "no model call while a call waits");
+    assert_eq!(model.requests().len(), 1, "no model call while a call waits");
     assert_eq!(again.pending_approvals().iter().map(|p| p.call_id.as_str()).collect::<Vec<_>>(), ["c3"]);
 
     let mut last = agent.session_with_id(id).await.unwrap();
@@ -159,7 +109,7 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     assert_eq!(r.stop_reason, StopReason::Completed);
     assert_eq!(r.content, "three answered");
     assert_eq!(
-        model.last_results(),
+        last_results(&model),
         [
             ("c1".to_string(), "echo: a".to_string()),
             ("c2".into(), "Not b, use c.".into()),
@@ -180,7 +130,7 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     assert!(last.pending_approvals().iter().all(|p| p.answered), "the other call of the tool is answered too");
     let r = last.resume().await.unwrap();
     assert_eq!(r.content, "four done");
-    let results = model.last_results();
+    let results = last_results(&model);
     assert_eq!(
         results[results.len() - 2..],
         [("c4".to_string(), "echo: d".to_string()), ("c4b".into(), "echo: dd".into())]
@@ -209,7 +159,7 @@ async fn answers_recorded_by_one_session_let_another_resume_on_postgres() {
 
 #[tokio::test]
 async fn an_unanswered_call_expires_into_a_denial_the_model_reads() {
-    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))]), text("gave up")]);
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), text("gave up")]);
     let agent = agent(&model, sqlite_store("expire"));
     let r = agent.session_with_id("e").await.unwrap().run("go").await.unwrap();
     assert_eq!(r.stop_reason, StopReason::Deferred);
@@ -218,13 +168,13 @@ async fn an_unanswered_call_expires_into_a_denial_the_model_reads() {
     assert_eq!(s.expire_approvals(Duration::ZERO).await.unwrap(), ["c1"]);
     let r = agent.session_with_id("e").await.unwrap().resume().await.unwrap();
     assert_eq!(r.content, "gave up");
-    assert_eq!(model.last_results()[0].1, lucid::approval::expired_denial("echo"));
+    assert_eq!(last_results(&model)[0].1, lucid::approval::expired_denial("echo"));
 }
 
 #[tokio::test]
 async fn without_defer_asks_nobody_to_ask_still_means_no() {
-    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
-    let agent = Agent::builder(Arc::clone(&model) as Arc<dyn ChatModel>)
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
+    let agent = Agent::builder(model.clone())
         .tool(echo)
         .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask))
         .build();
@@ -237,8 +187,8 @@ async fn without_defer_asks_nobody_to_ask_still_means_no() {
 
 #[tokio::test]
 async fn an_unsaved_session_keeps_its_pending_calls_in_memory() {
-    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
-    let agent = Agent::builder(Arc::clone(&model) as Arc<dyn ChatModel>)
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
+    let agent = Agent::builder(model.clone())
         .tool(echo)
         .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask).defer_asks(true))
         .build();
@@ -253,15 +203,13 @@ async fn an_unsaved_session_keeps_its_pending_calls_in_memory() {
 async fn a_rule_that_asks_defers_only_the_calls_it_matches() {
     use lucid::tool::permission::Rule;
     // `echo` asks, but `echo(text=safe*)` is allowed: that call runs, the other waits.
-    let model = Script::new(vec![
-        calls(&[("c1", json!({"text": "safe one"})), ("c2", json!({"text": "risky"}))]),
-        text("done"),
-    ]);
+    let model =
+        script(vec![calls(&[("c1", json!({"text": "safe one"})), ("c2", json!({"text": "risky"}))]), text("done")]);
     let policy = PermissionPolicy::allow_all()
         .set("echo", Permission::Ask)
         .rule(Rule::parse(Permission::Allow, "echo(text=safe*)").unwrap())
         .defer_asks(true);
-    let agent = Agent::builder(Arc::clone(&model) as Arc<dyn ChatModel>).tool(echo).permissions(policy).build();
+    let agent = Agent::builder(model.clone()).tool(echo).permissions(policy).build();
     let mut s = agent.session();
     let r = s.run("go").await.unwrap();
     assert_eq!(r.stop_reason, StopReason::Deferred);
@@ -270,5 +218,5 @@ async fn a_rule_that_asks_defers_only_the_calls_it_matches() {
     assert_eq!(pending.iter().map(|p| p.call_id.as_str()).collect::<Vec<_>>(), ["c2"]);
     let r = s.resume_with([Answer::deny("c2", "No risks.")]).await.unwrap();
     assert_eq!(r.content, "done");
-    assert_eq!(model.last_results()[1], ("c2".to_string(), "No risks.".to_string()));
+    assert_eq!(last_results(&model)[1], ("c2".to_string(), "No risks.".to_string()));
 }

@@ -4,76 +4,26 @@
 //! model reads, edited arguments checked against the schema, expiry — and resumes from
 //! that step: the finished steps are not run again and their outputs stand.
 
-use std::collections::VecDeque;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use lucid::approval::{Answer, ApprovalError};
 use lucid::message::AssistantMessage;
-use lucid::model::{ChatModel, ChatRequest, ChatResponse, EventStream, StreamEvent};
+use lucid::model::ScriptedModel;
 use lucid::orchestrate::workflow::{PausedWorkflow, Step, Workflow};
 use lucid::prelude::*;
 use lucid::tool::permission::{Permission, PermissionPolicy};
 use serde_json::json;
 
-/// A model that follows a script and keeps what it was sent.
-struct Script {
-    lines: Mutex<VecDeque<AssistantMessage>>,
-    sent: Mutex<Vec<Vec<Message>>>,
+/// A scripted model answering `lines` in order, then "(script over)".
+fn script(lines: Vec<AssistantMessage>) -> ScriptedModel {
+    lines.into_iter().fold(ScriptedModel::new(), ScriptedModel::answer).otherwise(text("(script over)"))
 }
 
-impl Script {
-    fn new(lines: Vec<AssistantMessage>) -> Arc<Self> {
-        Arc::new(Script { lines: Mutex::new(lines.into()), sent: Mutex::default() })
-    }
-
-    fn calls_made(&self) -> usize {
-        self.sent.lock().unwrap().len()
-    }
-
-    /// The tool results the last request carried, by call id.
-    fn last_results(&self) -> Vec<(String, String)> {
-        let sent = self.sent.lock().unwrap();
-        sent.last()
-            .unwrap()
-            .iter()
-            .filter_map(|m| match m {
-                Message::Tool(t) => Some((t.call_id.clone(), t.content.clone())),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-impl ChatModel for Script {
-    fn provider(&self) -> &str {
-        "script"
-    }
-
-    fn model_name(&self) -> &str {
-        "script"
-    }
-
-    fn chat<'a>(
-        &'a self,
-        request: ChatRequest<'a>,
-    ) -> futures::future::BoxFuture<'a, lucid::model::Result<ChatResponse>> {
-        self.sent.lock().unwrap().push(request.messages.to_vec());
-        let message = self.lines.lock().unwrap().pop_front().unwrap_or_else(|| text("(script over)"));
-        Box::pin(async move { Ok(ChatResponse { message, ..Default::default() }) })
-    }
-
-    fn chat_stream<'a>(
-        &'a self,
-        request: ChatRequest<'a>,
-    ) -> futures::future::BoxFuture<'a, lucid::model::Result<EventStream<'a>>> {
-        Box::pin(async move {
-            let response = self.chat(request).await?;
-            let events: Vec<lucid::model::Result<StreamEvent>> = vec![Ok(StreamEvent::Done(response))];
-            Ok(Box::pin(futures::stream::iter(events)) as EventStream<'a>)
-        })
-    }
+/// The tool results the model's last request carried, by call id.
+fn last_results(model: &ScriptedModel) -> Vec<(String, String)> {
+    model.requests().last().unwrap().tool_results()
 }
 
 fn text(t: &str) -> AssistantMessage {
@@ -93,15 +43,15 @@ async fn echo(text: String) -> Result<String, ToolError> {
     Ok(format!("echo: {text}"))
 }
 
-fn agent(model: &Arc<Script>) -> Agent {
-    Agent::builder(Arc::clone(model) as Arc<dyn ChatModel>)
+fn agent(model: &ScriptedModel) -> Agent {
+    Agent::builder(model.clone())
         .tool(echo)
         .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask).defer_asks(true))
         .build()
 }
 
 /// `first` (counted), the agent step `act`, then `after` (counted) reading `act`.
-fn flow(model: &Arc<Script>, first: &Arc<AtomicUsize>, after: &Arc<AtomicUsize>) -> Workflow {
+fn flow(model: &ScriptedModel, first: &Arc<AtomicUsize>, after: &Arc<AtomicUsize>) -> Workflow {
     let (first, after) = (Arc::clone(first), Arc::clone(after));
     Workflow::new("approve")
         .input("topic")
@@ -128,7 +78,7 @@ fn stored(paused: &PausedWorkflow) -> PausedWorkflow {
 
 #[tokio::test]
 async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_step() {
-    let model = Script::new(vec![
+    let model = script(vec![
         calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"})), ("c3", json!({"text": "c"}))]),
         text("three answered"),
     ]);
@@ -167,10 +117,10 @@ async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_s
     assert_eq!(run.outputs["act"], json!("three answered"));
     assert_eq!((first.load(Ordering::SeqCst), after.load(Ordering::SeqCst)), (1, 1), "first did not run again");
     assert_eq!(
-        model.last_results(),
+        last_results(&model),
         [("c1".into(), "echo: a".into()), ("c2".into(), "Not b.".into()), ("c3".into(), "echo: edited".into())]
     );
-    assert_eq!(model.calls_made(), 2, "the step went on from its waiting calls, not from its prompt");
+    assert_eq!(model.requests().len(), 2, "the step went on from its waiting calls, not from its prompt");
     let names: Vec<&str> = run.steps.iter().map(|s| s.step.as_str()).collect();
     assert_eq!(names, ["first", "act", "after"], "the records of the first run are kept");
 }
@@ -178,7 +128,7 @@ async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_s
 #[tokio::test]
 async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
     let model =
-        Script::new(vec![calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"}))]), text("both answered")]);
+        script(vec![calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"}))]), text("both answered")]);
     let (first, after) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let flow = flow(&model, &first, &after);
     let paused = flow.run(json!({"topic": "x"})).await.unwrap().paused.unwrap();
@@ -188,13 +138,13 @@ async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
     let pending = paused.pending_approvals();
     // The allowed call ran; the other still waits.
     assert_eq!(pending.iter().map(|p| (p.call.call_id.as_str(), p.call.answered)).collect::<Vec<_>>(), [("c2", false)]);
-    assert_eq!(model.calls_made(), 1);
+    assert_eq!(model.requests().len(), 1);
 
     assert!(paused.expire_approvals(&flow, Duration::from_secs(3600)).await.unwrap().is_empty(), "not due yet");
     assert_eq!(paused.expire_approvals(&flow, Duration::ZERO).await.unwrap(), ["c2"]);
     let run = flow.resume(paused).await.unwrap();
     assert_eq!(run.output, json!({"act": "both answered"}));
-    let results = model.last_results();
+    let results = last_results(&model);
     assert_eq!(results[0], ("c1".to_string(), "echo: a".to_string()));
     assert_eq!(results[1].1, lucid::approval::expired_denial("echo"));
     assert_eq!(first.load(Ordering::SeqCst), 1);
@@ -202,10 +152,10 @@ async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
 
 #[tokio::test]
 async fn parallel_and_loop_steps_keep_what_finished_beside_the_waiting_one() {
-    let waiting = Script::new(vec![calls(&[("w1", json!({"text": "w"}))]), text("waited")]);
-    let quick = Script::new(vec![text("quick")]);
-    let looped = Script::new(vec![text("round 1"), calls(&[("l1", json!({"text": "l"}))]), text("round 2")]);
-    let quick_agent = Agent::builder(Arc::clone(&quick) as Arc<dyn ChatModel>).build();
+    let waiting = script(vec![calls(&[("w1", json!({"text": "w"}))]), text("waited")]);
+    let quick = script(vec![text("quick")]);
+    let looped = script(vec![text("round 1"), calls(&[("l1", json!({"text": "l"}))]), text("round 2")]);
+    let quick_agent = Agent::builder(quick.clone()).build();
     let flow = Workflow::new("groups")
         .step(Step::parallel(
             "both",
@@ -220,25 +170,25 @@ async fn parallel_and_loop_steps_keep_what_finished_beside_the_waiting_one() {
     let run = flow.run(json!({})).await.unwrap();
     let paused = stored(run.paused.as_ref().unwrap());
     assert_eq!(paused.pending_approvals()[0].path, "both.slow");
-    assert_eq!(quick.calls_made(), 1, "the sibling finished");
+    assert_eq!(quick.requests().len(), 1, "the sibling finished");
 
     let run = flow.resume_with(paused, [Answer::allow("w1")]).await.unwrap();
     let paused = stored(run.paused.as_ref().expect("the loop's second round waits"));
     assert_eq!(run.outputs["both"], json!({"slow": "waited", "fast": "quick"}));
     assert_eq!(paused.pending_approvals()[0].path, "rounds.2.round");
-    assert_eq!(quick.calls_made(), 1, "the finished sibling did not run again");
+    assert_eq!(quick.requests().len(), 1, "the finished sibling did not run again");
 
     let run = flow.resume_with(paused, [Answer::deny("l1", "No.")]).await.unwrap();
     assert!(!run.is_paused());
     assert_eq!(run.output, json!("round 2"));
     assert_eq!(run.outputs["both"], json!({"slow": "waited", "fast": "quick"}));
-    assert_eq!(looped.calls_made(), 3, "round 1 did not run again");
-    assert_eq!(looped.last_results(), [("l1".to_string(), "No.".to_string())]);
+    assert_eq!(looped.requests().len(), 3, "round 1 did not run again");
+    assert_eq!(last_results(&looped), [("l1".to_string(), "No.".to_string())]);
 }
 
 #[tokio::test]
 async fn a_paused_workflow_resumes_only_with_its_own_workflow() {
-    let model = Script::new(vec![calls(&[("c1", json!({"text": "a"}))])]);
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))])]);
     let (first, after) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let paused = flow(&model, &first, &after).run(json!({"topic": "x"})).await.unwrap().paused.unwrap();
     let other = Workflow::new("other").step(Step::value("v", json!(1)));

@@ -25,6 +25,7 @@ pub mod presets;
 pub mod prices;
 pub mod probe;
 pub mod retry;
+mod scripted;
 pub mod sse;
 pub mod stream;
 #[cfg(feature = "test-kit")]
@@ -51,6 +52,7 @@ pub use gemini::Gemini;
 pub use openai::OpenAiCompatible;
 pub use openai_responses::OpenAiResponses;
 pub use presets::{Api, Preset, Protocol};
+pub use scripted::{ScriptedModel, SeenRequest};
 
 /// A stream of [`StreamEvent`]s; the last item is [`StreamEvent::Done`] or an error.
 pub type EventStream<'a> = BoxStream<'a, Result<StreamEvent>>;
