@@ -3,20 +3,22 @@
 //! the file's profile, then its top level, then the built-in defaults). Everything
 //! downstream takes the resolved values.
 //!
-//! `file` reads the TOML file and lays the profile over it; `model` resolves the model
-//! and builds it (the one model factory, for every command); `error` is the error of all
-//! three, so the file layer needs nothing else of `config`.
+//! `file` reads the TOML file and lays the profile over it; `resolve` resolves the model
+//! and `model` builds it (the one model factory, for every command); `error` is the error
+//! of them all, so the file layer needs nothing else of `config`.
 
 mod error;
 pub mod file;
 mod limits;
 mod model;
+mod resolve;
 mod starter;
 
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use model::{LOCAL, ModelConfig, resolve, resolve_named, resolve_with_source};
+pub use model::{LOCAL, ModelConfig};
+pub use resolve::{resolve, resolve_named, resolve_with_source};
 
 use crate::args::{AgentArgs, ToolDefaults};
 use file::{FileConfig, Settings};
