@@ -401,3 +401,20 @@ pub fn real_part(var: &str, how: &str) -> Option<String> {
         }
     }
 }
+
+/// The `PATH` under which a test runs `go`: the folder in `LUCID_TEST_GO` (where
+/// `.ci/go.sh` unpacks Debian's golang-go) first, then the process's own. `None`, with the
+/// reason printed, when no `go` runs there, even under `CI=true` (Go may skip).
+pub fn go_path() -> Option<String> {
+    let inherited = std::env::var("PATH").unwrap_or_default();
+    let path = match std::env::var("LUCID_TEST_GO").ok().filter(|g| !g.is_empty()) {
+        Some(bin) => format!("{bin}:{inherited}"),
+        None => inherited,
+    };
+    let found = std::process::Command::new("go").arg("version").env("PATH", &path).output();
+    if !found.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: go is not on PATH and LUCID_TEST_GO is not set (.ci/go.sh unpacks Debian's golang-go)");
+        return None;
+    }
+    Some(path)
+}

@@ -281,19 +281,10 @@ async fn go_results_from_go_test_json_and_coverage_from_its_cover_profile() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The environment with Go on `PATH`: `LUCID_TEST_GO` (the folder of `go` that `.ci/go.sh`
-/// unpacks from Debian's golang-go) first, else the `PATH` as it is. `None`, with the
-/// reason printed, when there is no `go`, even under CI (the issue lets Go skip there).
+/// The environment with Go on `PATH` ([`lucid_mock::go_path`]); `None`, the reason printed,
+/// when there is no `go`, even under CI (the issue lets Go skip there).
 fn go_environment() -> Option<Environment> {
-    let (env, go) = match std::env::var("LUCID_TEST_GO").ok().filter(|g| !g.is_empty()) {
-        Some(bin) => (with_path(Path::new(&bin)), format!("{bin}/go")),
-        None => (Environment::inherited(), "go".to_string()),
-    };
-    if std::process::Command::new(&go).arg("version").output().is_err() {
-        eprintln!("skipped: go is not on PATH and LUCID_TEST_GO is not set (.ci/go.sh unpacks Debian's golang-go)");
-        return None;
-    }
-    Some(env)
+    lucid_mock::go_path().map(|path| Environment::inherited().set("PATH", path))
 }
 
 /// Copies the folder `from` into `to`.

@@ -141,15 +141,7 @@ async fn the_unit_tests_agent_on_a_java_project_with_maven_junit_and_jacoco() {
 #[cfg(all(feature = "code-outline", feature = "test-tools"))]
 #[tokio::test(flavor = "multi_thread")]
 async fn the_unit_tests_agent_on_a_go_module() {
-    let path = match std::env::var("LUCID_TEST_GO").ok().filter(|g| !g.is_empty()) {
-        Some(bin) => format!("{bin}:{}", std::env::var("PATH").unwrap_or_default()),
-        None => std::env::var("PATH").unwrap_or_default(),
-    };
-    let found = std::process::Command::new("go").arg("version").env("PATH", &path).output();
-    if !found.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: go is not on PATH and LUCID_TEST_GO is not set (.ci/go.sh unpacks Debian's golang-go)");
-        return;
-    }
+    let Some(path) = lucid_mock::go_path() else { return };
     let dir = test_dir("agents-unit-tests-go");
     for (file, content) in [
         ("go.mod", "module sample\n\ngo 1.19\n"),
