@@ -11,7 +11,7 @@ mod unit_tests_rust;
 
 use std::path::Path;
 
-use common::{run_in, test_dir, text};
+use common::{run_in, run_with_stdin, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
 
@@ -106,26 +106,6 @@ fn db_design_script(req: &lucid_mock::RecordedRequest) -> Reply {
         )),
     };
     Reply::json(200, &reply)
-}
-
-async fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    let mut cmd = common::lucid_command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let input = input.to_string();
-    tokio::task::spawn_blocking(move || {
-        let mut child = cmd.spawn().expect("run lucid");
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        child.wait_with_output().unwrap()
-    })
-    .await
-    .unwrap()
 }
 
 /// One target's conversation, scripted for any language: outline `target`, write the test

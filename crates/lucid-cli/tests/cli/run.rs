@@ -334,27 +334,6 @@ async fn log_lines_carry_no_colour_codes_when_stderr_is_not_a_terminal() {
     assert!(!log.contains('\x1b'), "colour codes in a piped log: {log:?}");
 }
 
-/// `lucid ARGS` in `dir` with `input` on standard input.
-async fn run_with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut cmd = lucid_command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let input = input.to_string();
-    tokio::task::spawn_blocking(move || {
-        let mut child = cmd.spawn().expect("run lucid");
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        child.wait_with_output().unwrap()
-    })
-    .await
-    .unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn run_input_answers_the_seeds_request_shape_and_names_a_malformed_field() {
     let dir = test_dir("input");

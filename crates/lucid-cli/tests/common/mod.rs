@@ -23,6 +23,27 @@ pub async fn run_in(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output 
     tokio::task::spawn_blocking(move || cmd.output().expect("run lucid")).await.unwrap()
 }
 
+/// [`run_in`] with `input` on standard input.
+pub async fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut cmd = lucid_command();
+    cmd.args(args)
+        .current_dir(dir)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().expect("run lucid");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
 /// The `lucid` binary with an empty environment, but for `LLVM_PROFILE_FILE` when it is
 /// set: in `.ci/run`'s coverage run each `lucid` a test starts writes its profile there
 /// too, instead of a `default_*.profraw` in its working folder.

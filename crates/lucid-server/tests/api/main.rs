@@ -2,6 +2,8 @@
 //! OpenAI-compatible mock, driven by a plain HTTP client. `runs`: sessions and runs;
 //! `tenants`: what each tenant sees; `restarts`: shutdown and restart.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod restarts;
 mod runs;
 mod tenants;
@@ -9,6 +11,7 @@ mod tenants;
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::{Sse, parse_sse};
 use lucid::prelude::*;
 use lucid::tool::AskUser;
 use lucid_mock::{MockServer, RecordedRequest, Reply, bench_handler, text_stream, tool_call_stream};
@@ -147,33 +150,6 @@ impl Api {
 }
 
 /// One Server-Sent Event.
-#[derive(Debug, Clone, PartialEq)]
-struct Sse {
-    id: Option<u64>,
-    event: Option<String>,
-    data: String,
-}
-
-fn parse_sse(text: &str) -> Vec<Sse> {
-    text.split("\n\n")
-        .filter_map(|block| {
-            let mut e = Sse { id: None, event: None, data: String::new() };
-            let mut any = false;
-            for line in block.lines() {
-                if let Some(v) = line.strip_prefix("id:") {
-                    e.id = v.trim().parse().ok();
-                } else if let Some(v) = line.strip_prefix("event:") {
-                    e.event = Some(v.trim().to_string());
-                } else if let Some(v) = line.strip_prefix("data:") {
-                    e.data.push_str(v.strip_prefix(' ').unwrap_or(v));
-                    any = true;
-                }
-            }
-            any.then_some(e)
-        })
-        .collect()
-}
-
 fn error_code(body: &Value) -> &str {
     body["error"]["code"].as_str().unwrap_or_else(|| panic!("not the error shape: {body}"))
 }
