@@ -188,9 +188,10 @@ pub async fn login_with(
         };
         let scopes = challenge.as_deref().map(challenged_scopes).unwrap_or_default();
         let client = (client_id.as_str(), options.client_secret.as_deref());
-        return super::enterprise::login(url, store, &metadata.metadata, client, idp, scopes)
+        let stored = super::enterprise::login(url, &metadata.metadata, client, idp, scopes)
             .await
-            .map_err(|e| fail(format!("enterprise-managed authorization failed: {e}")));
+            .map_err(|e| fail(format!("enterprise-managed authorization failed: {e}")))?;
+        return FileCredentialStore::new(store).save(stored).await.map_err(|e| fail(e.to_string()));
     }
     manager.set_metadata(metadata.metadata);
     if options.client_credentials {

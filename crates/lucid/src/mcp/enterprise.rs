@@ -6,16 +6,10 @@
 //! Both exchanges are `rmcp`'s own (`rmcp::transport::auth::enterprise`); Lucid adds where
 //! the identity provider's token endpoint is found and where the token is kept.
 
-use std::path::Path;
-
 use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaError, EmaExchangeRequest,
 };
-use rmcp::transport::auth::{
-    AuthorizationManager, AuthorizationMetadata, CredentialStore, OAuthTokenResponse, StoredCredentials,
-};
-
-use super::auth::FileCredentialStore;
+use rmcp::transport::auth::{AuthorizationManager, AuthorizationMetadata, OAuthTokenResponse, StoredCredentials};
 
 /// The organization's identity provider and the user's sign-in to it, for
 /// [`LoginOptions::enterprise`](super::LoginOptions::enterprise).
@@ -28,11 +22,11 @@ use super::auth::FileCredentialStore;
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct EnterpriseIdp {
-    pub(super) issuer: String,
-    pub(super) token_endpoint: Option<String>,
-    pub(super) client_id: String,
-    pub(super) client_secret: Option<String>,
-    pub(super) id_token: String,
+    issuer: String,
+    token_endpoint: Option<String>,
+    client_id: String,
+    client_secret: Option<String>,
+    id_token: String,
 }
 
 impl std::fmt::Debug for EnterpriseIdp {
@@ -118,16 +112,15 @@ fn oauth2_secret(secret: &str) -> oauth2::ClientSecret {
 
 /// Exchanges `idp`'s ID token for an access token to the MCP server at `url`, whose
 /// authorization server `metadata` describes, as the client `client_id` (with `secret`),
-/// asking for `scopes`; the token is kept in `store` like a browser login's (it cannot be
-/// refreshed: when it expires, log in again with a fresh ID token).
+/// asking for `scopes`: the credentials to keep like a browser login's (they cannot be
+/// refreshed: when the token expires, log in again with a fresh ID token).
 pub(super) async fn login(
     url: &str,
-    store: &Path,
     metadata: &AuthorizationMetadata,
     client: (&str, Option<&str>),
     idp: &EnterpriseIdp,
     scopes: Vec<String>,
-) -> Result<(), String> {
+) -> Result<StoredCredentials, String> {
     let Some(issuer) = metadata.issuer.clone() else {
         return Err("the server's authorization server does not name its issuer, which the identity \
                     assertion grant is bound to"
@@ -170,8 +163,7 @@ pub(super) async fn login(
     }
     let response: OAuthTokenResponse = serde_json::from_value(response).map_err(|e| e.to_string())?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).ok();
-    let stored = StoredCredentials::new(client.0.to_string(), Some(response), granted, now).with_issuer(Some(issuer));
-    FileCredentialStore::new(store).save(stored).await.map_err(|e| e.to_string())
+    Ok(StoredCredentials::new(client.0.to_string(), Some(response), granted, now).with_issuer(Some(issuer)))
 }
 
 #[cfg(test)]
@@ -202,9 +194,7 @@ mod tests {
         let mut m = metadata(None);
         m.issuer = None;
         let idp = EnterpriseIdp::new("https://idp.example", "c", "t").token_endpoint("https://idp.example/token");
-        let path = std::env::temp_dir().join(format!("lucid-ema-{}.json", std::process::id()));
-        let err = login("https://mcp.example/mcp", &path, &m, ("c", None), &idp, Vec::new()).await.unwrap_err();
+        let err = login("https://mcp.example/mcp", &m, ("c", None), &idp, Vec::new()).await.unwrap_err();
         assert!(err.contains("does not name its issuer"), "{err}");
-        assert!(!path.exists());
     }
 }
