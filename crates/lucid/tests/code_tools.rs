@@ -333,7 +333,7 @@ async fn java_results_from_surefire_junit_xml_and_coverage_from_jacoco_xml() {
     assert_eq!(v["runner"], "maven", "{v}");
     assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["skipped"].as_u64()), (Some(1), Some(1), Some(1)), "{v}");
     assert_eq!(v["failures"][0]["test"], "sample.CalcTest.bad", "{v}");
-    assert_eq!(v["failures"][0]["location"], "CalcTest.java:16", "{v}");
+    assert_eq!(v["failures"][0]["location"], "src/test/java/sample/CalcTest.java:16", "{v}");
     assert!(v["failures"][0]["message"].as_str().unwrap().contains("math ==> expected: <4> but was: <3>"), "{v}");
     // A test file filters to its class; a class and method to that test.
     let v = call(&tests, json!({"filter": "CalcTest#ok"})).await;

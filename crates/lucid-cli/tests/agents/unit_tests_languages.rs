@@ -129,7 +129,7 @@ async fn the_unit_tests_agent_on_a_java_project_with_maven_junit_and_jacoco() {
         "90",
     ];
     let out = run_in(&dir, &args, &[]).await;
-    check_one_repair(&out, &server, target, "unused", ("doublesPlusOne", "UnusedTest.java:10"));
+    check_one_repair(&out, &server, target, "unused", ("doublesPlusOne", "src/test/java/sample/UnusedTest.java:10"));
     assert_eq!(std::fs::read_to_string(dir.join(test_path)).unwrap(), RIGHT);
     std::fs::remove_dir_all(dir).ok();
 }

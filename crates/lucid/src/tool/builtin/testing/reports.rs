@@ -75,7 +75,10 @@ pub(crate) fn junit(xml: &str) -> Result<TestResults, String> {
                 message = format!("{message}\n{}", text.trim());
             }
             let file = case.attribute("file");
-            let location = location_in(&message, file).or_else(|| file.map(|f| line_after(f, case.attribute("line"))));
+            let class = case.attribute("classname").unwrap_or_default();
+            let location = java_frame(&message, class)
+                .or_else(|| location_in(&message, file))
+                .or_else(|| file.map(|f| line_after(f, case.attribute("line"))));
             out.failures.push(Failure { test, message: capped(&message), location });
         } else if case.children().any(|c| c.has_tag_name("skipped")) {
             out.skipped += 1;
@@ -84,6 +87,45 @@ pub(crate) fn junit(xml: &str) -> Result<TestResults, String> {
         }
     }
     Ok(out)
+}
+
+/// The place of the frame of the test's own `class` in a JVM stack trace (`at
+/// com.x.CalcTest.adds(CalcTest.java:12)`, `at app//com.x…` on newer JVMs), its file under
+/// its package's folders: `com/x/CalcTest.java:12` (the report's own location is the bare
+/// file name).
+fn java_frame(text: &str, class: &str) -> Option<String> {
+    if class.is_empty() {
+        return None;
+    }
+    text.lines().find_map(|line| {
+        let (method, place) = line.trim().strip_prefix("at ")?.split_once('(')?;
+        let method = method.rsplit('/').next()?;
+        let (frame_class, _) = method.rsplit_once('.')?;
+        if frame_class.split('$').next()? != class {
+            return None;
+        }
+        let (file, line) = place.trim_end_matches(')').split_once(':')?;
+        if !line.chars().all(|c| c.is_ascii_digit()) || line.is_empty() {
+            return None;
+        }
+        Some(match class.rsplit_once('.') {
+            Some((package, _)) => format!("{}/{file}:{line}", package.replace('.', "/")),
+            None => format!("{file}:{line}"),
+        })
+    })
+}
+
+/// A failure's place said from the project: a JVM frame's `com/x/CalcTest.java:12` becomes
+/// the source file's path when it is in the Maven/Gradle layout of the module whose report
+/// `report` is (the nearest folder above it with a `src`).
+fn under_module(location: String, report: &std::path::Path) -> String {
+    let Some((path, line)) = location.rsplit_once(':') else { return location };
+    let Some(module) = report.ancestors().skip(1).find(|d| d.join("src").is_dir()) else { return location };
+    ["src/test/java", "src/main/java", "src/test/kotlin", "src/main/kotlin"]
+        .iter()
+        .map(|root| module.join(root).join(path))
+        .find(|f| f.is_file())
+        .map_or(location.clone(), |f| format!("{}:{line}", f.display()))
 }
 
 /// `file:line` from a JUnit `file` and `line` (0-based in pytest's xunit1 report).
@@ -252,7 +294,11 @@ pub(crate) fn junit_files(files: &[std::path::PathBuf]) -> Result<TestResults, S
     let mut out = TestResults::default();
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        out.absorb(junit(&text).map_err(|e| format!("{}: {e}", f.display()))?);
+        let mut read = junit(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+        for failure in &mut read.failures {
+            failure.location = failure.location.take().map(|l| under_module(l, f));
+        }
+        out.absorb(read);
     }
     Ok(out)
 }
@@ -273,9 +319,33 @@ mod tests {
         assert_eq!((r.passed, r.failed, r.skipped), (1, 2, 1));
         assert_eq!(r.failures[0].test, "t.Calc.fails");
         assert!(r.failures[0].message.starts_with("expected 3 but was 4"));
-        assert_eq!(r.failures[0].location.as_deref(), Some("CalcTest.java:12"));
+        assert_eq!(r.failures[0].location.as_deref(), Some("t/CalcTest.java:12"));
         assert_eq!(r.failures[1].message, "boom");
         assert!(junit("<testsuite><testcase").is_err());
+    }
+
+    #[test]
+    fn a_jvm_failure_is_placed_at_its_test_classs_source_file_in_the_module() {
+        let dir = std::env::temp_dir().join(format!("lucid-junit-module-{}", std::process::id()));
+        let source = dir.join("app/src/test/java/com/x/CalcTest.java");
+        std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+        std::fs::write(&source, "class CalcTest {}").unwrap();
+        let report = dir.join("app/target/surefire-reports/TEST-com.x.CalcTest.xml");
+        std::fs::create_dir_all(report.parent().unwrap()).unwrap();
+        // Frames of JUnit's own classes first, the test's (with the class loader's prefix) after.
+        let trace = "org.opentest4j.AssertionFailedError: expected: &lt;4&gt; but was: &lt;3&gt;\n\
+            \tat org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)\n\
+            \tat app//com.x.CalcTest$Nested.adds(CalcTest.java:16)\n";
+        let xml = format!(
+            r#"<testsuite><testcase classname="com.x.CalcTest" name="adds"><failure>{trace}</failure></testcase>
+               <testcase classname="com.x.Other" name="gone"><failure>at com.x.Other.gone(Other.java:3)</failure></testcase></testsuite>"#
+        );
+        std::fs::write(&report, xml).unwrap();
+        let r = junit_files(std::slice::from_ref(&report)).unwrap();
+        let places: Vec<_> = r.failures.iter().map(|f| f.location.clone().unwrap()).collect();
+        // Found in the module: its path; not found (no such file): the package path.
+        assert_eq!(places, [format!("{}:16", source.display()), "com/x/Other.java:3".to_string()]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
