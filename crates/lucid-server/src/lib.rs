@@ -314,7 +314,11 @@ fn now_ms() -> i64 {
     lucid::store::now_ms()
 }
 
-/// A fresh id: `prefix` and 24 random hex digits.
+/// A fresh id that sorts by creation: `prefix`, then the time in milliseconds (12 hex
+/// digits), a counter of this process (4, so two ids of one millisecond keep their order:
+/// lists are newest first, ties broken by id) and 16 random hex digits.
 fn new_id(prefix: &str) -> String {
-    format!("{prefix}_{:016x}{:08x}", fastrand::u64(..), fastrand::u32(..))
+    static COUNTER: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{prefix}_{:012x}{n:04x}{:016x}", now_ms() & 0xffff_ffff_ffff, fastrand::u64(..))
 }

@@ -497,6 +497,23 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn sessions_made_in_one_millisecond_are_listed_newest_first() {
+        // CI once listed two sessions of one millisecond in the wrong order.
+        let dir = std::env::temp_dir().join(format!("lucid-db-order-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = super::sqlite(&dir.join("serve.db")).await.unwrap();
+        let ids: Vec<String> = (0..50).map(|_| crate::new_id("sess")).collect();
+        for id in &ids {
+            let row =
+                super::SessionRow { id: id.clone(), agent: "a".into(), metadata: serde_json::json!({}), created_at: 7 };
+            db.create_session("t", &row).await.unwrap();
+        }
+        let listed: Vec<String> = db.sessions("t", 100, 0, false).await.unwrap().into_iter().map(|r| r.id).collect();
+        assert_eq!(listed, ids.iter().rev().cloned().collect::<Vec<_>>());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
     async fn a_session_with_a_stored_running_run_is_kept_even_before_its_task_takes_the_lock() {
         // CI once deleted a session between its run's insert and the run's turn lock.
         use super::{RunInput, RunRow, RunStatus, SessionRow};

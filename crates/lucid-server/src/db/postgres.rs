@@ -127,7 +127,7 @@ impl RunStore for PostgresDb {
                 .query(
                     &format!(
                         "SELECT id, agent, {metadata}, created_at FROM serve_sessions WHERE tenant = $1 \
-                         ORDER BY created_at DESC, id LIMIT $2 OFFSET $3"
+                         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
                     ),
                     &[&tenant, &(limit as i64), &(offset as i64)],
                 )

@@ -13,7 +13,8 @@ PRAGMA synchronous = NORMAL;
 CREATE TABLE IF NOT EXISTS serve_sessions (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, agent TEXT NOT NULL, metadata TEXT NOT NULL,
     created_at INTEGER NOT NULL, bytes INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS serve_sessions_by_tenant ON serve_sessions (tenant, created_at DESC, id);
+DROP INDEX IF EXISTS serve_sessions_by_tenant;
+CREATE INDEX IF NOT EXISTS serve_sessions_newest ON serve_sessions (tenant, created_at DESC, id DESC);
 CREATE TABLE IF NOT EXISTS serve_runs (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
     result TEXT, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
@@ -92,7 +93,8 @@ pub const POSTGRES: &str = "
 CREATE TABLE IF NOT EXISTS serve_sessions (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, agent TEXT NOT NULL, metadata TEXT NOT NULL,
     created_at BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS serve_sessions_by_tenant ON serve_sessions (tenant, created_at DESC, id);
+DROP INDEX IF EXISTS serve_sessions_by_tenant;
+CREATE INDEX IF NOT EXISTS serve_sessions_newest ON serve_sessions (tenant, created_at DESC, id DESC);
 CREATE TABLE IF NOT EXISTS serve_runs (
     id TEXT PRIMARY KEY, tenant TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
     result TEXT, error TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,

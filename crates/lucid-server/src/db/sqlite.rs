@@ -96,7 +96,7 @@ impl RunStore for SqliteDb {
             let metadata = if with_metadata { "metadata" } else { "'null'" };
             let mut stmt = c.prepare(&format!(
                 "SELECT id, agent, {metadata}, created_at FROM serve_sessions WHERE tenant = ?1 \
-                 ORDER BY created_at DESC, id LIMIT ?2 OFFSET ?3"
+                 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
             ))?;
             let rows = stmt.query_map(params![tenant, limit as i64, offset as i64], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?))
