@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{ChatModel, ChatOptions, ChatRequest, ChatResponse, EventStream, ModelError, Result, StreamEvent};
 use crate::error::ProviderError;
-use crate::message::{AssistantMessage, FinishReason, Message, ToolCall};
+use crate::message::{AssistantMessage, FinishReason, Message, ToolCall, Usage};
 
 /// A model that answers from a script and keeps every request it was sent. Clones share
 /// the script and the record, so a test keeps one clone and gives the other to the agent.
@@ -53,7 +53,7 @@ struct Inner {
 }
 
 enum Step {
-    Answer(AssistantMessage),
+    Answer(AssistantMessage, Option<Usage>),
     Fail(ProviderError),
 }
 
@@ -143,7 +143,23 @@ impl ScriptedModel {
 
     /// The next answer is `message` as it is (text, calls with ids of your own, reasoning).
     pub fn answer(self, message: AssistantMessage) -> Self {
-        self.push(Step::Answer(message))
+        self.push(Step::Answer(message, None))
+    }
+
+    /// The answer scripted last reports `usage` (for testing budgets, prices and the
+    /// context's calibration); without it an answer reports none.
+    ///
+    /// ```
+    /// use lucid::message::Usage;
+    /// let usage = Usage { input_tokens: 1200, output_tokens: 30, ..Default::default() };
+    /// let model = lucid::model::ScriptedModel::new().text("ok").usage(usage);
+    /// # assert_eq!(model.remaining(), 1);
+    /// ```
+    pub fn usage(self, usage: Usage) -> Self {
+        if let Some(Step::Answer(_, reported)) = lock(&self.inner.steps).back_mut() {
+            *reported = Some(usage);
+        }
+        self
     }
 
     /// The next call fails with the provider's `error` (a 429, a 500, a quota): for
@@ -176,11 +192,11 @@ impl ScriptedModel {
             options: request.options.clone(),
         });
         let step = lock(&self.inner.steps).pop_front();
-        let message = match step {
-            Some(Step::Answer(message)) => message,
+        let (message, usage) = match step {
+            Some(Step::Answer(message, usage)) => (message, usage),
             Some(Step::Fail(error)) => return Err(ModelError::Provider(error)),
             None => match lock(&self.inner.otherwise).clone() {
-                Some(message) => message,
+                Some(message) => (message, None),
                 None => {
                     let calls = lock(&self.inner.seen).len();
                     return Err(ModelError::Config(format!(
@@ -193,6 +209,7 @@ impl ScriptedModel {
         Ok(ChatResponse {
             message,
             finish_reason: Some(finish),
+            usage,
             model: Some(self.model_name().to_string()),
             ..Default::default()
         })
@@ -243,11 +260,13 @@ mod tests {
     async fn answers_in_order_fails_where_told_and_says_when_the_script_is_over() {
         let model = ScriptedModel::named("tester")
             .text("one")
+            .usage(Usage { input_tokens: 10, output_tokens: 2, ..Default::default() })
             .fail(ProviderError::new("openai", Some(429), "slow down"))
             .calls([("a", serde_json::json!({})), ("b", serde_json::json!({"x": 1}))]);
         let options = ChatOptions { temperature: Some(0.5), ..Default::default() };
         let request = || ChatRequest::new(&[], &[], &options);
-        assert_eq!(model.chat(request()).await.unwrap().message.content, "one");
+        let first = model.chat(request()).await.unwrap();
+        assert_eq!((first.message.content.as_str(), first.usage.map(|u| u.input_tokens)), ("one", Some(10)));
         let err = model.chat(request()).await.unwrap_err();
         assert!(matches!(&err, ModelError::Provider(p) if p.status == Some(429)), "{err}");
         let mut stream = model.chat_stream(request()).await.unwrap();
