@@ -289,4 +289,15 @@ mod tests {
         assert_eq!(model.chat(request()).await.unwrap().message.content, "again");
         assert_eq!(model.remaining(), 0);
     }
+
+    #[tokio::test]
+    async fn a_scripted_rate_limit_sends_an_agent_to_its_backup_model() {
+        let primary = ScriptedModel::named("primary").fail(ProviderError::new("openai", Some(429), "slow down"));
+        let backup = ScriptedModel::named("backup").text("from the backup");
+        let model = super::super::Fallback::new(primary.clone()).backup(backup.clone());
+        let result = crate::Agent::builder(model).build().run("hi").await.unwrap();
+        assert_eq!(result.content, "from the backup");
+        assert_eq!((primary.requests().len(), backup.requests().len()), (1, 1));
+        assert_eq!(backup.requests()[0].last_user_text().as_deref(), Some("hi"), "the same history");
+    }
 }
