@@ -116,16 +116,17 @@ fn java_frame(text: &str, class: &str) -> Option<String> {
 }
 
 /// A failure's place said from the project: a JVM frame's `com/x/CalcTest.java:12` becomes
-/// the source file's path when it is in the Maven/Gradle layout of the module whose report
-/// `report` is (the nearest folder above it with a `src`).
-fn under_module(location: String, report: &std::path::Path) -> String {
+/// the source file's path when it is in the Maven/Gradle layout of `module`.
+fn under_module(location: String, module: &std::path::Path) -> String {
     let Some((path, line)) = location.rsplit_once(':') else { return location };
-    let Some(module) = report.ancestors().skip(1).find(|d| d.join("src").is_dir()) else { return location };
-    ["src/test/java", "src/main/java", "src/test/kotlin", "src/main/kotlin"]
+    let found = ["src/test/java", "src/main/java", "src/test/kotlin", "src/main/kotlin"]
         .iter()
         .map(|root| module.join(root).join(path))
-        .find(|f| f.is_file())
-        .map_or(location.clone(), |f| format!("{}:{line}", f.display()))
+        .find(|f| f.is_file());
+    match found {
+        Some(f) => format!("{}:{line}", f.display()),
+        None => location,
+    }
 }
 
 /// `file:line` from a JUnit `file` and `line` (0-based in pytest's xunit1 report).
@@ -295,8 +296,11 @@ pub(crate) fn junit_files(files: &[std::path::PathBuf]) -> Result<TestResults, S
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
         let mut read = junit(&text).map_err(|e| format!("{}: {e}", f.display()))?;
-        for failure in &mut read.failures {
-            failure.location = failure.location.take().map(|l| under_module(l, f));
+        // The report's module: the nearest folder above it with a `src`, looked for once.
+        if let Some(module) = f.ancestors().skip(1).find(|d| d.join("src").is_dir()) {
+            for failure in &mut read.failures {
+                failure.location = failure.location.take().map(|l| under_module(l, module));
+            }
         }
         out.absorb(read);
     }
