@@ -140,8 +140,13 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
             let settings =
                 config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;
-            let catalog = mcp::serve_catalog(file.settings.mcp.as_ref(), file.path.as_deref())?;
-            mcp::serve(tools.as_deref(), http, &settings, catalog).await
+            mcp::serve(
+                tools.as_deref(),
+                http,
+                &settings,
+                mcp::serve_catalog(file.settings.mcp.as_ref(), file.path.as_deref())?,
+            )
+            .await
         }
         Command::Models { offline, action } => models::run(action, config::hub(offline)).await,
         Command::Agents { action } => agents::run(action, &file),

@@ -65,7 +65,9 @@ pub struct AgentSettings {
     /// The project `schema_history` keeps the database's versions under.
     pub db_project: Option<String>,
     pub writable_protected: Vec<String>,
-    /// `[tests]`: the commands of `run_tests` and `coverage`.
+    /// `[tests]`: the commands of `run_tests` and `coverage` (read by those tools only, which
+    /// a build without `test-tools` leaves out).
+    #[cfg_attr(not(feature = "test-tools"), allow(dead_code))]
     pub tests: file::TestsSection,
     /// `[memory]`, resolved.
     pub memory: MemorySettings,
