@@ -146,16 +146,16 @@ pub fn described(m: &Message) -> Result<(Value, Vec<Blob>), StoreError> {
 }
 
 /// The input as its run keeps it, and the attachments to keep for it.
-pub fn stored(parts: &[Part]) -> Result<(RunInput, Vec<Blob>), ApiError> {
+pub fn stored(parts: &[Part]) -> Result<RunInput, ApiError> {
     let text = lucid::content::joined_text(parts);
     if parts.iter().all(|p| p.kind() == PartKind::Text) {
-        return Ok((RunInput { bytes: text.len() as i64, text, parts: None }, Vec::new()));
+        return Ok(RunInput { bytes: text.len() as i64, text, parts: None, blobs: Vec::new() });
     }
     let (message, blobs) =
         described(&Message::user_parts(parts.to_vec())).map_err(|e| ApiError::invalid("input", &e.to_string()))?;
     let body = message.to_string();
     let bytes = text.len() + body.len() + blobs.iter().map(|b| b.data.len()).sum::<usize>();
-    Ok((RunInput { text, parts: Some(body), bytes: bytes as i64 }, blobs))
+    Ok(RunInput { text, parts: Some(body), bytes: bytes as i64, blobs })
 }
 
 /// The parts of a stored input, its attachments read back by hash.

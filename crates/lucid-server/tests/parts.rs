@@ -149,13 +149,34 @@ async fn image_runs(database: Database, raw: Raw, name: &str) {
     assert_eq!(again["status"], "completed", "{again}");
     let blobs = format!("SELECT COUNT(*) FROM {{t}}blobs WHERE sha256 = '{sha}'");
     assert_eq!(raw.count(&blobs).await, 1, "one copy of the bytes");
+
+    // A run refused because the session has one going (another instance's, its lease
+    // current) keeps none of its image: the bytes are kept with the run or not at all.
+    let again_id = again["id"].as_str().unwrap();
+    raw.execute(&format!(
+        "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until) \
+         SELECT 'run_elsewhere', tenant, session_id, 'running', created_at, updated_at, 'elsewhere:1:0', \
+         9000000000000000 FROM serve_runs WHERE id = '{again_id}'"
+    ))
+    .await;
+    let other_png = [PNG, b"other"].concat();
+    let other_sha = lucid::store::encoding::hex_sha256(&other_png);
+    let other = json!({"type": "image", "media_type": "image/png", "data": b64(&other_png)});
+    let (status, refused) = api
+        .post(&format!("/v1/sessions/{id}/runs"), json!({"input": [{"type": "text", "text": "This?"}, other]}))
+        .await;
+    assert_eq!((status, refused["error"]["code"].as_str()), (409, Some("session_busy")), "{refused}");
+    let other_blobs = format!("SELECT COUNT(*) FROM {{t}}blobs WHERE sha256 = '{other_sha}'");
+    assert_eq!(raw.count(&other_blobs).await, 0, "the refused run's bytes are not kept");
+    let refs = format!("SELECT COUNT(*) FROM {{t}}session_blobs WHERE sha256 = '{other_sha}'");
+    assert_eq!(raw.count(&refs).await, 0, "nor referred to by the session");
+    raw.execute("DELETE FROM serve_runs WHERE id = 'run_elsewhere'").await;
     stop.send(()).unwrap();
     serving.await.unwrap();
 
     // The last run's process died before its turn's first commit: its row says running with
     // an expired lease, the session's history has none of its messages — nor of any other,
     // so the image's bytes are kept for the run's input alone.
-    let again_id = again["id"].as_str().unwrap();
     raw.execute(&format!(
         "UPDATE serve_runs SET status = 'running', owner = 'elsewhere:1:0', lease_until = 1, result = NULL \
          WHERE id = '{again_id}'; DELETE FROM serve_events WHERE run_id = '{again_id}'; \

@@ -10,9 +10,9 @@ use lucid::store::encoding::Blob;
 
 use super::Result;
 
-/// Keeps `blobs`, referred to by `session`, in one transaction.
-pub fn keep_sqlite(c: &mut rusqlite::Connection, session: &str, blobs: &[Blob]) -> Result<()> {
-    let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+/// Keeps `blobs`, referred to by `session`, in the caller's transaction `tx` (the one that
+/// stores the run they came with).
+pub fn keep_sqlite(tx: &rusqlite::Transaction<'_>, session: &str, blobs: &[Blob]) -> Result<()> {
     for b in blobs {
         tx.execute(
             "INSERT OR IGNORE INTO blobs (sha256, media_type, data) VALUES (?1, ?2, ?3)",
@@ -23,7 +23,6 @@ pub fn keep_sqlite(c: &mut rusqlite::Connection, session: &str, blobs: &[Blob]) 
             rusqlite::params![session, b.sha256],
         )?;
     }
-    tx.commit()?;
     Ok(())
 }
 
@@ -40,11 +39,14 @@ pub fn fetch_sqlite(c: &rusqlite::Connection, hashes: &[String]) -> Result<HashM
     Ok(found)
 }
 
-/// Keeps `blobs`, referred to by `session`, in one transaction that holds the store's
-/// blob lock shared (its collection of unreferenced blobs takes it exclusive).
+/// Keeps `blobs`, referred to by `session`, in the caller's transaction `tx` (the one that
+/// stores the run they came with), holding the store's blob lock shared for it (the
+/// store's collection of unreferenced blobs takes it exclusive).
 #[cfg(feature = "postgres")]
-pub async fn keep_postgres(c: &mut deadpool_postgres::Object, session: &str, blobs: &[Blob]) -> Result<()> {
-    let tx = c.transaction().await?;
+pub async fn keep_postgres(tx: &deadpool_postgres::Transaction<'_>, session: &str, blobs: &[Blob]) -> Result<()> {
+    if blobs.is_empty() {
+        return Ok(());
+    }
     tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&lucid::store::encoding::POSTGRES_BLOB_LOCK]).await?;
     for b in blobs {
         tx.execute(
@@ -58,7 +60,6 @@ pub async fn keep_postgres(c: &mut deadpool_postgres::Object, session: &str, blo
         )
         .await?;
     }
-    tx.commit().await?;
     Ok(())
 }
 

@@ -150,7 +150,7 @@ pub struct RunRow {
 
 /// A turn's input as a run keeps it: its text and, when it has attachments, the user
 /// message as stored JSON with each attachment as its SHA-256 and size (the bytes are in
-/// the session store's blobs, once, see [`RunStore::keep_attachments`]).
+/// the session store's blobs, once, kept in the transaction that stores the run).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunInput {
     /// The text (of every text part, joined).
@@ -159,6 +159,11 @@ pub struct RunInput {
     pub parts: Option<String>,
     /// The bytes it counts in the tenant's quota: its text, its parts and its attachments.
     pub bytes: i64,
+    /// The attachments' bytes to keep, referred to by the run's session, in the same
+    /// transaction as the run ([`RunStore::insert_run`], [`RunStore::continue_run`]): a
+    /// stored run always finds them, and a refused one (409) leaves none behind. Empty
+    /// when read back (the bytes are fetched by hash, [`RunStore::attachments`]).
+    pub blobs: Vec<Blob>,
 }
 
 impl RunInput {
@@ -347,8 +352,10 @@ pub trait RunStore: Send + Sync {
     /// before is seen even when its task has not taken the turn lock yet).
     fn delete_session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Removal>>;
 
-    /// Records a new `running` run owned by `owner` until `lease_until`; false (nothing
-    /// written) when its session already has an active one.
+    /// Records a new `running` run owned by `owner` until `lease_until`, and keeps its
+    /// input's attachments (`input.blobs`, once by SHA-256, referred to by the run's
+    /// session: they live as long as it does, as its messages' do), in one transaction;
+    /// false (nothing written) when its session already has an active one.
     fn insert_run<'a>(
         &'a self,
         tenant: &'a str,
@@ -358,10 +365,6 @@ pub trait RunStore: Send + Sync {
         lease_until: i64,
     ) -> BoxFuture<'a, Result<bool>>;
 
-    /// Keeps attachments' bytes in the session store's blobs (once by SHA-256), referred
-    /// to by `session`: they live as long as it does, as its messages' do.
-    fn keep_attachments<'a>(&'a self, session: &'a str, blobs: Vec<Blob>) -> BoxFuture<'a, Result<()>>;
-
     /// The bytes of the stored attachments of these SHA-256s (those found).
     fn attachments<'a>(&'a self, hashes: Vec<String>) -> BoxFuture<'a, Result<HashMap<String, Vec<u8>>>>;
 
@@ -370,7 +373,8 @@ pub trait RunStore: Send + Sync {
 
     /// A run waiting in `from` (`needs_input`, `needs_approval`) goes on: `running` again,
     /// owned by `owner` until `lease_until`, no cancel asked, its input replaced when one
-    /// is given; false when it was not waiting (another request took it on first).
+    /// is given (its attachments kept in the same transaction, as [`RunStore::insert_run`]
+    /// keeps them); false when it was not waiting (another request took it on first).
     #[allow(clippy::too_many_arguments)]
     fn continue_run<'a>(
         &'a self,
@@ -486,6 +490,46 @@ pub async fn postgres(pool: deadpool_postgres::Pool) -> Result<Db> {
 
 #[cfg(test)]
 mod tests {
+    use super::{RunInput, RunRow, RunStatus, SessionRow};
+
+    /// A fresh SQLite file for one test, removed when the guard drops.
+    struct TempDb(std::path::PathBuf, super::Db);
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    async fn temp_db(name: &str) -> TempDb {
+        let dir = std::env::temp_dir().join(format!("lucid-db-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = super::sqlite(&dir.join("serve.db")).await.unwrap();
+        TempDb(dir, db)
+    }
+
+    fn session(id: &str) -> SessionRow {
+        SessionRow { id: id.into(), agent: "a".into(), metadata: serde_json::json!({}), created_at: 1 }
+    }
+
+    fn running(id: &str, session: &str) -> RunRow {
+        RunRow {
+            id: id.into(),
+            session_id: session.into(),
+            status: RunStatus::Running,
+            result: None,
+            error: None,
+            created_at: 1,
+            updated_at: 1,
+            input: None,
+        }
+    }
+
+    fn text(t: &str) -> RunInput {
+        RunInput { text: t.into(), parts: None, bytes: t.len() as i64, blobs: Vec::new() }
+    }
+
     #[test]
     fn every_kind_an_event_is_sent_under_is_stored_as_itself() {
         // A kind missing here came back from the store as `error`, which ends a turn's
@@ -499,42 +543,23 @@ mod tests {
     #[tokio::test]
     async fn sessions_made_in_one_millisecond_are_listed_newest_first() {
         // CI once listed two sessions of one millisecond in the wrong order.
-        let dir = std::env::temp_dir().join(format!("lucid-db-order-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = super::sqlite(&dir.join("serve.db")).await.unwrap();
+        let t = temp_db("order").await;
         let ids: Vec<String> = (0..50).map(|_| crate::new_id("sess")).collect();
         for id in &ids {
-            let row =
-                super::SessionRow { id: id.clone(), agent: "a".into(), metadata: serde_json::json!({}), created_at: 7 };
-            db.create_session("t", &row).await.unwrap();
+            let row = SessionRow { created_at: 7, ..session(id) };
+            t.1.create_session("t", &row).await.unwrap();
         }
-        let listed: Vec<String> = db.sessions("t", 100, 0, false).await.unwrap().into_iter().map(|r| r.id).collect();
+        let listed: Vec<String> = t.1.sessions("t", 100, 0, false).await.unwrap().into_iter().map(|r| r.id).collect();
         assert_eq!(listed, ids.iter().rev().cloned().collect::<Vec<_>>());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[tokio::test]
     async fn a_session_with_a_stored_running_run_is_kept_even_before_its_task_takes_the_lock() {
         // CI once deleted a session between its run's insert and the run's turn lock.
-        use super::{RunInput, RunRow, RunStatus, SessionRow};
-        let dir = std::env::temp_dir().join(format!("lucid-db-removal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = super::sqlite(&dir.join("serve.db")).await.unwrap();
-        let session =
-            SessionRow { id: "sess_a".into(), agent: "a".into(), metadata: serde_json::json!({}), created_at: 1 };
-        db.create_session("t", &session).await.unwrap();
-        let run = RunRow {
-            id: "run_a".into(),
-            session_id: "sess_a".into(),
-            status: RunStatus::Running,
-            result: None,
-            error: None,
-            created_at: 1,
-            updated_at: 1,
-            input: None,
-        };
-        let input = RunInput { text: "hi".into(), parts: None, bytes: 2 };
-        assert!(db.insert_run("t", &run, &input, "me", i64::MAX).await.unwrap());
+        let t = temp_db("removal").await;
+        let db = &t.1;
+        db.create_session("t", &session("sess_a")).await.unwrap();
+        assert!(db.insert_run("t", &running("run_a", "sess_a"), &text("hi"), "me", i64::MAX).await.unwrap());
         assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Busy);
         assert_eq!(db.delete_session("other", "sess_a").await.unwrap(), super::Removal::Missing);
         assert!(db.session("t", "sess_a").await.unwrap().is_some(), "kept");
@@ -543,6 +568,38 @@ mod tests {
         assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Deleted);
         assert!(db.run("t", "run_a").await.unwrap().is_none(), "its runs go with it");
         assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Missing);
-        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_refused_run_keeps_none_of_its_attachments_and_a_stored_one_all() {
+        // A second run on a busy session is refused (409); its attachments were once kept
+        // before the refusal, held by the session until it was deleted.
+        use lucid::content::Part;
+        let t = temp_db("blobs").await;
+        // The blob tables are the session store's, in the same file (as `lucid serve` opens it).
+        use lucid::store::SessionStore;
+        let store = lucid::store::SqliteStore::open(t.0.join("serve.db")).unwrap();
+        store.create("sess_b", serde_json::json!({})).await.unwrap();
+        let db = &t.1;
+        db.create_session("t", &session("sess_b")).await.unwrap();
+        let with_image = |bytes: &'static [u8]| {
+            crate::input::stored(&[Part::text("look"), Part::image_bytes("image/png", bytes.to_vec())]).unwrap()
+        };
+        let (first, second) = (with_image(b"first image"), with_image(b"second image"));
+        let hash = |i: &RunInput| i.blobs[0].sha256.clone();
+        assert!(db.insert_run("t", &running("run_1", "sess_b"), &first, "me", i64::MAX).await.unwrap());
+        assert!(!db.insert_run("t", &running("run_2", "sess_b"), &second, "me", i64::MAX).await.unwrap());
+        let kept = db.attachments(vec![hash(&first), hash(&second)]).await.unwrap();
+        assert_eq!(kept.get(&hash(&first)).map(Vec::as_slice), Some(&b"first image"[..]));
+        assert!(!kept.contains_key(&hash(&second)), "the refused run's image is not kept");
+
+        // A run going on with new input keeps that input's attachments; one that is not
+        // waiting is refused and keeps nothing.
+        let third = with_image(b"third image");
+        assert!(!db.continue_run("run_1", RunStatus::NeedsInput, Some(&third), "me", i64::MAX, 2).await.unwrap());
+        assert!(db.attachments(vec![hash(&third)]).await.unwrap().is_empty());
+        assert!(db.move_run("run_1", RunStatus::Running, RunStatus::NeedsInput, 3).await.unwrap());
+        assert!(db.continue_run("run_1", RunStatus::NeedsInput, Some(&third), "me", i64::MAX, 4).await.unwrap());
+        assert_eq!(db.attachments(vec![hash(&third)]).await.unwrap().len(), 1);
     }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use tokio_postgres::error::SqlState;
 
 use super::{
-    Blob, Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
     StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
@@ -212,9 +212,9 @@ impl RunStore for PostgresDb {
         lease_until: i64,
     ) -> BoxFuture<'a, Result<bool>> {
         Box::pin(async move {
-            let r = self
-                .client()
-                .await?
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            let r = tx
                 .execute(
                     "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
                      input, bytes, input_parts) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10)",
@@ -232,12 +232,14 @@ impl RunStore for PostgresDb {
                     ],
                 )
                 .await;
-            not_unique(r)
+            // Refused: the transaction rolls back as it drops, keeping none of the blobs.
+            if !not_unique(r)? {
+                return Ok(false);
+            }
+            attachments::keep_postgres(&tx, &row.session_id, &input.blobs).await?;
+            tx.commit().await?;
+            Ok(true)
         })
-    }
-
-    fn keep_attachments<'a>(&'a self, session: &'a str, blobs: Vec<Blob>) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async move { attachments::keep_postgres(&mut self.client().await?, session, &blobs).await })
     }
 
     fn attachments<'a>(&'a self, hashes: Vec<String>) -> BoxFuture<'a, Result<HashMap<String, Vec<u8>>>> {
@@ -270,9 +272,9 @@ impl RunStore for PostgresDb {
         Box::pin(async move {
             let added = input.map_or(0, |i| i.bytes);
             let (text, parts) = input.map_or((None, None), |i| (Some(&i.text), i.parts.as_ref()));
-            let r = self
-                .client()
-                .await?
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            let r = tx
                 .execute(
                     "UPDATE serve_runs SET status = 'running', owner = $1, lease_until = $2, cancel_requested = FALSE, \
                      updated_at = $3, input = COALESCE($5, input), bytes = bytes + $6, \
@@ -280,7 +282,16 @@ impl RunStore for PostgresDb {
                     &[&owner, &lease_until, &now, &id, &text, &added, &from.as_str(), &parts],
                 )
                 .await;
-            not_unique(r)
+            if !not_unique(r)? {
+                return Ok(false);
+            }
+            if let Some(input) = input.filter(|i| !i.blobs.is_empty()) {
+                let session: String =
+                    tx.query_one("SELECT session_id FROM serve_runs WHERE id = $1", &[&id]).await?.get(0);
+                attachments::keep_postgres(&tx, &session, &input.blobs).await?;
+            }
+            tx.commit().await?;
+            Ok(true)
         })
     }
 
@@ -443,6 +454,7 @@ impl RunStore for PostgresDb {
                         text: r.get::<_, Option<String>>(6).unwrap_or_default(),
                         parts: r.get(7),
                         bytes: 0,
+                        blobs: Vec::new(),
                     },
                 })
                 .collect())

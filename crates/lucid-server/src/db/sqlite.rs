@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::{
-    Blob, Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
+    Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
     StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
@@ -182,7 +182,8 @@ impl RunStore for SqliteDb {
     ) -> BoxFuture<'a, Result<bool>> {
         let (tenant, row, input, owner) = (tenant.to_string(), row.clone(), input.clone(), owner.to_string());
         self.with(move |c| {
-            let r = c.execute(
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let r = tx.execute(
                 "INSERT INTO serve_runs (id, tenant, session_id, status, created_at, updated_at, owner, lease_until, \
                  input, bytes, input_parts) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
@@ -198,13 +199,14 @@ impl RunStore for SqliteDb {
                     input.parts
                 ],
             );
-            not_unique(r)
+            // Refused: the transaction rolls back as it drops, keeping none of the blobs.
+            if !not_unique(r)? {
+                return Ok(false);
+            }
+            attachments::keep_sqlite(&tx, &row.session_id, &input.blobs)?;
+            tx.commit()?;
+            Ok(true)
         })
-    }
-
-    fn keep_attachments<'a>(&'a self, session: &'a str, blobs: Vec<Blob>) -> BoxFuture<'a, Result<()>> {
-        let session = session.to_string();
-        self.with(move |c| attachments::keep_sqlite(c, &session, &blobs))
     }
 
     fn attachments<'a>(&'a self, hashes: Vec<String>) -> BoxFuture<'a, Result<HashMap<String, Vec<u8>>>> {
@@ -233,15 +235,25 @@ impl RunStore for SqliteDb {
     ) -> BoxFuture<'a, Result<bool>> {
         let (id, input, owner) = (id.to_string(), input.cloned(), owner.to_string());
         let added = input.as_ref().map_or(0, |i| i.bytes);
-        let (text, parts) = input.map_or((None, None), |i| (Some(i.text), i.parts));
+        let (text, parts, blobs) = input.map_or((None, None, Vec::new()), |i| (Some(i.text), i.parts, i.blobs));
         self.with(move |c| {
-            let r = c.execute(
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let r = tx.execute(
                 "UPDATE serve_runs SET status = 'running', owner = ?1, lease_until = ?2, cancel_requested = 0, \
                  updated_at = ?3, input = COALESCE(?5, input), bytes = bytes + ?6, \
                  input_parts = CASE WHEN ?5 IS NULL THEN input_parts ELSE ?8 END WHERE id = ?4 AND status = ?7",
                 params![owner, lease_until, now, id, text, added, from.as_str(), parts],
             );
-            not_unique(r)
+            if !not_unique(r)? {
+                return Ok(false);
+            }
+            if !blobs.is_empty() {
+                let session: String =
+                    tx.query_row("SELECT session_id FROM serve_runs WHERE id = ?1", [&id], |r| r.get(0))?;
+                attachments::keep_sqlite(&tx, &session, &blobs)?;
+            }
+            tx.commit()?;
+            Ok(true)
         })
     }
 
@@ -383,6 +395,7 @@ impl RunStore for SqliteDb {
                                 text: r.get::<_, Option<String>>(8)?.unwrap_or_default(),
                                 parts: r.get(9)?,
                                 bytes: 0,
+                                blobs: Vec::new(),
                             },
                         },
                         r.get::<_, Option<String>>(6)?,

@@ -97,12 +97,9 @@ pub async fn input(
         ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
     })?;
     crate::input::check_model(agent.model().as_ref(), &parts)?;
-    let (input, blobs) = crate::input::stored(&parts)?;
+    let input = crate::input::stored(&parts)?;
     within_quotas(&server, &tenant, false, input.bytes as u64).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
-    if !blobs.is_empty() {
-        server.db.keep_attachments(&row.session_id, blobs).await?;
-    }
     let mut session = agent.session_with_id(&row.session_id).await?;
     session.set_owner(Some(tenant.0.clone()));
     let first_seq = server.db.last_event(&id).await? + 1;

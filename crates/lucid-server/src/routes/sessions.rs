@@ -159,13 +159,9 @@ pub async fn run(
         ApiError::conflict("agent_gone", format!("the agent `{}` is no longer served", session_row.agent))
     })?;
     crate::input::check_model(agent.model().as_ref(), &parts)?;
-    let (input, blobs) = crate::input::stored(&parts)?;
+    let input = crate::input::stored(&parts)?;
     within_quotas(&server, &tenant, false, input.bytes as u64).await?;
     let slot = server.runs.reserve(&tenant.0, server.max_runs)?;
-    if !blobs.is_empty() {
-        // Before the run: a run whose input is stored always finds its attachments.
-        server.db.keep_attachments(&id, blobs).await?;
-    }
     let now = crate::now_ms();
     let row = RunRow {
         id: crate::new_id("run"),
