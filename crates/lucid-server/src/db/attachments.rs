@@ -26,6 +26,15 @@ pub fn keep_sqlite(tx: &rusqlite::Transaction<'_>, session: &str, blobs: &[Blob]
     Ok(())
 }
 
+/// Keeps `blobs`, referred to by the session of run `run`, in the caller's transaction.
+pub fn keep_sqlite_for_run(tx: &rusqlite::Transaction<'_>, run: &str, blobs: &[Blob]) -> Result<()> {
+    if blobs.is_empty() {
+        return Ok(());
+    }
+    let session: String = tx.query_row("SELECT session_id FROM serve_runs WHERE id = ?1", [run], |r| r.get(0))?;
+    keep_sqlite(tx, &session, blobs)
+}
+
 /// The stored bytes of `hashes`.
 pub fn fetch_sqlite(c: &rusqlite::Connection, hashes: &[String]) -> Result<HashMap<String, Vec<u8>>> {
     let mut found = HashMap::new();
@@ -61,6 +70,16 @@ pub async fn keep_postgres(tx: &deadpool_postgres::Transaction<'_>, session: &st
         .await?;
     }
     Ok(())
+}
+
+/// Keeps `blobs`, referred to by the session of run `run`, in the caller's transaction.
+#[cfg(feature = "postgres")]
+pub async fn keep_postgres_for_run(tx: &deadpool_postgres::Transaction<'_>, run: &str, blobs: &[Blob]) -> Result<()> {
+    if blobs.is_empty() {
+        return Ok(());
+    }
+    let session: String = tx.query_one("SELECT session_id FROM serve_runs WHERE id = $1", &[&run]).await?.get(0);
+    keep_postgres(tx, &session, blobs).await
 }
 
 /// The stored bytes of `hashes`.

@@ -285,11 +285,7 @@ impl RunStore for PostgresDb {
             if !not_unique(r)? {
                 return Ok(false);
             }
-            if let Some(input) = input.filter(|i| !i.blobs.is_empty()) {
-                let session: String =
-                    tx.query_one("SELECT session_id FROM serve_runs WHERE id = $1", &[&id]).await?.get(0);
-                attachments::keep_postgres(&tx, &session, &input.blobs).await?;
-            }
+            attachments::keep_postgres_for_run(&tx, id, input.map_or(&[], |i| &i.blobs)).await?;
             tx.commit().await?;
             Ok(true)
         })

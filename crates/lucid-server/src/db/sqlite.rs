@@ -247,11 +247,7 @@ impl RunStore for SqliteDb {
             if !not_unique(r)? {
                 return Ok(false);
             }
-            if !blobs.is_empty() {
-                let session: String =
-                    tx.query_row("SELECT session_id FROM serve_runs WHERE id = ?1", [&id], |r| r.get(0))?;
-                attachments::keep_sqlite(&tx, &session, &blobs)?;
-            }
+            attachments::keep_sqlite_for_run(&tx, &id, &blobs)?;
             tx.commit()?;
             Ok(true)
         })

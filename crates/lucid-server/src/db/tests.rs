@@ -1,0 +1,118 @@
+//! The run store's own tests, on a temporary SQLite file.
+
+use super::{Blob, RunInput, RunRow, RunStatus, SessionRow};
+
+/// A fresh SQLite file for one test, removed when the guard drops.
+struct TempDb(std::path::PathBuf, super::Db);
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn temp_db(name: &str) -> TempDb {
+    let dir = std::env::temp_dir().join(format!("lucid-db-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = super::sqlite(&dir.join("serve.db")).await.unwrap();
+    TempDb(dir, db)
+}
+
+fn session(id: &str) -> SessionRow {
+    SessionRow { id: id.into(), agent: "a".into(), metadata: serde_json::json!({}), created_at: 1 }
+}
+
+fn running(id: &str, session: &str) -> RunRow {
+    RunRow {
+        id: id.into(),
+        session_id: session.into(),
+        status: RunStatus::Running,
+        result: None,
+        error: None,
+        created_at: 1,
+        updated_at: 1,
+        input: None,
+    }
+}
+
+fn text(t: &str) -> RunInput {
+    RunInput { text: t.into(), parts: None, bytes: t.len() as i64, blobs: Vec::new() }
+}
+
+#[test]
+fn every_kind_an_event_is_sent_under_is_stored_as_itself() {
+    // A kind missing here came back from the store as `error`, which ends a turn's
+    // stream for a client replaying it.
+    for k in ["fallback", "event", "iteration", "completed", "error"] {
+        assert_eq!(super::kind(k), k);
+    }
+    assert_eq!(super::kind("no such kind"), "error");
+}
+
+#[tokio::test]
+async fn sessions_made_in_one_millisecond_are_listed_newest_first() {
+    // CI once listed two sessions of one millisecond in the wrong order.
+    let t = temp_db("order").await;
+    let ids: Vec<String> = (0..50).map(|_| crate::new_id("sess")).collect();
+    for id in &ids {
+        let row = SessionRow { created_at: 7, ..session(id) };
+        t.1.create_session("t", &row).await.unwrap();
+    }
+    let listed: Vec<String> = t.1.sessions("t", 100, 0, false).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(listed, ids.iter().rev().cloned().collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn a_session_with_a_stored_running_run_is_kept_even_before_its_task_takes_the_lock() {
+    // CI once deleted a session between its run's insert and the run's turn lock.
+    let t = temp_db("removal").await;
+    let db = &t.1;
+    db.create_session("t", &session("sess_a")).await.unwrap();
+    assert!(db.insert_run("t", &running("run_a", "sess_a"), &text("hi"), "me", i64::MAX).await.unwrap());
+    assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Busy);
+    assert_eq!(db.delete_session("other", "sess_a").await.unwrap(), super::Removal::Missing);
+    assert!(db.session("t", "sess_a").await.unwrap().is_some(), "kept");
+    let done = db.finish_run("run_a", "me", RunStatus::Completed, None, None, Vec::new(), 2);
+    assert!(done.await.unwrap());
+    assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Deleted);
+    assert!(db.run("t", "run_a").await.unwrap().is_none(), "its runs go with it");
+    assert_eq!(db.delete_session("t", "sess_a").await.unwrap(), super::Removal::Missing);
+}
+
+#[tokio::test]
+async fn a_refused_run_keeps_none_of_its_attachments_and_a_stored_one_all() {
+    // A second run on a busy session is refused (409); its attachments were once kept
+    // before the refusal, held by the session until it was deleted.
+    let t = temp_db("blobs").await;
+    // The blob tables are the session store's, in the same file (as `lucid serve` opens it).
+    use lucid::store::SessionStore;
+    let store = lucid::store::SqliteStore::open(t.0.join("serve.db")).unwrap();
+    store.create("sess_b", serde_json::json!({})).await.unwrap();
+    let db = &t.1;
+    db.create_session("t", &session("sess_b")).await.unwrap();
+    let with_image = |bytes: &'static [u8]| {
+        let blob = Blob {
+            sha256: lucid::store::encoding::hex_sha256(bytes),
+            media_type: "image/png".into(),
+            data: bytes.to_vec().into(),
+        };
+        RunInput { text: "look".into(), parts: None, bytes: bytes.len() as i64, blobs: vec![blob] }
+    };
+    let (first, second) = (with_image(b"first image"), with_image(b"second image"));
+    let hash = |i: &RunInput| i.blobs[0].sha256.clone();
+    assert!(db.insert_run("t", &running("run_1", "sess_b"), &first, "me", i64::MAX).await.unwrap());
+    assert!(!db.insert_run("t", &running("run_2", "sess_b"), &second, "me", i64::MAX).await.unwrap());
+    let kept = db.attachments(vec![hash(&first), hash(&second)]).await.unwrap();
+    assert_eq!(kept.get(&hash(&first)).map(Vec::as_slice), Some(&b"first image"[..]));
+    assert!(!kept.contains_key(&hash(&second)), "the refused run's image is not kept");
+
+    // A run going on with new input keeps that input's attachments; one that is not
+    // waiting is refused and keeps nothing.
+    let third = with_image(b"third image");
+    assert!(!db.continue_run("run_1", RunStatus::NeedsInput, Some(&third), "me", i64::MAX, 2).await.unwrap());
+    assert!(db.attachments(vec![hash(&third)]).await.unwrap().is_empty());
+    assert!(db.move_run("run_1", RunStatus::Running, RunStatus::NeedsInput, 3).await.unwrap());
+    assert!(db.continue_run("run_1", RunStatus::NeedsInput, Some(&third), "me", i64::MAX, 4).await.unwrap());
+    assert_eq!(db.attachments(vec![hash(&third)]).await.unwrap().len(), 1);
+}
