@@ -5,7 +5,12 @@
 use deadpool_postgres::Pool;
 use futures::future::BoxFuture;
 use serde_json::Value;
+use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+
+/// A statement's parameters.
+type Params<'p> = &'p [&'p (dyn ToSql + Sync)];
 
 use super::{
     Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
@@ -30,7 +35,7 @@ fn not_unique(r: std::result::Result<u64, tokio_postgres::Error>) -> Result<bool
     }
 }
 
-fn session_row(r: &tokio_postgres::Row) -> Result<SessionRow> {
+fn session_row(r: &Row) -> Result<SessionRow> {
     Ok(SessionRow {
         id: r.get(0),
         agent: r.get(1),
@@ -39,7 +44,7 @@ fn session_row(r: &tokio_postgres::Row) -> Result<SessionRow> {
     })
 }
 
-fn stored_event(r: &tokio_postgres::Row) -> StoredEvent {
+fn stored_event(r: &Row) -> StoredEvent {
     StoredEvent { seq: r.get::<_, i64>(0) as u64, kind: kind(r.get::<_, &str>(1)), data: r.get(2) }
 }
 
@@ -73,6 +78,26 @@ impl PostgresDb {
     async fn client(&self) -> Result<deadpool_postgres::Object> {
         Ok(self.pool.get().await?)
     }
+
+    /// One statement on a pooled connection: how many rows it changed.
+    async fn execute(&self, sql: &str, params: Params<'_>) -> Result<u64> {
+        Ok(self.client().await?.execute(sql, params).await?)
+    }
+
+    /// One query on a pooled connection: its rows.
+    async fn query(&self, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
+        Ok(self.client().await?.query(sql, params).await?)
+    }
+
+    /// One query on a pooled connection: its row, if any (an error for more than one).
+    async fn query_opt(&self, sql: &str, params: Params<'_>) -> Result<Option<Row>> {
+        Ok(self.client().await?.query_opt(sql, params).await?)
+    }
+
+    /// One query on a pooled connection: its one row (an error for none or more).
+    async fn query_one(&self, sql: &str, params: Params<'_>) -> Result<Row> {
+        Ok(self.client().await?.query_one(sql, params).await?)
+    }
 }
 
 impl RunStore for PostgresDb {
@@ -86,14 +111,12 @@ impl RunStore for PostgresDb {
     fn create_session<'a>(&'a self, tenant: &'a str, row: &'a SessionRow) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             let metadata = row.metadata.to_string();
-            self.client()
-                .await?
-                .execute(
-                    "INSERT INTO serve_sessions (id, tenant, agent, metadata, created_at, bytes) \
+            self.execute(
+                "INSERT INTO serve_sessions (id, tenant, agent, metadata, created_at, bytes) \
                      VALUES ($1, $2, $3, $4, $5, $6)",
-                    &[&row.id, &tenant, &row.agent, &metadata, &row.created_at, &(metadata.len() as i64)],
-                )
-                .await?;
+                &[&row.id, &tenant, &row.agent, &metadata, &row.created_at, &(metadata.len() as i64)],
+            )
+            .await?;
             Ok(())
         })
     }
@@ -101,8 +124,6 @@ impl RunStore for PostgresDb {
     fn session<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRow>>> {
         Box::pin(async move {
             let row = self
-                .client()
-                .await?
                 .query_opt(
                     "SELECT id, agent, metadata, created_at FROM serve_sessions WHERE tenant = $1 AND id = $2",
                     &[&tenant, &id],
@@ -122,8 +143,6 @@ impl RunStore for PostgresDb {
         Box::pin(async move {
             let metadata = if with_metadata { "metadata" } else { "'null'" };
             let rows = self
-                .client()
-                .await?
                 .query(
                     &format!(
                         "SELECT id, agent, {metadata}, created_at FROM serve_sessions WHERE tenant = $1 \
@@ -139,8 +158,6 @@ impl RunStore for PostgresDb {
     fn usage<'a>(&'a self, tenant: &'a str) -> BoxFuture<'a, Result<Usage>> {
         Box::pin(async move {
             let row = self
-                .client()
-                .await?
                 .query_one(
                     "SELECT (SELECT COUNT(*) FROM serve_sessions WHERE tenant = $1)::BIGINT, \
                      ((SELECT COALESCE(SUM(bytes), 0) FROM serve_sessions WHERE tenant = $1) \
@@ -156,13 +173,11 @@ impl RunStore for PostgresDb {
 
     fn insert_response<'a>(&'a self, tenant: &'a str, id: &'a str, bytes: i64, now: i64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.client()
-                .await?
-                .execute(
-                    "INSERT INTO serve_responses (id, tenant, bytes, created_at) VALUES ($1, $2, $3, $4)",
-                    &[&id, &tenant, &bytes, &now],
-                )
-                .await?;
+            self.execute(
+                "INSERT INTO serve_responses (id, tenant, bytes, created_at) VALUES ($1, $2, $3, $4)",
+                &[&id, &tenant, &bytes, &now],
+            )
+            .await?;
             Ok(())
         })
     }
@@ -294,8 +309,6 @@ impl RunStore for PostgresDb {
     fn waiting_since<'a>(&'a self, before: i64, limit: usize) -> BoxFuture<'a, Result<Vec<Waiting>>> {
         Box::pin(async move {
             let rows = self
-                .client()
-                .await?
                 .query(
                     "SELECT r.id, r.tenant, r.session_id, s.agent FROM serve_runs r JOIN serve_sessions s \
                      ON s.id = r.session_id WHERE r.status = 'needs_approval' AND r.updated_at <= $1 \
@@ -369,8 +382,6 @@ impl RunStore for PostgresDb {
     fn renew<'a>(&'a self, owner: &'a str, lease_until: i64) -> BoxFuture<'a, Result<Vec<Renewed>>> {
         Box::pin(async move {
             let rows = self
-                .client()
-                .await?
                 .query(
                     "UPDATE serve_runs SET lease_until = $1 WHERE owner = $2 AND status = 'running' \
                      RETURNING id, cancel_requested",
@@ -383,14 +394,12 @@ impl RunStore for PostgresDb {
 
     fn release<'a>(&'a self, owner: &'a str, ids: Vec<String>) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.client()
-                .await?
-                .execute(
-                    "UPDATE serve_runs SET owner = NULL, lease_until = 0 WHERE id = ANY($1) AND owner = $2 \
+            self.execute(
+                "UPDATE serve_runs SET owner = NULL, lease_until = 0 WHERE id = ANY($1) AND owner = $2 \
                      AND status = 'running'",
-                    &[&ids, &owner],
-                )
-                .await?;
+                &[&ids, &owner],
+            )
+            .await?;
             Ok(())
         })
     }
@@ -398,8 +407,6 @@ impl RunStore for PostgresDb {
     fn other_owners<'a>(&'a self, owner: &'a str, now: i64) -> BoxFuture<'a, Result<Vec<String>>> {
         Box::pin(async move {
             let rows = self
-                .client()
-                .await?
                 .query(
                     "SELECT DISTINCT owner FROM serve_runs WHERE status = 'running' AND owner IS NOT NULL \
                      AND owner <> $1 AND lease_until >= $2",
@@ -420,8 +427,6 @@ impl RunStore for PostgresDb {
     ) -> BoxFuture<'a, Result<Vec<Claimed>>> {
         Box::pin(async move {
             let rows = self
-                .client()
-                .await?
                 .query(
                     "WITH free AS (
                      SELECT id FROM serve_runs
@@ -459,37 +464,29 @@ impl RunStore for PostgresDb {
 
     fn insert_key<'a>(&'a self, row: &'a StoredKey, hash: &'a str) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.client()
-                .await?
-                .execute(
-                    "INSERT INTO serve_keys (id, tenant, hash, created_at) VALUES ($1, $2, $3, $4)",
-                    &[&row.id, &row.tenant, &hash, &row.created_at],
-                )
-                .await?;
+            self.execute(
+                "INSERT INTO serve_keys (id, tenant, hash, created_at) VALUES ($1, $2, $3, $4)",
+                &[&row.id, &row.tenant, &hash, &row.created_at],
+            )
+            .await?;
             Ok(())
         })
     }
 
     fn keys(&self) -> BoxFuture<'_, Result<Vec<StoredKey>>> {
         Box::pin(async move {
-            let rows = self
-                .client()
-                .await?
-                .query("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id", &[])
-                .await?;
+            let rows = self.query("SELECT id, tenant, created_at FROM serve_keys ORDER BY created_at, id", &[]).await?;
             Ok(rows.iter().map(|r| StoredKey { id: r.get(0), tenant: r.get(1), created_at: r.get(2) }).collect())
         })
     }
 
     fn revoke_key<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
-        Box::pin(
-            async move { Ok(self.client().await?.execute("DELETE FROM serve_keys WHERE id = $1", &[&id]).await? > 0) },
-        )
+        Box::pin(async move { Ok(self.execute("DELETE FROM serve_keys WHERE id = $1", &[&id]).await? > 0) })
     }
 
     fn key_tenant<'a>(&'a self, hash: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
         Box::pin(async move {
-            let row = self.client().await?.query_opt("SELECT tenant FROM serve_keys WHERE hash = $1", &[&hash]).await?;
+            let row = self.query_opt("SELECT tenant FROM serve_keys WHERE hash = $1", &[&hash]).await?;
             Ok(row.map(|r| r.get(0)))
         })
     }
@@ -497,8 +494,6 @@ impl RunStore for PostgresDb {
     fn request_cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
         Box::pin(async move {
             let n = self
-                .client()
-                .await?
                 .execute("UPDATE serve_runs SET cancel_requested = TRUE WHERE id = $1 AND status = 'running'", &[&id])
                 .await?;
             Ok(n > 0)
@@ -508,8 +503,6 @@ impl RunStore for PostgresDb {
     fn run<'a>(&'a self, tenant: &'a str, id: &'a str) -> BoxFuture<'a, Result<Option<RunRow>>> {
         Box::pin(async move {
             let row = self
-                .client()
-                .await?
                 .query_opt(
                     "SELECT id, session_id, status, result, error, created_at, updated_at, input, input_parts \
                      FROM serve_runs WHERE tenant = $1 AND id = $2",
@@ -534,7 +527,7 @@ impl RunStore for PostgresDb {
 
     fn run_status<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<RunStatus>>> {
         Box::pin(async move {
-            let row = self.client().await?.query_opt("SELECT status FROM serve_runs WHERE id = $1", &[&id]).await?;
+            let row = self.query_opt("SELECT status FROM serve_runs WHERE id = $1", &[&id]).await?;
             Ok(row.map(|r| RunStatus::parse(r.get::<_, &str>(0))))
         })
     }
@@ -542,8 +535,6 @@ impl RunStore for PostgresDb {
     fn events_after<'a>(&'a self, id: &'a str, after: u64) -> BoxFuture<'a, Result<Vec<StoredEvent>>> {
         Box::pin(async move {
             let rows = self
-                .client()
-                .await?
                 .query(
                     "SELECT seq, kind, data FROM serve_events WHERE run_id = $1 AND seq > $2 ORDER BY seq",
                     &[&id, &(after.min(i64::MAX as u64) as i64)],
@@ -555,29 +546,24 @@ impl RunStore for PostgresDb {
 
     fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>> {
         Box::pin(async move {
-            let row = self
-                .client()
-                .await?
-                .query_one("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = $1", &[&id])
-                .await?;
+            let row =
+                self.query_one("SELECT COALESCE(MAX(seq), 0) FROM serve_events WHERE run_id = $1", &[&id]).await?;
             Ok(row.get::<_, i64>(0) as u64)
         })
     }
 
     fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.client()
-                .await?
-                .execute(
-                    "INSERT INTO serve_spend (tenant, day, cost_nanos, unpriced, tokens, model_calls) \
+            self.execute(
+                "INSERT INTO serve_spend (tenant, day, cost_nanos, unpriced, tokens, model_calls) \
                      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant, day) DO UPDATE SET \
                      cost_nanos = serve_spend.cost_nanos + EXCLUDED.cost_nanos, \
                      unpriced = serve_spend.unpriced + EXCLUDED.unpriced, \
                      tokens = serve_spend.tokens + EXCLUDED.tokens, \
                      model_calls = serve_spend.model_calls + EXCLUDED.model_calls",
-                    &[&tenant, &day, &spend.cost_nanos, &spend.unpriced, &spend.tokens, &spend.model_calls],
-                )
-                .await?;
+                &[&tenant, &day, &spend.cost_nanos, &spend.unpriced, &spend.tokens, &spend.model_calls],
+            )
+            .await?;
             Ok(())
         })
     }
@@ -585,8 +571,6 @@ impl RunStore for PostgresDb {
     fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>> {
         Box::pin(async move {
             let row = self
-                .client()
-                .await?
                 .query_opt(
                     "SELECT cost_nanos, unpriced, tokens, model_calls FROM serve_spend WHERE tenant = $1 AND day = $2",
                     &[&tenant, &day],
