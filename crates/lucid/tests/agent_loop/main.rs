@@ -13,6 +13,9 @@ use lucid::{Error, ProviderErrorKind};
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream};
 use serde_json::{Value, json};
 
+mod context;
+mod failures;
+
 /// Adds two integers.
 #[tool]
 async fn add(
@@ -166,65 +169,6 @@ async fn two_rounds_of_tools() {
 }
 
 #[tokio::test]
-async fn rate_limit_429_is_retried_after_the_wait_the_server_asks() {
-    let limited = Reply::json(
-        429,
-        &json!({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}),
-    )
-    .with_header("retry-after-ms", "300");
-    let server = MockServer::sequence(vec![limited, ok(text_completion("hi"))]).await;
-    let mut s = agent(&server).session();
-    let started = Instant::now();
-    let r = s.run("hello").await.unwrap();
-    assert_eq!(r.content, "hi");
-    assert!(started.elapsed() >= Duration::from_millis(300), "the Retry-After wait was not honoured");
-    assert_eq!(server.requests().len(), 2);
-}
-
-#[tokio::test]
-async fn exhausted_quota_429_is_not_retried() {
-    let quota = Reply::json(
-        429,
-        &json!({"error": {"message": "You exceeded your current quota", "type": "insufficient_quota", "code": "insufficient_quota"}}),
-    );
-    let server = MockServer::sequence(vec![quota, ok(text_completion("never"))]).await;
-    let mut s = agent(&server).session();
-    let err = s.run("hello").await.unwrap_err();
-    match &err {
-        Error::Provider(p) => {
-            assert_eq!(p.kind, ProviderErrorKind::QuotaExhausted);
-            assert!(!p.retryable);
-        }
-        other => panic!("expected a provider error, got {other:?}"),
-    }
-    assert!(err.to_string().contains("429 insufficient_quota: You exceeded your current quota"), "{err}");
-    assert_eq!(server.requests().len(), 1);
-    assert!(validate(s.messages()).is_ok());
-}
-
-#[tokio::test]
-async fn server_error_503_is_retried_then_succeeds() {
-    let server = MockServer::sequence(vec![
-        Reply::json(503, &json!({"error": {"message": "overloaded", "type": "server_error"}})),
-        Reply::json(502, &json!({"error": "bad gateway"})),
-        ok(text_completion("back")),
-    ])
-    .await;
-    let r = agent(&server).session().run("hello").await.unwrap();
-    assert_eq!(r.content, "back");
-    assert_eq!(server.requests().len(), 3);
-}
-
-#[tokio::test]
-async fn retries_stop_at_the_limit_with_the_providers_message() {
-    let err503 = || Reply::json(503, &json!({"error": {"message": "still overloaded", "type": "server_error"}}));
-    let server = MockServer::sequence(vec![err503(), err503(), err503(), err503(), err503()]).await;
-    let err = agent(&server).session().run("hello").await.unwrap_err();
-    assert!(err.to_string().contains("still overloaded"));
-    assert_eq!(server.requests().len(), 4, "one try and three retries");
-}
-
-#[tokio::test]
 async fn malformed_and_invalid_arguments_become_errors_the_model_recovers_from() {
     let server = MockServer::sequence(vec![
         ok(tool_call_completion(&[
@@ -274,29 +218,6 @@ async fn tool_errors_panics_and_timeouts_become_results() {
     assert_eq!(outs[1], "Error: no");
     assert!(outs[2].starts_with("The tool `slow` did not finish within 0.1 s"), "{}", outs[2]);
     assert!(r.tool_calls.iter().all(|c| c.is_error));
-}
-
-#[tokio::test]
-async fn a_stream_cut_mid_answer_is_a_clear_error_and_the_history_stays_valid() {
-    let server = MockServer::sequence(vec![
-        Reply::sse(&tool_call_stream(&[("c1", "add", r#"{"a":2,"b":3}"#)])),
-        Reply::sse(&text_stream(&["The answer", " is", " 5."])).cut_after(2).with_delay(Duration::from_millis(20)),
-    ])
-    .await;
-    let mut s = agent(&server).session();
-    let mut events = s.run_stream("2+3");
-    let mut last = None;
-    while let Some(ev) = events.next().await {
-        last = Some(ev);
-    }
-    drop(events);
-    match last {
-        Some(AgentEvent::Error(e)) => assert!(matches!(e, Error::StreamTruncated { .. }), "{e}"),
-        other => panic!("expected an error event, got {other:?}"),
-    }
-    assert!(validate(s.messages()).is_ok());
-    assert_eq!(s.messages().len(), 4, "system, user, assistant call, tool result, nothing half-written");
-    assert_eq!(server.requests().len(), 2, "a stream is never retried after its first token");
 }
 
 #[tokio::test]
@@ -446,159 +367,4 @@ async fn one_agent_serves_many_concurrent_sessions() {
         assert_eq!(t.await.unwrap(), "5");
     }
     assert_eq!(calls.load(Ordering::SeqCst), 40);
-}
-
-#[tokio::test]
-async fn trimming_keeps_whole_turns_and_the_system_prompt() {
-    let server = MockServer::start(|_| ok(text_completion("fine"))).await;
-    let agent = Agent::builder(model(&server, fast_retry())).system("sys").max_messages(4).build();
-    let mut s = agent.session();
-    for i in 0..5 {
-        s.run(format!("turn {i}")).await.unwrap();
-    }
-    let last = server.requests().pop().unwrap().json();
-    assert_eq!(roles(&last), ["system", "user", "assistant", "user"]);
-    assert_eq!(last["messages"][1]["content"], "turn 3");
-}
-
-#[tokio::test]
-async fn network_failure_is_a_clear_error() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
-    let m = OpenAiCompatible::new(&format!("http://127.0.0.1:{port}/v1"), None, "m")
-        .unwrap()
-        .with_transport(HttpTransport::builder().retry(RetryPolicy::none()).build().unwrap());
-    let mut s = Agent::builder(Arc::new(m)).build().session();
-    let err = s.run("hello").await.unwrap_err();
-    assert!(matches!(err, Error::Network { retryable: true, .. }), "{err:?}");
-    assert!(
-        err.to_string().starts_with(&format!("could not reach openai at http://127.0.0.1:{port}/v1/chat/completions")),
-        "{err}"
-    );
-    assert!(validate(s.messages()).is_ok());
-}
-
-#[tokio::test]
-async fn arguments_cut_by_max_tokens_end_the_turn_naming_the_limit() {
-    let mut cut = tool_call_completion(&[("c1", "add", r#"{"a": 2, "b"#)]);
-    cut["choices"][0]["finish_reason"] = json!("length");
-    let server = MockServer::sequence(vec![ok(cut), ok(text_completion("sorry"))]).await;
-    let mut s = agent(&server).session();
-    let r = s.run("2+3").await.unwrap();
-    // Not executed, and the model is not asked again (it would hit the same limit).
-    assert_eq!(r.stop_reason, StopReason::OutputLimit);
-    assert_eq!(server.requests().len(), 1);
-    assert_eq!(r.tool_calls[0].output, None);
-    let why = r.stop_message.as_deref().unwrap();
-    assert!(why.contains("`add`") && why.contains("output token limit") && why.contains("max_tokens"), "{why}");
-    // The history stays valid: the cut call is answered "not executed".
-    assert!(validate(s.messages()).is_ok());
-    let Some(Message::Tool(t)) = s.messages().last() else { panic!("{:?}", s.messages()) };
-    assert!(t.is_error && t.content.contains("cut off by the output token limit"));
-}
-
-#[tokio::test]
-async fn a_malformed_body_is_a_decode_error_and_the_history_stays_valid() {
-    let garbage =
-        Reply::Body { status: 200, headers: vec![], content_type: "application/json", body: "{\"choices\": [".into() };
-    let server =
-        MockServer::sequence(vec![ok(tool_call_completion(&[("c1", "add", r#"{"a":1,"b":1}"#)])), garbage]).await;
-    let mut s = agent(&server).session();
-    let err = s.run("1+1").await.unwrap_err();
-    assert!(matches!(err, Error::Decode { .. }), "{err:?}");
-    assert!(err.to_string().contains("could not decode"), "{err}");
-    assert!(validate(s.messages()).is_ok());
-    assert_eq!(s.messages().len(), 4, "the completed tool round is kept");
-}
-
-#[tokio::test]
-async fn an_error_inside_a_200_stream_is_reported_with_its_message() {
-    let server = MockServer::sequence(vec![Reply::sse(&[
-        json!({"choices": [{"index": 0, "delta": {"content": "Hel"}}]}),
-        json!({"error": {"message": "The server had an error while processing your request.", "type": "server_error"}}),
-    ])])
-    .await;
-    let mut s = agent(&server).session();
-    let events: Vec<AgentEvent> = s.run_stream("hi").collect().await;
-    match events.last() {
-        Some(AgentEvent::Error(Error::Provider(p))) => {
-            assert!(p.mid_stream && p.retryable);
-            assert_eq!(p.message, "The server had an error while processing your request.");
-        }
-        other => panic!("expected a provider error, got {other:?}"),
-    }
-    assert!(validate(s.messages()).is_ok());
-}
-
-/// A server whose model holds `window` tokens (counted as 4 characters of message text
-/// each) and answers OpenAI's real over-length 400 when a request exceeds it.
-fn windowed_server(window: usize) -> impl Fn(&lucid_mock::RecordedRequest) -> Reply + Send + Sync + 'static {
-    move |req| {
-        let body = req.json();
-        let messages = body["messages"].as_array().unwrap();
-        let chars: usize = messages.iter().map(|m| m["content"].as_str().unwrap_or_default().len()).sum();
-        let tokens = chars / 4;
-        if tokens > window {
-            return Reply::json(
-                400,
-                &json!({"error": {"message": format!("This model's maximum context length is {window} tokens. However, your messages resulted in {tokens} tokens. Please reduce the length of the messages."),
-                        "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}),
-            );
-        }
-        let last = messages.last().unwrap()["content"].as_str().unwrap_or_default();
-        let mut answer = text_completion(&format!("noted {}", &last[..last.len().min(12)]));
-        // The usage a real server reports: the agent calibrates its estimate by it.
-        answer["usage"] = json!({"prompt_tokens": tokens, "completion_tokens": 4, "total_tokens": tokens + 4});
-        Reply::json(200, &answer)
-    }
-}
-
-#[tokio::test]
-async fn a_long_conversation_stays_within_a_small_window_and_is_never_stuck() {
-    let server = MockServer::start(windowed_server(4_000)).await;
-    let model = OpenAiCompatible::new(&server.url(), None, "local").unwrap();
-    let agent = Agent::builder(model).context_window(4_000, 500).build();
-    assert_eq!(agent.context_budget(), Some(3_500));
-    let mut s = agent.session();
-    for turn in 0..60 {
-        // About 300 tokens each: the window holds about a dozen turns.
-        let said = format!("turn {turn:03} {}", "lorem ipsum dolor sit amet ".repeat(44));
-        let r = s.run(said).await.unwrap_or_else(|e| panic!("turn {turn}: {e}"));
-        assert!(r.content.starts_with(&format!("noted turn {turn:03}")), "{}", r.content);
-    }
-    let refused = server.requests().len() - 60;
-    assert_eq!(refused, 0, "no request went over the window");
-    assert!(validate(s.messages()).is_ok());
-}
-
-#[tokio::test]
-async fn an_over_length_error_trims_harder_and_tries_once_more() {
-    // The model's real window is smaller than the agent was told.
-    let server = MockServer::start(windowed_server(2_000)).await;
-    let model = OpenAiCompatible::new(&server.url(), None, "local").unwrap();
-    let agent = Agent::builder(model).context_window(16_000, 1_000).build();
-    let mut s = agent.session();
-    for turn in 0..12 {
-        let said = format!("turn {turn:03} {}", "lorem ipsum dolor sit amet ".repeat(44));
-        let r = s.run(said).await.unwrap_or_else(|e| panic!("turn {turn}: {e}"));
-        assert!(r.content.starts_with(&format!("noted turn {turn:03}")), "{}", r.content);
-        assert_eq!(r.iterations, 1, "the retry is not an iteration");
-    }
-    let reqs = server.requests();
-    assert!(reqs.len() > 12 && reqs.len() < 24, "at most one retry per turn: {} requests", reqs.len());
-    // A single turn larger than the window cannot be trimmed: a clear error, the session valid.
-    let err = s.run("x".repeat(9_000)).await.unwrap_err();
-    assert!(matches!(&err, Error::Provider(e) if e.is_context_overflow()), "{err:?}");
-    assert!(validate(s.messages()).is_ok());
-}
-
-#[test]
-fn the_catalogue_gives_known_models_a_budget_and_leaves_unknown_ones_alone() {
-    let known = OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "gpt-4o-mini").unwrap();
-    let agent = Agent::builder(known).tool(add).build();
-    let budget = agent.context_budget().unwrap();
-    assert!(budget < 128_000 - 16_384 && budget > 100_000, "{budget}");
-    let unknown = OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "my-finetune").unwrap();
-    assert_eq!(Agent::builder(unknown).build().context_budget(), None);
 }
