@@ -5,13 +5,14 @@
 //! streams what it writes.
 
 use std::num::NonZeroU32;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::session::LlamaStateSeqFlags;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::LlamaModel;
@@ -29,11 +30,16 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::LocalOptions;
 use crate::grammar::{self, Plan};
+use crate::llama_log;
 use crate::output::OutputReader;
-use crate::prefix_cache::PrefixCache;
+use crate::prefix_cache::{self, PrefixCache};
 
 /// A prefix shorter than this is computed faster than a file is read.
 const MIN_DISK_PREFIX: usize = 64;
+
+/// The smallest context window the engine runs with: llama.cpp rounds a context up to a
+/// multiple of 256 tokens, and a system prompt, a tool and a turn need a few hundred.
+pub const MIN_CONTEXT: u32 = 256;
 
 /// The provider name of the in-process model, in errors, logs and usage.
 pub const PROVIDER: &str = "local";
@@ -66,10 +72,9 @@ fn backend() -> Result<&'static LlamaBackend, String> {
     BACKEND
         .get_or_init(|| {
             // llama.cpp's own log lines (its loader's notes on every file) are dropped, or
-            // sent to `tracing` when LUCID_LOCAL_LOG is set; its failures reach the caller
-            // as errors either way.
-            let enabled = std::env::var_os("LUCID_LOCAL_LOG").is_some();
-            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default().with_logs_enabled(enabled));
+            // sent to `tracing` when LUCID_LOCAL_LOG is set; its warnings and errors are
+            // kept to explain its failures (`llama_log`).
+            llama_log::install(std::env::var_os("LUCID_LOCAL_LOG").is_some());
             LlamaBackend::init().map_err(|e| e.to_string())
         })
         .as_ref()
@@ -87,33 +92,39 @@ pub fn run(
 ) {
     let loaded = (|| -> Result<_, String> {
         let backend = backend()?;
+        llama_log::clear();
         let model = LlamaModel::load_from_file(backend, &path, &LlamaModelParams::default())
-            .map_err(|e| format!("loading {}: {e}", path.display()))?;
-        Ok((backend, model))
+            .map_err(|e| format!("loading {}: {e}{}", path.display(), llama_log::reason()))?;
+        let train_context = train_context(&model).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (window, batch) =
+            window_and_batch(&options, train_context).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((backend, model, train_context, window, batch))
     })();
-    let (backend, model) = match loaded {
+    let (backend, model, train_context, context_window, batch) = match loaded {
         Ok(x) => x,
         Err(e) => {
             let _ = ready.send(Err(e));
             return;
         }
     };
-    let train_context = model.n_ctx_train();
-    let context_window = options.context_size.unwrap_or(crate::DEFAULT_CONTEXT).min(train_context.max(1));
-    let threads = options.threads.unwrap_or_else(default_threads) as i32;
+    let threads = options.threads.unwrap_or_else(default_threads).clamp(1, 512) as i32;
     let params = LlamaContextParams::default()
         .with_n_ctx(NonZeroU32::new(context_window))
-        .with_n_batch(options.batch_size)
-        .with_n_ubatch(options.batch_size)
+        .with_n_batch(batch)
+        .with_n_ubatch(batch)
         .with_n_threads(threads)
         .with_n_threads_batch(threads);
+    llama_log::clear();
     let ctx = match model.new_context(backend, params) {
         Ok(c) => c,
         Err(e) => {
-            let _ = ready.send(Err(format!("creating the llama.cpp context: {e}")));
+            let _ = ready.send(Err(format!("creating the llama.cpp context: {e}{}", llama_log::reason())));
             return;
         }
     };
+    // What llama.cpp made of the request (it rounds the context up, bounds the batch by it).
+    let batch = batch.min(ctx.n_batch()).max(1);
+    let context_window = context_window.min(ctx.n_ctx());
     // Declared before the worker that owns the context, so dropped after it.
     let _pool = crate::pool::attach(&ctx, threads);
     let template = match options.chat_template.clone().map(Ok).unwrap_or_else(|| {
@@ -129,15 +140,21 @@ pub fn run(
     let vocab = model.vocab();
     let bos = if vocab.bos().0 >= 0 { piece(vocab.bos()) } else { String::new() };
     let eos = if vocab.eos().0 >= 0 { piece(vocab.eos()) } else { String::new() };
-    let prefix_cache =
-        options.prefix_cache.as_deref().map(|dir| PrefixCache::new(dir, options.prefix_cache_bytes, &path, &template));
+    let prefix_cache = options.prefix_cache.as_deref().and_then(|dir| {
+        let key = data_offset(&path).and_then(|offset| prefix_cache::model_key(&path, offset).ok());
+        if key.is_none() {
+            tracing::warn!(path = %path.display(), "the model file's content cannot be read for the prefix cache: no disk cache");
+        }
+        Some(PrefixCache::new(dir, options.prefix_cache_bytes, &key?, &template))
+    });
     let _ = ready.send(Ok(Loaded { template, bos, eos, context_window, train_context }));
     let mut worker = Worker {
         model: &model,
         ctx,
         history: Vec::new(),
         factory: None,
-        batch: options.batch_size as usize,
+        batch: batch as usize,
+        window: context_window as usize,
         generated,
         prefix_cache,
     };
@@ -151,6 +168,59 @@ pub fn run(
                 let _ = events.send(Err(e));
             }
         }
+    }
+}
+
+/// The context the model was trained with, read as the file states it: a value llama.cpp
+/// cannot represent (over 2^31 - 1) is an error, not a panic.
+fn train_context(model: &LlamaModel) -> Result<u32, String> {
+    let arch = model.meta_val_str("general.architecture").unwrap_or_default();
+    let key = format!("{arch}.context_length");
+    if let Ok(v) = model.meta_val_str(&key) {
+        match v.trim().parse::<u64>() {
+            Ok(n) if n <= i32::MAX as u64 => {}
+            _ => return Err(format!("{key} is {v}, not a context length")),
+        }
+    }
+    Ok(model.n_ctx_train())
+}
+
+/// The context window and the batch size, checked against each other and the model's
+/// training context before llama.cpp sees them: the window is the one asked for (default
+/// [`crate::DEFAULT_CONTEXT`]) within the training context and at least [`MIN_CONTEXT`];
+/// the batch is at most the window.
+fn window_and_batch(options: &LocalOptions, train_context: u32) -> Result<(u32, u32), String> {
+    if options.batch_size == 0 {
+        return Err("batch_size is 0: at least one prompt token per step".into());
+    }
+    if train_context < MIN_CONTEXT {
+        return Err(format!(
+            "the model's training context (context_length in the file) is {train_context} tokens, under the \
+             {MIN_CONTEXT} the engine needs"
+        ));
+    }
+    let window = options.context_size.unwrap_or(crate::DEFAULT_CONTEXT).min(train_context);
+    if window < MIN_CONTEXT {
+        return Err(format!("context_size is {window} tokens, under the {MIN_CONTEXT} the engine needs"));
+    }
+    Ok((window, options.batch_size.min(window)))
+}
+
+/// Where the tensor data of the GGUF file at `path` starts: its header and tensor index
+/// are the bytes before it. `None` when the file cannot be read as GGUF.
+fn data_offset(path: &Path) -> Option<u64> {
+    let c_path = std::ffi::CString::new(path.to_str()?).ok()?;
+    let params = llama_cpp_sys_2::gguf_init_params { no_alloc: true, ctx: std::ptr::null_mut() };
+    // SAFETY: a NUL-terminated path and `no_alloc` (metadata only); the context is freed
+    // below, once, and not used after.
+    unsafe {
+        let ctx = llama_cpp_sys_2::gguf_init_from_file(c_path.as_ptr(), params);
+        if ctx.is_null() {
+            return None;
+        }
+        let offset = llama_cpp_sys_2::gguf_get_data_offset(ctx);
+        llama_cpp_sys_2::gguf_free(ctx);
+        Some(offset as u64)
     }
 }
 
@@ -168,7 +238,10 @@ struct Worker<'m> {
     history: Vec<LlamaToken>,
     /// The grammar compiler over this model's vocabulary, built on first use.
     factory: Option<ParserFactory>,
+    /// Prompt tokens per decode: never more than llama.cpp's own batch.
     batch: usize,
+    /// The context window checked before every call (at most llama.cpp's context).
+    window: usize,
     generated: Arc<AtomicU64>,
     prefix_cache: Option<PrefixCache>,
 }
@@ -180,7 +253,10 @@ fn engine_error(message: impl Into<String>) -> ModelError {
 impl Worker<'_> {
     fn serve(&mut self, job: &Job) -> Result<lucid::model::ChatResponse, ModelError> {
         let prompt = self.model.vocab().tokenize(job.prompt.as_bytes(), false, true);
-        let window = self.ctx.n_ctx() as usize;
+        let window = self.window;
+        if prompt.is_empty() {
+            return Err(ModelError::Config("the chat template rendered a prompt of no tokens".into()));
+        }
         if prompt.len() + 1 >= window {
             return Err(ModelError::Provider(ProviderError::new(
                 PROVIDER,
@@ -233,7 +309,8 @@ impl Worker<'_> {
             }
             batch.clear();
             batch.add(token, self.history.len() as i32, &[0], true).map_err(|e| engine_error(format!("batch: {e}")))?;
-            self.ctx.decode(&mut batch).map_err(|e| engine_error(format!("decoding: {e}")))?;
+            llama_log::clear();
+            self.ctx.decode(&mut batch).map_err(|e| engine_error(format!("decoding: {e}{}", llama_log::reason())))?;
             self.history.push(token);
             logits_at = 0;
         };
@@ -282,10 +359,11 @@ impl Worker<'_> {
                     .map_err(|e| engine_error(format!("batch: {e}")))?;
                 self.history.push(token);
             }
+            llama_log::clear();
             if let Err(e) = self.ctx.decode(&mut batch) {
                 // What was not computed is not in the cache.
                 self.history.truncate(self.history.len() - chunk.len());
-                return Err(engine_error(format!("prefill: {e}")));
+                return Err(engine_error(format!("prefill: {e}{}", llama_log::reason())));
             }
         }
         Ok(common)
@@ -311,39 +389,41 @@ impl Worker<'_> {
         }
         let tokens = &prompt[..n];
         let file = cache.file_for(tokens);
-        if file.is_file() {
+        if let Some(stored) = cache.load(&file, tokens) {
             self.ctx.clear_kv_cache();
             self.history.clear();
-            match self.ctx.state_seq_load_file(&file, 0, n + 1) {
-                Ok((stored, _)) if stored == tokens => {
-                    self.history = stored;
-                    PrefixCache::touch(&file);
-                    tracing::debug!(tokens = n, file = %file.display(), "prefix loaded from the disk cache");
-                    return Ok(true);
-                }
-                other => {
-                    tracing::warn!(file = %file.display(), ok = other.is_ok(), "prefix cache file unusable: removed");
-                    self.ctx.clear_kv_cache();
-                    let _ = std::fs::remove_file(&file);
-                }
+            llama_log::clear();
+            // SAFETY: the bytes are a state llama.cpp wrote for this model's content, this
+            // template and this engine version (the file's name), verified against their
+            // checksum; llama.cpp checks their shapes against the context and refuses (0)
+            // what does not fit.
+            let read = unsafe { self.ctx.state_seq_set_data_ext(&stored.state, 0, LlamaStateSeqFlags::empty()) };
+            if read {
+                self.history = stored.tokens;
+                PrefixCache::touch(&file);
+                tracing::debug!(tokens = n, file = %file.display(), "prefix loaded from the disk cache");
+                return Ok(true);
             }
+            tracing::warn!(file = %file.display(), reason = %llama_log::reason(), "llama.cpp refused a prefix cache file: removed");
+            self.ctx.clear_kv_cache();
+            let _ = std::fs::remove_file(&file);
         }
         self.prefill(tokens, cancel)?;
-        let temp = PrefixCache::temp_for(&file);
-        let saved = cache
-            .ensure_dir()
-            .map_err(|e| e.to_string())
-            .and_then(|()| self.ctx.state_seq_save_file(&temp, 0, &self.history).map_err(|e| e.to_string()))
-            .and_then(|_| std::fs::rename(&temp, &file).map_err(|e| e.to_string()));
-        match saved {
-            Ok(()) => {
-                tracing::debug!(tokens = n, file = %file.display(), "prefix saved to the disk cache");
-                cache.prune();
-            }
-            Err(e) => {
-                let _ = std::fs::remove_file(&temp);
-                tracing::warn!(error = %e, file = %file.display(), "the prefix cache could not be written");
-            }
+        let flags = LlamaStateSeqFlags::empty();
+        let size = self.ctx.state_seq_get_size_ext(0, flags);
+        if size == 0 || size as u64 > cache.max_bytes() {
+            return Ok(false);
+        }
+        let mut state = vec![0u8; size];
+        // SAFETY: `state` holds the `size` bytes llama.cpp just said this sequence needs.
+        let written = unsafe { self.ctx.state_seq_get_data_ext(state.as_mut_ptr(), 0, flags) };
+        if written != size {
+            tracing::warn!(size, written, "llama.cpp wrote another size of state than it announced: not cached");
+            return Ok(false);
+        }
+        match cache.store(&file, &self.history, &state) {
+            Ok(()) => tracing::debug!(tokens = n, file = %file.display(), "prefix saved to the disk cache"),
+            Err(e) => tracing::warn!(error = %e, file = %file.display(), "the prefix cache could not be written"),
         }
         Ok(false)
     }

@@ -31,6 +31,7 @@
 mod cpu;
 mod engine;
 mod grammar;
+mod llama_log;
 mod output;
 mod pool;
 mod prefix_cache;
@@ -45,12 +46,20 @@ use futures::future::BoxFuture;
 use lucid::model::{ChatModel, ChatRequest, ChatResponse, EventStream, ModelError, StreamEvent};
 
 pub use cpu::{UnsupportedCpu, check_cpu, required_cpu_features};
-pub use engine::PROVIDER;
+pub use engine::{MIN_CONTEXT, PROVIDER};
+pub use template::{FUEL as TEMPLATE_FUEL, MAX_SOURCE as MAX_TEMPLATE_BYTES};
 
 /// The context window used when [`LocalOptions::context_size`] is unset (or the file's own
 /// training context, when that is smaller): a KV cache of 8,192 tokens is ~100 MB for a
 /// 0.5B model, and an agent's turns fit in it.
 pub const DEFAULT_CONTEXT: u32 = 8192;
+
+/// The most bytes a chat template may write for a window of `window` tokens: 64 bytes a
+/// token (a token is 4 on average), and at least 1 MiB. A prompt that long cannot fit the
+/// window anyway; the bound keeps a hostile template from writing gigabytes.
+fn prompt_bound(window: u32) -> usize {
+    (window as usize).saturating_mul(64).max(1 << 20)
+}
 
 /// How a GGUF model is loaded and run.
 ///
@@ -152,8 +161,13 @@ impl LocalModel {
             .recv()
             .map_err(|_| ModelError::Config("the model thread stopped while loading".into()))?
             .map_err(ModelError::Config)?;
-        let template = template::ChatTemplate::new(&loaded.template, &loaded.bos, &loaded.eos)
-            .map_err(|e| ModelError::Config(format!("{}: {e}", path.display())))?;
+        let template = template::ChatTemplate::new(
+            &loaded.template,
+            &loaded.bos,
+            &loaded.eos,
+            prompt_bound(loaded.context_window),
+        )
+        .map_err(|e| ModelError::Config(format!("{}: {e}", path.display())))?;
         tracing::info!(path = %path.display(), context = loaded.context_window, "local model loaded");
         Ok(LocalModel {
             inner: Arc::new(Inner {

@@ -3,6 +3,12 @@
 //! conversation as OpenAI-shaped messages, the tools as `{"type": "function", "function":
 //! {...}}`, a Python-compatible `tojson`, Python's string methods (pycompat),
 //! `raise_exception` and `strftime_now`, and trimmed blocks.
+//!
+//! The template comes with the model file, from whoever uploaded it, so it runs under
+//! bounds: its source is at most [`MAX_SOURCE`] bytes, a rendering runs at most [`FUEL`]
+//! instructions and writes at most the output bound given at construction, `tojson` nests
+//! at most [`MAX_JSON_DEPTH`] deep with an indent of at most [`MAX_INDENT`], and a
+//! rendering that writes nothing is an error. Each bound is a clear error, not an abort.
 
 use std::fmt::Write as _;
 
@@ -11,26 +17,52 @@ use lucid::tool::ToolSpec;
 use minijinja::{Environment, ErrorKind, Value as JValue};
 use serde_json::{Value, json};
 
+/// The largest chat template compiled: real ones are a few kilobytes (the longest known,
+/// with many tool-call formats, under 64 KiB).
+pub const MAX_SOURCE: usize = 256 << 10;
+/// Instructions one rendering may run: a conversation of thousands of messages with tools
+/// takes well under a tenth of it; a template that loops runs out.
+pub const FUEL: u64 = 5_000_000;
+/// The largest `indent` of `tojson` (Python's `json.dumps` takes any; templates use 2 or 4).
+pub const MAX_INDENT: usize = 16;
+/// How deep `tojson` follows nested values (a namespace that holds itself is infinitely
+/// deep).
+pub const MAX_JSON_DEPTH: usize = 128;
+
 /// A compiled chat template and the special tokens it may name.
 #[derive(Debug)]
 pub struct ChatTemplate {
     env: Environment<'static>,
     bos: String,
     eos: String,
+    max_output: usize,
 }
 
 /// The template's name inside its environment.
 const NAME: &str = "chat";
 
 impl ChatTemplate {
-    /// Compiles `source`; `bos` and `eos` are the model's special tokens as text.
-    pub fn new(source: &str, bos: &str, eos: &str) -> Result<Self, String> {
+    /// Compiles `source`; `bos` and `eos` are the model's special tokens as text;
+    /// `max_output` bounds what one rendering writes, in bytes.
+    pub fn new(source: &str, bos: &str, eos: &str, max_output: usize) -> Result<Self, String> {
+        if source.len() > MAX_SOURCE {
+            return Err(format!(
+                "the chat template is {} bytes, over the {MAX_SOURCE} a chat template may have",
+                source.len()
+            ));
+        }
+        if source.trim().is_empty() {
+            return Err("the chat template is empty".into());
+        }
         let mut env = Environment::new();
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         env.set_keep_trailing_newline(false);
+        env.set_fuel(Some(FUEL));
         env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
-        env.add_filter("tojson", tojson);
+        env.add_filter("tojson", move |value: JValue, kwargs: minijinja::value::Kwargs| {
+            tojson(value, kwargs, max_output)
+        });
         env.add_function("raise_exception", |msg: String| -> Result<JValue, minijinja::Error> {
             Err(minijinja::Error::new(ErrorKind::InvalidOperation, msg))
         });
@@ -38,12 +70,17 @@ impl ChatTemplate {
         // `{% generation %}` (assistant-mask markers of some templates) has no meaning here.
         let source = source.replace("{% generation %}", "").replace("{% endgeneration %}", "");
         env.add_template_owned(NAME, source).map_err(|e| format!("the chat template does not compile: {e}"))?;
-        Ok(ChatTemplate { env, bos: bos.to_string(), eos: eos.to_string() })
+        Ok(ChatTemplate { env, bos: bos.to_string(), eos: eos.to_string(), max_output })
     }
 
     /// The prompt for `messages` and `tools`, ending with the assistant's generation prompt.
+    /// An empty prompt is an error: there is nothing for the model to continue.
     pub fn render(&self, messages: &[Message], tools: &[ToolSpec]) -> Result<String, String> {
-        self.render_with(messages, tools, true)
+        let prompt = self.render_with(messages, tools, true)?;
+        if prompt.trim().is_empty() {
+            return Err("the chat template rendered an empty prompt".into());
+        }
+        Ok(prompt)
     }
 
     /// The fixed prefix every conversation of an agent starts with: what the template
@@ -94,7 +131,45 @@ impl ChatTemplate {
         }
         let ctx = JValue::from_iter(ctx);
         let template = self.env.get_template(NAME).map_err(|e| e.to_string())?;
-        template.render(ctx).map_err(|e| format!("rendering the chat template: {e}"))
+        let mut out = Bounded { bytes: Vec::new(), max: self.max_output, over: false };
+        match template.render_captured_to(ctx, &mut out) {
+            Ok(_) => {}
+            Err(_) if out.over => {
+                return Err(format!(
+                    "rendering the chat template: its output is over {} bytes (the bound for this context window)",
+                    self.max_output
+                ));
+            }
+            Err(e) if e.kind() == ErrorKind::OutOfFuel => {
+                return Err(format!(
+                    "rendering the chat template: it ran over {FUEL} instructions (a template that loops?)"
+                ));
+            }
+            Err(e) => return Err(format!("rendering the chat template: {e}")),
+        }
+        String::from_utf8(out.bytes).map_err(|_| "rendering the chat template: its output is not UTF-8".into())
+    }
+}
+
+/// Where a rendering writes: refuses to grow past `max` bytes.
+struct Bounded {
+    bytes: Vec<u8>,
+    max: usize,
+    over: bool,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + buf.len() > self.max {
+            self.over = true;
+            return Err(std::io::Error::other("the chat template's output is over its bound"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -125,68 +200,117 @@ fn message_json(m: &Message) -> Value {
 }
 
 /// Python's `json.dumps` as transformers' `tojson` calls it: `", "` and `": "` separators
-/// (or `indent=N`), non-ASCII kept, keys in the value's order.
-fn tojson(value: JValue, kwargs: minijinja::value::Kwargs) -> Result<JValue, minijinja::Error> {
-    let indent: Option<usize> = kwargs.get("indent")?;
+/// (or `indent=N`, at most [`MAX_INDENT`]), non-ASCII kept, keys in the value's order; at
+/// most `max_output` bytes and [`MAX_JSON_DEPTH`] levels.
+fn tojson(value: JValue, kwargs: minijinja::value::Kwargs, max_output: usize) -> Result<JValue, minijinja::Error> {
+    let indent: Option<i64> = kwargs.get("indent")?;
     let _: Option<bool> = kwargs.get("ensure_ascii")?;
     let _: Option<bool> = kwargs.get("sort_keys")?;
     kwargs.assert_all_used()?;
-    let mut out = String::new();
-    write_py_json(&value, indent, 0, &mut out)?;
-    Ok(JValue::from_safe_string(out))
-}
-
-fn write_py_json(v: &JValue, indent: Option<usize>, depth: usize, out: &mut String) -> Result<(), minijinja::Error> {
-    use minijinja::value::ValueKind;
-    let newline = |out: &mut String, depth: usize| {
-        if let Some(n) = indent {
-            out.push('\n');
-            out.push_str(&" ".repeat(n * depth));
+    let indent = match indent {
+        None => None,
+        Some(n) if (0..=MAX_INDENT as i64).contains(&n) => Some(n as usize),
+        Some(n) => {
+            return Err(minijinja::Error::new(
+                ErrorKind::InvalidOperation,
+                format!("tojson: an indent of {n}, where at most {MAX_INDENT} is allowed"),
+            ));
         }
     };
-    let sep = if indent.is_some() { "," } else { ", " };
-    match v.kind() {
-        ValueKind::Undefined | ValueKind::None => out.push_str("null"),
-        ValueKind::Bool => out.push_str(if v.is_true() { "true" } else { "false" }),
-        ValueKind::Number => out.push_str(&v.to_string()),
-        ValueKind::String | ValueKind::Bytes | ValueKind::Invalid | ValueKind::Plain => {
-            out.push_str(&Value::String(v.to_string()).to_string())
+    let mut out = JsonOut { text: String::new(), indent, max: max_output };
+    out.value(&value, 0)?;
+    Ok(JValue::from_safe_string(out.text))
+}
+
+/// `tojson`'s writer, bounded in size and depth.
+struct JsonOut {
+    text: String,
+    indent: Option<usize>,
+    max: usize,
+}
+
+impl JsonOut {
+    fn push(&mut self, s: &str) -> Result<(), minijinja::Error> {
+        if self.text.len() + s.len() > self.max {
+            return Err(minijinja::Error::new(
+                ErrorKind::InvalidOperation,
+                format!("tojson: the JSON is over {} bytes", self.max),
+            ));
         }
-        ValueKind::Seq | ValueKind::Iterable => {
-            let items: Vec<JValue> = v.try_iter()?.collect();
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(sep);
-                }
-                newline(out, depth + 1);
-                write_py_json(item, indent, depth + 1, out)?;
-            }
-            if !items.is_empty() {
-                newline(out, depth);
-            }
-            out.push(']');
-        }
-        ValueKind::Map => {
-            let keys: Vec<JValue> = v.try_iter()?.collect();
-            out.push('{');
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(sep);
-                }
-                newline(out, depth + 1);
-                out.push_str(&Value::String(k.to_string()).to_string());
-                out.push_str(": ");
-                write_py_json(&v.get_item(k)?, indent, depth + 1, out)?;
-            }
-            if !keys.is_empty() {
-                newline(out, depth);
-            }
-            out.push('}');
-        }
-        _ => out.push_str(&Value::String(v.to_string()).to_string()),
+        self.text.push_str(s);
+        Ok(())
     }
-    Ok(())
+
+    fn newline(&mut self, depth: usize) -> Result<(), minijinja::Error> {
+        if let Some(n) = self.indent {
+            self.push("\n")?;
+            // Bounded: n ≤ MAX_INDENT and depth ≤ MAX_JSON_DEPTH.
+            self.push(&" ".repeat(n * depth))?;
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, s: &str) -> Result<(), minijinja::Error> {
+        if s.len() > self.max {
+            return self.push(s);
+        }
+        self.push(&Value::String(s.to_string()).to_string())
+    }
+
+    fn value(&mut self, v: &JValue, depth: usize) -> Result<(), minijinja::Error> {
+        use minijinja::value::ValueKind;
+        if depth > MAX_JSON_DEPTH {
+            return Err(minijinja::Error::new(
+                ErrorKind::InvalidOperation,
+                format!("tojson: the value nests over {MAX_JSON_DEPTH} levels deep"),
+            ));
+        }
+        let sep = if self.indent.is_some() { "," } else { ", " };
+        match v.kind() {
+            ValueKind::Undefined | ValueKind::None => self.push("null")?,
+            ValueKind::Bool => self.push(if v.is_true() { "true" } else { "false" })?,
+            ValueKind::Number => self.push(&v.to_string())?,
+            ValueKind::String | ValueKind::Bytes | ValueKind::Invalid | ValueKind::Plain => {
+                self.string(&v.to_string())?
+            }
+            ValueKind::Seq | ValueKind::Iterable => {
+                self.push("[")?;
+                let mut empty = true;
+                for (i, item) in v.try_iter()?.enumerate() {
+                    if i > 0 {
+                        self.push(sep)?;
+                    }
+                    self.newline(depth + 1)?;
+                    self.value(&item, depth + 1)?;
+                    empty = false;
+                }
+                if !empty {
+                    self.newline(depth)?;
+                }
+                self.push("]")?;
+            }
+            ValueKind::Map => {
+                self.push("{")?;
+                let mut empty = true;
+                for (i, k) in v.try_iter()?.enumerate() {
+                    if i > 0 {
+                        self.push(sep)?;
+                    }
+                    self.newline(depth + 1)?;
+                    self.string(&k.to_string())?;
+                    self.push(": ")?;
+                    self.value(&v.get_item(&k)?, depth + 1)?;
+                    empty = false;
+                }
+                if !empty {
+                    self.newline(depth)?;
+                }
+                self.push("}")?;
+            }
+            _ => self.string(&v.to_string())?,
+        }
+        Ok(())
+    }
 }
 
 /// `strftime_now(format)` of Llama 3.x templates: the current UTC date and time, for the
@@ -320,7 +444,7 @@ mod tests {
 
     #[test]
     fn qwen_renders_tools_calls_and_results_as_transformers_does() {
-        let t = ChatTemplate::new(QWEN25, "", "<|im_end|>").unwrap();
+        let t = ChatTemplate::new(QWEN25, "", "<|im_end|>", 1 << 20).unwrap();
         let tool = ToolSpec::new(
             "calculator",
             "Evaluates arithmetic",
@@ -347,7 +471,7 @@ mod tests {
 
     #[test]
     fn the_prefix_is_what_comes_before_the_first_user_text_even_without_a_system_message() {
-        let t = ChatTemplate::new(QWEN25, "", "<|im_end|>").unwrap();
+        let t = ChatTemplate::new(QWEN25, "", "<|im_end|>", 1 << 20).unwrap();
         let prefix = t.render_prefix(&[Message::user("Hello"), Message::user("more")], &[]).unwrap();
         assert_eq!(prefix, "<|im_start|>user\n", "no system message, no tools: only the user header");
         let tool = ToolSpec::new("f", "d", json!({"type": "object"})).unwrap();
@@ -368,11 +492,62 @@ mod tests {
             "{% if messages[0].content.startswith('x') %}{{ raise_exception('no x') }}{% endif %}{{ messages[0].content.strip() }}|{{ {'a': [1, 'é']} | tojson(indent=2) }}",
             "",
             "",
+            1 << 20,
         )
         .unwrap();
         assert_eq!(t.render(&[Message::user("  hi ")], &[]).unwrap(), "hi|{\n  \"a\": [\n    1,\n    \"é\"\n  ]\n}");
         let err = t.render(&[Message::user("xy")], &[]).unwrap_err();
         assert!(err.contains("no x"), "{err}");
+    }
+
+    /// A hostile template's error, from a template made in the test.
+    fn hostile(source: &str) -> String {
+        let t = match ChatTemplate::new(source, "", "", 1 << 20) {
+            Ok(t) => t,
+            Err(e) => return e,
+        };
+        t.render(&[Message::user("hi")], &[]).expect_err("a hostile template renders to an error")
+    }
+
+    #[test]
+    fn a_template_that_loops_runs_out_of_fuel() {
+        let e = hostile("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}x");
+        assert!(e.contains("instructions"), "{e}");
+    }
+
+    #[test]
+    fn a_template_that_writes_gigabytes_stops_at_its_output_bound() {
+        let e = hostile("{% for i in range(100000) %}{{ 'x' * 10000000 }}{% endfor %}");
+        assert!(e.contains("over 1048576 bytes"), "{e}");
+        // One expression as large as the bound.
+        let e = hostile("{{ 'x' * 2000000 }}");
+        assert!(e.contains("over 1048576 bytes"), "{e}");
+    }
+
+    #[test]
+    fn a_huge_template_is_refused_before_compiling() {
+        let source = format!("{{{{ '{}' }}}}", "x".repeat(MAX_SOURCE));
+        let e = hostile(&source);
+        assert!(e.contains("bytes, over the"), "{e}");
+    }
+
+    #[test]
+    fn a_template_that_renders_nothing_is_an_error() {
+        let e = hostile("{% if false %}x{% endif %}  \n");
+        assert!(e.contains("empty prompt"), "{e}");
+        assert!(ChatTemplate::new("  ", "", "", 1 << 20).is_err());
+    }
+
+    #[test]
+    fn tojson_refuses_an_absurd_indent_and_a_value_that_holds_itself() {
+        let e = hostile("{{ messages | tojson(indent=4611686018427387904) }}");
+        assert!(e.contains("indent of 4611686018427387904"), "{e}");
+        let e = hostile("{{ messages | tojson(indent=-1) }}");
+        assert!(e.contains("indent of -1"), "{e}");
+        let e = hostile("{% set ns = namespace(a=1) %}{% set ns.me = ns %}{{ ns | tojson }}");
+        assert!(e.contains("levels deep"), "{e}");
+        let e = hostile("{{ ['x' * 90000000] | tojson }}");
+        assert!(e.contains("over 1048576 bytes"), "{e}");
     }
 
     #[test]
