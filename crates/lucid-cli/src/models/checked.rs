@@ -189,7 +189,8 @@ impl BlobHash {
     /// The hash an ETag names (quotes and a weak `W/` dropped, hex lowercased): a sha256,
     /// or a git sha1 for a file announced at no more than [`SMALL_FILE`] bytes.
     pub fn from_etag(etag: &str, size: Option<u64>) -> anyhow::Result<BlobHash> {
-        let hex = etag.trim().trim_start_matches("W/").trim_matches('"').to_ascii_lowercase();
+        let bare = etag.trim().trim_start_matches("W/").trim_matches('"');
+        let hex = bare.to_ascii_lowercase();
         let is_hex = hex.bytes().all(|b| b.is_ascii_hexdigit());
         match hex.len() {
             64 if is_hex => Ok(BlobHash { hex, kind: HashKind::Sha256 }),
@@ -202,7 +203,7 @@ impl BlobHash {
             _ => bail!(
                 "the hub's ETag for the file, `{}`, is not a sha256 (nor a git sha1), so a download could not be \
                  checked; lucid does not link an unchecked file into the cache",
-                shown(etag)
+                shown(bare)
             ),
         }
     }
