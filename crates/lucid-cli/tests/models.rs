@@ -374,3 +374,114 @@ async fn on_a_terminal_the_download_draws_a_progress_bar() {
     .await
     .unwrap();
 }
+
+/// A name from the hub's file list or from a resolve URL that would leave the cache (`../`,
+/// an absolute path) or a revision that would (`..%2F..`) is refused before anything is
+/// written: the file of that name outside `HF_HOME` (`dir/hf`) stays as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn names_and_revisions_that_leave_the_cache_are_refused_and_nothing_outside_changes() {
+    let hub = FakeHub::start(vec![HubFile::new(REPO, "tiny-Q8_0.gguf", bytes(4_000, 20))]).await;
+    // A hostile hub answers every path, even one the client normalised a `../` out of.
+    hub.hostile(|h| h.stand_in = true);
+    let dir = test_dir("models-escape");
+    let outside = dir.join("outside-Q4_K_M.gguf");
+    std::fs::write(&outside, "precious").unwrap();
+    // snapshots/COMMIT/ and five `..` is `dir`; refs/ and four.
+    let up = "../../../../../outside-Q4_K_M.gguf".to_string();
+    let absolute = outside.display().to_string();
+    let url = |rev: &str, file: &str| format!("{}/{REPO}/resolve/{rev}/{file}", hub.url());
+    let not_inside = "is not a file path inside the repository";
+    let cases = [
+        (vec![up.clone()], REPO.to_string(), not_inside),
+        (vec![absolute.clone()], REPO.to_string(), not_inside),
+        (vec![], url("main", &up.replace('/', "%2F")), not_inside),
+        (vec![], url("main", &absolute.replace('/', "%2F")), not_inside),
+        (vec![], url("..%2F..%2F..%2F..%2Foutside-Q4_K_M.gguf", "tiny-Q8_0.gguf"), "is not a revision"),
+    ];
+    for (listed, name, said) in cases {
+        hub.hostile(|h| h.listed = listed);
+        let out = lucid(&dir, &hub, &["models", "pull", &name], &[]).await;
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains(said), "{name}: {err}");
+        let meta = std::fs::symlink_metadata(&outside).unwrap();
+        assert!(meta.is_file(), "{name}: {outside:?} was replaced");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious", "{name}");
+        let here = entries(&dir);
+        assert!(here.iter().all(|e| e == "hf" || e == "outside-Q4_K_M.gguf"), "{name}: {here:?}");
+        assert!(entries(&repo_dir(&dir, REPO).join("snapshots").join(COMMIT)).is_empty(), "{name}");
+    }
+}
+
+/// A body that goes on past the announced size (or, with no size announced, past the
+/// cap) is stopped there, failed and removed, instead of filling the disk.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_body_longer_than_announced_or_than_the_cap_is_stopped_and_removed() {
+    const MIB: u64 = 1 << 20;
+    let hub = FakeHub::start(vec![HubFile::new(REPO, "tiny-Q8_0.gguf", bytes(MIB as usize, 21))]).await;
+    hub.hostile(|h| h.overlong = true);
+    let dir = test_dir("models-overlong");
+    let repo = repo_dir(&dir, REPO);
+    let cases = [
+        (false, None, "more of tiny-Q8_0.gguf than the 1048576 bytes it announced; the download was stopped"),
+        (true, Some("1MiB"), "than the download cap of 1.0 MB (LUCID_MODELS_MAX_DOWNLOAD)"),
+    ];
+    for (hide_size, cap, said) in cases {
+        hub.hostile(|h| h.hide_size = hide_size);
+        let before = hub.sent();
+        let vars: Vec<_> = cap.map(|c| ("LUCID_MODELS_MAX_DOWNLOAD", c)).into_iter().collect();
+        let pull = lucid(&dir, &hub, &["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"], &vars);
+        let out = tokio::time::timeout(std::time::Duration::from_secs(300), pull).await.expect("the pull ends");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(said), "{err}");
+        let sent = hub.sent() - before;
+        assert!(sent < 64 * MIB, "the body was read on: {sent} of its {} bytes", hub::OVERLONG);
+        for blob in entries(&repo.join("blobs")) {
+            let len = std::fs::metadata(repo.join("blobs").join(&blob)).unwrap().len();
+            assert!(len <= 2 * MIB, "{blob}: {len} bytes for 1 MiB announced");
+        }
+        assert!(entries(&repo.join("snapshots").join(COMMIT)).is_empty());
+    }
+}
+
+/// An ETag that is no hash gives nothing to check the download against: nothing is
+/// downloaded and nothing linked.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_etag_that_is_no_hash_links_nothing() {
+    let hub = FakeHub::start(vec![HubFile::new(REPO, "tiny-Q8_0.gguf", bytes(3_000, 22))]).await;
+    hub.hostile(|h| h.etag = Some("not-a-hash".into()));
+    let dir = test_dir("models-etag");
+    let out = lucid(&dir, &hub, &["models", "pull", "org/tiny-GGUF:tiny-Q8_0.gguf"], &[]).await;
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("`not-a-hash`, is not a sha256") && err.contains("does not link an unchecked file"), "{err}");
+    let repo = repo_dir(&dir, REPO);
+    assert!(entries(&repo.join("snapshots").join(COMMIT)).is_empty());
+    assert!(entries(&repo.join("blobs")).is_empty());
+    assert!(!hub.lines().iter().any(|l| l.starts_with("GET /cdn/")), "nothing downloaded: {:?}", hub.lines());
+}
+
+/// Escape sequences in a name (from the hub's list, a URL, or the cache) are printed as
+/// text, never as raw bytes a terminal obeys.
+#[tokio::test(flavor = "multi_thread")]
+async fn escape_sequences_in_names_never_reach_the_terminal() {
+    let hub = FakeHub::start(vec![HubFile::new(REPO, "tiny-Q8_0.gguf", bytes(3_000, 23))]).await;
+    hub.hostile(|h| {
+        h.stand_in = true;
+        h.listed = vec!["evil\x1b[31m\x1b]0;pwned\x07-Q4_K_M.gguf".into()];
+    });
+    let dir = test_dir("models-escapes");
+    let url = format!("{}/{REPO}/resolve/main/evil%1B%5B2J-Q8_0.gguf", hub.url());
+    // Put in the cache by another tool.
+    let snapshot = repo_dir(&dir, REPO).join("snapshots").join(COMMIT);
+    std::fs::create_dir_all(&snapshot).unwrap();
+    std::fs::write(snapshot.join("cached\x1b[2J-Q8_0.gguf"), "x").unwrap();
+    for args in [&["models", "pull", REPO][..], &["models", "pull", &url], &["models", "list"]] {
+        let out = lucid(&dir, &hub, args, &[]).await;
+        let (stdout, err) = (text(&out.stdout), text(&out.stderr));
+        assert!(!out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b), "{args:?}: {stdout}{err}");
+        assert!(!out.stderr.contains(&0x07), "{args:?}: {err}");
+        assert!(stdout.contains("\\u{1b}[") || err.contains("\\u{1b}["), "{args:?} names it, escaped: {stdout}{err}");
+    }
+}

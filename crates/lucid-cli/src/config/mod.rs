@@ -251,7 +251,8 @@ impl AgentSettings {
 /// Where local models come from and go: the Hugging Face cache (`HF_HUB_CACHE`, else
 /// `HUGGINGFACE_HUB_CACHE`, else `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`,
 /// else `~/.cache/huggingface/hub`, as `huggingface_hub` looks), the hub (`HF_ENDPOINT`,
-/// `HF_TOKEN`) and offline mode (`offline`, or `HF_HUB_OFFLINE` set to 1, true, yes or on).
+/// `HF_TOKEN`), offline mode (`offline`, or `HF_HUB_OFFLINE` set to 1, true, yes or on) and
+/// the download cap for a file of unannounced size (`LUCID_MODELS_MAX_DOWNLOAD`, 64 GiB).
 pub fn hub(offline: bool) -> crate::models::Hub {
     let cache = env("HF_HUB_CACHE")
         .or_else(|| env("HUGGINGFACE_HUB_CACHE"))
@@ -272,6 +273,7 @@ pub fn hub(offline: bool) -> crate::models::Hub {
         endpoint: env("HF_ENDPOINT").unwrap_or_else(|| "https://huggingface.co".into()),
         token,
         offline,
+        max_download: crate::models::max_download(env("LUCID_MODELS_MAX_DOWNLOAD").as_deref()),
     }
 }
 

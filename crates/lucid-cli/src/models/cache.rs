@@ -10,13 +10,16 @@
 //! $HF_HUB_CACHE/.locks/models--ORG--REPO/<etag>.lock
 //! ```
 //!
-//! A file appears under `snapshots/` only once its blob is complete and checked.
+//! A file appears under `snapshots/` only once its blob is complete and checked. Every
+//! path here is built from the checked names of `checked` (a repository, a relative file
+//! path, a revision, a commit, a hash), never from text the hub or a URL sent.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use super::checked::{BlobHash, Commit, RepoId, RepoPath, Revision};
 use super::name::{FileChoice, ModelRef, pick_gguf};
 
 /// The cache folder (`hub/`).
@@ -50,57 +53,57 @@ impl Cache {
     }
 
     /// `models--ORG--REPO`.
-    pub fn repo_dir(&self, repo: &str) -> PathBuf {
-        self.root.join(format!("models--{}", repo.replace('/', "--")))
+    pub fn repo_dir(&self, repo: &RepoId) -> PathBuf {
+        self.root.join(repo.folder())
     }
 
-    /// Where the blob of this ETag lives.
-    pub fn blob(&self, repo: &str, etag: &str) -> PathBuf {
-        self.repo_dir(repo).join("blobs").join(etag)
+    /// Where the blob of this hash lives.
+    pub fn blob(&self, repo: &RepoId, hash: &BlobHash) -> PathBuf {
+        self.repo_dir(repo).join("blobs").join(hash.as_str())
     }
 
     /// The lock file of one blob's download.
-    pub fn lock(&self, repo: &str, etag: &str) -> PathBuf {
-        self.root.join(".locks").join(format!("models--{}", repo.replace('/', "--"))).join(format!("{etag}.lock"))
+    pub fn lock(&self, repo: &RepoId, hash: &BlobHash) -> PathBuf {
+        self.root.join(".locks").join(repo.folder()).join(format!("{}.lock", hash.as_str()))
     }
 
     /// The snapshot entry of `file` at `commit`.
-    pub fn pointer(&self, repo: &str, commit: &str, file: &str) -> PathBuf {
-        self.repo_dir(repo).join("snapshots").join(commit).join(file)
+    pub fn pointer(&self, repo: &RepoId, commit: &Commit, file: &RepoPath) -> PathBuf {
+        self.repo_dir(repo).join("snapshots").join(commit.as_str()).join(file.as_str())
     }
 
     /// The commit a revision points at: the revision itself when it is a commit hash,
-    /// else what `refs/<revision>` says.
-    pub fn commit_of(&self, repo: &str, revision: &str) -> Option<String> {
-        if is_commit(revision) {
-            return Some(revision.to_string());
+    /// else what `refs/<revision>` says (when that is a commit hash).
+    pub fn commit_of(&self, repo: &RepoId, revision: &Revision) -> Option<Commit> {
+        if let Some(commit) = revision.commit() {
+            return Some(commit);
         }
-        let text = fs::read_to_string(self.repo_dir(repo).join("refs").join(revision)).ok()?;
-        Some(text.trim().to_string()).filter(|c| !c.is_empty())
+        let text = fs::read_to_string(self.repo_dir(repo).join("refs").join(revision.as_str())).ok()?;
+        Commit::parse(text.trim())
     }
 
     /// Records that `revision` points at `commit` (`refs/<revision>`), as the hub said.
-    pub fn set_ref(&self, repo: &str, revision: &str, commit: &str) -> anyhow::Result<()> {
-        if revision == commit {
+    pub fn set_ref(&self, repo: &RepoId, revision: &Revision, commit: &Commit) -> anyhow::Result<()> {
+        if revision.as_str() == commit.as_str() {
             return Ok(());
         }
-        let path = self.repo_dir(repo).join("refs").join(revision);
+        let path = self.repo_dir(repo).join("refs").join(revision.as_str());
         fs::create_dir_all(path.parent().unwrap_or(&self.root))?;
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        fs::write(&tmp, commit)
+        fs::write(&tmp, commit.as_str())
             .and_then(|()| fs::rename(&tmp, &path))
             .with_context(|| format!("writing {}", path.display()))
     }
 
     /// Links the snapshot entry to its blob (relative, as `huggingface_hub` does, so the
     /// cache can be moved), replacing an older entry.
-    pub fn link(&self, repo: &str, commit: &str, file: &str, etag: &str) -> anyhow::Result<PathBuf> {
+    pub fn link(&self, repo: &RepoId, commit: &Commit, file: &RepoPath, hash: &BlobHash) -> anyhow::Result<PathBuf> {
         let pointer = self.pointer(repo, commit, file);
         let parent = pointer.parent().context("a snapshot entry has a folder")?;
         fs::create_dir_all(parent)?;
         // snapshots/<commit>/<dirs of file>/… back up to the repository folder.
-        let depth = 2 + file.matches('/').count();
-        let target = PathBuf::from("../".repeat(depth)).join("blobs").join(etag);
+        let depth = 2 + file.depth();
+        let target = PathBuf::from("../".repeat(depth)).join("blobs").join(hash.as_str());
         let tmp = parent.join(format!(
             ".{}.tmp{}",
             pointer.file_name().and_then(|n| n.to_str()).unwrap_or("f"),
@@ -120,8 +123,8 @@ impl Cache {
         let file = match &model.file {
             FileChoice::Exact(f) => f.clone(),
             FileChoice::Tag(tag) => {
-                let files = files_under(&self.repo_dir(&model.repo).join("snapshots").join(&commit));
-                pick_gguf(&files, tag.as_deref()).ok()?
+                let files = files_under(&self.repo_dir(&model.repo).join("snapshots").join(commit.as_str()));
+                RepoPath::parse(&pick_gguf(&files, tag.as_deref()).ok()?).ok()?
             }
         };
         let pointer = self.pointer(&model.repo, &commit, &file);
@@ -164,7 +167,7 @@ impl Cache {
         for snapshot in fs::read_dir(&snapshots).into_iter().flatten().flatten() {
             let files = files_under(&snapshot.path());
             let doomed: Vec<String> = match &model.file {
-                FileChoice::Exact(f) => files.iter().filter(|x| *x == f).cloned().collect(),
+                FileChoice::Exact(f) => files.iter().filter(|x| x.as_str() == f.as_str()).cloned().collect(),
                 FileChoice::Tag(Some(tag)) => pick_gguf(&files, Some(tag)).into_iter().collect(),
                 FileChoice::Tag(None) => files.clone(),
             };
@@ -203,11 +206,6 @@ impl Cache {
         }
         Ok(removed)
     }
-}
-
-/// A 40-hex-digit commit hash.
-pub fn is_commit(revision: &str) -> bool {
-    revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
 /// The paths of the files (and links) under `dir`, relative to it, `/`-separated.

@@ -1,19 +1,21 @@
 //! Talking to the hub: which commit and blob a file is (a `HEAD` of its resolve URL, as
-//! `huggingface_hub` does), which GGUFs a repository has, and the download itself —
-//! into `blobs/<etag>.incomplete`, resumed with a `Range` request after an interruption,
-//! checked against the hub's sha256 before it is moved into place and linked from
-//! `snapshots/`.
+//! `huggingface_hub` does), which GGUFs a repository has, and the download (`download`),
+//! checked against the hub's sha256 before it is linked from `snapshots/`. What the hub
+//! answers is checked (`checked`) before it names anything on disk: a listed file name
+//! that would leave the repository's folder refuses the listing, an `X-Repo-Commit` that
+//! is no commit hash or an ETag that is no hash refuses the file.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use reqwest::header::{HeaderMap, HeaderValue};
-use tokio::io::AsyncWriteExt;
 
-use super::cache::{Cache, is_commit};
+use super::cache::Cache;
+use super::checked::{BlobHash, Commit, RepoPath, shown};
+use super::download::{MAX_JSON, Source, download, read_bounded};
 use super::name::{FileChoice, ModelRef, pick_gguf};
-use super::progress::{Progress, size};
+use super::progress::size;
 
 /// Where models come from and go: the cache, the hub's endpoint and token, and whether
 /// the network may be used at all.
@@ -27,6 +29,10 @@ pub struct Hub {
     pub token: Option<String>,
     /// `--offline` or `HF_HUB_OFFLINE=1`: the cache only.
     pub offline: bool,
+    /// The most bytes one download takes when the hub announces no size
+    /// (`LUCID_MODELS_MAX_DOWNLOAD`, see [`super::max_download`]); an announced size above
+    /// it is refused. The error is the setting's, reported when a download needs it.
+    pub max_download: Result<u64, String>,
 }
 
 /// A model file in the cache, after [`Hub::pull`].
@@ -44,10 +50,10 @@ pub struct Pulled {
     pub downloaded: bool,
 }
 
-/// What a `HEAD` of a resolve URL says.
+/// What a `HEAD` of a resolve URL says, checked.
 struct Metadata {
-    commit: String,
-    etag: String,
+    commit: Commit,
+    hash: BlobHash,
     size: Option<u64>,
     /// Where the bytes are: a CDN for LFS files (the hub's redirect), else the URL itself.
     location: String,
@@ -90,11 +96,18 @@ impl Hub {
                 FileChoice::Exact(f) => f.clone(),
                 FileChoice::Tag(tag) => {
                     let files = self.files(&client, &endpoint, model).await?;
-                    pick_gguf(&files, tag.as_deref())
-                        .with_context(|| format!("{} at {}", model.repo, model.revision))?
+                    RepoPath::parse(
+                        &pick_gguf(&files, tag.as_deref())
+                            .with_context(|| format!("{} at {}", model.repo, model.revision))?,
+                    )?
                 }
             };
-            let url = format!("{endpoint}/{}/resolve/{}/{}", model.repo, encode(&model.revision), encode_path(&file));
+            let url = format!(
+                "{endpoint}/{}/resolve/{}/{}",
+                model.repo,
+                encode(model.revision.as_str()),
+                encode_path(file.as_str())
+            );
             anyhow::Ok((self.metadata(&url).await?, file))
         };
         let (meta, file) = match asked.await {
@@ -102,54 +115,71 @@ impl Hub {
             Err(e) if e.downcast_ref::<reqwest::Error>().is_some_and(|r| r.is_connect() || r.is_timeout()) => {
                 // The hub out of reach: a copy already here still does, as with huggingface_hub.
                 if let Some(path) = self.cache.find(model) {
-                    eprintln!("lucid: {endpoint} is out of reach ({e}); using the cached {}", path.display());
+                    eprintln!(
+                        "lucid: {}",
+                        shown(&format!("{endpoint} is out of reach ({e}); using the cached {}", path.display()))
+                    );
                     return Ok(cached(model, path));
                 }
                 return Err(e.context(format!("cannot reach {endpoint} to download {}", model.display())));
             }
             Err(e) => return Err(e),
         };
-        self.cache.set_ref(&model.repo, &model.revision, &meta.commit)?;
-        let blob = self.cache.blob(&model.repo, &meta.etag);
-        let pointer = self.cache.pointer(&model.repo, &meta.commit, &file);
+        let repo = &model.repo;
+        self.cache.set_ref(repo, &model.revision, &meta.commit)?;
+        let blob = self.cache.blob(repo, &meta.hash);
+        let pointer = self.cache.pointer(repo, &meta.commit, &file);
+        let pulled = |path: PathBuf, downloaded| -> anyhow::Result<Pulled> {
+            let size = std::fs::metadata(&path)?.len();
+            Ok(Pulled { repo: repo.to_string(), file: file.to_string(), path, size, downloaded })
+        };
         if blob.is_file() {
             let path = if std::fs::metadata(&pointer).is_ok_and(|m| m.is_file()) {
                 pointer
             } else {
-                self.cache.link(&model.repo, &meta.commit, &file, &meta.etag)?
+                self.cache.link(repo, &meta.commit, &file, &meta.hash)?
             };
-            let size = std::fs::metadata(&path)?.len();
-            return Ok(Pulled { repo: model.repo.clone(), file, path, size, downloaded: false });
+            return pulled(path, false);
         }
+        let cap = self.max_download.clone().map_err(anyhow::Error::msg)?;
         let total = meta.size.map_or_else(|| "unknown size".to_string(), size);
         eprintln!(
-            "lucid: downloading {file} ({total}) from {endpoint}/{} into {}",
-            model.repo,
-            self.cache.repo_dir(&model.repo).display()
+            "lucid: downloading {} ({total}) from {}/{repo} into {}",
+            shown(file.as_str()),
+            shown(&endpoint),
+            shown(&self.cache.repo_dir(repo).display().to_string())
         );
-        let _lock = lock(&self.cache.lock(&model.repo, &meta.etag)).await?;
+        let _lock = lock(&self.cache.lock(repo, &meta.hash)).await?;
         // Another lucid may have finished it while this one waited for the lock.
         if !blob.is_file() {
             let bearer = same_host(&meta.location, &endpoint).then_some(self.token.as_deref()).flatten();
-            download(&client, &meta, &blob, bearer, &file).await?;
+            let src = Source { location: &meta.location, hash: &meta.hash, size: meta.size, bearer };
+            download(&client, &src, &blob, &file, cap).await?;
         }
-        let path = self.cache.link(&model.repo, &meta.commit, &file, &meta.etag)?;
-        let size = std::fs::metadata(&path)?.len();
-        Ok(Pulled { repo: model.repo.clone(), file, path, size, downloaded: true })
+        pulled(self.cache.link(repo, &meta.commit, &file, &meta.hash)?, true)
     }
 
-    /// The files of a repository at a revision (`GET /api/models/ORG/REPO/revision/REV`).
+    /// The files of a repository at a revision (`GET /api/models/ORG/REPO/revision/REV`),
+    /// each a path inside the repository: one that is not (`../x`, `/etc/x`, a control
+    /// character) refuses the whole list, as only a broken or hostile hub sends one.
     async fn files(&self, client: &reqwest::Client, endpoint: &str, model: &ModelRef) -> anyhow::Result<Vec<String>> {
-        let url = format!("{endpoint}/api/models/{}/revision/{}", model.repo, encode(&model.revision));
+        let url = format!("{endpoint}/api/models/{}/revision/{}", model.repo, encode(model.revision.as_str()));
         let resp = client.get(&url).headers(self.auth()).send().await?;
         let resp = check(resp, &model.display())?;
-        let body: serde_json::Value = resp.json().await.with_context(|| format!("{url}: not the hub's JSON"))?;
-        Ok(body["siblings"]
+        let body = read_bounded(resp, MAX_JSON, &url).await?;
+        let body: serde_json::Value =
+            serde_json::from_slice(&body).with_context(|| format!("{}: not the hub's JSON", shown(&url)))?;
+        body["siblings"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|s| s["rfilename"].as_str().map(str::to_string))
-            .collect())
+            .filter_map(|s| s["rfilename"].as_str())
+            .map(|name| {
+                RepoPath::parse(name).map(|p| p.as_str().to_string()).with_context(|| {
+                    format!("the hub's file list of {} at {} was refused", model.repo, model.revision)
+                })
+            })
+            .collect()
     }
 
     /// `HEAD` of a resolve URL, following only the hub's own (relative) redirects, as a
@@ -171,21 +201,28 @@ impl Hub {
             // A redirect elsewhere (an LFS file's CDN) carries the file's headers itself.
             let resp = if resp.status().is_redirection() { resp } else { check(resp, &url)? };
             let commit = header(&headers, "x-repo-commit")
-                .filter(|c| is_commit(c))
                 .context("the hub did not say which commit the file is at (no X-Repo-Commit header)")?;
+            let commit = Commit::parse(commit.trim())
+                .with_context(|| format!("the hub's X-Repo-Commit `{}` is not a commit hash", shown(&commit)))?;
+            // A redirect's own Content-Length is its (empty) body's, not the file's.
+            let redirected = resp.status().is_redirection();
+            let size = match header(&headers, "x-linked-size")
+                .or_else(|| header(&headers, "content-length").filter(|_| !redirected))
+            {
+                Some(s) => Some(s.trim().parse::<u64>().ok().with_context(|| {
+                    format!("the hub announced the file's size as `{}`, not a number of bytes", shown(&s))
+                })?),
+                None => None,
+            };
             let etag = header(&headers, "x-linked-etag")
                 .or_else(|| header(&headers, "etag"))
-                .map(|e| e.trim_start_matches("W/").trim_matches('"').to_string())
-                .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
-                .context("the hub gave no usable ETag for the file, so its download cannot be checked")?;
-            let size = header(&headers, "x-linked-size")
-                .or_else(|| header(&headers, "content-length"))
-                .and_then(|s| s.parse().ok());
+                .context("the hub gave no ETag for the file, so its download could not be checked")?;
+            let hash = BlobHash::from_etag(&etag, size)?;
             let location = match location {
-                Some(l) if resp.status().is_redirection() => l,
+                Some(l) if redirected => l,
                 _ => url.clone(),
             };
-            return Ok(Metadata { commit, etag, size, location });
+            return Ok(Metadata { commit, hash, size, location });
         }
         bail!("{url}: too many redirects")
     }
@@ -202,121 +239,11 @@ impl Hub {
 /// A cached file as [`Hub::pull`] reports it.
 fn cached(model: &ModelRef, path: PathBuf) -> Pulled {
     let file = match &model.file {
-        FileChoice::Exact(f) => f.clone(),
+        FileChoice::Exact(f) => f.to_string(),
         FileChoice::Tag(_) => path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
     };
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    Pulled { repo: model.repo.clone(), file, path, size, downloaded: false }
-}
-
-/// Downloads into `<blob>.incomplete` (from where an earlier attempt stopped), checks
-/// size and hash, and only then renames it to `blob`. A mismatch deletes the partial file.
-async fn download(
-    client: &reqwest::Client,
-    meta: &Metadata,
-    blob: &Path,
-    bearer: Option<&str>,
-    file: &str,
-) -> anyhow::Result<()> {
-    if let Some(dir) = blob.parent() {
-        tokio::fs::create_dir_all(dir).await.with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let incomplete = PathBuf::from(format!("{}.incomplete", blob.display()));
-    let mut have = tokio::fs::metadata(&incomplete).await.map(|m| m.len()).unwrap_or(0);
-    if meta.size.is_some_and(|total| have > total) {
-        have = 0;
-    }
-    if meta.size != Some(have) || have == 0 {
-        let mut req = client.get(&meta.location).header("accept-encoding", "identity");
-        if let Some(t) = bearer {
-            req = req.bearer_auth(t);
-        }
-        if have > 0 {
-            req = req.header("range", format!("bytes={have}-"));
-        }
-        let mut resp = req.send().await.with_context(|| format!("downloading {file}"))?;
-        if have > 0 && resp.status() != reqwest::StatusCode::PARTIAL_CONTENT {
-            // The server sent the whole file (or refused the range): start over.
-            have = 0;
-            if resp.status() == reqwest::StatusCode::RANGE_NOT_SATISFIABLE {
-                let mut req = client.get(&meta.location).header("accept-encoding", "identity");
-                if let Some(t) = bearer {
-                    req = req.bearer_auth(t);
-                }
-                resp = req.send().await?;
-            }
-        }
-        let mut resp = check(resp, file)?;
-        let mut out = tokio::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .append(have > 0)
-            .truncate(have == 0)
-            .open(&incomplete)
-            .await
-            .with_context(|| format!("writing {}", incomplete.display()))?;
-        let mut progress = Progress::new(&format!("{file}:"), have, meta.size);
-        let result = async {
-            while let Some(chunk) = resp.chunk().await? {
-                out.write_all(&chunk).await?;
-                progress.add(chunk.len() as u64);
-            }
-            anyhow::Ok(())
-        }
-        .await;
-        out.flush().await?;
-        out.sync_all().await?;
-        progress.finish();
-        if let Err(e) = result {
-            let got = tokio::fs::metadata(&incomplete).await.map(|m| m.len()).unwrap_or(0);
-            return Err(e.context(format!(
-                "the download of {file} stopped after {}; run the same command again to resume it",
-                size(got)
-            )));
-        }
-    }
-    let got = tokio::fs::metadata(&incomplete).await?.len();
-    if let Some(total) = meta.size.filter(|t| *t != got) {
-        let _ = tokio::fs::remove_file(&incomplete).await;
-        bail!("the download of {file} has {got} bytes where the hub announced {total}; it was removed");
-    }
-    let path = incomplete.clone();
-    let etag = meta.etag.clone();
-    let actual = tokio::task::spawn_blocking(move || digest(&path, &etag)).await??;
-    if let Some(actual) = actual.filter(|a| *a != meta.etag) {
-        let _ = tokio::fs::remove_file(&incomplete).await;
-        bail!(
-            "the download of {file} does not match the hub's checksum (expected {}, got {actual}); it was removed",
-            meta.etag
-        );
-    }
-    tokio::fs::rename(&incomplete, blob).await.with_context(|| format!("moving the download to {}", blob.display()))
-}
-
-/// The hash the ETag is of: the sha256 for an LFS file (64 hex digits), the git blob
-/// sha1 for a small one (40); `None` for an ETag that is neither (nothing to check).
-fn digest(path: &Path, etag: &str) -> anyhow::Result<Option<String>> {
-    use std::io::Read;
-    let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
-    let mut ctx = match etag.len() {
-        64 if hex(etag) => ring::digest::Context::new(&ring::digest::SHA256),
-        40 if hex(etag) => {
-            let mut c = ring::digest::Context::new(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY);
-            c.update(format!("blob {}\0", std::fs::metadata(path)?.len()).as_bytes());
-            c
-        }
-        _ => return Ok(None),
-    };
-    let mut file = std::fs::File::open(path)?;
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        ctx.update(&buf[..n]);
-    }
-    Ok(Some(ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect()))
+    Pulled { repo: model.repo.to_string(), file, path, size, downloaded: false }
 }
 
 /// Holds an exclusive lock on `path` (flock) until dropped: one download per blob.
@@ -351,7 +278,7 @@ fn client(redirects: reqwest::redirect::Policy) -> anyhow::Result<reqwest::Clien
 }
 
 /// The response, or an error a user can act on.
-fn check(resp: reqwest::Response, what: &str) -> anyhow::Result<reqwest::Response> {
+pub(super) fn check(resp: reqwest::Response, what: &str) -> anyhow::Result<reqwest::Response> {
     let status = resp.status();
     if status.is_success() {
         return Ok(resp);
@@ -361,7 +288,7 @@ fn check(resp: reqwest::Response, what: &str) -> anyhow::Result<reqwest::Respons
         404 => ": no such repository, revision or file",
         _ => "",
     };
-    bail!("{what}: the hub answered {status}{hint}")
+    bail!("{}: the hub answered {status}{hint}", shown(what))
 }
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
@@ -397,21 +324,6 @@ fn encode_path(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_etag_says_which_hash_to_check() {
-        let dir = std::env::temp_dir().join(format!("lucid-digest-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("f");
-        std::fs::write(&path, "hello\n").unwrap();
-        // `sha256sum` and `git hash-object` of the same bytes.
-        let sha256 = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
-        assert_eq!(digest(&path, sha256).unwrap().as_deref(), Some(sha256));
-        let git = "ce013625030ba8dba906f756967f9e9ca394464a";
-        assert_eq!(digest(&path, git).unwrap().as_deref(), Some(git));
-        assert_eq!(digest(&path, "not-a-hash").unwrap(), None);
-        std::fs::remove_dir_all(dir).ok();
-    }
 
     #[test]
     fn revisions_and_paths_are_encoded_per_segment() {

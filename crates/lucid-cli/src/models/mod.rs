@@ -5,7 +5,10 @@
 //!   which GGUF of a repository it picks;
 //! - `cache`: the hub cache's layout (`models--ORG--REPO/{blobs,snapshots,refs}`), shared
 //!   with `huggingface_hub` and llama.cpp: lookup, listing, removal;
-//! - `hub`: asking the hub and downloading (resumed, checked, never half-written);
+//! - `checked`: the names a cache path is built from (repository, file path, revision,
+//!   commit, blob hash), each made only by its check, and names shown inert on a terminal;
+//! - `hub`: asking the hub; `download`: the download (resumed, bounded by the announced
+//!   size or `LUCID_MODELS_MAX_DOWNLOAD`, checked against its hash, never half-written);
 //! - `progress`: the progress bar.
 //!
 //! It reads no environment: `crate::config` resolves the cache folder, endpoint, token
@@ -13,6 +16,8 @@
 //! feature's (crate `lucid-local`), reached only through [`local_chat_model`].
 
 mod cache;
+mod checked;
+mod download;
 mod hub;
 mod name;
 mod progress;
@@ -23,10 +28,12 @@ use std::sync::Arc;
 use lucid::model::ChatModel;
 
 pub use cache::Cache;
+pub use download::max_download;
 pub use hub::Hub;
 pub use name::{DEFAULT_MODEL, ModelRef};
 
 use crate::args::ModelsAction;
+use checked::shown;
 
 /// `lucid models …`; returns the exit code.
 pub async fn run(action: ModelsAction, hub: Hub) -> anyhow::Result<i32> {
@@ -34,7 +41,7 @@ pub async fn run(action: ModelsAction, hub: Hub) -> anyhow::Result<i32> {
         ModelsAction::Pull { name } => {
             let pulled = hub.pull(&ModelRef::parse(&name)?).await?;
             let what = if pulled.downloaded { "downloaded" } else { "already in the cache" };
-            eprintln!("lucid: {}:{} ({}) {what}", pulled.repo, pulled.file, progress::size(pulled.size));
+            eprintln!("lucid: {}:{} ({}) {what}", pulled.repo, shown(&pulled.file), progress::size(pulled.size));
             println!("{}", pulled.path.display());
         }
         ModelsAction::List { json } => {
@@ -48,20 +55,19 @@ pub async fn run(action: ModelsAction, hub: Hub) -> anyhow::Result<i32> {
             } else if models.is_empty() {
                 eprintln!(
                     "lucid: no GGUF model in {} (`lucid models pull {DEFAULT_MODEL}` gets the default one)",
-                    hub.cache.root().display()
+                    shown(&hub.cache.root().display().to_string())
                 );
             } else {
-                let repo_w = models.iter().map(|m| m.repo.len()).max().unwrap_or(4).max(4);
-                let file_w = models.iter().map(|m| m.file.len()).max().unwrap_or(4).max(4);
+                // What other tools put in the cache is shown inert too.
+                let rows: Vec<_> = models
+                    .iter()
+                    .map(|m| (shown(&m.repo), shown(&m.file), shown(&m.path.display().to_string())))
+                    .collect();
+                let repo_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(4).max(4);
+                let file_w = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(4).max(4);
                 println!("{:<repo_w$}  {:<file_w$}  {:>9}  path", "repo", "file", "size");
-                for m in &models {
-                    println!(
-                        "{:<repo_w$}  {:<file_w$}  {:>9}  {}",
-                        m.repo,
-                        m.file,
-                        progress::size(m.size),
-                        m.path.display()
-                    );
+                for (m, (repo, file, path)) in models.iter().zip(&rows) {
+                    println!("{repo:<repo_w$}  {file:<file_w$}  {:>9}  {path}", progress::size(m.size));
                 }
             }
         }
@@ -69,11 +75,15 @@ pub async fn run(action: ModelsAction, hub: Hub) -> anyhow::Result<i32> {
             let model = ModelRef::parse(&name)?;
             let removed = hub.cache.remove(&model)?;
             if removed.is_empty() {
-                eprintln!("lucid: {} is not in the cache at {}", model.display(), hub.cache.root().display());
+                eprintln!(
+                    "lucid: {} is not in the cache at {}",
+                    model.display(),
+                    shown(&hub.cache.root().display().to_string())
+                );
                 return Ok(1);
             }
             for path in removed {
-                eprintln!("lucid: removed {}", path.display());
+                eprintln!("lucid: removed {}", shown(&path.display().to_string()));
             }
         }
     }

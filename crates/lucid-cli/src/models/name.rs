@@ -4,6 +4,8 @@
 
 use anyhow::{Context, bail};
 
+use super::checked::{RepoId, RepoPath, Revision, shown};
+
 /// The model used when nothing else is there: Qwen3-0.6B (Apache-2.0), in its official
 /// GGUF. That repository ships one quantization, Q8_0 (639,446,688 bytes): at 0.6B
 /// parameters a 4-bit file saves only ~250 MB and costs the most quality exactly where a
@@ -21,9 +23,9 @@ pub const DEFAULT_TAG: &str = "Q4_K_M";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelRef {
     /// `ORG/REPO`.
-    pub repo: String,
+    pub repo: RepoId,
     /// A branch, tag or commit (`main` unless a URL says otherwise).
-    pub revision: String,
+    pub revision: Revision,
     /// Which file of the repository.
     pub file: FileChoice,
     /// The hub's base URL, when a full URL named it (else the configured endpoint).
@@ -34,7 +36,7 @@ pub struct ModelRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileChoice {
     /// This path in the repository.
-    Exact(String),
+    Exact(RepoPath),
     /// The GGUF whose name ends with this tag (`None`: [`DEFAULT_TAG`], see [`pick_gguf`]).
     Tag(Option<String>),
 }
@@ -58,29 +60,32 @@ impl ModelRef {
             Some((repo, file)) => (repo, Some(file)),
             None => (name, None),
         };
-        check_repo(repo)?;
+        let repo = check_repo(repo)?;
         let file = match file {
-            Some(f) if f.to_ascii_lowercase().ends_with(".gguf") => FileChoice::Exact(f.to_string()),
+            Some(f) if f.to_ascii_lowercase().ends_with(".gguf") => FileChoice::Exact(RepoPath::parse(f)?),
             Some("") => bail!("`{name}`: nothing after `:` (use ORG/REPO:FILE.gguf or ORG/REPO:Q8_0)"),
             Some(tag) => FileChoice::Tag(Some(tag.to_string())),
             None => FileChoice::Tag(None),
         };
-        Ok(ModelRef { repo: repo.to_string(), revision: "main".into(), file, endpoint: None })
+        Ok(ModelRef { repo, revision: Revision::main(), file, endpoint: None })
     }
 
-    /// `ORG/REPO:FILE` (or the tag), as `lucid models list` and messages show it.
+    /// `ORG/REPO:FILE` (or the tag), as `lucid models list` and messages show it (a tag's
+    /// control characters escaped).
     pub fn display(&self) -> String {
         match &self.file {
             FileChoice::Exact(f) => format!("{}:{f}", self.repo),
-            FileChoice::Tag(Some(t)) => format!("{}:{t}", self.repo),
-            FileChoice::Tag(None) => self.repo.clone(),
+            FileChoice::Tag(Some(t)) => format!("{}:{}", self.repo, shown(t)),
+            FileChoice::Tag(None) => self.repo.to_string(),
         }
     }
 }
 
-/// `https://HOST/ORG/REPO/resolve/REVISION/PATH` (or `/blob/`, as a browser shows it).
+/// `https://HOST/ORG/REPO/resolve/REVISION/PATH` (or `/blob/`, as a browser shows it). The
+/// revision and the path are checked after percent-decoding: `..%2F..` is no revision.
 fn parse_url(url: &str) -> anyhow::Result<ModelRef> {
-    let bad = || format!("`{url}` is not a file URL of the hub (https://HOST/ORG/REPO/resolve/REVISION/FILE)");
+    let bad =
+        || format!("`{}` is not a file URL of the hub (https://HOST/ORG/REPO/resolve/REVISION/FILE)", shown(url));
     let (scheme, rest) = url.split_once("://").with_context(bad)?;
     let rest = rest.split(['?', '#']).next().unwrap_or_default();
     let (host, path) = rest.split_once('/').with_context(bad)?;
@@ -88,27 +93,25 @@ fn parse_url(url: &str) -> anyhow::Result<ModelRef> {
     if parts.len() < 5 || !matches!(parts[2], "resolve" | "blob") || parts[4..].iter().any(|p| p.is_empty()) {
         bail!(bad());
     }
-    let repo = format!("{}/{}", parts[0], parts[1]);
-    check_repo(&repo)?;
+    let repo = check_repo(&format!("{}/{}", parts[0], parts[1]))?;
+    let revision = Revision::parse(&percent_decode(parts[3])).with_context(bad)?;
+    let file = parts[4..].iter().map(|p| percent_decode(p)).collect::<Vec<_>>().join("/");
     Ok(ModelRef {
         repo,
-        revision: percent_decode(parts[3]),
-        file: FileChoice::Exact(parts[4..].iter().map(|p| percent_decode(p)).collect::<Vec<_>>().join("/")),
+        revision,
+        file: FileChoice::Exact(RepoPath::parse(&file).with_context(bad)?),
         endpoint: Some(format!("{scheme}://{host}")),
     })
 }
 
-fn check_repo(repo: &str) -> anyhow::Result<()> {
-    let ok = |s: &str| {
-        !s.is_empty() && s != "." && s != ".." && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    };
-    match repo.split_once('/') {
-        Some((org, name)) if ok(org) && ok(name) => Ok(()),
-        _ => bail!(
-            "`{repo}` is not a model name: use an alias ({}), ORG/REPO, ORG/REPO:FILE.gguf, ORG/REPO:QUANT or a resolve URL",
+fn check_repo(repo: &str) -> anyhow::Result<RepoId> {
+    RepoId::parse(repo).with_context(|| {
+        format!(
+            "`{}` is not a model name: use an alias ({}), ORG/REPO, ORG/REPO:FILE.gguf, ORG/REPO:QUANT or a resolve URL",
+            shown(repo),
             ALIASES.iter().map(|(a, _)| *a).collect::<Vec<_>>().join(", ")
-        ),
-    }
+        )
+    })
 }
 
 /// `%2F` and the like in a URL's path segment, back to text.
@@ -179,20 +182,35 @@ mod tests {
     #[test]
     fn names_aliases_and_urls_parse_into_repo_revision_and_file() {
         let r = ModelRef::parse("qwen3-0.6b").unwrap();
+        let exact = |f: &str| FileChoice::Exact(RepoPath::parse(f).unwrap());
         assert_eq!(
             (r.repo.as_str(), r.revision.as_str(), &r.file),
-            ("Qwen/Qwen3-0.6B-GGUF", "main", &FileChoice::Exact("Qwen3-0.6B-Q8_0.gguf".into()))
+            ("Qwen/Qwen3-0.6B-GGUF", "main", &exact("Qwen3-0.6B-Q8_0.gguf"))
         );
         assert_eq!(ModelRef::parse("Org/Repo").unwrap().file, FileChoice::Tag(None));
         assert_eq!(ModelRef::parse("Org/Repo:q8_0").unwrap().file, FileChoice::Tag(Some("q8_0".into())));
-        assert_eq!(ModelRef::parse("Org/Repo:m.GGUF").unwrap().file, FileChoice::Exact("m.GGUF".into()));
+        assert_eq!(ModelRef::parse("Org/Repo:m.GGUF").unwrap().file, exact("m.GGUF"));
         let u = ModelRef::parse("https://hf.example:8443/Org/Repo/resolve/v1%2E0/sub/m.gguf?download=true").unwrap();
         assert_eq!(
             (u.repo.as_str(), u.revision.as_str(), &u.file, u.endpoint.as_deref()),
-            ("Org/Repo", "v1.0", &FileChoice::Exact("sub/m.gguf".into()), Some("https://hf.example:8443"))
+            ("Org/Repo", "v1.0", &exact("sub/m.gguf"), Some("https://hf.example:8443"))
         );
         for bad in ["nothing", "a/b/c", "../x", "Org/Repo:", "https://h/Org/Repo/tree/main/m.gguf", "a/.."] {
             assert!(ModelRef::parse(bad).is_err(), "{bad} parsed");
+        }
+        // Names that would leave the repository's folder (or `refs/`) once on disk.
+        for bad in [
+            "Org/Repo:../../x.gguf",
+            "Org/Repo:/etc/x.gguf",
+            "Org/Repo:a\\..\\x.gguf",
+            "https://h/Org/Repo/resolve/..%2F..%2Fx/m.gguf",
+            "https://h/Org/Repo/resolve/main/..%2F..%2Fx.gguf",
+            "https://h/Org/Repo/resolve/main/%2Fetc%2Fx.gguf",
+            "https://h/Org/Repo/resolve/main/sub/../../x.gguf",
+            "https://h/Org/Repo/resolve/%2E%2E/m.gguf",
+        ] {
+            let err = ModelRef::parse(bad).unwrap_err();
+            assert!(format!("{err:#}").contains("not a"), "{bad}: {err:#}");
         }
     }
 

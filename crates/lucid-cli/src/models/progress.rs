@@ -16,10 +16,11 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar for `label`, `done` bytes of `total` already there (a resumed download).
+    /// A bar for `label` (shown inert), `done` bytes of `total` already there (a resumed
+    /// download).
     pub fn new(label: &str, done: u64, total: Option<u64>) -> Self {
         Progress {
-            label: label.to_string(),
+            label: super::checked::shown(label),
             total,
             done,
             started: Instant::now(),

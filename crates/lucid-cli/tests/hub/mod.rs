@@ -2,9 +2,11 @@
 //! `/ORG/REPO/resolve/REV/FILE` redirect (302) to a "CDN" path with `X-Repo-Commit`,
 //! `X-Linked-Etag` (the sha256) and `X-Linked-Size`; the CDN serves the bytes with
 //! `ETag`, `Content-Length` and `Range` requests (206); `/api/models/ORG/REPO/revision/REV`
-//! lists the files. It can cut a body halfway and announce a wrong sha256.
+//! lists the files. It can cut a body halfway and announce a wrong sha256, and a test can
+//! make it hostile ([`Hostile`]): list names that leave the repository, answer any path,
+//! send an ETag that is no hash, hide the size, send more bytes than it announced.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -43,8 +45,30 @@ pub struct Seen {
     pub authorization: Option<String>,
 }
 
+/// What a hostile hub does; all off by default.
+#[derive(Default)]
+pub struct Hostile {
+    /// Names listed besides the files (`../x.gguf`, `/tmp/x.gguf`, `a\x1b[31m.gguf`).
+    pub listed: Vec<String>,
+    /// Any resolve path, known or not, is answered with the first file's headers.
+    pub stand_in: bool,
+    /// The `X-Linked-Etag` sent instead of the sha256.
+    pub etag: Option<String>,
+    /// No `X-Linked-Size`: the size is not announced.
+    pub hide_size: bool,
+    /// CDN bodies go on past the file's end (up to [`OVERLONG`] bytes), without a
+    /// `Content-Length`.
+    pub overlong: bool,
+}
+
+/// How many bytes an overlong CDN body has at most.
+pub const OVERLONG: u64 = 256 << 20;
+
 struct Hub {
     files: Vec<HubFile>,
+    hostile: Mutex<Hostile>,
+    /// Bytes of CDN bodies handed to the server so far.
+    sent: AtomicU64,
     seen: Mutex<Vec<Seen>>,
     /// How many of the next CDN bodies are cut halfway.
     cuts: AtomicUsize,
@@ -64,10 +88,19 @@ impl FakeHub {
         let cdn_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let cdn_url = format!("http://{}", cdn_listener.local_addr().unwrap());
-        let state = Arc::new(Hub { files, seen: Mutex::new(Vec::new()), cuts: AtomicUsize::new(0), url, cdn: cdn_url });
+        let state = Arc::new(Hub {
+            files,
+            hostile: Mutex::new(Hostile::default()),
+            sent: AtomicU64::new(0),
+            seen: Mutex::new(Vec::new()),
+            cuts: AtomicUsize::new(0),
+            url,
+            cdn: cdn_url,
+        });
         let app = Router::new()
             .route("/{org}/{repo}/resolve/{rev}/{*file}", get(resolve))
             .route("/api/models/{org}/{repo}/revision/{rev}", get(listing))
+            .fallback(stand_in)
             .with_state(Arc::clone(&state));
         let cdn_app = Router::new().route("/cdn/{sha}", get(cdn)).with_state(Arc::clone(&state));
         tokio::spawn(async move { axum::serve(listener, app).await });
@@ -78,6 +111,16 @@ impl FakeHub {
     /// The endpoint (`HF_ENDPOINT`).
     pub fn url(&self) -> String {
         self.state.url.clone()
+    }
+
+    /// Makes the hub hostile.
+    pub fn hostile(&self, change: impl FnOnce(&mut Hostile)) {
+        change(&mut self.state.hostile.lock().unwrap());
+    }
+
+    /// Bytes of CDN bodies sent (handed to the server) so far.
+    pub fn sent(&self) -> u64 {
+        self.state.sent.load(Ordering::SeqCst)
     }
 
     /// Cuts the next `n` CDN bodies halfway.
@@ -114,19 +157,40 @@ async fn resolve(
 ) -> Response {
     record(&hub, &method, format!("/{org}/{repo}/resolve/{rev}/{file}"), &headers);
     let repo = format!("{org}/{repo}");
-    let Some(f) = hub.files.iter().find(|f| f.repo == repo && f.name == file) else {
-        return (StatusCode::NOT_FOUND, [("x-error-code", "EntryNotFound")], "Entry not found").into_response();
-    };
-    Response::builder()
+    match hub.files.iter().find(|f| f.repo == repo && f.name == file) {
+        Some(f) => redirect(&hub, f),
+        None => not_found(&hub),
+    }
+}
+
+/// Any other path: a hostile hub answers it with the first file (the client normalised
+/// a `../` in the URL away).
+async fn stand_in(State(hub): State<Arc<Hub>>, method: Method, headers: HeaderMap, uri: axum::http::Uri) -> Response {
+    record(&hub, &method, uri.path().to_string(), &headers);
+    not_found(&hub)
+}
+
+fn not_found(hub: &Hub) -> Response {
+    match hub.files.first() {
+        Some(f) if hub.hostile.lock().unwrap().stand_in => redirect(hub, f),
+        _ => (StatusCode::NOT_FOUND, [("x-error-code", "EntryNotFound")], "Entry not found").into_response(),
+    }
+}
+
+/// The hub's answer for a file kept in LFS: a redirect to the CDN with its metadata.
+fn redirect(hub: &Hub, f: &HubFile) -> Response {
+    let hostile = hub.hostile.lock().unwrap();
+    let mut b = Response::builder()
         .status(StatusCode::FOUND)
         .header("location", format!("{}/cdn/{}", hub.cdn, f.announced))
         .header("x-repo-commit", COMMIT)
-        .header("x-linked-etag", format!("\"{}\"", f.announced))
-        .header("x-linked-size", f.bytes.len().to_string())
+        .header("x-linked-etag", format!("\"{}\"", hostile.etag.as_deref().unwrap_or(&f.announced)))
         // The git pointer's own ETag, which the linked one takes precedence over.
-        .header("etag", "\"a1b2c3d4e5f60718293a4b5c6d7e8f9012345678\"")
-        .body(Body::empty())
-        .unwrap()
+        .header("etag", "\"a1b2c3d4e5f60718293a4b5c6d7e8f9012345678\"");
+    if !hostile.hide_size {
+        b = b.header("x-linked-size", f.bytes.len().to_string());
+    }
+    b.body(Body::empty()).unwrap()
 }
 
 async fn cdn(State(hub): State<Arc<Hub>>, method: Method, headers: HeaderMap, Path(sha): Path<String>) -> Response {
@@ -153,6 +217,30 @@ async fn cdn(State(hub): State<Arc<Hub>>, method: Method, headers: HeaderMap, Pa
         .header("content-length", rest.len().to_string());
     if start.is_some() {
         b = b.header("content-range", format!("bytes {from}-{}/{len}", len - 1));
+    }
+    if hub.hostile.lock().unwrap().overlong && method == Method::GET {
+        // The bytes, then more, 64 KiB at a time, without a Content-Length.
+        let hub = Arc::clone(&hub);
+        let chunks = futures::stream::unfold(0u64, move |sent| {
+            let hub = Arc::clone(&hub);
+            let rest = rest.clone();
+            async move {
+                if sent >= OVERLONG {
+                    return None;
+                }
+                let chunk = match rest.len() as u64 {
+                    n if sent < n => rest.slice(sent as usize..(sent as usize + 65_536).min(rest.len())),
+                    _ => Bytes::from(vec![b'x'; 65_536]),
+                };
+                hub.sent.fetch_add(chunk.len() as u64, Ordering::SeqCst);
+                Some((Ok::<_, std::io::Error>(chunk.clone()), sent + chunk.len() as u64))
+            }
+        });
+        return Response::builder()
+            .status(StatusCode::OK)
+            .header("etag", format!("\"{sha}\""))
+            .body(Body::from_stream(chunks))
+            .unwrap();
     }
     let cut = method == Method::GET
         && hub.cuts.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
@@ -186,6 +274,7 @@ async fn listing(
         .iter()
         .filter(|f| f.repo == repo)
         .map(|f| serde_json::json!({"rfilename": f.name}))
+        .chain(hub.hostile.lock().unwrap().listed.iter().map(|n| serde_json::json!({"rfilename": n})))
         .chain([serde_json::json!({"rfilename": "README.md"})])
         .collect();
     axum::Json(serde_json::json!({"id": repo, "sha": COMMIT, "siblings": siblings})).into_response()
