@@ -137,12 +137,12 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Mcp { action: args::McpAction::Login { .. } | args::McpAction::Logout { .. } } => {
             anyhow::bail!("this lucid was built without its `mcp` feature")
         }
-        Command::Mcp { action: args::McpAction::Serve { tools, http } } => {
+        Command::Mcp { action: args::McpAction::Serve { tools, http, idle_timeout } } => {
             let settings =
                 config::agent_settings(&args::AgentArgs::default(), &file.settings, args::ToolDefaults::Run)?;
             mcp::serve(
                 tools.as_deref(),
-                http,
+                http.map(|addr| (addr, std::time::Duration::from_secs(idle_timeout))),
                 &settings,
                 mcp::serve_catalog(file.settings.mcp.as_ref(), file.path.as_deref())?,
             )

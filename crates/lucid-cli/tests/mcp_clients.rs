@@ -1,7 +1,8 @@
 //! Other clients' `mcp.json` files through the real `lucid`: Cline's (`autoApprove`,
-//! `disabled`, `timeout`), Roo's (`alwaysAllow`) and VS Code's (`servers`, `type`,
-//! `envFile`), each naming `lucid mcp serve` as a real stdio server. What loads, the one
-//! warning, and that no permission is raised by the file.
+//! `disabled`, `timeout`), Roo's (`alwaysAllow`), VS Code's (`servers`, `type`, `envFile`,
+//! `inputs`), Cursor's and Windsurf's (`serverUrl`) with the editors' variables, each naming
+//! `lucid mcp serve` as a real server. What loads, the one warning, the entries skipped, and
+//! that no permission is raised by the file.
 
 mod common;
 
@@ -14,8 +15,14 @@ use serde_json::{Value, json};
 
 /// `lucid` in `dir` (HOME too), killed and the test failed if it has not ended in two minutes.
 async fn lucid(dir: &Path, args: &[&str]) -> Output {
+    lucid_with(dir, args, &[]).await
+}
+
+/// `lucid` in `dir` (HOME too) with these variables.
+async fn lucid_with(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
     let mut cmd = tokio::process::Command::from(common::lucid_command());
     cmd.args(args)
+        .envs(vars.iter().copied())
         .current_dir(dir)
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", dir)
@@ -136,7 +143,7 @@ async fn a_vs_code_file_starts_its_server_with_its_env_files_variables() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("lucid (sh -c") && stdout.contains("ok, MCP 20"), "{stdout}");
-    assert!(stderr.contains("the top level: inputs") && !stderr.contains("allow no tool"), "{stderr}");
+    assert!(!stderr.contains("warning:"), "VS Code's `inputs` is read: {stderr}");
 
     // Without the file's variable the same server does not start: the check above is real.
     std::fs::write(dir.join(".vscode/srv.env"), "BOTH=from-file\n").unwrap();
@@ -153,4 +160,100 @@ async fn a_vs_code_file_starts_its_server_with_its_env_files_variables() {
         stderr.contains("`lucid`") && stderr.contains("cannot read envFile") && stderr.contains(".vscode/nowhere.env"),
         "{stderr}"
     );
+}
+
+/// A folder for an editor's file, its path canonical (what the server sees as its folder),
+/// with `sub/` and a `.env` setting `FROM_FILE=yes`.
+fn editor_folder(name: &str, path: &str, json: impl Fn(&str) -> Value) -> std::path::PathBuf {
+    let dir = common::test_dir(&format!("mcp-clients-{name}")).canonicalize().unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join(".env"), "FROM_FILE=yes\n").unwrap();
+    let file = dir.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, serde_json::to_string_pretty(&json(dir.to_str().unwrap())).unwrap()).unwrap();
+    dir
+}
+
+/// The skipped-entry warning on `stderr` naming `name`, with `why` in it.
+fn skipped(stderr: &str, name: &str, why: &str) {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(&format!("MCP server `{name}` skipped")))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.contains("WARN") && line.contains(why), "{line}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cursor_and_vs_code_files_resolve_the_workspace_folder_and_skip_the_entry_lucid_cannot_use() {
+    // The server starts only if each variable reached it exactly as the editors resolve it.
+    let lucid_bin = env!("CARGO_BIN_EXE_lucid");
+    let cursor = |dir: &str| {
+        let base = Path::new(dir).file_name().unwrap().to_str().unwrap().to_string();
+        let check = format!(
+            r#"test "$0" = "{dir}/arg" && test "$(pwd -P)" = "{dir}/sub" && test "$FROM_FILE" = yes && test "$SEEN_HOME" = "{dir}" && test "$BASE" = "{base}" && exec "$1" mcp serve"#
+        );
+        json!({"mcpServers": {
+            "lucid": {"command": "sh", "args": ["-c", check, "${workspaceFolder}/arg", lucid_bin], "cwd": "${workspaceFolder}/sub",
+                      "envFile": "${workspaceFolder}/.env", "env": {"SEEN_HOME": "${userHome}", "BASE": "${workspaceFolderBasename}"}},
+            "broken": {"type": "websocket", "url": "ws://127.0.0.1:1/mcp"},
+        }})
+    };
+    let dir = editor_folder("cursor", ".cursor/mcp.json", cursor);
+    let out = lucid(&dir, &["mcp", "list", "--mcp-config", ".cursor/mcp.json"]).await;
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("lucid (sh -c") && stdout.contains("ok, MCP 20"), "{stdout}");
+    assert!(!stdout.contains("broken"), "{stdout}");
+    skipped(&stderr, "broken", "unknown type \"websocket\"");
+
+    let vscode = |dir: &str| {
+        let check = format!(
+            r#"test "$0" = "{dir}/arg" && test "$2" = fast && test "$(pwd -P)" = "{dir}" && test "$FROM_FILE" = yes && exec "$1" mcp serve"#
+        );
+        json!({"inputs": [{"id": "mode", "type": "promptString", "default": "fast"},
+                          {"id": "key", "type": "promptString", "password": true}],
+               "servers": {
+            "lucid": {"type": "stdio", "command": "sh", "args": ["-c", check, "${workspaceFolder}/arg", lucid_bin, "${input:mode}"],
+                      "cwd": "${workspaceFolder}", "envFile": "${workspaceFolder}/.env"},
+            "needs-key": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${input:key}"}},
+        }})
+    };
+    let dir = editor_folder("vscode-vars", ".vscode/mcp.json", vscode);
+    let out = lucid(&dir, &["mcp", "list", "--mcp-config", ".vscode/mcp.json"]).await;
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("lucid (sh -c") && stdout.contains("ok, MCP 20"), "{stdout}");
+    assert!(!stdout.contains("needs-key"), "{stdout}");
+    skipped(&stderr, "needs-key", "input:key");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_windsurf_file_reaches_its_server_url_with_its_environments_token() {
+    // Lucid's own tools served over HTTP with a token, as a remote server Windsurf names.
+    let stop = tokio_util::sync::CancellationToken::new();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let mut tools = lucid::tool::ToolRegistry::new();
+    tools.add_arc(
+        lucid::tool::builtin::find("calculator").unwrap().build(&lucid::tool::builtin::Setup::new(".")).unwrap(),
+    );
+    let options = lucid::mcp::HttpOptions::with_token("windsurf-token-0123456789");
+    tokio::spawn(lucid::mcp::serve_http(tools, "127.0.0.1:0".parse().unwrap(), options, stop.clone(), move |a| {
+        let _ = tx.send(a);
+    }));
+    let url = format!("http://{}/mcp", rx.await.unwrap());
+    let windsurf = |_: &str| {
+        json!({"mcpServers": {
+            "remote": {"serverUrl": "${env:WS_URL}", "headers": {"Authorization": "Bearer ${env:WS_TOKEN}"}},
+            "broken": {"command": "x", "serverUrl": "http://127.0.0.1:1/mcp"},
+        }})
+    };
+    let dir = editor_folder("windsurf", ".codeium/windsurf/mcp_config.json", windsurf);
+    let args = ["mcp", "list", "--mcp-config", ".codeium/windsurf/mcp_config.json"];
+    let out = lucid_with(&dir, &args, &[("WS_URL", &url), ("WS_TOKEN", "windsurf-token-0123456789")]).await;
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains(&format!("remote ({url})")) && stdout.contains("remote__calculator"), "{stdout}");
+    assert!(!stdout.contains("broken"), "{stdout}");
+    skipped(&stderr, "broken", "both a `command` and a `url`");
+    stop.cancel();
 }

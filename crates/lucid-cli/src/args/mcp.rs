@@ -84,7 +84,10 @@ pub enum McpAction {
     /// Streamable HTTP on a loopback address. File tools and shell work in the current
     /// directory; tools that write, and shell, only when listed in --tools. Over HTTP every
     /// request needs `Authorization: Bearer TOKEN`: the token is LUCID_MCP_TOKEN, else one
-    /// is made and printed at start; a call may take 120 s, and 16 sessions may be open.
+    /// is made and printed at start; a call may take 120 s; 16 sessions may be open, 8 from
+    /// one address, and one with no call in progress nor stream open is closed after
+    /// --idle-timeout (a client finding its session gone starts a new one). When they are all
+    /// taken, a new client closes the least recently used idle one instead of being refused.
     Serve {
         /// Comma-separated tools (default: those that only read).
         #[arg(long)]
@@ -92,6 +95,9 @@ pub enum McpAction {
         /// Serve Streamable HTTP at http://ADDR/mcp (a loopback address, e.g. 127.0.0.1:8931).
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+        /// Over HTTP, close a session idle this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+        idle_timeout: u64,
     },
 }
 

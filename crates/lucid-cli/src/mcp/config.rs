@@ -52,6 +52,11 @@ pub fn configured(file_mcp: Option<&toml::Table>, args: &McpArgs) -> anyhow::Res
         if let Some(warning) = &file.warning {
             eprintln!("warning: {}", crate::display::safe(warning));
         }
+        for (name, reason) in &file.skipped {
+            let (file, name, reason) =
+                (path.display().to_string(), crate::display::safe(name), crate::display::safe(reason));
+            tracing::warn!("{}: MCP server `{name}` skipped: {reason}", crate::display::safe(&file));
+        }
         all.extend(file.servers);
     }
     if args.only.iter().any(|n| n == "none") {
@@ -70,7 +75,6 @@ pub fn configured(file_mcp: Option<&toml::Table>, args: &McpArgs) -> anyhow::Res
     Ok(all)
 }
 
-#[cfg_attr(not(feature = "mcp"), allow(dead_code, reason = "used when servers start"))]
 /// `value` with every `${VAR}` (or VS Code's `${env:VAR}`) replaced by the variable's value;
 /// a missing variable is an error naming it (never the value), and VS Code's
 /// `${input:ID}` (a prompt Lucid cannot show) an error saying to use a variable.

@@ -18,6 +18,7 @@ mod json;
 pub mod login;
 mod serve;
 mod server_config;
+mod vars;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -51,6 +52,8 @@ const NO_MCP: &str = "this lucid was built without its `mcp` feature; rebuild it
 /// The library's description of server `name`, secrets expanded from the environment.
 pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
     let env = |v: &str| std::env::var(v).ok();
+    // An editor's entry reads the environment in its command line, folder and URL too.
+    let s = &if s.from_editor { editor_entry(name, s)? } else { s.clone() };
     let mut server = match (&s.command, &s.url) {
         (Some(command), None) => {
             let mut server = McpServer::stdio(command.clone(), s.args.clone());
@@ -99,6 +102,23 @@ pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
         server = server.result_cap(bytes);
     }
     Ok(server)
+}
+
+#[cfg(feature = "mcp")]
+/// An editor's `mcp.json` entry `s` with `${env:NAME}` / `${NAME}` read in its `command`,
+/// `args`, `cwd` and `url`; a variable that is not set is an error naming it.
+fn editor_entry(name: &str, s: &ServerConfig) -> anyhow::Result<ServerConfig> {
+    let expand = |what: &str, v: &str| {
+        expand(v, |var| std::env::var(var).ok()).map_err(|e| anyhow::anyhow!("MCP server `{name}`: {what}: {e}"))
+    };
+    let mut s = s.clone();
+    s.command = s.command.as_deref().map(|c| expand("command", c)).transpose()?;
+    s.args = s.args.iter().map(|a| expand("args", a)).collect::<anyhow::Result<_>>()?;
+    s.url = s.url.as_deref().map(|u| expand("url", u)).transpose()?;
+    if let Some(cwd) = &s.cwd {
+        s.cwd = Some(expand("cwd", &cwd.to_string_lossy())?.into());
+    }
+    Ok(s)
 }
 
 #[cfg(feature = "mcp")]

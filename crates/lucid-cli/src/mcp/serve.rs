@@ -36,6 +36,9 @@ const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 /// The most HTTP sessions open at once.
 #[cfg(feature = "mcp")]
 const MAX_SESSIONS: usize = 16;
+/// The most HTTP sessions open from one address.
+#[cfg(feature = "mcp")]
+const MAX_SESSIONS_PER_CLIENT: usize = 8;
 
 #[cfg(feature = "mcp")]
 /// The bearer token: `LUCID_MCP_TOKEN` (at least 16 characters), else 32 random bytes in
@@ -79,14 +82,14 @@ pub fn serve_catalog(_file_mcp: Option<&toml::Table>, _path: Option<&std::path::
 }
 
 #[cfg(feature = "mcp")]
-/// `lucid mcp serve [--tools LIST] [--http ADDR]`.
+/// `lucid mcp serve [--tools LIST] [--http ADDR [--idle-timeout SECONDS]]`.
 pub async fn serve(
     list: Option<&str>,
-    http: Option<std::net::SocketAddr>,
+    http: Option<(std::net::SocketAddr, std::time::Duration)>,
     settings: &crate::config::AgentSettings,
     catalog: lucid::mcp::Catalog,
 ) -> anyhow::Result<i32> {
-    if let Some(addr) = http
+    if let Some((addr, _)) = http
         && !addr.ip().is_loopback()
     {
         bail!("--http {addr}: serve on a loopback address (127.0.0.1 or [::1]); the tools act on this machine");
@@ -101,7 +104,7 @@ pub async fn serve(
     let server = lucid::mcp::ToolServer::new(registry, None).catalog(catalog);
     match http {
         None => lucid::mcp::serve_stdio(server).await?,
-        Some(addr) => {
+        Some((addr, idle)) => {
             let (token, generated) = token()?;
             let stop = tokio_util::sync::CancellationToken::new();
             let on_signal = stop.clone();
@@ -112,7 +115,9 @@ pub async fn serve(
             });
             let options = lucid::mcp::HttpOptions::with_token(token.clone())
                 .call_timeout(CALL_TIMEOUT)
-                .max_sessions(MAX_SESSIONS);
+                .max_sessions(MAX_SESSIONS)
+                .max_sessions_per_client(MAX_SESSIONS_PER_CLIENT)
+                .idle_timeout(idle);
             lucid::mcp::serve_http(server, addr, options, stop, |bound| {
                 eprintln!("serving MCP at http://{bound}/mcp");
                 if generated {
@@ -132,7 +137,7 @@ pub async fn serve(
 #[cfg(not(feature = "mcp"))]
 pub async fn serve(
     _list: Option<&str>,
-    _http: Option<std::net::SocketAddr>,
+    _http: Option<(std::net::SocketAddr, std::time::Duration)>,
     _settings: &crate::config::AgentSettings,
     _catalog: (),
 ) -> anyhow::Result<i32> {

@@ -48,6 +48,11 @@ pub struct ServerConfig {
     /// when the server starts. Only an `mcp.json` sets it.
     #[serde(skip)]
     pub env_file: Option<PathBuf>,
+    /// An editor's `mcp.json` entry: `${env:NAME}` / `${NAME}` in its `command`, `args`,
+    /// `cwd` and `url` are read when it starts too, as the editors read them (a server of
+    /// the configuration file takes them in `env` and `headers` only).
+    #[serde(skip)]
+    pub from_editor: bool,
 }
 
 impl ServerConfig {

@@ -6,6 +6,7 @@ mod client;
 mod common;
 mod hostile;
 mod serve;
+mod sessions;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -110,6 +110,8 @@ mod serve_host;
 mod serve_http;
 #[cfg(feature = "mcp-server")]
 mod serve_log;
+#[cfg(feature = "mcp-server")]
+mod serve_sessions;
 mod stdio;
 mod tool;
 

@@ -1,17 +1,23 @@
 //! [`serve_http`]: Lucid's tools (and a catalog's resources and prompts) over Streamable
-//! HTTP, with a bearer token, a call timeout and a session cap ([`HttpOptions`]).
+//! HTTP, with a bearer token, a call timeout and bounded sessions ([`HttpOptions`]; the
+//! sessions' table is `serve_sessions`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::serve::{ServeError, ToolServer};
+use super::serve_sessions::{Bounds, Exchange, Refused, Sessions};
 
 /// How [`serve_http`] admits clients.
 ///
 /// ```
 /// use std::time::Duration;
-/// let options = lucid::mcp::HttpOptions::with_token("a-long-random-secret-value").call_timeout(Duration::from_secs(30)).max_sessions(4);
+/// let options = lucid::mcp::HttpOptions::with_token("a-long-random-secret-value")
+///     .call_timeout(Duration::from_secs(30))
+///     .max_sessions(4)
+///     .max_sessions_per_client(2)
+///     .idle_timeout(Duration::from_secs(10));
 /// assert!(!format!("{options:?}").contains("secret"));
 /// ```
 #[derive(Clone)]
@@ -20,6 +26,8 @@ pub struct HttpOptions {
     token: Option<String>,
     call_timeout: Option<Duration>,
     max_sessions: usize,
+    max_sessions_per_client: usize,
+    idle_timeout: Duration,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -29,14 +37,19 @@ impl std::fmt::Debug for HttpOptions {
             .field("token", &self.token.as_ref().map(|_| "***"))
             .field("call_timeout", &self.call_timeout)
             .field("max_sessions", &self.max_sessions)
+            .field("max_sessions_per_client", &self.max_sessions_per_client)
+            .field("idle_timeout", &self.idle_timeout)
             .finish()
     }
 }
 
 impl HttpOptions {
-    /// The calls default to 120 s and the sessions to 32.
+    /// The calls default to 120 s, the sessions to 32 in all and 8 per client, closed when
+    /// idle for 30 s.
     const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
     const DEFAULT_MAX_SESSIONS: usize = 32;
+    const DEFAULT_MAX_SESSIONS_PER_CLIENT: usize = 8;
+    const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 
     /// Every request must carry `Authorization: Bearer {token}`.
     pub fn with_token(token: impl Into<String>) -> Self {
@@ -44,6 +57,8 @@ impl HttpOptions {
             token: Some(token.into()),
             call_timeout: Some(Self::DEFAULT_CALL_TIMEOUT),
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            max_sessions_per_client: Self::DEFAULT_MAX_SESSIONS_PER_CLIENT,
+            idle_timeout: Self::DEFAULT_IDLE_TIMEOUT,
         }
     }
 
@@ -59,9 +74,26 @@ impl HttpOptions {
         self
     }
 
-    /// The most sessions open at once; a new client past it gets `503`.
+    /// The most sessions open at once. A new session past it closes the least recently
+    /// used one without a call in progress; only when every session has one is the new
+    /// client refused (`503`).
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// The most sessions one client (one remote address: the token is shared) may have
+    /// open. A new session past it closes that client's least recently used one without a
+    /// call in progress; only when each has one is that client, and no other, refused (`429`).
+    pub fn max_sessions_per_client(mut self, sessions: usize) -> Self {
+        self.max_sessions_per_client = sessions.max(1);
+        self
+    }
+
+    /// How long a session with no call in progress and no stream open stays open; then it
+    /// is closed and its client, when it comes back, starts a new one.
+    pub fn idle_timeout(mut self, idle: Duration) -> Self {
+        self.idle_timeout = idle.max(Duration::from_millis(10));
         self
     }
 }
@@ -77,29 +109,27 @@ fn authorized(header: Option<&hyper::header::HeaderValue>, token: &str) -> bool 
 
 type Body = http_body_util::combinators::UnsyncBoxBody<bytes::Bytes, std::convert::Infallible>;
 
-type SessionManager = rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-
-/// When each session was last used. rmcp's session manager forgets a session only when the
-/// client sends `DELETE`; one a client abandoned ends its worker after the idle timeout but
-/// stays listed, and would hold a place under the cap for ever.
-#[derive(Default)]
-struct LastUse(std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>);
-
-impl LastUse {
-    fn touch(&self, id: &str) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(id.to_string(), std::time::Instant::now());
+/// The answer to a new session refused: `429` when its client has too many, `503` when the
+/// server has; either says when to try again (when an idle session may have closed).
+fn too_many(refused: Refused, idle: Duration) -> hyper::Response<Body> {
+    let mut response = match refused {
+        Refused::ClientFull => {
+            tracing::warn!("MCP client refused a new session: its sessions all have calls in progress");
+            refusal(
+                hyper::StatusCode::TOO_MANY_REQUESTS,
+                "this client has too many MCP sessions with calls in progress\n",
+            )
+        }
+        Refused::ServerFull => {
+            tracing::warn!("MCP session cap reached with every session busy; a new client was refused");
+            refusal(hyper::StatusCode::SERVICE_UNAVAILABLE, "too many MCP sessions are open\n")
+        }
+    };
+    let seconds = idle.as_secs().max(1).to_string();
+    if let Ok(value) = hyper::header::HeaderValue::from_str(&seconds) {
+        response.headers_mut().insert(hyper::header::RETRY_AFTER, value);
     }
-
-    /// The sessions still open: those idle past the timeout (their workers have quit) are
-    /// dropped from `sessions` first.
-    async fn open(&self, sessions: &SessionManager) -> usize {
-        use rmcp::transport::streamable_http_server::session::local::SessionConfig;
-        let mut listed = sessions.sessions.write().await;
-        let mut last = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        last.retain(|id, _| listed.keys().any(|k| k.as_ref() == id.as_str()));
-        listed.retain(|id, _| last.get(id.as_ref()).is_none_or(|t| t.elapsed() < SessionConfig::DEFAULT_KEEP_ALIVE));
-        listed.len()
-    }
+    response
 }
 
 /// A plain-text response with `status`.
@@ -127,21 +157,32 @@ pub async fn serve_http(
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
     use http_body_util::BodyExt as _;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
     use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
     use tower_service::Service as _;
 
     let mut server: ToolServer = tools.into();
     server.timeout = options.call_timeout;
     let config = StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token());
-    let sessions = Arc::new(LocalSessionManager::default());
-    let last_use = Arc::new(LastUse::default());
-    let service = StreamableHttpService::new(move || Ok(server.for_session()), sessions.clone(), config);
+    let mut manager = LocalSessionManager::default();
+    // rmcp's idle timer counts only messages, so a long call would look idle to it: it is
+    // a safety net longer than any call may last; `Sessions` closes the idle sessions.
+    manager.session_config.keep_alive = options.call_timeout.map(|t| {
+        t.saturating_add(options.idle_timeout)
+            .saturating_add(Duration::from_secs(60))
+            .max(SessionConfig::DEFAULT_KEEP_ALIVE)
+    });
+    let manager = Arc::new(manager);
+    let bounds =
+        Bounds { total: options.max_sessions, per_client: options.max_sessions_per_client, idle: options.idle_timeout };
+    let sessions = Sessions::new(manager.clone(), bounds);
+    tokio::spawn(sessions.clone().reap(stop.child_token()));
+    let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
     ready(listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?);
     let options = Arc::new(options);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             _ = stop.cancelled() => return Ok(()),
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
@@ -151,12 +192,10 @@ pub async fn serve_http(
                 }
             },
         };
-        let (service, sessions, options, last_use) =
-            (service.clone(), sessions.clone(), options.clone(), last_use.clone());
+        let (service, sessions, options) = (service.clone(), sessions.clone(), options.clone());
         tokio::spawn(async move {
             let handler = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                let (mut service, sessions, options, last_use) =
-                    (service.clone(), sessions.clone(), options.clone(), last_use.clone());
+                let (mut service, sessions, options) = (service.clone(), sessions.clone(), options.clone());
                 async move {
                     if req.uri().path() != "/mcp" {
                         return Ok::<_, std::convert::Infallible>(refusal(hyper::StatusCode::NOT_FOUND, ""));
@@ -166,18 +205,31 @@ pub async fn serve_http(
                     {
                         return Ok(refusal(hyper::StatusCode::UNAUTHORIZED, "a bearer token is required\n"));
                     }
+                    let exchange = if req.method() == hyper::Method::GET { Exchange::Listen } else { Exchange::Call };
                     let session = req.headers().get("mcp-session-id").and_then(|v| v.to_str().ok());
-                    if let Some(id) = session {
-                        last_use.touch(id);
-                    } else if last_use.open(&sessions).await >= options.max_sessions {
-                        tracing::warn!(max = options.max_sessions, "MCP session cap reached; a new client was refused");
-                        return Ok(refusal(hyper::StatusCode::SERVICE_UNAVAILABLE, "too many MCP sessions are open\n"));
+                    let (mut in_use, mut ticket) = (None, None);
+                    match session {
+                        Some(id) => in_use = sessions.enter(id, exchange),
+                        None if req.method() == hyper::Method::POST => match sessions.admit(peer.ip()).await {
+                            Ok(t) => ticket = Some(t),
+                            Err(refused) => return Ok(too_many(refused, options.idle_timeout)),
+                        },
+                        None => {}
                     }
                     let response = service.call(req).await?;
-                    if let Some(id) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
-                        last_use.touch(id);
+                    if let Some(ticket) = ticket
+                        && let Some(id) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok())
+                    {
+                        in_use = ticket.opened(id, exchange);
                     }
-                    Ok(response.map(|body| body.boxed_unsync()))
+                    // The exchange lasts as long as its answer: an SSE stream stays open.
+                    Ok(response.map(|body| {
+                        body.map_frame(move |frame| {
+                            let _in_use = &in_use;
+                            frame
+                        })
+                        .boxed_unsync()
+                    }))
                 }
             });
             let io = hyper_util::rt::TokioIo::new(stream);
