@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 
-use super::sandbox::{Environment, Plan};
+use super::sandbox::{Environment, Hide, Plan};
 
 /// What a finished command left.
 #[derive(Debug)]
@@ -59,19 +59,22 @@ impl std::fmt::Display for Unfinished {
     }
 }
 
-/// Runs `command` with `sh -c` in `root` under `plan`, starting from `environment`.
+/// Runs `command` with `sh -c` in `root` under `plan`, starting from `environment`, the
+/// user's homes hidden as `hide` says.
+#[allow(clippy::too_many_arguments, reason = "each is one setting of the run")]
 pub(crate) async fn run(
     command: &str,
     root: &Path,
     environment: &Environment,
     plan: Plan,
+    hide: Option<Hide>,
     timeout: Duration,
     cap: usize,
     cancel: &CancellationToken,
 ) -> Result<Finished, Unfinished> {
     let mut cmd = tokio::process::Command::new("sh");
     environment.apply(&mut cmd, root);
-    plan.apply(&mut cmd, None, None);
+    plan.apply(&mut cmd, None, None, hide);
     let mut child = cmd
         .arg("-c")
         .arg(command)
