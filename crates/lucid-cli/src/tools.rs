@@ -54,7 +54,10 @@ pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Res
     let trusted = crate::trust::is_trusted(&std::env::current_dir()?);
     for entry in CATALOGUE {
         if !trusted && crate::trust::PROJECT_CODE_TOOLS.contains(&entry.name) {
-            tracing::info!("tool {} left out: this folder is not trusted to run its own code (lucid run --trust)", entry.name);
+            tracing::info!(
+                "tool {} left out: this folder is not trusted to run its own code (lucid run --trust)",
+                entry.name
+            );
             continue;
         }
         match entry.build(&setup) {

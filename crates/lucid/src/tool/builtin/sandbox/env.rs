@@ -134,8 +134,13 @@ impl Environment {
 
 /// The toolchains whose default folder is in the user's home: their variable and that
 /// folder (from the home).
-const TOOLCHAINS: &[(&str, &str)] =
-    &[("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup"), ("GOPATH", "go"), ("PYENV_ROOT", ".pyenv"), ("NVM_DIR", ".nvm")];
+const TOOLCHAINS: &[(&str, &str)] = &[
+    ("CARGO_HOME", ".cargo"),
+    ("RUSTUP_HOME", ".rustup"),
+    ("GOPATH", "go"),
+    ("PYENV_ROOT", ".pyenv"),
+    ("NVM_DIR", ".nvm"),
+];
 
 /// The endings of the names of variables that hold a secret (upper case).
 const SECRET_ENDINGS: &[&str] =

@@ -189,11 +189,8 @@ impl Hide {
         // A folder inside another kept one comes with it.
         let all: Vec<(PathBuf, bool)> =
             writable.iter().map(|p| (p.clone(), true)).chain(read_only.iter().map(|p| (p.clone(), false))).collect();
-        let kept_paths: Vec<(PathBuf, bool)> = all
-            .iter()
-            .filter(|(p, _)| !all.iter().any(|(o, _)| o != p && p.starts_with(o)))
-            .cloned()
-            .collect();
+        let kept_paths: Vec<(PathBuf, bool)> =
+            all.iter().filter(|(p, _)| !all.iter().any(|(o, _)| o != p && p.starts_with(o))).cloned().collect();
         let mut kept = Vec::new();
         let mut covered = Vec::new();
         for (i, (path, rw)) in kept_paths.iter().enumerate() {

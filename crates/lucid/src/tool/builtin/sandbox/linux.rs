@@ -221,7 +221,8 @@ unsafe fn hide_homes(hide: &Hide) -> io::Result<()> {
     // SAFETY: mount and umount2 read the nul-terminated strings passed.
     unsafe {
         for k in &hide.kept {
-            if libc::mount(k.path.as_ptr(), k.stage.as_ptr(), none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0 {
+            if libc::mount(k.path.as_ptr(), k.stage.as_ptr(), none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0
+            {
                 return fail();
             }
         }
@@ -231,7 +232,8 @@ unsafe fn hide_homes(hide: &Hide) -> io::Result<()> {
             }
         }
         for k in &hide.kept {
-            if libc::mount(k.stage.as_ptr(), k.path.as_ptr(), none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0 {
+            if libc::mount(k.stage.as_ptr(), k.path.as_ptr(), none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0
+            {
                 return fail();
             }
             if let Some(flags) = k.read_only {

@@ -216,8 +216,7 @@ impl Coverage {
                     ToolError::new("no coverage report here and no known way to measure coverage for this project; configure a coverage command")
                 })?;
                 let before = Reports::at(&report);
-                let (environment, hide, hide_note) =
-                    confinement(&self.root, &self.environment, &self.plan, &scratch)?;
+                let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
                 if let Some(note) = hide_note {
                     answer["note"] = note.into();
                 }
