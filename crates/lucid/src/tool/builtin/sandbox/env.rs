@@ -119,7 +119,7 @@ impl Environment {
             }
         }
         let at = |sub: &str| home.join(sub).to_string_lossy().into_owned();
-        env.set("HOME", at(""))
+        env.set("HOME", home.to_string_lossy())
             .set("XDG_CONFIG_HOME", at(".config"))
             .set("XDG_CACHE_HOME", at(".cache"))
             .set("XDG_DATA_HOME", at(".local/share"))
@@ -187,6 +187,21 @@ mod tests {
             Environment::isolated().pass("CARGO_HOME").set("X", "1").resolve(vars(&process), Path::new("/w"));
         assert_eq!(names(&isolated), ["PATH", "LANG", "HOME", "X"]);
         assert_eq!(isolated[2].1, "/w");
+    }
+
+    #[test]
+    fn a_private_home_replaces_the_users_home_and_xdg_folders_even_when_passed() {
+        let process = [("HOME", "/home/me"), ("XDG_CONFIG_HOME", "/home/me/.config"), ("PATH", "/bin")];
+        let env = Environment::inherited().pass("XDG_CONFIG_HOME").set("HOME", "/elsewhere");
+        let got = env.with_private_home(Path::new("/run/home")).resolve(vars(&process), Path::new("/w"));
+        let value = |name: &str| got.iter().find(|(k, _)| k == name).map(|(_, v)| v.to_string_lossy().into_owned());
+        assert_eq!(value("HOME").as_deref(), Some("/run/home"));
+        assert_eq!(value("XDG_CONFIG_HOME").as_deref(), Some("/run/home/.config"));
+        assert_eq!(value("XDG_DATA_HOME").as_deref(), Some("/run/home/.local/share"));
+        assert_eq!(value("XDG_STATE_HOME").as_deref(), Some("/run/home/.local/state"));
+        assert_eq!(value("XDG_CACHE_HOME").as_deref(), Some("/run/home/.cache"));
+        assert_eq!(got.iter().filter(|(k, _)| k == "HOME").count(), 1);
+        assert!(!got.iter().any(|(_, v)| v.to_string_lossy().starts_with("/home/me")), "{got:?}");
     }
 
     #[test]
