@@ -74,6 +74,7 @@ pub(crate) async fn run(
 ) -> Result<Finished, Unfinished> {
     let mut cmd = tokio::process::Command::new("sh");
     environment.apply(&mut cmd, root);
+    let hiding = hide.is_some() && plan.can_hide_homes();
     plan.apply(&mut cmd, None, None, hide);
     let mut child = cmd
         .arg("-c")
@@ -86,7 +87,11 @@ pub(crate) async fn run(
         // Its own process group, so a timeout kills what the command started too.
         .process_group(0)
         .spawn()
-        .map_err(Unfinished::Start)?;
+        .map_err(|e| match hiding {
+            // What failed in the child before exec is most likely a mount of the hiding.
+            true => Unfinished::Start(std::io::Error::new(e.kind(), format!("hiding the user's home folders: {e}"))),
+            false => Unfinished::Start(e),
+        })?;
     let pid = child.id();
     let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
     let work = async {
