@@ -99,6 +99,7 @@ pub fn find(name: &str, file: &FileConfig, dir: Option<&Path>) -> Result<Option<
     if let Some(path) = dir.map(|d| d.join(format!("{name}.toml")))
         && path.is_file()
     {
+        crate::config::file::only_the_user_can_change(&path, "the agent file")?;
         let text = std::fs::read_to_string(&path)
             .map_err(|e| ConfigError(format!("cannot read the agent file {}: {e}", path.display())))?;
         let Parsed { description, targets, settings } = parse(name, &text, &path.display().to_string())?;

@@ -169,6 +169,11 @@ pub struct AgentArgs {
     /// Continue (or start) the stored conversation NAME; each turn is saved.
     #[arg(long)]
     pub session: Option<String>,
+    /// Trust the current folder's project to run its own code (its tests, through
+    /// `run_tests` and `coverage`), and remember it; without it, the first time in a
+    /// folder asks on the terminal, or stops.
+    #[arg(long)]
+    pub trust: bool,
     #[command(flatten)]
     pub store: StoreArgs,
     #[command(flatten)]

@@ -31,6 +31,7 @@ mod serve;
 mod sessions;
 mod targets;
 mod tools;
+mod trust;
 mod workflow;
 
 use clap::Parser;
@@ -82,6 +83,10 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             let (file, targets) = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Run)?;
+            // Before anything runs the project's own code (`--coverage` measures first).
+            if trust::runs_project_code(&settings) {
+                trust::ensure(&std::env::current_dir()?, args.agent.trust)?;
+            }
             if let Some(section) = targets {
                 let path = if args.prompt.is_empty() { ".".to_string() } else { args.prompt.join(" ") };
                 return targets::run(&path, args.json, &args.targets, &section, &cfg, settings).await;
@@ -100,6 +105,9 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             let (file, _) = agents::apply(args.agent.named.as_deref(), file)?;
             let cfg = config::resolve(&args.model, &file.settings).await?;
             let settings = config::agent_settings(&args.agent, &file.settings, args::ToolDefaults::Chat)?;
+            if trust::runs_project_code(&settings) {
+                trust::ensure(&std::env::current_dir()?, args.agent.trust)?;
+            }
             chat::run(args, cfg, settings, file).await
         }
         #[cfg(feature = "server")]

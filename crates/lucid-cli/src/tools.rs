@@ -42,15 +42,24 @@ pub fn build(
     Ok(out)
 }
 
-/// Every built-in tool, for the agents and tool steps of a workflow file: working in the
-/// current directory, `ask_user` deferred, each call checked against the settings'
+/// Every built-in tool, for the agents and tool steps of a workflow file (`run_tests` and
+/// `coverage` only in a folder trusted to run its own code): working in the current directory, `ask_user` deferred, each call checked against the settings'
 /// permission policy with nobody to ask (so `ask` refuses, as in `lucid run`), unless
 /// `guarded` is false (the workflow's agents then carry the policy themselves).
 pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Result<ToolRegistry> {
     let setup = setup(settings)?;
     let policy = policy(settings, None);
     let mut registry = ToolRegistry::new();
+    // A workflow runs unattended: the project's own code only in a folder trusted before.
+    let trusted = crate::trust::is_trusted(&std::env::current_dir()?);
     for entry in CATALOGUE {
+        if !trusted && crate::trust::PROJECT_CODE_TOOLS.contains(&entry.name) {
+            tracing::info!(
+                "tool {} left out: this folder is not trusted to run its own code (lucid run --trust)",
+                entry.name
+            );
+            continue;
+        }
         match entry.build(&setup) {
             Ok(tool) => registry.add_arc(if guarded { policy.guard(tool) } else { tool }),
             // What needs something outside (an interpreter) is left out when it is

@@ -261,6 +261,7 @@ pub fn load(
     };
     let mut settings = match &path {
         Some(p) => {
+            only_the_user_can_change(p, "the configuration file")?;
             let text = std::fs::read_to_string(p)
                 .map_err(|e| ConfigError(format!("cannot read the configuration file {}: {e}", p.display())))?;
             toml::from_str::<Settings>(&text).map_err(|e| ConfigError(format!("{}: {e}", p.display())))?
@@ -279,6 +280,34 @@ pub fn load(
         settings = overlay(settings, p);
     }
     Ok(FileConfig { path, profile: profile.map(str::to_string), settings })
+}
+
+/// Refuses a file (`what`: "the configuration file") that someone other than the user (or
+/// root) owns, or that any user may write, as `ssh` refuses such a `~/.ssh/config`: it decides where the
+/// next run sends the prompt and the key.
+pub fn only_the_user_can_change(path: &Path, what: &str) -> Result<(), ConfigError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta =
+        std::fs::metadata(path).map_err(|e| ConfigError(format!("cannot read {what} {}: {e}", path.display())))?;
+    // SAFETY: geteuid has no failure mode.
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me && meta.uid() != 0 {
+        return Err(ConfigError(format!(
+            "{what} {} belongs to another user (uid {}); Lucid reads only the user's own",
+            path.display(),
+            meta.uid()
+        )));
+    }
+    // Group-writable is left alone: many systems give each user a group of their own.
+    if meta.mode() & 0o002 != 0 {
+        return Err(ConfigError(format!(
+            "{what} {} can be changed by any user (mode {:o}): run `chmod o-w {}`",
+            path.display(),
+            meta.mode() & 0o7777,
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `top` with every setting `profile` has replacing it (maps merged key by key).
@@ -475,6 +504,11 @@ mod tests {
         );
         let err = load(Some(&path), None, Some("slow")).unwrap_err();
         assert!(err.0.contains("no profile `slow`") && err.0.contains("profiles: fast"), "{}", err.0);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let err = load(Some(&path), None, None).unwrap_err().0;
+        assert!(err.contains("can be changed by any user") && err.contains("chmod o-w"), "{err}");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         std::fs::write(&path, "modle = \"x\"").unwrap();
         assert!(load(Some(&path), None, None).unwrap_err().0.contains("unknown field `modle`"));
     }

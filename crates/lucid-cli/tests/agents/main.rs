@@ -6,6 +6,7 @@ mod by_name;
 #[path = "../common/mod.rs"]
 mod common;
 mod db_design;
+mod project_code;
 mod unit_tests_languages;
 mod unit_tests_rust;
 

@@ -28,7 +28,7 @@ async fn the_unit_tests_agent_on_a_python_project_with_pytest_and_coverage_py() 
     let server = MockServer::start(one_target_script("calc.py", "tests/test_sub.py", WRONG, RIGHT)).await;
     let url = server.url();
     let path = format!("{venv}/bin:{}", std::env::var("PATH").unwrap_or_default());
-    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--trust", "--json", "--coverage", "90"];
     let out = run_in(&dir, &args, &[("PATH", &path)]).await;
     check_one_repair(&out, &server, "calc.py", "sub", ("test_sub", "tests/test_sub.py:5"));
     assert_eq!(std::fs::read_to_string(dir.join("tests/test_sub.py")).unwrap(), RIGHT);
@@ -69,7 +69,7 @@ async fn the_unit_tests_agent_on_a_javascript_project_with_jest() {
         "const { sub } = require('./sum');\n\ntest('subtracts', () => {\n  expect(sub(3, 1)).toBe(2);\n});\n";
     let server = MockServer::start(one_target_script("sum.js", "sub.test.js", WRONG, RIGHT)).await;
     let url = server.url();
-    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--trust", "--json", "--coverage", "90"];
     let out = run_in(&dir, &args, &[]).await;
     check_one_repair(&out, &server, "sum.js", "sub", ("subtracts", "sub.test.js:4"));
     assert_eq!(std::fs::read_to_string(dir.join("sub.test.js")).unwrap(), RIGHT);
@@ -124,6 +124,7 @@ async fn the_unit_tests_agent_on_a_java_project_with_maven_junit_and_jacoco() {
         "m",
         "--agent",
         "unit-tests",
+        "--trust",
         "--json",
         "--coverage",
         "90",
@@ -160,7 +161,7 @@ async fn the_unit_tests_agent_on_a_go_module() {
     const RIGHT: &str = "package sample\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {\n\tif got := Sub(3, 1); got != 2 {\n\t\tt.Fatalf(\"Sub(3, 1) = %d\", got)\n\t}\n}\n";
     let server = MockServer::start(one_target_script("calc.go", "sub_test.go", WRONG, RIGHT)).await;
     let url = server.url();
-    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--json", "--coverage", "90"];
+    let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--trust", "--json", "--coverage", "90"];
     let out = run_in(&dir, &args, &[("PATH", &path)]).await;
     check_one_repair(&out, &server, "calc.go", "Sub", ("TestSub", "sub_test.go:7"));
     assert_eq!(std::fs::read_to_string(dir.join("sub_test.go")).unwrap(), RIGHT);

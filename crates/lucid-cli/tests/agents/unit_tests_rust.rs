@@ -25,6 +25,7 @@ async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_file() {
         "m",
         "--agent",
         "unit-tests",
+        "--trust",
         "--json",
         "src/a.rs",
     ];
@@ -114,6 +115,7 @@ async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
         "m",
         "--agent",
         "unit-tests",
+        "--trust",
         "--json",
         "--coverage",
         "60",

@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 
-use super::sandbox::{Environment, Plan};
+use super::sandbox::{Environment, Hide, Plan};
 
 /// What a finished command left.
 #[derive(Debug)]
@@ -59,19 +59,23 @@ impl std::fmt::Display for Unfinished {
     }
 }
 
-/// Runs `command` with `sh -c` in `root` under `plan`, starting from `environment`.
+/// Runs `command` with `sh -c` in `root` under `plan`, starting from `environment`, the
+/// user's homes hidden as `hide` says.
+#[allow(clippy::too_many_arguments, reason = "each is one setting of the run")]
 pub(crate) async fn run(
     command: &str,
     root: &Path,
     environment: &Environment,
     plan: Plan,
+    hide: Option<Hide>,
     timeout: Duration,
     cap: usize,
     cancel: &CancellationToken,
 ) -> Result<Finished, Unfinished> {
     let mut cmd = tokio::process::Command::new("sh");
     environment.apply(&mut cmd, root);
-    plan.apply(&mut cmd, None, None);
+    let hiding = hide.is_some() && plan.can_hide_homes();
+    plan.apply(&mut cmd, None, None, hide);
     let mut child = cmd
         .arg("-c")
         .arg(command)
@@ -83,7 +87,11 @@ pub(crate) async fn run(
         // Its own process group, so a timeout kills what the command started too.
         .process_group(0)
         .spawn()
-        .map_err(Unfinished::Start)?;
+        .map_err(|e| match hiding {
+            // What failed in the child before exec is most likely a mount of the hiding.
+            true => Unfinished::Start(std::io::Error::new(e.kind(), format!("hiding the user's home folders: {e}"))),
+            false => Unfinished::Start(e),
+        })?;
     let pid = child.id();
     let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
     let work = async {

@@ -104,9 +104,10 @@ impl Shell {
 
     async fn run(&self, command: &str, ctx: &ToolContext) -> Result<String, ToolError> {
         let cap = self.cap;
-        let finished = process::run(command, &self.root, &self.environment, self.plan, self.timeout, cap, &ctx.cancel)
-            .await
-            .map_err(|e| ToolError::new(e.to_string()))?;
+        let finished =
+            process::run(command, &self.root, &self.environment, self.plan, None, self.timeout, cap, &ctx.cancel)
+                .await
+                .map_err(|e| ToolError::new(e.to_string()))?;
         let code = finished.status_text();
         let Finished { stdout: mut body, stderr: err, mut dropped, .. } = finished;
         if !err.is_empty() {

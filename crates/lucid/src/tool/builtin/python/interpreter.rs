@@ -73,7 +73,7 @@ impl Interpreter {
             cmd.pre_exec(move || limit_child(memory, cpu));
         }
         let cgroup = launch.plan.cgroup(launch.memory);
-        launch.plan.apply(&mut cmd, cgroup.as_ref(), view);
+        launch.plan.apply(&mut cmd, cgroup.as_ref(), view, None);
         let mut child =
             cmd.spawn().map_err(|e| ToolError::new(format!("could not start {}: {e}", launch.program.display())))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {

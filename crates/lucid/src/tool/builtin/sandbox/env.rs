@@ -10,7 +10,8 @@ use std::path::Path;
 /// [`pass`](Environment::pass); [`Environment::isolated`] passes nothing from this
 /// process (a fixed `PATH`, `LANG=C.UTF-8` and `HOME` set to the tool's folder), which is
 /// what a server running other people's requests wants. Either way a provider's key
-/// variable (`OPENAI_API_KEY`, …) and any `*_API_KEY` is never passed, even when named.
+/// variable (`OPENAI_API_KEY`, …) and any `*_API_KEY`, `*_TOKEN`, `*_SECRET`,
+/// `*_PASSWORD` is never passed, even when named.
 ///
 /// ```
 /// use lucid::tool::builtin::Environment;
@@ -97,16 +98,61 @@ impl Environment {
         out
     }
 
+    /// This environment with a home of its own in `home` (an empty private folder):
+    /// `HOME` and the XDG configuration, cache, data and state folders all inside it, so
+    /// that code reading or writing `~/.config`, `~/.ssh`, `~/.cache/huggingface` or
+    /// `~/.local/share` finds the empty folder, never the user's files. The toolchains
+    /// that live in the user's home by default (`CARGO_HOME`, `RUSTUP_HOME`, `GOPATH`,
+    /// `PYENV_ROOT`, `NVM_DIR`) are pointed at the user's folders, which only an
+    /// [inherited](Environment::inherited) environment does.
+    pub(crate) fn with_private_home(&self, home: &Path) -> Environment {
+        let mut env = self.clone();
+        if env.inherit {
+            let user_home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+            for (var, default) in TOOLCHAINS {
+                let found = std::env::var_os(var)
+                    .map(std::path::PathBuf::from)
+                    .or_else(|| user_home.as_ref().map(|h| h.join(default)).filter(|p| p.is_dir()));
+                if let Some(dir) = found {
+                    env = env.set(*var, dir.to_string_lossy());
+                }
+            }
+        }
+        let at = |sub: &str| home.join(sub).to_string_lossy().into_owned();
+        env.set("HOME", home.to_string_lossy())
+            .set("XDG_CONFIG_HOME", at(".config"))
+            .set("XDG_CACHE_HOME", at(".cache"))
+            .set("XDG_DATA_HOME", at(".local/share"))
+            .set("XDG_STATE_HOME", at(".local/state"))
+    }
+
     /// Clears `cmd`'s environment and gives it these variables.
     pub(crate) fn apply(&self, cmd: &mut tokio::process::Command, home: &Path) {
         cmd.env_clear().envs(self.resolve(std::env::vars_os(), home));
     }
 }
 
-/// A variable that holds an API key: every provider preset's key variables, and any
-/// other name ending in `_API_KEY`.
+/// The toolchains whose default folder is in the user's home: their variable and that
+/// folder (from the home).
+const TOOLCHAINS: &[(&str, &str)] = &[
+    ("CARGO_HOME", ".cargo"),
+    ("RUSTUP_HOME", ".rustup"),
+    ("GOPATH", "go"),
+    ("PYENV_ROOT", ".pyenv"),
+    ("NVM_DIR", ".nvm"),
+];
+
+/// The endings of the names of variables that hold a secret (upper case).
+const SECRET_ENDINGS: &[&str] =
+    &["_API_KEY", "_API_KEYS", "_TOKEN", "_SECRET", "_SECRET_KEY", "_ACCESS_KEY", "PASSWORD", "_CREDENTIALS"];
+
+/// A variable that holds an API key or a token: every provider preset's key variables,
+/// and any other name ending in `_API_KEY`, `_TOKEN`, `_SECRET`, `_PASSWORD` and the like
+/// (`HF_TOKEN`, `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `LUCID_SERVE_API_KEYS`).
 pub(crate) fn is_secret(name: &str) -> bool {
-    name.ends_with("_API_KEY") || crate::model::Preset::all().iter().any(|p| p.key_vars.contains(&name))
+    let upper = name.to_ascii_uppercase();
+    SECRET_ENDINGS.iter().any(|e| upper.ends_with(e))
+        || crate::model::Preset::all().iter().any(|p| p.key_vars.contains(&name))
 }
 
 #[cfg(test)]
@@ -144,9 +190,49 @@ mod tests {
     }
 
     #[test]
+    fn a_private_home_replaces_the_users_home_and_xdg_folders_even_when_passed() {
+        let process = [("HOME", "/home/me"), ("XDG_CONFIG_HOME", "/home/me/.config"), ("PATH", "/bin")];
+        let env = Environment::inherited().pass("XDG_CONFIG_HOME").set("HOME", "/elsewhere");
+        let got = env.with_private_home(Path::new("/run/home")).resolve(vars(&process), Path::new("/w"));
+        let value = |name: &str| got.iter().find(|(k, _)| k == name).map(|(_, v)| v.to_string_lossy().into_owned());
+        assert_eq!(value("HOME").as_deref(), Some("/run/home"));
+        assert_eq!(value("XDG_CONFIG_HOME").as_deref(), Some("/run/home/.config"));
+        assert_eq!(value("XDG_DATA_HOME").as_deref(), Some("/run/home/.local/share"));
+        assert_eq!(value("XDG_STATE_HOME").as_deref(), Some("/run/home/.local/state"));
+        assert_eq!(value("XDG_CACHE_HOME").as_deref(), Some("/run/home/.cache"));
+        assert_eq!(got.iter().filter(|(k, _)| k == "HOME").count(), 1);
+        assert!(!got.iter().any(|(_, v)| v.to_string_lossy().starts_with("/home/me")), "{got:?}");
+    }
+
+    #[test]
     fn provider_keys_are_secrets() {
-        let names = ["PATH", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY", "HOME", "API_KEY_HINT"];
+        let names = [
+            "PATH",
+            "OPENAI_API_KEY",
+            "GOOGLE_API_KEY",
+            "MY_SERVICE_API_KEY",
+            "HOME",
+            "API_KEY_HINT",
+            "HF_TOKEN",
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "LUCID_SERVE_API_KEYS",
+            "PGPASSWORD",
+            "CARGO_HOME",
+        ];
         let secret: Vec<&str> = names.into_iter().filter(|n| is_secret(n)).collect();
-        assert_eq!(secret, ["OPENAI_API_KEY", "GOOGLE_API_KEY", "MY_SERVICE_API_KEY"]);
+        assert_eq!(
+            secret,
+            [
+                "OPENAI_API_KEY",
+                "GOOGLE_API_KEY",
+                "MY_SERVICE_API_KEY",
+                "HF_TOKEN",
+                "GITHUB_TOKEN",
+                "AWS_SECRET_ACCESS_KEY",
+                "LUCID_SERVE_API_KEYS",
+                "PGPASSWORD",
+            ]
+        );
     }
 }

@@ -4,12 +4,12 @@
 
 use std::io;
 
-use super::{Available, Plan, View, seccomp};
+use super::{Available, Hide, Plan, View, seccomp};
 
 /// Confines the calling child (forked, about to exec): namespaces, the process limit, the
 /// reaper, a fresh `/proc`, the seccomp filter — each as far as `plan.available` says the
 /// system allows.
-pub(super) fn confine(plan: &Plan, view: Option<&View>) -> io::Result<()> {
+pub(super) fn confine(plan: &Plan, view: Option<&View>, hide: Option<&Hide>) -> io::Result<()> {
     let a = plan.available;
     if a.namespaces {
         let mut flags = libc::CLONE_NEWUSER | libc::CLONE_NEWPID;
@@ -36,6 +36,10 @@ pub(super) fn confine(plan: &Plan, view: Option<&View>) -> io::Result<()> {
             if let Some(view) = view {
                 // SAFETY: mount and chdir on nul-terminated strings the view owns.
                 unsafe { see_only(view) }?;
+            }
+            if let Some(hide) = hide {
+                // SAFETY: mount and umount2 on nul-terminated strings the plan owns.
+                unsafe { hide_homes(hide) }?;
             }
         }
     }
@@ -201,6 +205,52 @@ unsafe fn see_only(view: &View) -> io::Result<()> {
             || libc::chdir(view.own.as_ptr()) != 0
         {
             return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Shows the private home in place of each of the user's homes, and binds the kept
+/// folders back (read-only where said, their credential files covered).
+///
+/// # Safety
+/// Only in a child with a mount namespace of its own.
+unsafe fn hide_homes(hide: &Hide) -> io::Result<()> {
+    let none = std::ptr::null();
+    let fail = || Err(io::Error::last_os_error());
+    // SAFETY: mount and umount2 read the nul-terminated strings passed.
+    unsafe {
+        for k in &hide.kept {
+            if libc::mount(k.path.as_ptr(), k.stage.as_ptr(), none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0
+            {
+                return fail();
+            }
+        }
+        for home in &hide.homes {
+            if libc::mount(hide.private.as_ptr(), home.as_ptr(), none, libc::MS_BIND, std::ptr::null()) != 0 {
+                return fail();
+            }
+        }
+        for k in &hide.kept {
+            if libc::mount(k.stage.as_ptr(), k.path.as_ptr(), none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0
+            {
+                return fail();
+            }
+            if let Some(flags) = k.read_only {
+                let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags;
+                if libc::mount(none, k.path.as_ptr(), none, flags, std::ptr::null()) != 0 {
+                    return fail();
+                }
+            }
+            // The stage would be a writable way into a read-only folder.
+            if libc::umount2(k.stage.as_ptr(), libc::MNT_DETACH) != 0 {
+                return fail();
+            }
+        }
+        for f in &hide.covered {
+            if libc::mount(c"/dev/null".as_ptr(), f.as_ptr(), none, libc::MS_BIND, std::ptr::null()) != 0 {
+                return fail();
+            }
         }
     }
     Ok(())

@@ -17,17 +17,30 @@
 //!   namespaces a process of the same (non-root) user cannot read its environment or
 //!   memory through `/proc` (the way `ssh-agent` protects itself).
 //!
+//! - for a project's own code (`run_tests`, `coverage`), the user's home folders hidden
+//!   behind a private home in its mount namespace, the project and the toolchains bound
+//!   back ([`Hide`]).
+//!
 //! Whatever the system refuses is found once ([`available`]) and said in the tool's
 //! description and results. The code still runs as the user: it reads and writes what the
-//! user can, outside its folder too.
+//! user can, outside its folder (and, but for `run_tests` and `coverage`, its home) too.
 
 mod cgroup;
 mod env;
+#[cfg(target_os = "linux")]
+mod home;
 mod seccomp;
 
 pub(crate) use cgroup::Cgroup;
 
 pub use env::Environment;
+#[cfg(target_os = "linux")]
+pub(crate) use home::Hide;
+
+/// The user's home folders hidden from the code (not on this system).
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+pub(crate) struct Hide;
 
 use std::sync::OnceLock;
 
@@ -126,19 +139,33 @@ impl Plan {
         (self.processes > 0 && self.available.cgroup).then(|| Cgroup::make(self.processes, memory)).flatten()
     }
 
-    /// Sets `cmd` up to run confined (in `cgroup` when given): this process hidden, the
-    /// confinement applied in the child before exec.
-    pub fn apply(self, cmd: &mut tokio::process::Command, cgroup: Option<&Cgroup>, view: Option<View>) {
+    /// Whether the code can be given a mount namespace of its own, where the user's home
+    /// folders are hidden ([`Hide`]).
+    pub fn can_hide_homes(&self) -> bool {
+        self.available.proc
+    }
+
+    /// Sets `cmd` up to run confined (in `cgroup` when given, seeing only `view` of its
+    /// folders, the user's homes hidden by `hide`): this process hidden, the confinement
+    /// applied in the child before exec.
+    pub fn apply(
+        self,
+        cmd: &mut tokio::process::Command,
+        cgroup: Option<&Cgroup>,
+        view: Option<View>,
+        hide: Option<Hide>,
+    ) {
         hide_this_process();
         let procs = cgroup.map_or([-1; 2], Cgroup::procs);
         let view = view.filter(|_| self.available.proc);
+        let hide = hide.filter(|_| self.available.proc);
         // SAFETY: `confine` runs between fork and exec and makes only async-signal-safe
         // system calls (unshare, setrlimit, fork, waitpid, mount, prctl, seccomp) on
         // values copied into the closure.
         unsafe {
             cmd.pre_exec(move || {
                 cgroup::join(procs)?;
-                confine(&self, view.as_ref())
+                confine(&self, view.as_ref(), hide.as_ref())
             });
         }
     }
@@ -196,6 +223,6 @@ fn probe() -> Available {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn confine(_: &Plan, _: Option<&View>) -> std::io::Result<()> {
+fn confine(_: &Plan, _: Option<&View>, _: Option<&Hide>) -> std::io::Result<()> {
     Ok(())
 }

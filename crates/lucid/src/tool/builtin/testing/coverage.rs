@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::detect::quote;
 use super::formats::{self, FileLines};
-use super::{Reports, Scratch};
+use super::{Reports, Scratch, confinement};
 use crate::tool::builtin::process;
 use crate::tool::builtin::sandbox::{Environment, Plan};
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
@@ -56,7 +56,8 @@ const USUAL_REPORTS: &[&str] = &[
 /// | Python project files | `python3 -m coverage run -m pytest`, then `coverage json` | coverage.py JSON |
 ///
 /// It runs as [`RunTests`](super::RunTests) runs its command: in the `shell` tool's
-/// sandbox, from the allowlisted environment, with its own timeout.
+/// sandbox, from the allowlisted environment, with a home of its own (the user's home
+/// folders hidden where the system allows), with its own timeout.
 ///
 /// ```no_run
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -215,11 +216,16 @@ impl Coverage {
                     ToolError::new("no coverage report here and no known way to measure coverage for this project; configure a coverage command")
                 })?;
                 let before = Reports::at(&report);
+                let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
+                if let Some(note) = hide_note {
+                    answer["note"] = note.into();
+                }
                 let finished = process::run(
                     &command,
                     &self.root,
-                    &self.environment,
+                    &environment,
                     self.plan,
+                    hide,
                     self.timeout,
                     self.cap,
                     &ctx.cancel,

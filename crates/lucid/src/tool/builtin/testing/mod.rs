@@ -22,7 +22,7 @@ use detect::{Runner, quote};
 use reports::TestResults;
 
 use super::process;
-use super::sandbox::{Environment, Plan};
+use super::sandbox::{Environment, Hide, Plan};
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 
 /// The most standard output read for a report printed there (libtest, `go test`).
@@ -54,7 +54,12 @@ const FAILURE_CAP: usize = 50;
 /// The command runs the way `shell` runs one (module `process`): `sh -c` in the workspace
 /// root, from the allowlisted environment, in the code tools' sandbox (no network unless
 /// [`RunTests::network`]), its process group killed at the end, with its own timeout (5
-/// minutes unless set).
+/// minutes unless set). Unlike `shell`, it runs the project's own code (its tests, a
+/// `conftest.py`, a build script), so it gets a home of its own: `HOME` and the XDG
+/// folders are an empty private folder of the run, and where the system gives it a mount
+/// namespace, the user's home folders show that folder too (the project and the
+/// toolchains bound back, these read-only): the user's configuration, keys and tokens
+/// are neither readable nor writable.
 ///
 /// ```no_run
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -168,6 +173,7 @@ impl RunTests {
     async fn run(&self, filter: Option<&str>, ctx: &ToolContext) -> Result<String, ToolError> {
         let scratch = Scratch::new()?;
         let runner = self.runner(filter, &scratch.0)?;
+        let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
         let before = match &runner.report {
             ReportFormat::JunitXml(p) | ReportFormat::JestJson(p) => Reports::at(p),
             _ => Reports::default(),
@@ -180,8 +186,9 @@ impl RunTests {
         let finished = process::run(
             &runner.command,
             &self.root,
-            &self.environment,
+            &environment,
             self.plan,
+            hide,
             self.timeout,
             stdout_cap,
             &ctx.cancel,
@@ -233,8 +240,13 @@ impl RunTests {
                 answer["output"] = self.tail(&finished, &runner.report).into();
             }
         }
-        let notes: Vec<String> =
-            runner.note.map(str::to_string).into_iter().chain(self.plan.network_note("the tests")).collect();
+        let notes: Vec<String> = runner
+            .note
+            .map(str::to_string)
+            .into_iter()
+            .chain(self.plan.network_note("the tests"))
+            .chain(hide_note)
+            .collect();
         if !notes.is_empty() {
             answer["note"] = notes.join("; ").into();
         }
@@ -322,19 +334,74 @@ fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// A folder of one run, removed when it ends.
+/// A folder of one run, private to this user (made new, mode 0700), removed when it ends.
 pub(crate) struct Scratch(pub PathBuf);
 
 impl Scratch {
     pub fn new() -> Result<Scratch, ToolError> {
+        use std::os::unix::fs::DirBuilderExt;
         static N: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "lucid-tests-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| ToolError::new(format!("cannot make a scratch folder: {e}")))?;
-        Ok(Scratch(dir))
+        loop {
+            let dir = std::env::temp_dir().join(format!(
+                "lucid-tests-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            // Never a folder someone else made there first.
+            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                Ok(()) => return Ok(Scratch(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(ToolError::new(format!("cannot make a scratch folder: {e}"))),
+            }
+        }
+    }
+
+    /// The run's private home: an empty folder with the XDG folders in it.
+    fn home(&self) -> Result<PathBuf, ToolError> {
+        let home = self.0.join("home");
+        for sub in [".config", ".cache", ".local/share", ".local/state"] {
+            std::fs::create_dir_all(home.join(sub))
+                .map_err(|e| ToolError::new(format!("cannot make the run's home folder: {e}")))?;
+        }
+        Ok(home)
+    }
+}
+
+/// How a run of the project's own code in `root` is kept from the user's files: the
+/// environment with the run's private home, the hiding of the user's homes where the
+/// system allows it, and a note saying what does not hold.
+pub(crate) fn confinement(
+    root: &Path,
+    environment: &Environment,
+    plan: &Plan,
+    scratch: &Scratch,
+) -> Result<(Environment, Option<Hide>, Option<String>), ToolError> {
+    let home = scratch.home()?;
+    let environment = environment.with_private_home(&home);
+    if !plan.can_hide_homes() {
+        let note = "this system gives the tests no mount namespace: HOME is a private folder, but the user's home \
+                    folders are readable by their absolute paths";
+        return Ok((environment, None, Some(note.into())));
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let vars = environment.resolve(std::env::vars_os(), root);
+        match Hide::new(root, &home, &scratch.0, &vars) {
+            Ok(hide) => {
+                let note = hide.note.clone();
+                Ok((environment, Some(hide), note))
+            }
+            Err(e) => {
+                tracing::warn!("the user's home folders are not hidden from the tests: {e}");
+                let note = format!("the user's home folders are readable by their absolute paths ({e})");
+                Ok((environment, None, Some(note)))
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = root;
+        Ok((environment, None, None))
     }
 }
 
