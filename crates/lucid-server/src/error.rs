@@ -1,4 +1,5 @@
-//! Every error the API answers, in one shape: `{"error": {"message", "type", "code"}}`.
+//! Every error the API answers, in one shape, OpenAI's: `{"error": {"message", "type",
+//! "param", "code"}}`, `param` the request's field at fault (`null` when none is).
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -17,18 +18,27 @@ pub struct ApiError {
     pub kind: &'static str,
     /// A stable machine-readable code (`invalid_field`, `session_busy`…).
     pub code: &'static str,
+    /// The request's field at fault (`input`, `messages[3].content`), when one is.
+    pub param: Option<String>,
     /// Seconds a client should wait before trying again (429 and 503).
     pub retry_after: Option<u64>,
 }
 
 impl ApiError {
     fn new(status: StatusCode, kind: &'static str, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, message: message.into(), kind, code, retry_after: None }
+        ApiError { status, message: message.into(), kind, code, param: None, retry_after: None }
     }
 
     /// 400: a field of the request is missing or wrong; the message names it.
     pub fn invalid(field: &str, problem: &str) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "invalid_request_error", "invalid_field", format!("`{field}`: {problem}"))
+        let mut e = Self::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request_error",
+            "invalid_field",
+            format!("`{field}`: {problem}"),
+        );
+        e.param = Some(field.to_string());
+        e
     }
 
     /// 400: the body is not JSON (or not an object).
@@ -153,9 +163,9 @@ impl ApiError {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", "internal", message)
     }
 
-    /// The body: `{"error": {"message", "type", "code"}}`.
+    /// The body: `{"error": {"message", "type", "param", "code"}}`.
     pub fn body(&self) -> serde_json::Value {
-        json!({"error": {"message": self.message, "type": self.kind, "code": self.code}})
+        json!({"error": {"message": self.message, "type": self.kind, "param": self.param, "code": self.code}})
     }
 }
 
@@ -209,5 +219,15 @@ mod tests {
         let e = ApiError::invalid("input", "required, a string");
         assert_eq!(e.status.as_u16(), 400);
         assert_eq!(e.message, "`input`: required, a string");
+        assert_eq!(e.body()["error"]["param"], "input");
+    }
+
+    #[test]
+    fn every_body_has_a_param_null_when_no_field_is_at_fault() {
+        let body = ApiError::unauthorized().body();
+        let error = body["error"].as_object().unwrap();
+        assert_eq!(error.get("param"), Some(&serde_json::Value::Null), "{body}");
+        let keys: Vec<&str> = error.keys().map(String::as_str).collect();
+        assert_eq!(keys.len(), 4, "message, type, param, code: {keys:?}");
     }
 }

@@ -56,7 +56,7 @@ pub fn error_body(error: &lucid::Error) -> Value {
         lucid::Error::Store { .. } | lucid::Error::TurnNotSaved { .. } => "store_error",
         _ => "run_failed",
     };
-    json!({"error": {"message": message, "type": "server_error", "code": code}})
+    json!({"error": {"message": message, "type": "server_error", "param": null, "code": code}})
 }
 
 /// The event's type and JSON.

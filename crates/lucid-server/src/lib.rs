@@ -16,10 +16,11 @@
 //! | `POST /v1/runs/{id}/cancel` | stops it now |
 //! | `POST /v1/runs/{id}/input` `{input, stream}` | answers `ask_user`'s questions; the run goes on |
 //! | `POST /v1/runs/{id}/approvals` `{call_id, decision, arguments?, message?, remember?}` | answers a tool call waiting for approval; the run goes on once every one is answered |
-//! | `GET /v1/models`, `POST /v1/chat/completions` | the OpenAI-compatible facade (`model` = agent) |
+//! | `GET /v1/models`, `GET /v1/models/{id}`, `POST /v1/chat/completions` | the OpenAI-compatible facade (`model` = agent) |
 //! | `GET /healthz`, `/readyz`, `/metrics` | alive; database reachable; Prometheus text |
 //!
-//! Every error is `{"error": {"message", "type", "code"}}`. A session runs
+//! Every error is `{"error": {"message", "type", "param", "code"}}` (`param` the field at
+//! fault, or `null`). A session runs
 //! one turn at a time (a second gets 409, the database's rule); a tenant's runs going at
 //! once are capped (429 with `Retry-After`); bodies over the limit get 413, bad JSON and
 //! bad fields 400 naming the field. With [`ApiKeys`], each key is a tenant that sees only

@@ -271,3 +271,34 @@ async fn a_clients_function_tool_comes_back_as_tool_calls_and_the_run_goes_on_fr
     assert_eq!(calls[0][0]["function"], json!({"name": "weather", "arguments": r#"{"city":"Paris"}"#}));
     assert_eq!(chunks.last().unwrap()["choices"][0]["finish_reason"], "tool_calls");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_listed_model_answers_get_by_id_and_every_error_names_its_param() {
+    let (api, _mock) = serve("openai-models-param", |c| c).await;
+    let (status, list) = api.get("/v1/models").await;
+    assert_eq!(status, 200, "{list}");
+    let listed = list["data"].as_array().unwrap();
+    assert!(!listed.is_empty(), "{list}");
+    for model in listed {
+        let id = model["id"].as_str().unwrap();
+        let (status, one) = api.get(&format!("/v1/models/{id}")).await;
+        assert_eq!((status, &one), (200, model), "GET /v1/models/{id} answers the object the list has");
+    }
+    let (status, missing) = api.get("/v1/models/no-such-agent").await;
+    assert_eq!((status, error_code(&missing)), (404, "model_not_found"), "{missing}");
+
+    // A bad field is named in `param`, as OpenAI does; an error of no field has it null.
+    let (status, bad) =
+        api.post("/v1/chat/completions", json!({"model": "default", "messages": [], "temperature": 9})).await;
+    assert_eq!(status, 400, "{bad}");
+    assert_eq!(bad["error"]["param"], "messages", "{bad}");
+    let (status, bad) = api.post("/v1/chat/completions", json!({"model": "nobody", "messages": []})).await;
+    assert_eq!((status, &bad["error"]["param"]), (404, &json!("model")), "{bad}");
+    let (status, gone) = api.get("/v1/nowhere").await;
+    assert_eq!(status, 404);
+    let error = gone["error"].as_object().unwrap();
+    assert_eq!(error.get("param"), Some(&Value::Null), "`param` is there, null: {gone}");
+    for field in ["message", "type", "code"] {
+        assert!(error.contains_key(field), "{field} in {gone}");
+    }
+}

@@ -252,32 +252,50 @@ impl Context {
     }
 
     /// [`Context::trim`], counting tokens with `counter`.
+    ///
+    /// Linear in the history: each message is counted once, and the turns to drop are
+    /// found from the counts and drained at once (dropping and recounting a turn at a
+    /// time took a minute for a history of 60,000 messages).
     pub fn trim_with(&mut self, limits: &ContextLimits, counter: &dyn TokenCounter) -> usize {
         let mut dropped = 0;
         if let Some(max) = limits.max_messages {
-            while self.len() > max && self.drop_oldest_turn() {
-                dropped += 1;
-            }
+            // After dropping the turns before `starts[k]`, the history is what follows it.
+            let keep = |s: &Self, at: usize| s.messages.len() - at <= max;
+            dropped += self.drop_turns_until(keep);
         }
         if let Some(budget) = limits.max_tokens {
-            if self.count_tokens(counter) > budget {
+            let total = self.count_tokens(counter);
+            if total > budget {
                 self.elide_old_tool_outputs(budget, counter);
-            }
-            while self.count_tokens(counter) > budget && self.drop_oldest_turn() {
-                dropped += 1;
+                // Tokens from each index to the end: what a cut there keeps (with the
+                // pinned messages before the history).
+                let counts: Vec<usize> = self.messages.iter().map(|m| count_message(counter, m)).collect();
+                let pinned: usize = counts[..self.history_start()].iter().sum();
+                let mut tail = vec![0; counts.len() + 1];
+                for i in (0..counts.len()).rev() {
+                    tail[i] = tail[i + 1] + counts[i];
+                }
+                dropped += self.drop_turns_until(|_, at| pinned + tail[at] <= budget);
             }
         }
         dropped
     }
 
-    fn drop_oldest_turn(&mut self) -> bool {
+    /// Drops the oldest whole turns, as few as make `fits(self, index the history would
+    /// start at)` true, always keeping the newest turn; how many were dropped.
+    fn drop_turns_until(&mut self, fits: impl Fn(&Self, usize) -> bool) -> usize {
+        let start = self.history_start();
+        if fits(self, start) {
+            return 0;
+        }
         let starts = self.turn_starts();
         if starts.len() < 2 {
-            return false;
+            return 0;
         }
-        let start = self.history_start();
-        self.messages.drain(start..starts[1]);
-        true
+        // Dropping k turns keeps the history from `starts[k]` on; the newest always stays.
+        let k = (1..starts.len()).find(|&k| fits(self, starts[k])).unwrap_or(starts.len() - 1);
+        self.messages.drain(start..starts[k]);
+        k
     }
 
     /// Shortens tool outputs of earlier turns, oldest first, until the budget is met.
@@ -301,5 +319,93 @@ impl Context {
                 total = total + count_message(counter, &self.messages[i]) - before.min(total);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Trimming as it was done before it was linear: a turn at a time, recounting.
+    fn one_turn_at_a_time(c: &mut Context, limits: &ContextLimits) -> usize {
+        let drop_one = |c: &mut Context| {
+            let starts = c.turn_starts();
+            if starts.len() < 2 {
+                return false;
+            }
+            let start = c.history_start();
+            c.messages.drain(start..starts[1]);
+            true
+        };
+        let mut dropped = 0;
+        if let Some(max) = limits.max_messages {
+            while c.len() > max && drop_one(c) {
+                dropped += 1;
+            }
+        }
+        if let Some(budget) = limits.max_tokens {
+            if c.count_tokens(&Heuristic) > budget {
+                c.elide_old_tool_outputs(budget, &Heuristic);
+            }
+            while c.count_tokens(&Heuristic) > budget && drop_one(c) {
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+
+    /// A history of `n` messages: a leading answer, then turns of one to three messages,
+    /// some with a tool call and its result.
+    fn history(n: usize) -> Context {
+        let mut c = Context::new(Some("Be brief.".into()));
+        c.push(Message::assistant("left over from before"));
+        let mut i = 0;
+        while c.len() < n {
+            c.push(Message::user(format!("question {i} {}", "x".repeat(i % 7))));
+            if i % 3 == 1 {
+                let call = crate::ToolCall {
+                    id: format!("c{i}"),
+                    name: "add".into(),
+                    arguments: "{}".into(),
+                    signature: None,
+                };
+                c.push(Message::Assistant(crate::AssistantMessage {
+                    content: String::new(),
+                    tool_calls: vec![call],
+                    reasoning: None,
+                }));
+                c.push(Message::tool_result(format!("c{i}"), "add", "5", false));
+            }
+            if i % 2 == 0 {
+                c.push(Message::assistant(format!("answer {i}")));
+            }
+            i += 1;
+        }
+        c
+    }
+
+    #[test]
+    fn trimming_at_once_drops_the_same_turns_as_one_at_a_time() {
+        for limits in [
+            ContextLimits { max_messages: Some(40), max_tokens: None },
+            ContextLimits { max_messages: None, max_tokens: Some(300) },
+            ContextLimits { max_messages: Some(100), max_tokens: Some(500) },
+            ContextLimits { max_messages: Some(1), max_tokens: Some(1) },
+            ContextLimits { max_messages: Some(10_000), max_tokens: Some(1_000_000) },
+        ] {
+            let (mut fast, mut slow) = (history(400), history(400));
+            let dropped = fast.trim_with(&limits, &Heuristic);
+            assert_eq!(dropped, one_turn_at_a_time(&mut slow, &limits), "{limits:?}");
+            assert_eq!(fast.messages(), slow.messages(), "{limits:?}");
+        }
+    }
+
+    #[test]
+    fn sixty_thousand_messages_are_trimmed_in_one_pass() {
+        let mut c = history(60_000);
+        let dropped = c.trim_with(&ContextLimits { max_messages: Some(100), max_tokens: Some(2_000) }, &Heuristic);
+        assert!(dropped > 20_000, "{dropped}");
+        assert!(c.len() <= 100 && c.count_tokens(&Heuristic) <= 2_000, "{}", c.len());
+        assert_eq!(c.system(), Some("Be brief."));
     }
 }

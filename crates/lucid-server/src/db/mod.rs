@@ -16,7 +16,10 @@ mod attachments;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod schema;
+mod spend;
 mod sqlite;
+
+pub use spend::{Held, Hold};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -466,11 +469,28 @@ pub trait RunStore: Send + Sync {
     /// The number of the run's last stored event (0 without any).
     fn last_event<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<u64>>;
 
-    /// Adds a turn's spend to the tenant's on `day` (days since 1970, UTC).
-    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>>;
-
-    /// What the tenant spent on `day`.
+    /// What the tenant spent on `day` (days since 1970, UTC).
     fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>>;
+
+    /// Takes `hold` for a model call about to be made, and counts the call, if the day's
+    /// spend and the holds not expired at `now`, with it, stay within `limits`; in one
+    /// transaction ([module docs](mod@spend)).
+    fn hold<'a>(
+        &'a self,
+        hold: &'a Hold,
+        limits: lucid::agent::budget::Limits,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Held>>;
+
+    /// Ends the hold `id` of `tenant`'s `day`: with `used` (what the call used), settled;
+    /// without, released.
+    fn settle<'a>(
+        &'a self,
+        tenant: &'a str,
+        day: i64,
+        id: &'a str,
+        used: Option<DailySpend>,
+    ) -> BoxFuture<'a, Result<()>>;
 }
 
 /// The server's tables, in whichever database the session store is.

@@ -12,9 +12,11 @@ use tokio_postgres::types::ToSql;
 /// A statement's parameters.
 type Params<'p> = &'p [&'p (dyn ToSql + Sync)];
 
+use lucid::agent::budget::Limits;
+
 use super::{
-    Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
-    StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
+    Claimed, DailySpend, HashMap, Held, Hold, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore,
+    SessionRow, StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// An arbitrary constant naming the advisory lock that serializes the tables' creation.
@@ -552,36 +554,21 @@ impl RunStore for PostgresDb {
         })
     }
 
-    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async move {
-            self.execute(
-                "INSERT INTO serve_spend (tenant, day, cost_nanos, unpriced, tokens, model_calls) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant, day) DO UPDATE SET \
-                     cost_nanos = serve_spend.cost_nanos + EXCLUDED.cost_nanos, \
-                     unpriced = serve_spend.unpriced + EXCLUDED.unpriced, \
-                     tokens = serve_spend.tokens + EXCLUDED.tokens, \
-                     model_calls = serve_spend.model_calls + EXCLUDED.model_calls",
-                &[&tenant, &day, &spend.cost_nanos, &spend.unpriced, &spend.tokens, &spend.model_calls],
-            )
-            .await?;
-            Ok(())
-        })
+    fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>> {
+        Box::pin(async move { super::spend::postgres_spend(&self.client().await?, tenant, day).await })
     }
 
-    fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>> {
-        Box::pin(async move {
-            let row = self
-                .query_opt(
-                    "SELECT cost_nanos, unpriced, tokens, model_calls FROM serve_spend WHERE tenant = $1 AND day = $2",
-                    &[&tenant, &day],
-                )
-                .await?;
-            Ok(row.map_or_else(DailySpend::default, |r| DailySpend {
-                cost_nanos: r.get(0),
-                unpriced: r.get(1),
-                tokens: r.get(2),
-                model_calls: r.get(3),
-            }))
-        })
+    fn hold<'a>(&'a self, hold: &'a Hold, limits: Limits, now: i64) -> BoxFuture<'a, Result<Held>> {
+        Box::pin(async move { super::spend::postgres_hold(&mut self.client().await?, hold, limits, now).await })
+    }
+
+    fn settle<'a>(
+        &'a self,
+        tenant: &'a str,
+        day: i64,
+        id: &'a str,
+        used: Option<DailySpend>,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move { super::spend::postgres_settle(&mut self.client().await?, tenant, day, id, used).await })
     }
 }

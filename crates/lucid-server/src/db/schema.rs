@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS serve_events (
 CREATE TABLE IF NOT EXISTS serve_spend (
     tenant TEXT NOT NULL, day INTEGER NOT NULL, cost_nanos INTEGER NOT NULL, unpriced INTEGER NOT NULL,
     tokens INTEGER NOT NULL, model_calls INTEGER NOT NULL, PRIMARY KEY (tenant, day));
+CREATE TABLE IF NOT EXISTS serve_spend_holds (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, day INTEGER NOT NULL, cost_nanos INTEGER NOT NULL,
+    tokens INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_spend_holds_day ON serve_spend_holds (tenant, day);
 ";
 
 /// Creates the SQLite tables, or brings older ones up to date.
@@ -119,6 +123,10 @@ CREATE TABLE IF NOT EXISTS serve_events (
 CREATE TABLE IF NOT EXISTS serve_spend (
     tenant TEXT NOT NULL, day BIGINT NOT NULL, cost_nanos BIGINT NOT NULL, unpriced BIGINT NOT NULL,
     tokens BIGINT NOT NULL, model_calls BIGINT NOT NULL, PRIMARY KEY (tenant, day));
+CREATE TABLE IF NOT EXISTS serve_spend_holds (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, day BIGINT NOT NULL, cost_nanos BIGINT NOT NULL,
+    tokens BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS serve_spend_holds_day ON serve_spend_holds (tenant, day);
 ";
 
 #[cfg(test)]

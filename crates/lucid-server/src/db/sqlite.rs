@@ -8,9 +8,11 @@ use futures::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
+use lucid::agent::budget::Limits;
+
 use super::{
-    Claimed, DailySpend, HashMap, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore, SessionRow,
-    StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
+    Claimed, DailySpend, HashMap, Held, Hold, Removal, Renewed, Result, RunInput, RunRow, RunStatus, RunStore,
+    SessionRow, StoredEvent, StoredKey, Usage, Waiting, attachments, event_bytes, json_bytes, json_or_null, kind,
 };
 
 /// The server's tables in one SQLite file.
@@ -532,39 +534,25 @@ impl RunStore for SqliteDb {
         })
     }
 
-    fn add_spend<'a>(&'a self, tenant: &'a str, day: i64, spend: DailySpend) -> BoxFuture<'a, Result<()>> {
-        let tenant = tenant.to_string();
-        self.with(move |c| {
-            c.execute(
-                "INSERT INTO serve_spend (tenant, day, cost_nanos, unpriced, tokens, model_calls) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (tenant, day) DO UPDATE SET \
-                 cost_nanos = cost_nanos + excluded.cost_nanos, unpriced = unpriced + excluded.unpriced, \
-                 tokens = tokens + excluded.tokens, model_calls = model_calls + excluded.model_calls",
-                params![tenant, day, spend.cost_nanos, spend.unpriced, spend.tokens, spend.model_calls],
-            )?;
-            Ok(())
-        })
-    }
-
     fn spend<'a>(&'a self, tenant: &'a str, day: i64) -> BoxFuture<'a, Result<DailySpend>> {
         let tenant = tenant.to_string();
-        self.with(move |c| {
-            let row = c
-                .query_row(
-                    "SELECT cost_nanos, unpriced, tokens, model_calls FROM serve_spend WHERE tenant = ?1 AND day = ?2",
-                    params![tenant, day],
-                    |r| {
-                        Ok(DailySpend {
-                            cost_nanos: r.get(0)?,
-                            unpriced: r.get(1)?,
-                            tokens: r.get(2)?,
-                            model_calls: r.get(3)?,
-                        })
-                    },
-                )
-                .optional()?;
-            Ok(row.unwrap_or_default())
-        })
+        self.with(move |c| super::spend::sqlite_spend(c, &tenant, day))
+    }
+
+    fn hold<'a>(&'a self, hold: &'a Hold, limits: Limits, now: i64) -> BoxFuture<'a, Result<Held>> {
+        let hold = hold.clone();
+        self.with(move |c| super::spend::sqlite_hold(c, &hold, limits, now))
+    }
+
+    fn settle<'a>(
+        &'a self,
+        tenant: &'a str,
+        day: i64,
+        id: &'a str,
+        used: Option<DailySpend>,
+    ) -> BoxFuture<'a, Result<()>> {
+        let (tenant, id) = (tenant.to_string(), id.to_string());
+        self.with(move |c| super::spend::sqlite_settle(c, &tenant, day, &id, used))
     }
 }
 

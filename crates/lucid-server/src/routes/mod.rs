@@ -36,6 +36,7 @@ pub fn router(server: Arc<AppState>) -> Router {
         .route("/v1/runs/{id}/input", post(runs::input))
         .route("/v1/runs/{id}/approvals", post(approvals::answer))
         .route("/v1/models", get(openai::models))
+        .route("/v1/models/{id}", get(openai::model))
         .route("/v1/chat/completions", post(openai::chat_completions))
         .route("/v1/responses", post(openai::responses::create))
         .route("/v1/responses/{id}", get(openai::responses::show).delete(openai::responses::delete))
@@ -46,6 +47,7 @@ pub fn router(server: Arc<AppState>) -> Router {
         .method_not_allowed_fallback(|| async {
             ApiError {
                 status: StatusCode::METHOD_NOT_ALLOWED,
+                param: None,
                 ..ApiError::invalid("method", "not allowed on this path")
             }
         })

@@ -49,12 +49,30 @@ use request::ChatRequest;
 
 /// `GET /v1/models`: one model per agent.
 pub async fn models(State(server): State<Arc<AppState>>, _tenant: Tenant) -> Response {
-    let data: Vec<Value> = server
-        .agents
-        .keys()
-        .map(|name| json!({"id": name, "object": "model", "created": server.started, "owned_by": "lucid"}))
-        .collect();
+    let data: Vec<Value> = server.agents.keys().map(|name| model_object(&server, name)).collect();
     axum::Json(json!({"object": "list", "data": data})).into_response()
+}
+
+/// `GET /v1/models/{id}`: the model `GET /v1/models` lists with that id, or 404
+/// `model_not_found`.
+pub async fn model(
+    State(server): State<Arc<AppState>>,
+    _tenant: Tenant,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Result<Response, ApiError> {
+    if !server.agents.contains_key(&id) {
+        return Err(ApiError {
+            code: "model_not_found",
+            param: Some("model".into()),
+            ..ApiError::not_found("model", &id)
+        });
+    }
+    Ok(axum::Json(model_object(&server, &id)).into_response())
+}
+
+/// An agent as OpenAI's `model` object.
+fn model_object(server: &AppState, name: &str) -> Value {
+    json!({"id": name, "object": "model", "created": server.started, "owned_by": "lucid"})
 }
 
 fn finish_reason(result: &AgentResult) -> &'static str {
@@ -111,6 +129,7 @@ pub(in crate::routes) fn failure(e: &lucid::Error) -> ApiError {
         message: body["error"]["message"].as_str().unwrap_or_default().to_string(),
         kind: "server_error",
         code,
+        param: None,
         retry_after: None,
     }
 }

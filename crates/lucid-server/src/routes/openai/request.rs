@@ -3,6 +3,7 @@
 //! that reach the model, and a 400 naming any field whose meaning Lucid would lose.
 
 use lucid::model::{ChatOptions, ResponseFormat, ToolChoice};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use lucid::{Agent, AssistantMessage, Message, Tool, ToolResult};
@@ -215,6 +216,9 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
     };
     let mut system: Option<(String, String)> = None;
     let mut out = Vec::with_capacity(list.len());
+    // Each call's tool by its id, the latest call of an id winning: a result finds its
+    // call at once, however long the history (a scan per result is quadratic).
+    let mut calls: HashMap<String, String> = HashMap::new();
     for (i, m) in list.iter().enumerate() {
         let field = format!("messages[{i}].content");
         if m["role"] == "user" {
@@ -226,15 +230,13 @@ fn messages(body: &JsonObject) -> Result<Read, ApiError> {
             Some("system" | "developer") => join_system(&mut system, || format!("messages[{i}].role"), text),
             Some("assistant") => {
                 let tool_calls = super::client_tools::calls_of(m, i)?;
+                calls.extend(tool_calls.iter().map(|c| (c.id.clone(), c.name.clone())));
                 out.push(Message::Assistant(AssistantMessage { content: text, tool_calls, reasoning: None }));
             }
             Some("tool") => {
                 let field = format!("messages[{i}].tool_call_id");
                 let id = m["tool_call_id"].as_str().ok_or_else(|| ApiError::invalid(&field, "required"))?;
-                let name = out.iter().rev().find_map(|m| match m {
-                    Message::Assistant(a) => a.tool_calls.iter().find(|c| c.id == id).map(|c| c.name.clone()),
-                    _ => None,
-                });
+                let name = calls.get(id).cloned();
                 let name = name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier tool call `{id}`")))?;
                 out.push(Message::Tool(ToolResult {
                     call_id: id.to_string(),

@@ -3,6 +3,7 @@
 //! the input's system messages placed by the agent's [`ClientSystem`], the options that
 //! reach the model, and a 400 naming any field whose meaning Lucid would lose.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use lucid::model::ChatOptions;
@@ -170,6 +171,16 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
     };
     let mut system: Option<(String, String)> = None;
     let mut out = stored;
+    // Each call's tool by its id, the latest call of an id winning: an output finds its
+    // call at once, however long the history (a scan per output is quadratic).
+    let mut calls: HashMap<String, String> = out
+        .iter()
+        .filter_map(|m| match m {
+            Message::Assistant(a) => Some(a.tool_calls.iter().map(|c| (c.id.clone(), c.name.clone()))),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     for (i, item) in list.iter().enumerate() {
         let kind = item["type"].as_str().unwrap_or(if item.get("role").is_some() { "message" } else { "" });
         match kind {
@@ -209,6 +220,7 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
                         ));
                     }
                 };
+                calls.insert(call.id.clone(), call.name.clone());
                 // Calls of one step follow the step's text: they join the assistant's
                 // message before them, if it has no results yet.
                 match out.last_mut() {
@@ -223,10 +235,7 @@ fn input(body: &JsonObject, stored: Vec<Message>) -> Result<Read, ApiError> {
             "function_call_output" => {
                 let field = format!("input[{i}].call_id");
                 let id = item["call_id"].as_str().ok_or_else(|| ApiError::invalid(&field, "required"))?;
-                let name = out.iter().rev().find_map(|m| match m {
-                    Message::Assistant(a) => a.tool_calls.iter().find(|c| c.id == id).map(|c| c.name.clone()),
-                    _ => None,
-                });
+                let name = calls.get(id).cloned();
                 let name =
                     name.ok_or_else(|| ApiError::invalid(&field, &format!("no earlier function_call `{id}`")))?;
                 // An output may be a list of parts: text, images, files.

@@ -5,6 +5,8 @@
 //! is not found, like an id that never was. An `item_reference` in a request's input
 //! names an item of one of them (as clients send the items of stored responses back).
 
+use std::collections::HashMap;
+
 use axum::http::StatusCode;
 use lucid::Message;
 use serde_json::{Value, json};
@@ -62,12 +64,21 @@ pub async fn delete(server: &AppState, tenant: &Tenant, id: &str) -> Result<(), 
 /// of one of the tenant's stored responses (a response's message item is `msg_` and the
 /// tail of the response's id). A reference to anything else is a 400 saying why: the
 /// items of a response not stored are kept nowhere.
+///
+/// The input as expanded is held to the body's limit: the bytes each reference adds are
+/// counted before the item is copied, and past the limit the request is a 413 naming
+/// `input` (so a small body repeating one reference to a large stored answer costs
+/// nothing). Each stored response is read once per request, however often it is named.
 pub async fn resolve_references(
     server: &AppState,
     tenant: &Tenant,
     body: &mut crate::body::JsonObject,
 ) -> Result<(), ApiError> {
+    let limit = server.body_limit;
+    let mut size = json_len(&body.0);
     let Some(Value::Array(items)) = body.0.get_mut("input") else { return Ok(()) };
+    // The `output` of each stored response named so far (`None`: not the tenant's).
+    let mut outputs: HashMap<String, Option<Value>> = HashMap::new();
     for (i, item) in items.iter_mut().enumerate() {
         if item["type"] != "item_reference" {
             continue;
@@ -75,14 +86,21 @@ pub async fn resolve_references(
         let field = format!("input[{i}].id");
         let id = item["id"].as_str().ok_or_else(|| ApiError::invalid(&field, "required"))?.to_string();
         let found = match id.strip_prefix("msg_") {
-            Some(tail) => match load(server, tenant, &format!("resp_{tail}")).await {
-                Ok(kept) => kept.response["output"].as_array().and_then(|o| o.iter().find(|x| x["id"] == *id).cloned()),
-                Err(e) if e.status == StatusCode::NOT_FOUND => None,
-                Err(e) => return Err(e),
-            },
+            Some(tail) => {
+                let response = format!("resp_{tail}");
+                if !outputs.contains_key(&response) {
+                    let output = match load(server, tenant, &response).await {
+                        Ok(mut kept) => Some(kept.response["output"].take()),
+                        Err(e) if e.status == StatusCode::NOT_FOUND => None,
+                        Err(e) => return Err(e),
+                    };
+                    outputs.insert(response.clone(), output);
+                }
+                outputs[&response].as_ref().and_then(|o| o.as_array()).and_then(|o| o.iter().find(|x| x["id"] == *id))
+            }
             None => None,
         };
-        *item = found.ok_or_else(|| {
+        let found = found.ok_or_else(|| {
             ApiError::invalid(
                 &field,
                 &format!(
@@ -93,6 +111,36 @@ pub async fn resolve_references(
                 ),
             )
         })?;
+        size = (size + json_len(found)).saturating_sub(json_len(&*item));
+        if size > limit {
+            return Err(ApiError {
+                message: format!(
+                    "`input`: with its item_references expanded, the body is over the limit of {limit} bytes \
+                     (passed at `input[{i}]`)"
+                ),
+                param: Some("input".into()),
+                ..ApiError::too_large(limit)
+            });
+        }
+        *item = found.clone();
     }
     Ok(())
+}
+
+/// The bytes of `v` as compact JSON, counted without writing them anywhere.
+fn json_len(v: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` to a writer that cannot fail cannot fail.
+    let _ = serde_json::to_writer(&mut count, v);
+    count.0
 }
