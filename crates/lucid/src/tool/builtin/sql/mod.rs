@@ -27,6 +27,7 @@
 //! tool errors carrying the database's own message, so the model can fix its query.
 
 mod diff;
+mod guard;
 #[cfg(feature = "sqlite")]
 mod history;
 #[cfg(all(feature = "sqlite", feature = "postgres"))]
@@ -69,6 +70,10 @@ pub enum SqlError {
     /// The database refused or failed: its own message.
     #[error("{0}")]
     Database(String),
+    /// A migration or proposed DDL that was not run at all: what it holds may not run
+    /// (it would end its transaction, reach a file, change a setting) or cannot be read.
+    #[error("{0}")]
+    Refused(String),
     /// The statement ran past the time allowed.
     #[error("the query did not finish within {0:.1} s and was cancelled")]
     Timeout(f64),
