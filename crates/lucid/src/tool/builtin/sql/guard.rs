@@ -53,12 +53,123 @@ pub(super) fn ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// `name` as written in a schema listing: bare when it is a plain word that is no
-/// keyword, else quoted, so the listing reads as the SQL that made it.
+/// The words SQLite or Postgres reserve (a name that is one must be quoted), sorted.
+const RESERVED: &[&str] = &[
+    "ADD",
+    "ALL",
+    "ALTER",
+    "ANALYSE",
+    "ANALYZE",
+    "AND",
+    "ANY",
+    "ARRAY",
+    "AS",
+    "ASC",
+    "ASYMMETRIC",
+    "AUTOINCREMENT",
+    "BETWEEN",
+    "BOTH",
+    "BY",
+    "CASE",
+    "CAST",
+    "CHECK",
+    "COLLATE",
+    "COLUMN",
+    "COMMIT",
+    "CONSTRAINT",
+    "CREATE",
+    "CROSS",
+    "CURRENT_CATALOG",
+    "CURRENT_DATE",
+    "CURRENT_ROLE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "DEFAULT",
+    "DEFERRABLE",
+    "DELETE",
+    "DESC",
+    "DISTINCT",
+    "DO",
+    "DROP",
+    "ELSE",
+    "END",
+    "ESCAPE",
+    "EXCEPT",
+    "EXISTS",
+    "FALSE",
+    "FETCH",
+    "FOR",
+    "FOREIGN",
+    "FROM",
+    "FULL",
+    "GRANT",
+    "GROUP",
+    "HAVING",
+    "IN",
+    "INDEX",
+    "INITIALLY",
+    "INNER",
+    "INSERT",
+    "INTERSECT",
+    "INTO",
+    "IS",
+    "ISNULL",
+    "JOIN",
+    "LATERAL",
+    "LEADING",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "NATURAL",
+    "NOT",
+    "NOTNULL",
+    "NULL",
+    "OFFSET",
+    "ON",
+    "ONLY",
+    "OR",
+    "ORDER",
+    "OUTER",
+    "PLACING",
+    "PRIMARY",
+    "REFERENCES",
+    "RETURNING",
+    "RIGHT",
+    "ROLLBACK",
+    "SELECT",
+    "SESSION_USER",
+    "SET",
+    "SOME",
+    "SYMMETRIC",
+    "SYSTEM_USER",
+    "TABLE",
+    "THEN",
+    "TO",
+    "TRAILING",
+    "TRANSACTION",
+    "TRUE",
+    "UNION",
+    "UNIQUE",
+    "UPDATE",
+    "USER",
+    "USING",
+    "VALUES",
+    "VARIADIC",
+    "WHEN",
+    "WHERE",
+    "WINDOW",
+    "WITH",
+];
+
+/// `name` as written in a schema listing: bare when it is a plain word that neither
+/// SQLite nor Postgres reserves, else quoted, so the listing reads as the SQL that made it.
 pub(super) fn ident_if_needed(name: &str) -> String {
     let plain = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && sqlparser::keywords::ALL_KEYWORDS.binary_search(&name.to_ascii_uppercase().as_str()).is_err();
+        && RESERVED.binary_search(&name.to_ascii_uppercase().as_str()).is_err();
     if plain { name.to_string() } else { ident(name) }
 }
 
@@ -233,7 +344,9 @@ fn refused(words: &[String], dialect: Dialect) -> Option<&'static str> {
                 ("REINDEX", "DATABASE" | "SYSTEM") | ("CLUSTER" | "CHECKPOINT" | "DISCARD" | "LOAD", _) => {
                     Some("this statement cannot run in a transaction or reaches beyond the database's schema")
                 }
-                ("COPY", _) => Some("COPY reads or writes files and programs of the server; move data with INSERT … SELECT"),
+                ("COPY", _) => {
+                    Some("COPY reads or writes files and programs of the server; move data with INSERT … SELECT")
+                }
                 _ => None,
             }
         }
@@ -294,7 +407,7 @@ mod tests {
             texts(sql, Dialect::Sqlite).unwrap(),
             [
                 "CREATE TABLE a (x TEXT DEFAULT ';')",
-                "INSERT INTO a VALUES ('it''s; fine') /* COMMIT; */",
+                "INSERT INTO a VALUES ('it''s; fine')",
                 "CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = CASE WHEN 1 THEN 'y' END; DELETE FROM a; END",
                 "CREATE TABLE \"COMMIT; x\" (y)",
             ]

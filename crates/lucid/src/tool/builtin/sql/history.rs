@@ -147,7 +147,10 @@ impl SchemaHistory {
     }
 
     /// Saves a proposal: the database's schema with `ddl` laid over it, checked by running
-    /// both in an in-memory SQLite database (so the DDL must be SQLite's dialect too).
+    /// both in a private in-memory SQLite database (so the DDL must be SQLite's dialect
+    /// too) that can reach no file: the DDL may not attach, detach, vacuum, set a pragma
+    /// or control a transaction ([`SqlError::Refused`]), and runs within the database's
+    /// time limit.
     pub async fn save_proposed(&self, db: &Database, ddl: &str, message: &str) -> Result<Version, SqlError> {
         let current = db.tables(None).await?;
         let tables = propose(&current, ddl, db.limits.timeout).await?;
@@ -218,7 +221,11 @@ const PROPOSAL_PAGES: u32 = 16_384;
 /// (temporary tables too), no database can be attached (which `VACUUM INTO` needs), the
 /// DDL's statements are checked first ([`guard`](super::guard)) and an authorizer denies
 /// transaction control, `ATTACH`, `DETACH` and `PRAGMA` while they run.
-async fn propose(current: &[TableSchema], ddl: &str, timeout: std::time::Duration) -> Result<Vec<TableSchema>, SqlError> {
+async fn propose(
+    current: &[TableSchema],
+    ddl: &str,
+    timeout: std::time::Duration,
+) -> Result<Vec<TableSchema>, SqlError> {
     let statements: Vec<String> =
         guard::statements(ddl, Dialect::Sqlite, "the proposed DDL")?.into_iter().map(str::to_string).collect();
     let base: Vec<String> = current.iter().filter(|t| t.kind == "table").flat_map(create_ddl).collect();
@@ -230,7 +237,8 @@ async fn propose(current: &[TableSchema], ddl: &str, timeout: std::time::Duratio
         super::sqlite::confine(&mut conn)?;
         super::sqlite::run_each(&conn, &base)
             .map_err(|e| SqlError::Database(format!("the current schema in SQLite: {e}")))?;
-        super::sqlite::run_each(&conn, &statements).map_err(|e| SqlError::Database(format!("the proposed DDL: {e}")))?;
+        super::sqlite::run_each(&conn, &statements)
+            .map_err(|e| SqlError::Database(format!("the proposed DDL: {e}")))?;
         super::sqlite::unconfine(&mut conn)?;
         super::sqlite::describe_all(&conn)
     });

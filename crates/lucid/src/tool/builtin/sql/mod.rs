@@ -194,8 +194,13 @@ impl Database {
     }
 
     /// Runs a migration (statements separated by `;`, DDL and data moves) in one
-    /// transaction: all of it, or at the first error none of it. The SQL tools never call
-    /// this; `sql_migrate` does, with the user's approval.
+    /// transaction: all of it, or at the first error none of it. A statement that would
+    /// end, begin or step out of that transaction (`COMMIT`, `END`, `ROLLBACK`,
+    /// `SAVEPOINT`…), reach another file (`ATTACH`, `DETACH`, `VACUUM INTO`), change a
+    /// setting (`PRAGMA`) or, on Postgres, cannot run in a transaction
+    /// (`… CONCURRENTLY`, `CREATE DATABASE`, `COPY`…) is refused before anything runs:
+    /// [`SqlError::Refused`], naming it. The SQL tools never call this; `sql_migrate`
+    /// does, with the user's approval.
     pub async fn apply(&self, sql: &str) -> Result<(), SqlError> {
         match &self.backend {
             #[cfg(feature = "sqlite")]

@@ -224,8 +224,7 @@ fn describe(conn: &Connection, name: String, kind: String) -> Result<TableSchema
         .map_err(db_error)?;
     // Each index as `name [unique] (columns)`, names written as SQL (quoted unless plain
     // words), so the listing reads as the index's own definition.
-    let mut idx =
-        conn.prepare("SELECT name, \"unique\" FROM pragma_index_list(?1) ORDER BY name").map_err(db_error)?;
+    let mut idx = conn.prepare("SELECT name, \"unique\" FROM pragma_index_list(?1) ORDER BY name").map_err(db_error)?;
     let listed = idx
         .query_map([&name], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))
         .map_err(db_error)?
@@ -272,7 +271,9 @@ fn db_error(e: rusqlite::Error) -> SqlError {
             "string or blob too big: the SQL tools make no value over {} MiB; select a part of it (substr, length)",
             MAX_VALUE_BYTES >> 20
         )),
-        rusqlite::Error::SqliteFailure(e, Some(message)) if e.code == rusqlite::ErrorCode::AuthorizationForStatementDenied => {
+        rusqlite::Error::SqliteFailure(e, Some(message))
+            if e.code == rusqlite::ErrorCode::AuthorizationForStatementDenied =>
+        {
             SqlError::Database(format!(
                 "{message}: SQLite refused it, as it would end or step out of the transaction, reach another \
                  database file or change a setting"
@@ -280,5 +281,40 @@ fn db_error(e: rusqlite::Error) -> SqlError {
         }
         rusqlite::Error::SqliteFailure(_, Some(message)) => SqlError::Database(message),
         e => SqlError::Database(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The database's own wall, should a statement get past the scan: a confined
+    /// connection denies what would end its transaction or reach a file, and still runs
+    /// the DDL that rewrites the schema inside SQLite.
+    #[test]
+    fn a_confined_connection_keeps_its_transaction_and_its_file() {
+        let dir = std::env::temp_dir().join(format!("lucid-confine-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let copy = dir.join("copy.db");
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("BEGIN").unwrap();
+        confine(&mut conn).unwrap();
+        let attach = format!("ATTACH '{}' AS c", copy.display());
+        for sql in ["CREATE TABLE a(x); COMMIT", "END", "ROLLBACK", "SAVEPOINT s", &attach, "PRAGMA user_version = 3"] {
+            assert!(conn.execute_batch(sql).is_err(), "{sql}");
+            assert!(!conn.is_autocommit(), "{sql}: the transaction is still open");
+        }
+        conn.execute_batch(
+            "CREATE TABLE b (x, y); ALTER TABLE b RENAME TO c; ALTER TABLE c DROP COLUMN y; \
+             ALTER TABLE c RENAME COLUMN x TO z; CREATE INDEX ci ON c (z)",
+        )
+        .unwrap();
+        unconfine(&mut conn).unwrap();
+        conn.execute_batch("ROLLBACK").unwrap();
+        // Outside a transaction, `VACUUM INTO` needs to attach its file, which it may not.
+        confine(&mut conn).unwrap();
+        assert!(conn.execute_batch(&format!("VACUUM INTO '{}'", copy.display())).is_err());
+        assert!(!copy.exists(), "no file was made");
+        std::fs::remove_dir_all(dir).ok();
     }
 }
