@@ -54,7 +54,7 @@ where
     let back = call(tool, json!({"action": "restore", "id": v1})).await;
     let up: Vec<String> = back["up"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
     assert!(
-        up.iter().any(|s| s.contains("DROP COLUMN founded")) && up.iter().any(|s| s.contains("DROP TABLE")),
+        up.iter().any(|s| s.contains("DROP COLUMN \"founded\"")) && up.iter().any(|s| s.contains("DROP TABLE")),
         "{back}"
     );
     assert!(back["down"].as_array().unwrap().iter().any(|s| s.as_str().unwrap().contains("CREATE TABLE")), "{back}");
@@ -238,7 +238,7 @@ async fn migrate_and_roll_back(url: &str, dir: &std::path::Path, city: &str, his
     assert!(up_file.contains("/migrations/") && up_file.ends_with("_city_label.up.sql"), "{out}");
     assert!(std::fs::read_to_string(up_file).unwrap().contains("UPDATE"));
     let down = std::fs::read_to_string(out["down"].as_str().unwrap()).unwrap();
-    assert!(down.contains("DROP COLUMN label"), "{down}");
+    assert!(down.contains("DROP COLUMN \"label\""), "{down}");
     let labels = db().query(&format!("SELECT label FROM {city} ORDER BY id")).await.unwrap();
     assert_eq!(labels.rows, [["LYON".to_string()]], "the data moved");
     let versions = history().list().await.unwrap();
@@ -307,6 +307,231 @@ async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
     std::fs::create_dir_all(&dir).unwrap();
     migrate_and_roll_back(&migrator, &dir, &format!("{schema}.city"), &|| kept_in(None, &dir, &project_of(&migrator)))
         .await;
+    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A SQLite database in a fresh folder of its own, with a table `city`, and the tools
+/// over it: `sql_migrate` writing into the folder, `schema_history` keeping versions in
+/// the folder's `lucid.db`.
+fn hostile_setup(name: &str) -> (std::path::PathBuf, SqlMigrate, SchemaHistoryTool) {
+    let dir = std::env::temp_dir().join(format!("lucid-sql-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shop.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO city VALUES (1, 'Lyon');")
+        .unwrap();
+    let url = path.to_str().unwrap();
+    let db = || Arc::new(Database::open(url).unwrap());
+    let migrate = SqlMigrate::new(db(), kept_in(None, &dir, "p"), &dir);
+    let history = SchemaHistoryTool::new(db(), kept_in(None, &dir, "p"));
+    (dir, migrate, history)
+}
+
+/// The tables of the SQLite file at `path`, read directly.
+fn tables_of(path: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+/// A migration that commits half-way and then fails (and one that ends its transaction
+/// with `END`, attaches, vacuums into or sets a pragma) is refused before anything runs:
+/// the schema, the folder and the history are as they were, and the error says so,
+/// naming the statement, rather than claiming a rollback of what was committed.
+#[tokio::test]
+async fn a_migration_that_would_end_its_transaction_or_reach_a_file_is_refused_and_runs_nothing() {
+    let (dir, migrate, _) = hostile_setup("migrate");
+    let shop = dir.join("shop.db");
+    let elsewhere = dir.join("elsewhere.db");
+    let copy = dir.join("copy.db");
+    let cases = [
+        ("CREATE TABLE a(x); COMMIT; CREATE TABLE b(; ".to_string(), "`COMMIT`"),
+        ("CREATE TABLE a(x);\n  end transaction; CREATE TABLE b(;".to_string(), "`end transaction`"),
+        ("CREATE TABLE a(x); /* ; */ SAVEPOINT s; RELEASE s".to_string(), "`SAVEPOINT s`"),
+        (format!("ATTACH '{}' AS e; CREATE TABLE e.t(x)", elsewhere.display()), "ATTACH"),
+        (format!("CREATE TABLE a(x); VACUUM INTO '{}'", copy.display()), "VACUUM"),
+        ("PRAGMA journal_mode = DELETE; CREATE TABLE a(x)".to_string(), "PRAGMA"),
+    ];
+    for (up, named) in cases {
+        let err = migrate.invoke(json!({"name": "evil", "up": up}), Default::default()).await.unwrap_err().to_string();
+        assert!(err.contains(named) && err.contains("nothing was run"), "{up}: {err}");
+        assert!(!err.contains("rolled back"), "nothing ran, so nothing was rolled back: {err}");
+        assert_eq!(tables_of(&shop), ["city"], "{up}: the schema is unchanged");
+    }
+    assert!(!elsewhere.exists() && !copy.exists(), "no file was made");
+    assert!(!dir.join("migrations").exists(), "no migration file");
+    assert!(kept_in(None, &dir, "p").list().await.unwrap().is_empty(), "no schema version");
+
+    // A migration that fails for an ordinary reason is rolled back, and says so truly.
+    let err = migrate
+        .invoke(json!({"name": "half", "up": "CREATE TABLE a(x); INSERT INTO nowhere VALUES (1)"}), Default::default())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("rolled back") && err.contains("statement 2 failed"), "{err}");
+    assert_eq!(tables_of(&shop), ["city"]);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `schema_history save` with DDL lays it over the schema in a private database in
+/// memory: it can neither attach the real database (and drop its table) nor make or
+/// write a file anywhere.
+#[tokio::test]
+async fn a_proposal_cannot_reach_the_real_database_or_any_file() {
+    let (dir, _, history) = hostile_setup("propose");
+    let shop = dir.join("shop.db");
+    let made = dir.join("made.db");
+    let copy = dir.join("copy.db");
+    for ddl in [
+        format!("ATTACH '{}' AS real; DROP TABLE real.city", shop.display()),
+        format!("CREATE TABLE a(x); ATTACH '{}' AS m; CREATE TABLE m.t(x)", made.display()),
+        format!("VACUUM INTO '{}'", copy.display()),
+        "CREATE TABLE a(x); PRAGMA writable_schema = ON".to_string(),
+        "CREATE TABLE a(x); COMMIT; BEGIN".to_string(),
+    ] {
+        let err = history
+            .invoke(json!({"action": "save", "message": "evil", "ddl": ddl}), Default::default())
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the proposed DDL was refused"), "{ddl}: {err}");
+    }
+    assert_eq!(tables_of(&shop), ["city"], "the real table is still there");
+    assert!(!made.exists() && !copy.exists(), "no file was made");
+    assert!(kept_in(None, &dir, "p").list().await.unwrap().is_empty());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Tables and columns whose names are SQL are only names: a proposal laid over a schema
+/// that has them, and the migration back to a version that had them, run no part of
+/// them, and table `y` survives every step.
+#[tokio::test]
+async fn names_that_are_sql_stay_names() {
+    let (dir, migrate, history) = hostile_setup("names");
+    let shop = dir.join("shop.db");
+    let hostile = ["x\"; DROP TABLE y; --", "z(x); DROP TABLE y; CREATE TABLE w"];
+    rusqlite::Connection::open(&shop)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE y (b INTEGER);
+             CREATE TABLE \"x\"\"; DROP TABLE y; --\" (\"a); DROP TABLE y; --\" INTEGER REFERENCES y(b));
+             CREATE TABLE \"z(x); DROP TABLE y; CREATE TABLE w\" (c TEXT);
+             CREATE INDEX \"i\"\" ON y; DROP TABLE y; --\" ON \"z(x); DROP TABLE y; CREATE TABLE w\" (c);",
+        )
+        .unwrap();
+    let mut expected = vec!["city".to_string(), hostile[0].to_string(), "y".to_string(), hostile[1].to_string()];
+    expected.sort();
+    assert_eq!(tables_of(&shop), expected);
+
+    let first = call(&history, json!({"action": "save", "message": "as found"})).await["saved"]["id"].as_i64().unwrap();
+    // Saved again with DDL: the current schema, names and all, is made again in memory.
+    let proposed = call(&history, json!({"action": "save", "message": "v", "ddl": "CREATE TABLE v (d INTEGER)"})).await;
+    let shown = call(&history, json!({"action": "show", "id": proposed["saved"]["id"]})).await;
+    let schema = shown["schema"].as_str().unwrap();
+    assert!(schema.contains("## y (table)") && schema.contains("## v (table)"), "{schema}");
+    assert!(
+        schema.contains(hostile[0]) && schema.contains("## z(x); DROP TABLE y; CREATE TABLE w (table)"),
+        "{schema}"
+    );
+    assert!(!schema.contains("## w (table)"), "{schema}");
+
+    // The hostile tables dropped by hand; the migration back to the first version makes
+    // them again under their own names, and `y` stays.
+    rusqlite::Connection::open(&shop)
+        .unwrap()
+        .execute_batch("DROP TABLE \"x\"\"; DROP TABLE y; --\"; DROP TABLE \"z(x); DROP TABLE y; CREATE TABLE w\";")
+        .unwrap();
+    let back = call(&history, json!({"action": "restore", "id": first})).await;
+    let up: Vec<&str> = back["up"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    let out = migrate.invoke(json!({"name": "back", "up": up.join(";\n")}), Default::default()).await;
+    assert!(out.is_ok(), "{up:?}: {out:?}");
+    assert_eq!(tables_of(&shop), expected, "{up:?}");
+    let index: String = rusqlite::Connection::open(&shop)
+        .unwrap()
+        .query_row("SELECT name FROM sqlite_schema WHERE type = 'index'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(index, "i\" ON y; DROP TABLE y; --");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// On Postgres, a migration that commits half-way is refused before anything runs; and
+/// one whose statements this side reads differently from the server (a parameter named
+/// `begin` hides the `COMMIT` in what looks like a function's body) is not run either:
+/// each statement is prepared alone, which the server refuses for two.
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn postgres_migrations_cannot_end_their_transaction() {
+    let Some(url) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else { return };
+    let _one_at_a_time = POSTGRES.lock().await;
+    let schema = format!("hostile_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;"
+        ))
+        .await
+        .unwrap();
+    let config: tokio_postgres::Config = url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let migrator = format!(
+        "postgres://lucid_migrator@{host}:{}/{}",
+        config.get_ports()[0],
+        config.get_dbname().unwrap_or("postgres")
+    );
+    let dir = std::env::temp_dir().join(format!("lucid-sql-hostile-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let migrate = SqlMigrate::new(Arc::new(Database::open(&migrator).unwrap()), kept_in(None, &dir, "p"), &dir);
+    let made = |name: &str| {
+        let client = &client;
+        let (schema, name) = (schema.clone(), name.to_string());
+        async move {
+            client
+                .query_one("SELECT to_regclass($1) IS NOT NULL", &[&format!("{schema}.{name}")])
+                .await
+                .unwrap()
+                .get::<_, bool>(0)
+        }
+    };
+    for (up, refused) in [
+        (format!("CREATE TABLE {schema}.a (x int); COMMIT; CREATE TABLE {schema}.b ("), true),
+        (format!("CREATE TABLE {schema}.a (x int); ABORT"), true),
+        (format!("CREATE INDEX CONCURRENTLY i ON {schema}.a (x)"), true),
+        (
+            format!(
+                "CREATE FUNCTION {schema}.f(begin int) RETURNS int LANGUAGE sql AS 'select 1'; \
+                 CREATE TABLE {schema}.a (x int); COMMIT; END"
+            ),
+            false,
+        ),
+    ] {
+        let err = migrate.invoke(json!({"name": "evil", "up": up}), Default::default()).await.unwrap_err().to_string();
+        if refused {
+            assert!(err.contains("nothing was run"), "{up}: {err}");
+        } else {
+            assert!(err.contains("rolled back") && err.contains("statement 1 failed"), "{up}: {err}");
+        }
+        assert!(!made("a").await, "{up}: nothing of it stays");
+    }
+    let functions: i64 = client
+        .query_one(
+            "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1",
+            &[&schema],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(functions, 0);
+    assert!(!dir.join("migrations").exists());
     client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
     std::fs::remove_dir_all(dir).ok();
 }

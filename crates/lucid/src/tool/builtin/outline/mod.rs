@@ -12,27 +12,44 @@
 //!               "lines": [12, 14]}]}
 //! ```
 //!
-//! A file in a language it does not know, a file over the size limit (1 MiB unless set)
-//! and a file that is not text are tool errors that say so; a file with syntax errors is
-//! outlined as far as the parser recovered, with `"syntax_errors": true`.
+//! A file in a language it does not know, a file over the size limit (1 MiB unless set:
+//! [`CodeOutline::max_bytes`]) and a file that is not text are tool errors that say so; a
+//! file with syntax errors is outlined as far as the parser recovered, with
+//! `"syntax_errors": true`.
+//!
+//! Bounded in time as well as in size: the parse, the query and the walk over its
+//! matches run on a blocking thread that checks a stop flag at every step (tree-sitter's
+//! progress callbacks, then each match), and the flag is set when the call ends — at the
+//! outline's own time limit ([`CodeOutline::timeout`], 20 s unless set), when the run is
+//! cancelled, or when the caller stops waiting (the tool's timeout drops the call) — so
+//! no thread goes on working for a call nobody waits for. After the parse, the work is
+//! linear in the number of symbols but for the symbols shown (1000 at most): tree-sitter
+//! finds a node's parent and previous sibling by walking its siblings, so only those are
+//! described, and the rest counted.
 
 mod languages;
 
+use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, Parser, QueryCursor};
+use tree_sitter::{Node, ParseOptions, Parser, QueryCursor, QueryCursorOptions};
 
 use super::Workspace;
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 use languages::{ALL, Lang};
 
-/// The most symbols an answer lists (the rest are counted).
+/// The most symbols an answer lists; the definitions past them are counted as the query
+/// finds them (`symbols_not_shown`: a function bound to a `const` in a function body
+/// included).
 const SYMBOL_CAP: usize = 1000;
 /// The longest signature kept, in characters.
 const SIGNATURE_CAP: usize = 240;
@@ -58,6 +75,7 @@ pub struct CodeOutline {
     spec: ToolSpec,
     workspace: Arc<Workspace>,
     max_bytes: u64,
+    timeout: Duration,
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -101,16 +119,24 @@ impl CodeOutline {
             spec: ToolSpec::for_args::<OutlineArgs>("code_outline", &description),
             workspace,
             max_bytes: 1024 * 1024,
+            timeout: Duration::from_secs(20),
         }
     }
 
-    /// The largest file outlined, in bytes.
+    /// The largest file outlined, in bytes (1 MiB unless set).
     pub fn max_bytes(mut self, bytes: u64) -> Self {
         self.max_bytes = bytes;
         self
     }
 
-    async fn outline(&self, path: &str) -> Result<String, ToolError> {
+    /// How long one outline may take (20 s unless set): then its parse stops and the call
+    /// answers an error saying so.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    async fn outline(&self, path: &str, ctx: &ToolContext) -> Result<String, ToolError> {
         let lang = Lang::of(path).ok_or_else(|| {
             let names: Vec<&str> = ALL.iter().map(|(_, n)| *n).collect();
             ToolError::new(format!(
@@ -133,9 +159,21 @@ impl CodeOutline {
         }
         let bytes = tokio::fs::read(&real).await.map_err(|e| ToolError::new(format!("cannot read `{path}`: {e}")))?;
         let source = String::from_utf8(bytes).map_err(|_| ToolError::new(format!("`{path}` is not UTF-8 text")))?;
-        let outline = tokio::task::spawn_blocking(move || outline_source(lang, &source))
-            .await
-            .map_err(|e| ToolError::new(format!("the parser failed: {e}")))??;
+        // Set however this call ends, the future dropped included: the thread stops.
+        let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let flag = Arc::clone(&stop.0);
+        let mut work = tokio::task::spawn_blocking(move || outline_until(lang, &source, &flag));
+        let outline = tokio::select! {
+            done = &mut work => done.map_err(|e| ToolError::new(format!("the parser failed: {e}")))??,
+            _ = tokio::time::sleep(self.timeout) => {
+                return Err(ToolError::new(format!(
+                    "`{path}` took longer than {:.0} s to outline and was stopped; read parts of it with read_file or \
+                     search_files",
+                    self.timeout.as_secs_f64()
+                )));
+            }
+            _ = ctx.cancel.cancelled() => return Err(ToolError::new("the outline was cancelled")),
+        };
         let mut answer = serde_json::json!({
             "path": path,
             "language": lang.name(),
@@ -160,18 +198,57 @@ struct Outline {
     dropped: usize,
 }
 
+/// Sets its flag when dropped: however the call that made it ends.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Parses `source` and lists its symbols in the order they start.
+#[cfg(test)]
 fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError> {
+    outline_until(lang, source, &AtomicBool::new(false))
+}
+
+/// [`outline_source`], stopping with an error as soon as `stop` is set.
+fn outline_until(lang: Lang, source: &str, stop: &AtomicBool) -> Result<Outline, ToolError> {
+    #[cfg(test)]
+    let _running = tests::Running::start(source.len());
+    let stopped = || ToolError::new("the outline was stopped before it finished");
+    let mut go_on = |_: &tree_sitter::ParseState| {
+        if stop.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    };
     let mut parser = Parser::new();
     parser.set_language(&lang.grammar()).map_err(|e| ToolError::new(format!("the {} grammar: {e}", lang.name())))?;
-    let tree = parser.parse(source, None).ok_or_else(|| ToolError::new("the parser gave up on this file"))?;
+    let bytes = source.as_bytes();
+    let tree = parser
+        .parse_with_options(
+            &mut |i, _| bytes.get(i..).unwrap_or_default(),
+            None,
+            Some(ParseOptions::new().progress_callback(&mut go_on)),
+        )
+        .ok_or_else(|| {
+            if stop.load(Ordering::Relaxed) { stopped() } else { ToolError::new("the parser gave up on this file") }
+        })?;
     let query = lang.query().map_err(ToolError::new)?;
     let names = query.capture_names();
     let name_index = query.capture_index_for_name("name");
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
+    let mut go_on = |_: &tree_sitter::QueryCursorState| {
+        if stop.load(Ordering::Relaxed) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    };
+    let options = QueryCursorOptions::new().progress_callback(&mut go_on);
+    let mut matches = cursor.matches_with_options(query, tree.root_node(), bytes, options);
     let mut symbols: Vec<Symbol> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut dropped = 0;
     while let Some(m) = matches.next() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(stopped());
+        }
         let mut def = None;
         let mut name = None;
         for c in m.captures() {
@@ -186,11 +263,17 @@ fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError> {
             Some(k) => (k, true),
             None => (capture, false),
         };
+        // Past the cap a definition is counted, not described: finding what wraps it and
+        // the comments above it walks its siblings, which would make the whole quadratic.
+        if symbols.len() >= SYMBOL_CAP {
+            dropped += usize::from(seen.insert((node.start_byte(), node.end_byte())));
+            continue;
+        }
         let outer = outer(node);
         if top_only && outer.parent().is_some_and(|p| p.parent().is_some()) {
             continue;
         }
-        if symbols.iter().any(|s| s.bytes == (outer.start_byte()..outer.end_byte())) {
+        if !seen.insert((outer.start_byte(), outer.end_byte())) {
             continue;
         }
         symbols.push(Symbol {
@@ -203,13 +286,21 @@ fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError> {
             bytes: outer.start_byte()..outer.end_byte(),
         });
     }
+    if stop.load(Ordering::Relaxed) {
+        return Err(stopped());
+    }
     symbols.sort_by_key(|s| (s.bytes.start, std::cmp::Reverse(s.bytes.end)));
     // The innermost symbol holding another is its parent; a function in a type is a method.
+    // Sorted by start (the longer first), the symbols holding one are a stack.
+    let mut holders: Vec<usize> = Vec::new();
     for i in 0..symbols.len() {
-        let holder = (0..i).rev().find(|&j| {
-            symbols[j].bytes.start <= symbols[i].bytes.start && symbols[i].bytes.end <= symbols[j].bytes.end
-        });
-        if let Some(j) = holder {
+        while let Some(&j) = holders.last() {
+            if symbols[j].bytes.start <= symbols[i].bytes.start && symbols[i].bytes.end <= symbols[j].bytes.end {
+                break;
+            }
+            holders.pop();
+        }
+        if let Some(&j) = holders.last() {
             let (parent_kind, parent_name) = (symbols[j].kind.clone(), symbols[j].name.clone());
             let typed = ["impl", "trait", "class", "interface", "struct", "enum"].contains(&parent_kind.as_str());
             if symbols[i].kind == "function" && typed {
@@ -217,9 +308,8 @@ fn outline_source(lang: Lang, source: &str) -> Result<Outline, ToolError> {
             }
             symbols[i].parent = Some(parent_name);
         }
+        holders.push(i);
     }
-    let dropped = symbols.len().saturating_sub(SYMBOL_CAP);
-    symbols.truncate(SYMBOL_CAP);
     let lines = source.lines().count();
     Ok(Outline { symbols, lines, syntax_errors: tree.root_node().has_error(), dropped })
 }
@@ -346,10 +436,10 @@ impl Tool for CodeOutline {
         &self.spec
     }
 
-    fn invoke<'a>(&'a self, args: Value, _ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
         async move {
             let OutlineArgs { path } = parse_args(args)?;
-            self.outline(&path).await
+            self.outline(&path, &ctx).await
         }
         .boxed()
     }

@@ -170,3 +170,98 @@ fn this_very_file_is_outlined() {
     assert_eq!(invoke.parent.as_deref(), Some("CodeOutline"));
     assert!(find("constant", "SYMBOL_CAP").is_some());
 }
+
+/// How many outlines of a large source (over 64 KiB: the other tests' are small) are
+/// being worked on now, in this test binary.
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts one outline of a large source at work while it lives.
+pub(super) struct Running(bool);
+
+impl Running {
+    pub(super) fn start(len: usize) -> Self {
+        let large = len > 64 * 1024;
+        if large {
+            RUNNING.fetch_add(1, Ordering::SeqCst);
+        }
+        Running(large)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.0 {
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// A file of a little over 1 MiB: `n` one-line JavaScript functions, each with a comment.
+fn megabyte(dir: &std::path::Path) -> usize {
+    let mut src = String::new();
+    let mut n = 0;
+    while src.len() <= 1024 * 1024 - 64 {
+        src.push_str(&format!("// f{n}\nfunction f{n}(a) {{ return a + {n}; }}\n"));
+        n += 1;
+    }
+    std::fs::write(dir.join("big.js"), src).unwrap();
+    n
+}
+
+/// Waits (bounded) until no large outline is at work; whether none is.
+async fn none_running() -> bool {
+    for _ in 0..600 {
+        if RUNNING.load(Ordering::SeqCst) == 0 {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    false
+}
+
+/// A megabyte of symbols is outlined in a bounded time, the first thousand shown and the
+/// rest counted (the walk after the parse was quadratic in the symbols: minutes). An
+/// outline stops when its flag is set, and the flag is set however the call ends: at its
+/// own time limit, or when the caller stops waiting (the tool's timeout dropping the
+/// call); either way its thread ends, nothing is left outlining.
+#[tokio::test]
+async fn a_megabyte_is_outlined_in_bounded_time_and_a_call_nobody_waits_for_stops() {
+    let dir = std::env::temp_dir().join(format!("lucid-outline-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let n = megabyte(&dir);
+    let args = serde_json::json!({"path": "big.js"});
+    let outline = CodeOutline::new(&dir).unwrap();
+    let call = outline.invoke(args.clone(), Default::default());
+    let out = tokio::time::timeout(std::time::Duration::from_secs(120), call).await.expect("bounded").unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["symbols"].as_array().unwrap().len(), SYMBOL_CAP);
+    assert_eq!((&v["symbols"][999]["name"], &v["symbols"][999]["doc"]), (&"f999".into(), &"f999".into()));
+    assert_eq!(v["symbols_not_shown"], n - SYMBOL_CAP, "{n} functions");
+
+    let source = std::fs::read_to_string(dir.join("big.js")).unwrap();
+    let err = outline_until(Lang::JavaScript, &source, &AtomicBool::new(true)).err().unwrap();
+    assert!(err.to_string().contains("stopped"), "{err}");
+
+    let quick = CodeOutline::new(&dir).unwrap().timeout(std::time::Duration::ZERO);
+    let err = quick.invoke(args.clone(), Default::default()).await.unwrap_err();
+    assert!(err.to_string().contains("took longer than 0 s to outline and was stopped"), "{err}");
+    assert!(none_running().await, "the outline past its time limit stopped");
+
+    // Polled until its thread is at work, then dropped, as the tool's timeout does.
+    let mut call = outline.invoke(args, Default::default());
+    let mut started = false;
+    for _ in 0..6000 {
+        tokio::select! {
+            done = &mut call => panic!("a megabyte outlined before its thread was seen: {done:?}"),
+            _ = tokio::time::sleep(std::time::Duration::from_millis(1)) => {}
+        }
+        if RUNNING.load(Ordering::SeqCst) > 0 {
+            started = true;
+            break;
+        }
+    }
+    assert!(started);
+    drop(call);
+    assert!(none_running().await, "the outline nobody waits for stopped");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::diff::{create_ddl, diff, migration};
+use super::guard::{self, Dialect};
 use super::table::TableSchema;
 pub use super::versions::Version;
 use super::versions::{pruned, version};
@@ -146,10 +147,13 @@ impl SchemaHistory {
     }
 
     /// Saves a proposal: the database's schema with `ddl` laid over it, checked by running
-    /// both in an in-memory SQLite database (so the DDL must be SQLite's dialect too).
+    /// both in a private in-memory SQLite database (so the DDL must be SQLite's dialect
+    /// too) that can reach no file: the DDL may not attach, detach, vacuum, set a pragma
+    /// or control a transaction ([`SqlError::Refused`]), and runs within the database's
+    /// time limit.
     pub async fn save_proposed(&self, db: &Database, ddl: &str, message: &str) -> Result<Version, SqlError> {
         let current = db.tables(None).await?;
-        let tables = propose(&current, ddl)?;
+        let tables = propose(&current, ddl, db.limits.timeout).await?;
         self.save(tables, message, "proposed").await
     }
 
@@ -209,14 +213,43 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
     Ok(version(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, &tables))
 }
 
-/// `current` with `ddl` run over it, in memory.
-fn propose(current: &[TableSchema], ddl: &str) -> Result<Vec<TableSchema>, SqlError> {
-    let conn = Connection::open_in_memory().map_err(store_error)?;
+/// The most a proposal's private database may grow to, in pages of 4 KiB (64 MiB).
+const PROPOSAL_PAGES: u32 = 16_384;
+
+/// `current` with `ddl` run over it, in memory, on a blocking thread interrupted after
+/// `timeout`. Nothing of it can reach a file: the connection is private and in memory
+/// (temporary tables too), no database can be attached (which `VACUUM INTO` needs), the
+/// DDL's statements are checked first ([`guard`](super::guard)) and an authorizer denies
+/// transaction control, `ATTACH`, `DETACH` and `PRAGMA` while they run.
+async fn propose(
+    current: &[TableSchema],
+    ddl: &str,
+    timeout: std::time::Duration,
+) -> Result<Vec<TableSchema>, SqlError> {
+    let statements: Vec<String> =
+        guard::statements(ddl, Dialect::Sqlite, "the proposed DDL")?.into_iter().map(str::to_string).collect();
     let base: Vec<String> = current.iter().filter(|t| t.kind == "table").flat_map(create_ddl).collect();
-    conn.execute_batch(&base.join(";\n"))
-        .map_err(|e| SqlError::Database(format!("the current schema in SQLite: {e}")))?;
-    conn.execute_batch(ddl).map_err(|e| SqlError::Database(format!("the proposed DDL: {e}")))?;
-    super::sqlite::describe_all(&conn)
+    let mut conn = Connection::open_in_memory().map_err(store_error)?;
+    conn.execute_batch(&format!("PRAGMA temp_store = MEMORY; PRAGMA max_page_count = {PROPOSAL_PAGES}"))
+        .map_err(store_error)?;
+    let interrupt = conn.get_interrupt_handle();
+    let mut work = tokio::task::spawn_blocking(move || {
+        super::sqlite::confine(&mut conn)?;
+        super::sqlite::run_each(&conn, &base)
+            .map_err(|e| SqlError::Database(format!("the current schema in SQLite: {e}")))?;
+        super::sqlite::run_each(&conn, &statements)
+            .map_err(|e| SqlError::Database(format!("the proposed DDL: {e}")))?;
+        super::sqlite::unconfine(&mut conn)?;
+        super::sqlite::describe_all(&conn)
+    });
+    tokio::select! {
+        done = &mut work => done.map_err(|e| SqlError::Database(format!("the proposal's thread failed: {e}")))?,
+        _ = tokio::time::sleep(timeout) => {
+            interrupt.interrupt();
+            let _ = work.await;
+            Err(SqlError::Timeout(timeout.as_secs_f64()))
+        }
+    }
 }
 
 /// The project a database belongs to when none is named: its path, or its URL without

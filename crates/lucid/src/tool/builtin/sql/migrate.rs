@@ -2,7 +2,12 @@
 //! transaction, writes it as files (up and down) in the project's `migrations/` folder,
 //! and records the schema it made in the history. It writes, so it asks the user first
 //! unless a policy allows it; a migration that fails leaves the database, the folder and
-//! the history as they were.
+//! the history as they were, and says so only after reading the schema again.
+//!
+//! The migration runs in one transaction it cannot end: a statement of transaction
+//! control (`COMMIT`, `END`, `ROLLBACK`, `SAVEPOINT`…), `ATTACH`, `DETACH`, `VACUUM`,
+//! `PRAGMA`, or (Postgres) one that cannot run in a transaction is refused before anything
+//! runs ([`guard`](super::guard)), and the database is told to refuse them too.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,7 +17,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::diff::migration;
+use super::diff::{diff, migration};
+use super::table::TableSchema;
 use super::{Database, SchemaHistory, SqlError};
 use crate::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 
@@ -75,9 +81,9 @@ impl SqlMigrate {
             return Err(SqlError::Database("the migration needs a name of letters or digits".into()));
         }
         let before = self.db.tables(None).await?;
-        self.db.apply(&a.up).await.map_err(|e| {
-            SqlError::Database(format!("the migration failed and was rolled back; the database is as it was: {e}"))
-        })?;
+        if let Err(e) = self.db.apply(&a.up).await {
+            return Err(self.failed(&before, e).await);
+        }
         let after = self.db.tables(None).await?;
         let down = a.down.unwrap_or_else(|| migration(&after, &before).join(";\n"));
         let stamp = chrono_stamp();
@@ -98,6 +104,30 @@ impl SqlMigrate {
         let message = a.message.unwrap_or_else(|| format!("migration {name}"));
         let version = self.history.save(after, &message, "applied").await?;
         Ok(json!({"applied": true, "up": up_file, "down": down_file, "version": version.id}))
+    }
+}
+
+impl SqlMigrate {
+    /// What a failed migration did, said as it is: refused (nothing ran), rolled back
+    /// (the schema read again is the one before), or, should the schema differ all the
+    /// same, what changed. No file and no version is written for it in any case.
+    async fn failed(&self, before: &[TableSchema], e: SqlError) -> SqlError {
+        if let SqlError::Refused(why) = e {
+            return SqlError::Refused(format!("{why}; no migration file or schema version was written"));
+        }
+        match self.db.tables(None).await {
+            Ok(now) if now == before => SqlError::Database(format!(
+                "the migration failed and was rolled back; the database's schema is as it was: {e}"
+            )),
+            Ok(now) => SqlError::Database(format!(
+                "the migration failed, and the database's schema changed all the same: {}; no migration file \
+                 or schema version was written: {e}",
+                diff(before, &now)
+            )),
+            Err(again) => SqlError::Database(format!(
+                "the migration failed ({e}), and the schema could not be read again to see what it left: {again}"
+            )),
+        }
     }
 }
 

@@ -27,6 +27,7 @@
 //! tool errors carrying the database's own message, so the model can fix its query.
 
 mod diff;
+mod guard;
 #[cfg(feature = "sqlite")]
 mod history;
 #[cfg(all(feature = "sqlite", feature = "postgres"))]
@@ -69,6 +70,10 @@ pub enum SqlError {
     /// The database refused or failed: its own message.
     #[error("{0}")]
     Database(String),
+    /// A migration or proposed DDL that was not run at all: what it holds may not run
+    /// (it would end its transaction, reach a file, change a setting) or cannot be read.
+    #[error("{0}")]
+    Refused(String),
     /// The statement ran past the time allowed.
     #[error("the query did not finish within {0:.1} s and was cancelled")]
     Timeout(f64),
@@ -189,8 +194,13 @@ impl Database {
     }
 
     /// Runs a migration (statements separated by `;`, DDL and data moves) in one
-    /// transaction: all of it, or at the first error none of it. The SQL tools never call
-    /// this; `sql_migrate` does, with the user's approval.
+    /// transaction: all of it, or at the first error none of it. A statement that would
+    /// end, begin or step out of that transaction (`COMMIT`, `END`, `ROLLBACK`,
+    /// `SAVEPOINT`…), reach another file (`ATTACH`, `DETACH`, `VACUUM INTO`), change a
+    /// setting (`PRAGMA`) or, on Postgres, cannot run in a transaction
+    /// (`… CONCURRENTLY`, `CREATE DATABASE`, `COPY`…) is refused before anything runs:
+    /// [`SqlError::Refused`], naming it. The SQL tools never call this; `sql_migrate`
+    /// does, with the user's approval.
     pub async fn apply(&self, sql: &str) -> Result<(), SqlError> {
         match &self.backend {
             #[cfg(feature = "sqlite")]

@@ -9,6 +9,7 @@ use futures::{FutureExt, StreamExt};
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage};
 
+use super::guard::{self, Dialect};
 use super::table::{ColumnSchema, TableSchema};
 use super::{Limits, SqlError, Table};
 
@@ -42,12 +43,24 @@ impl Postgres {
     }
 
     /// Runs `sql` (statements separated by `;`) in one transaction on a connection of its
-    /// own: all of it is committed, or, at the first error, none of it.
+    /// own: all of it is committed, or, at the first error, none of it. The script may not
+    /// end that transaction ([`guard`](super::guard)), and each statement it was read as
+    /// is prepared on its own, which the server takes only for exactly one statement: a
+    /// statement read differently here and by the server fails, it does not run.
     pub(super) async fn apply(&self, sql: &str) -> Result<(), SqlError> {
+        let statements = guard::statements(sql, Dialect::Postgres, "the migration")?;
         let (mut client, connection) = self.writer.connect(NoTls).await.map_err(db_error)?;
         let driver = tokio::spawn(connection);
         let tx = client.transaction().await.map_err(db_error)?;
-        tx.batch_execute(sql).await.map_err(db_error)?;
+        for (n, statement) in statements.iter().enumerate() {
+            tx.execute(*statement, &[]).await.map_err(|e| {
+                let why = match db_error(e) {
+                    SqlError::Database(m) => m,
+                    other => other.to_string(),
+                };
+                SqlError::Database(format!("statement {} failed: {why}", n + 1))
+            })?;
+        }
         tx.commit().await.map_err(db_error)?;
         drop(client);
         let _ = driver.await;
@@ -167,7 +180,8 @@ impl Postgres {
                         .query(
                             "SELECT c.oid, CASE WHEN n.nspname = 'public' THEN c.relname::text \
                              ELSE n.nspname || '.' || c.relname END, \
-                             CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' ELSE 'table' END \
+                             CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' ELSE 'table' END, \
+                             CASE WHEN n.nspname = 'public' THEN NULL ELSE n.nspname::text END \
                              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
                              WHERE c.relkind IN ('r', 'p', 'v', 'm') \
                              AND n.nspname NOT IN ('pg_catalog', 'information_schema') \
@@ -184,7 +198,7 @@ impl Postgres {
                     let mut tables = Vec::with_capacity(rows.len());
                     for row in rows {
                         let oid: u32 = row.get(0);
-                        tables.push(describe(client, oid, row.get(1), row.get(2)).await?);
+                        tables.push(describe(client, oid, row.get(1), row.get(2), row.get(3)).await?);
                     }
                     Ok(tables)
                 }
@@ -259,14 +273,20 @@ const SHORT: &[Type] = &[
 ];
 
 /// One table's columns, keys and indexes, from the catalogue.
-async fn describe(client: &Client, oid: u32, name: String, kind: String) -> Result<TableSchema, SqlError> {
+async fn describe(
+    client: &Client,
+    oid: u32,
+    name: String,
+    kind: String,
+    schema: Option<String>,
+) -> Result<TableSchema, SqlError> {
     let columns = client
         .query(
             "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
              EXISTS (SELECT 1 FROM pg_constraint p WHERE p.conrelid = a.attrelid AND p.contype = 'p' \
                      AND a.attnum = ANY (p.conkey)), \
              (SELECT f.confrelid::regclass::text || '(' || \
-                     (SELECT string_agg(t.attname, ', ') FROM pg_attribute t \
+                     (SELECT string_agg(quote_ident(t.attname), ', ') FROM pg_attribute t \
                       WHERE t.attrelid = f.confrelid AND t.attnum = ANY (f.confkey)) || ')' \
               FROM pg_constraint f WHERE f.conrelid = a.attrelid AND f.contype = 'f' \
               AND a.attnum = ANY (f.conkey) LIMIT 1) \
@@ -299,7 +319,7 @@ async fn describe(client: &Client, oid: u32, name: String, kind: String) -> Resu
             format!("{index}{} {on}", if unique { " unique" } else { "" })
         })
         .collect();
-    Ok(TableSchema { name, kind, columns, indexes })
+    Ok(TableSchema { name, kind, columns, indexes, schema })
 }
 
 /// The server's own message (with its detail and hint), or the client's.

@@ -3,10 +3,12 @@
 
 use std::path::PathBuf;
 
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
+use super::guard::{self, Dialect, ident_if_needed};
 use super::table::{ColumnSchema, TableSchema};
 use super::{Limits, SqlError, Table};
 
@@ -29,15 +31,30 @@ impl Sqlite {
     }
 
     /// Runs `sql` (statements separated by `;`) in one transaction on a connection that
-    /// may write: all of it is committed, or, at the first error, none of it.
+    /// may write: all of it is committed, or, at the first error, none of it. The script
+    /// may not end that transaction nor reach another file ([`guard`](super::guard)), and
+    /// SQLite itself is told so: an authorizer denies transaction control, `ATTACH`,
+    /// `DETACH` and `PRAGMA` while the script runs, and no database can be attached.
     pub(super) async fn apply(&self, sql: &str) -> Result<(), SqlError> {
-        let (path, sql) = (self.path.clone(), sql.to_string());
+        let statements: Vec<String> =
+            guard::statements(sql, Dialect::Sqlite, "the migration")?.into_iter().map(str::to_string).collect();
+        let path = self.path.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(db_error)?;
             conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(db_error)?;
-            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_error)?;
-            tx.execute_batch(&sql).map_err(db_error)?;
-            tx.commit().map_err(db_error)
+            conn.execute_batch("BEGIN IMMEDIATE").map_err(db_error)?;
+            confine(&mut conn)?;
+            let ran = run_each(&conn, &statements);
+            // Lifted before this connection's own COMMIT or ROLLBACK, which it would deny.
+            let lifted = unconfine(&mut conn);
+            match ran.and(lifted) {
+                Ok(()) => conn.execute_batch("COMMIT").map_err(db_error),
+                Err(e) => {
+                    // Dropping the connection rolls back too, should this fail.
+                    let _ = conn.execute_batch("ROLLBACK");
+                    Err(e)
+                }
+            }
         })
         .await
         .map_err(|e| SqlError::Database(format!("the migration's thread failed: {e}")))?
@@ -127,6 +144,42 @@ impl Sqlite {
     }
 }
 
+/// Runs each statement in turn; an error names the one that failed.
+pub(super) fn run_each(conn: &Connection, statements: &[String]) -> Result<(), SqlError> {
+    for (n, statement) in statements.iter().enumerate() {
+        conn.execute_batch(statement).map_err(|e| {
+            let why = match db_error(e) {
+                SqlError::Database(m) => m,
+                other => other.to_string(),
+            };
+            SqlError::Database(format!("statement {} failed: {why}", n + 1))
+        })?;
+    }
+    Ok(())
+}
+
+/// Makes `conn` refuse what would take a script out of its transaction or its file:
+/// no database may be attached (`SQLITE_LIMIT_ATTACHED` 0, which `VACUUM INTO` needs
+/// too), and an authorizer denies transaction control, savepoints, `ATTACH`, `DETACH`
+/// and every `PRAGMA` at the moment a statement is prepared, before it runs.
+pub(super) fn confine(conn: &mut Connection) -> Result<(), SqlError> {
+    conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0).map_err(db_error)?;
+    conn.authorizer(Some(|ctx: AuthContext<'_>| match ctx.action {
+        AuthAction::Transaction { .. }
+        | AuthAction::Savepoint { .. }
+        | AuthAction::Attach { .. }
+        | AuthAction::Detach { .. }
+        | AuthAction::Pragma { .. } => Authorization::Deny,
+        _ => Authorization::Allow,
+    }))
+    .map_err(db_error)
+}
+
+/// Lifts [`confine`]'s authorizer (the attach limit stays).
+pub(super) fn unconfine(conn: &mut Connection) -> Result<(), SqlError> {
+    conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>).map_err(db_error)
+}
+
 /// Every table and view of `conn`, described.
 pub(super) fn describe_all(conn: &Connection) -> Result<Vec<TableSchema>, SqlError> {
     let mut list = conn
@@ -150,7 +203,9 @@ fn describe(conn: &Connection, name: String, kind: String) -> Result<TableSchema
         .map_err(db_error)?;
     for row in rows {
         let (from, table, to) = row.map_err(db_error)?;
-        references.insert(from, format!("{table}({})", to.unwrap_or_default()));
+        // As SQL: a name that is not a plain word is quoted. No column named: the key.
+        let target = ident_if_needed(&table);
+        references.insert(from, to.map_or_else(|| target.clone(), |to| format!("{target}({})", ident_if_needed(&to))));
     }
     let mut cols = conn.prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)").map_err(db_error)?;
     let columns = cols
@@ -167,21 +222,29 @@ fn describe(conn: &Connection, name: String, kind: String) -> Result<TableSchema
         .map_err(db_error)?
         .collect::<Result<Vec<_>, _>>()
         .map_err(db_error)?;
-    let mut idx = conn
-        .prepare(
-            "SELECT il.name, il.\"unique\", (SELECT group_concat(ii.name, ', ') FROM pragma_index_info(il.name) ii) \
-             FROM pragma_index_list(?1) il ORDER BY il.name",
-        )
-        .map_err(db_error)?;
-    let indexes = idx
-        .query_map([&name], |r| {
-            let (index, unique, on): (String, bool, Option<String>) = (r.get(0)?, r.get(1)?, r.get(2)?);
-            Ok(format!("{index}{} ({})", if unique { " unique" } else { "" }, on.unwrap_or_default()))
-        })
+    // Each index as `name [unique] (columns)`, names written as SQL (quoted unless plain
+    // words), so the listing reads as the index's own definition.
+    let mut idx = conn.prepare("SELECT name, \"unique\" FROM pragma_index_list(?1) ORDER BY name").map_err(db_error)?;
+    let listed = idx
+        .query_map([&name], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))
         .map_err(db_error)?
         .collect::<Result<Vec<_>, _>>()
         .map_err(db_error)?;
-    Ok(TableSchema { name, kind, columns, indexes })
+    let mut info = conn.prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno").map_err(db_error)?;
+    let mut indexes = Vec::with_capacity(listed.len());
+    for (index, unique) in listed {
+        let on: Vec<String> = info
+            .query_map([&index], |r| r.get::<_, Option<String>>(0))
+            .map_err(db_error)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(db_error)?
+            .into_iter()
+            .flatten()
+            .map(|c| ident_if_needed(&c))
+            .collect();
+        indexes.push(format!("{}{} ({})", ident_if_needed(&index), if unique { " unique" } else { "" }, on.join(", ")));
+    }
+    Ok(TableSchema { name, kind, columns, indexes, schema: None })
 }
 
 /// The largest value SQLite makes for the tools, in bytes (`SQLITE_LIMIT_LENGTH`).
@@ -208,7 +271,50 @@ fn db_error(e: rusqlite::Error) -> SqlError {
             "string or blob too big: the SQL tools make no value over {} MiB; select a part of it (substr, length)",
             MAX_VALUE_BYTES >> 20
         )),
+        rusqlite::Error::SqliteFailure(e, Some(message))
+            if e.code == rusqlite::ErrorCode::AuthorizationForStatementDenied =>
+        {
+            SqlError::Database(format!(
+                "{message}: SQLite refused it, as it would end or step out of the transaction, reach another \
+                 database file or change a setting"
+            ))
+        }
         rusqlite::Error::SqliteFailure(_, Some(message)) => SqlError::Database(message),
         e => SqlError::Database(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The database's own wall, should a statement get past the scan: a confined
+    /// connection denies what would end its transaction or reach a file, and still runs
+    /// the DDL that rewrites the schema inside SQLite.
+    #[test]
+    fn a_confined_connection_keeps_its_transaction_and_its_file() {
+        let dir = std::env::temp_dir().join(format!("lucid-confine-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let copy = dir.join("copy.db");
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("BEGIN").unwrap();
+        confine(&mut conn).unwrap();
+        let attach = format!("ATTACH '{}' AS c", copy.display());
+        for sql in ["CREATE TABLE a(x); COMMIT", "END", "ROLLBACK", "SAVEPOINT s", &attach, "PRAGMA user_version = 3"] {
+            assert!(conn.execute_batch(sql).is_err(), "{sql}");
+            assert!(!conn.is_autocommit(), "{sql}: the transaction is still open");
+        }
+        conn.execute_batch(
+            "CREATE TABLE b (x, y); ALTER TABLE b RENAME TO c; ALTER TABLE c DROP COLUMN y; \
+             ALTER TABLE c RENAME COLUMN x TO z; CREATE INDEX ci ON c (z)",
+        )
+        .unwrap();
+        unconfine(&mut conn).unwrap();
+        conn.execute_batch("ROLLBACK").unwrap();
+        // Outside a transaction, `VACUUM INTO` needs to attach its file, which it may not.
+        confine(&mut conn).unwrap();
+        assert!(conn.execute_batch(&format!("VACUUM INTO '{}'", copy.display())).is_err());
+        assert!(!copy.exists(), "no file was made");
+        std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -95,6 +95,10 @@ pub(super) struct TableSchema {
     pub name: String,
     /// `table` or `view`.
     pub kind: String,
+    /// The Postgres schema the table is in when it is not `public` (`name` then starts
+    /// with it and a dot), so SQL made from the name quotes each part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     pub columns: Vec<ColumnSchema>,
     /// Each index as `name (columns)`, with `unique` where it is.
     pub indexes: Vec<String>,
@@ -180,6 +184,7 @@ mod tests {
                 },
             ],
             indexes: vec!["city_country (country)".into()],
+            schema: None,
         };
         assert_eq!(
             schema_markdown(&[t], 50),
