@@ -3,9 +3,9 @@
 //! database, and the XDG configuration, data, state and cache folders) shows the run's
 //! private home instead, so that an absolute path such as `/home/me/.ssh/id_rsa` or
 //! `~/.config/lucid/config.toml` finds nothing of the user's. What the code needs from
-//! there is bound back: the project and the run's folder writable, the toolchains
-//! (`~/.cargo`, `~/.rustup`, `~/.pyenv`, a `PATH` entry, what a `PATH` program links to)
-//! read-only, with their credential files covered.
+//! there is bound back: the project writable, the toolchains (`~/.cargo`, `~/.rustup`,
+//! `~/.pyenv`, a `PATH` entry, what a `PATH` program links to) and the build tools'
+//! caches (`~/.m2/repository`, `~/.gradle/caches`) read-only, credential files covered.
 //!
 //! Everything is worked out here, before the fork; the child only mounts
 //! ([`super::linux`]).
@@ -22,6 +22,10 @@ const SHARED: &[&str] = &[".config", ".local", ".cache"];
 
 /// Credential files a toolchain folder may hold, covered by an empty file.
 const CREDENTIALS: &[&str] = &["credentials", "credentials.toml", ".credentials.json", ".netrc", ".npmrc", ".pypirc"];
+
+/// The caches of the build tools that find them by the account's home, not `$HOME`
+/// (Java's `user.home`), bound back read-only where they are.
+const BUILD_CACHES: &[&str] = &[".m2/repository", ".gradle/caches", ".gradle/wrapper"];
 
 /// The variables naming a toolchain's folder.
 const TOOLCHAIN_VARS: &[&str] =
@@ -185,6 +189,9 @@ impl Hide {
             {
                 read_only.insert(folder);
             }
+        }
+        for home in &homes {
+            read_only.extend(BUILD_CACHES.iter().map(|c| home.join(c)).filter(|p| p.is_dir()));
         }
         // A folder inside another kept one comes with it.
         let all: Vec<(PathBuf, bool)> =
