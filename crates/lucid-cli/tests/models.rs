@@ -399,6 +399,9 @@ async fn names_and_revisions_that_leave_the_cache_are_refused_and_nothing_outsid
         (vec![], url("..%2F..%2F..%2F..%2Foutside-Q4_K_M.gguf", "tiny-Q8_0.gguf"), "is not a revision"),
     ];
     for (listed, name, said) in cases {
+        // A fresh cache each time: with the blob already there, old code took the
+        // outside file as the cached entry instead of replacing it.
+        let _ = std::fs::remove_dir_all(dir.join("hf"));
         hub.hostile(|h| h.listed = listed);
         let out = lucid(&dir, &hub, &["models", "pull", &name], &[]).await;
         let err = text(&out.stderr);

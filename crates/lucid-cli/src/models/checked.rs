@@ -87,11 +87,6 @@ impl RepoId {
         }
     }
 
-    /// `ORG/NAME`.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
     /// The cache's folder name, `models--ORG--NAME`.
     pub fn folder(&self) -> String {
         format!("models--{}", self.0.replace('/', "--"))
@@ -247,8 +242,21 @@ mod tests {
             assert_eq!(RepoPath::parse(good).unwrap().as_str(), good);
         }
         for bad in [
-            "", "/etc/passwd", "../x.gguf", "a/../../x.gguf", "a/./b", "a//b", "a/", "..", "a\\..\\b", "a\0b",
-            "a\x1b[2Jb", "a\nb", "a\u{202e}b", &"x".repeat(256), &"a/".repeat(600),
+            "",
+            "/etc/passwd",
+            "../x.gguf",
+            "a/../../x.gguf",
+            "a/./b",
+            "a//b",
+            "a/",
+            "..",
+            "a\\..\\b",
+            "a\0b",
+            "a\x1b[2Jb",
+            "a\nb",
+            "a\u{202e}b",
+            &"x".repeat(256),
+            &"a/".repeat(600),
         ] {
             assert!(RepoPath::parse(bad).is_err(), "{bad:?} accepted");
         }

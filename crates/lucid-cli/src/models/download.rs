@@ -49,20 +49,26 @@ pub fn max_download(setting: Option<&str>) -> Result<u64, String> {
         "ti" => 1 << 40,
         _ => 0,
     };
-    text[..digits]
-        .parse::<u64>()
-        .ok()
-        .filter(|n| *n > 0 && scale > 0)
-        .and_then(|n| n.checked_mul(scale))
-        .ok_or_else(|| {
-            format!("LUCID_MODELS_MAX_DOWNLOAD=`{}` is not a size (bytes, or e.g. 500MB, 64GiB)", super::checked::shown(text))
-        })
+    text[..digits].parse::<u64>().ok().filter(|n| *n > 0 && scale > 0).and_then(|n| n.checked_mul(scale)).ok_or_else(
+        || {
+            format!(
+                "LUCID_MODELS_MAX_DOWNLOAD=`{}` is not a size (bytes, or e.g. 500MB, 64GiB)",
+                super::checked::shown(text)
+            )
+        },
+    )
 }
 
 /// Downloads `src` into `<blob>.incomplete` (from where an earlier attempt stopped),
 /// checks size and hash, and only then renames it to `blob`. At most `cap` bytes are
 /// taken when the hub announced no size, and a larger announcement is refused first.
-pub async fn download(client: &reqwest::Client, src: &Source<'_>, blob: &Path, file: &RepoPath, cap: u64) -> anyhow::Result<()> {
+pub async fn download(
+    client: &reqwest::Client,
+    src: &Source<'_>,
+    blob: &Path,
+    file: &RepoPath,
+    cap: u64,
+) -> anyhow::Result<()> {
     let name = file.as_str();
     if let Some(total) = src.size.filter(|t| *t > cap) {
         bail!(

@@ -175,9 +175,9 @@ impl Hub {
             .flatten()
             .filter_map(|s| s["rfilename"].as_str())
             .map(|name| {
-                RepoPath::parse(name).map(|p| p.as_str().to_string()).with_context(|| {
-                    format!("the hub's file list of {} at {} was refused", model.repo, model.revision)
-                })
+                RepoPath::parse(name)
+                    .map(|p| p.as_str().to_string())
+                    .with_context(|| format!("the hub's file list of {} at {} was refused", model.repo, model.revision))
             })
             .collect()
     }

@@ -84,8 +84,7 @@ impl ModelRef {
 /// `https://HOST/ORG/REPO/resolve/REVISION/PATH` (or `/blob/`, as a browser shows it). The
 /// revision and the path are checked after percent-decoding: `..%2F..` is no revision.
 fn parse_url(url: &str) -> anyhow::Result<ModelRef> {
-    let bad =
-        || format!("`{}` is not a file URL of the hub (https://HOST/ORG/REPO/resolve/REVISION/FILE)", shown(url));
+    let bad = || format!("`{}` is not a file URL of the hub (https://HOST/ORG/REPO/resolve/REVISION/FILE)", shown(url));
     let (scheme, rest) = url.split_once("://").with_context(bad)?;
     let rest = rest.split(['?', '#']).next().unwrap_or_default();
     let (host, path) = rest.split_once('/').with_context(bad)?;
@@ -184,7 +183,7 @@ mod tests {
         let r = ModelRef::parse("qwen3-0.6b").unwrap();
         let exact = |f: &str| FileChoice::Exact(RepoPath::parse(f).unwrap());
         assert_eq!(
-            (r.repo.as_str(), r.revision.as_str(), &r.file),
+            (r.repo.to_string().as_str(), r.revision.as_str(), &r.file),
             ("Qwen/Qwen3-0.6B-GGUF", "main", &exact("Qwen3-0.6B-Q8_0.gguf"))
         );
         assert_eq!(ModelRef::parse("Org/Repo").unwrap().file, FileChoice::Tag(None));
@@ -192,7 +191,7 @@ mod tests {
         assert_eq!(ModelRef::parse("Org/Repo:m.GGUF").unwrap().file, exact("m.GGUF"));
         let u = ModelRef::parse("https://hf.example:8443/Org/Repo/resolve/v1%2E0/sub/m.gguf?download=true").unwrap();
         assert_eq!(
-            (u.repo.as_str(), u.revision.as_str(), &u.file, u.endpoint.as_deref()),
+            (u.repo.to_string().as_str(), u.revision.as_str(), &u.file, u.endpoint.as_deref()),
             ("Org/Repo", "v1.0", &exact("sub/m.gguf"), Some("https://hf.example:8443"))
         );
         for bad in ["nothing", "a/b/c", "../x", "Org/Repo:", "https://h/Org/Repo/tree/main/m.gguf", "a/.."] {
