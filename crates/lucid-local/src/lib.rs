@@ -139,7 +139,9 @@ impl LocalModel {
     /// # Errors
     /// [`ModelError::Config`] when this CPU lacks instructions the engine was compiled for
     /// ([`check_cpu`], checked before any call into llama.cpp), the file is missing, is not a
-    /// GGUF model llama.cpp can run, or has no usable chat template.
+    /// GGUF model llama.cpp can run (with llama.cpp's own reason), its context window is
+    /// under [`MIN_CONTEXT`] tokens or not a number llama.cpp can hold, or it has no usable
+    /// chat template (none, over [`MAX_TEMPLATE_BYTES`], or not compiling).
     pub fn load(path: impl AsRef<Path>, options: LocalOptions) -> Result<LocalModel, ModelError> {
         check_cpu().map_err(|e| ModelError::Config(e.to_string()))?;
         let path = path.as_ref().to_path_buf();
@@ -207,7 +209,9 @@ impl LocalModel {
     ///
     /// # Errors
     /// [`ModelError::Config`] when the template fails on these messages (its own
-    /// `raise_exception`, for instance).
+    /// `raise_exception`, for instance), runs over [`TEMPLATE_FUEL`] instructions, writes
+    /// more than 64 bytes per token of the context window (at least 1 MiB), or writes
+    /// nothing.
     pub fn render(&self, request: &ChatRequest<'_>) -> Result<String, ModelError> {
         self.inner.template.render(request.messages, request.tools).map_err(ModelError::Config)
     }
