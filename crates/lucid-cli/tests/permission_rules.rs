@@ -88,3 +88,64 @@ async fn run_allows_cargo_test_by_rule_and_refuses_everything_else() {
     assert!(text(&out.stderr).contains("permission rule `sql_query(everything)`"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[tokio::test]
+async fn rules_see_commands_inside_shell_constructs_and_paths_through_links() {
+    let dir = test_dir("rules-constructs");
+    std::fs::create_dir_all(dir.join("secrets")).unwrap();
+    std::fs::write(dir.join("secrets/key"), "hunter2").unwrap();
+    std::fs::write(dir.join("victim"), "x").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("secrets", dir.join("ok")).unwrap();
+    let commands = [
+        "{ rm -f victim; }",
+        "if true; then rm -f victim; fi",
+        "for f in victim; do rm -f $f; done",
+        "! rm -f victim",
+        "sh -c 'rm -f victim'",
+        "if true; then git push --force; fi",
+    ];
+    let mut replies: Vec<Reply> = commands.iter().enumerate().map(|(i, c)| shell_call(i, c)).collect();
+    let read = json!({ "path": "ok/key" }).to_string();
+    replies.push(Reply::json(200, &tool_call_completion(&[("r", "read_file", read.as_str())])));
+    replies.push(Reply::json(200, &text_completion("done")));
+    let server = MockServer::sequence(replies).await;
+    let url = server.url();
+    let args = [
+        "run",
+        "--base-url",
+        &url,
+        "-m",
+        "m",
+        "--tools",
+        "shell,read_file",
+        "--deny",
+        "shell(rm *)",
+        "--ask",
+        "shell(git push:*)",
+        "--deny",
+        "read_file(secrets/**)",
+        "--json",
+        "--max-iterations",
+        "10",
+        "go",
+    ];
+    let out = run_in(&dir, &args, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let outputs: Vec<&str> =
+        v["tool_calls"].as_array().unwrap().iter().map(|c| c["output"].as_str().unwrap()).collect();
+    for (command, output) in commands.iter().zip(&outputs).take(5) {
+        assert!(output.contains("not allowed here (permission rule: deny shell(rm *))"), "{command}: {output}");
+    }
+    assert!(
+        outputs[5].contains("needs the user's approval (permission rule: ask shell(git push:*))"),
+        "{}",
+        outputs[5]
+    );
+    #[cfg(unix)]
+    assert!(outputs[6].contains("permission rule: deny read_file(secrets/**)"), "{}", outputs[6]);
+    assert!(!outputs.iter().any(|o| o.contains("hunter2")));
+    assert!(dir.join("victim").exists(), "no construct deleted the file");
+    std::fs::remove_dir_all(dir).ok();
+}

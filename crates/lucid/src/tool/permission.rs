@@ -13,8 +13,10 @@
 
 mod matchers;
 pub mod rules;
+mod shell;
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use futures::FutureExt;
@@ -97,6 +99,8 @@ pub struct PermissionPolicy {
     always: Arc<Mutex<Remembered>>,
     /// An `ask` with no approver defers the call instead of refusing it.
     defer: bool,
+    /// The folder file tools' paths are relative to (`None`: the current directory).
+    root: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for PermissionPolicy {
@@ -107,6 +111,7 @@ impl std::fmt::Debug for PermissionPolicy {
             .field("rules", &self.rules.iter().map(Rule::to_string).collect::<Vec<_>>())
             .field("approver", &self.approver.is_some())
             .field("defer", &self.defer)
+            .field("root", &self.root)
             .finish()
     }
 }
@@ -127,6 +132,7 @@ impl PermissionPolicy {
             approver: None,
             always: Arc::default(),
             defer: false,
+            root: None,
         }
     }
 
@@ -155,6 +161,15 @@ impl PermissionPolicy {
     /// The rules, in the order given.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// The folder the file tools' paths are relative to (their
+    /// [`Workspace`](crate::tool::builtin::Workspace) root), where path rules follow a
+    /// path's symbolic links ([`Rule::matches_in`]). Unset: the current directory, read at
+    /// each call.
+    pub fn root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.root = Some(root.into());
+        self
     }
 
     /// The permission of tools not named.
@@ -218,11 +233,21 @@ impl PermissionPolicy {
     /// permission did): a deny rule, an "always" answer, an ask rule, an allow rule, the
     /// tool's permission, in that order.
     pub fn decide(&self, call: &ToolCall) -> (Permission, Option<Rule>) {
-        let first = |p: Permission| self.rules.iter().find(|r| r.permission() == p && r.matches(call)).cloned();
+        let current;
+        let root: &Path = match &self.root {
+            Some(root) => root,
+            None => {
+                // Unreadable, it resolves nothing: path rules then meet every deny and ask.
+                current = std::env::current_dir().unwrap_or_default();
+                &current
+            }
+        };
+        let matches = |r: &Rule| r.matches_in(call, root);
+        let first = |p: Permission| self.rules.iter().find(|r| r.permission() == p && matches(r)).cloned();
         if let Some(rule) = first(Permission::Deny) {
             return (Permission::Deny, Some(rule));
         }
-        let remembered = self.always.lock().ok().and_then(|a| a.rules.iter().find(|r| r.matches(call)).cloned());
+        let remembered = self.always.lock().ok().and_then(|a| a.rules.iter().find(|r| matches(r)).cloned());
         if let Some(rule) = remembered {
             return (Permission::Allow, Some(rule));
         }
@@ -267,7 +292,10 @@ impl PermissionPolicy {
     pub(crate) async fn check(&self, call: &ToolCall) -> Result<(), String> {
         let (permission, rule) = self.decide(call);
         let by = match &rule {
-            Some(r) => format!("permission rule: {r}"),
+            Some(r) => match r.uncertainty(call) {
+                Some(why) => format!("permission rule: {r}; {why}"),
+                None => format!("permission rule: {r}"),
+            },
             None => format!("permission policy: {}", word(permission)),
         };
         if rule.is_some() || permission != Permission::Allow {

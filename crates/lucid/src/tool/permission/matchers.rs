@@ -1,17 +1,18 @@
-//! What a permission rule compares: globs, shell commands split at their operators,
-//! normalised paths, SQL statement kinds. Plain text functions, no I/O.
+//! What a permission rule compares: globs (and whether two globs can match one text),
+//! normalised paths, SQL statement kinds. Plain text functions, no I/O, but for
+//! [`real_path`], which follows a path's links on the disk.
 
 use std::path::{Component, Path};
 
 /// The characters that make a shell command more than one simple command, or let it run
 /// another one: `;` `&` `|` (sequences, `&&`, `||`, pipes, background), `` ` `` and `$`
 /// (substitution, expansion), `(` `)` (subshells), `<` `>` (redirections, process
-/// substitution) and line breaks.
+/// substitution) and line breaks. A command holding one (even quoted) meets no allow rule.
 pub(super) const SHELL_OPERATORS: &[char] = &[';', '&', '|', '`', '$', '(', ')', '<', '>', '\n', '\r', '\0'];
 
 /// One piece of a glob.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Piece {
+pub(super) enum Piece {
     Char(char),
     /// `?`: one character (not `/` in a path glob).
     One,
@@ -53,6 +54,49 @@ impl Glob {
             }
         }
         Glob { pieces, path }
+    }
+
+    /// A command glob made of these pieces.
+    pub fn from_pieces(pieces: Vec<Piece>) -> Glob {
+        Glob { pieces, path: false }
+    }
+
+    /// Whether some text matches both globs (command globs: `*` and `?` cross `/`). A
+    /// shell command whose expansions are `*` meets a rule when one value of them would
+    /// make the rule match.
+    pub fn meets(&self, other: &Glob) -> bool {
+        let (a, b) = (&self.pieces, &other.pieces);
+        let width = b.len() + 1;
+        let mut seen = vec![false; (a.len() + 1) * width];
+        let mut todo = vec![(0usize, 0usize)];
+        let star = |p: Option<&Piece>| matches!(p, Some(Piece::Star | Piece::Deep));
+        while let Some((i, j)) = todo.pop() {
+            if std::mem::replace(&mut seen[i * width + j], true) {
+                continue;
+            }
+            if i == a.len() && j == b.len() {
+                return true;
+            }
+            let (pa, pb) = (a.get(i), b.get(j));
+            if star(pa) {
+                todo.push((i + 1, j));
+            }
+            if star(pb) {
+                todo.push((i, j + 1));
+            }
+            let (Some(pa), Some(pb)) = (pa, pb) else { continue };
+            if let (Piece::Char(x), Piece::Char(y)) = (pa, pb)
+                && x != y
+            {
+                continue;
+            }
+            // One character read by both; a star stays where it is.
+            let (ni, nj) = (if star(Some(pa)) { i } else { i + 1 }, if star(Some(pb)) { j } else { j + 1 });
+            if (ni, nj) != (i, j) {
+                todo.push((ni, nj));
+            }
+        }
+        false
     }
 
     /// Whether the whole of `text` matches.
@@ -109,11 +153,6 @@ pub(super) fn is_simple(command: &str) -> bool {
     !command.contains(SHELL_OPERATORS)
 }
 
-/// Every simple command inside `command`: the text between its operators, squeezed.
-pub(super) fn parts(command: &str) -> impl Iterator<Item = String> + '_ {
-    command.split(SHELL_OPERATORS).map(squeeze).filter(|p| !p.is_empty())
-}
-
 /// A relative path with `.` and `a/..` resolved and `/` between its parts; `None` when it
 /// is absolute or climbs above where it starts (`../x`, `a/../../x`).
 pub(super) fn normal_path(raw: &str) -> Option<String> {
@@ -129,6 +168,31 @@ pub(super) fn normal_path(raw: &str) -> Option<String> {
         }
     }
     Some(if parts.is_empty() { ".".to_string() } else { parts.join("/") })
+}
+
+/// Where `relative` (a [`normal_path`]) really is under `root`, its symbolic links
+/// followed (for a path that does not exist yet, those of its longest existing prefix), as
+/// a [`normal_path`] from the root's real place; `None` when that cannot be resolved (a
+/// dangling link, an unreadable folder) or leads outside the root.
+pub(super) fn real_path(root: &Path, relative: &str) -> Option<String> {
+    let root = std::fs::canonicalize(root).ok()?;
+    let joined = root.join(relative);
+    // The longest prefix that exists as an entry (`symlink_metadata` does not follow a
+    // link, so a dangling one is found, and refused by `canonicalize` below).
+    let mut existing = joined.as_path();
+    let mut rest = Vec::new();
+    loop {
+        match std::fs::symlink_metadata(existing) {
+            Ok(_) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => return None,
+        }
+        rest.push(existing.file_name()?);
+        existing = existing.parent()?;
+    }
+    let mut real = std::fs::canonicalize(existing).ok()?;
+    real.extend(rest.into_iter().rev());
+    normal_path(real.strip_prefix(&root).ok()?.to_str()?)
 }
 
 /// What a SQL statement does.
@@ -263,13 +327,21 @@ mod tests {
     }
 
     #[test]
-    fn commands_split_at_every_operator() {
+    fn commands_with_an_operator_are_not_simple() {
         for compound in ["a; b", "a && b", "a || b", "a | b", "a & b", "a $(b)", "a `b`", "a\nb", "a > f", "(a)"] {
             assert!(!is_simple(compound), "{compound}");
         }
         assert!(is_simple("cargo test --lib -- 'x y'"));
-        let p: Vec<String> = parts("echo  hi;rm -rf /&&ls | wc $(id) `who`").collect();
-        assert_eq!(p, ["echo hi", "rm -rf /", "ls", "wc", "id", "who"]);
+    }
+
+    #[test]
+    fn two_globs_meet_when_one_text_matches_both() {
+        let g = |p: &str| Glob::new(p, false);
+        assert!(g("rm *").meets(&g("* x")), "`rm x`");
+        assert!(g("git push *").meets(&g("git * --force")));
+        assert!(g("a?c").meets(&g("*b*")) && g("*").meets(&g("")));
+        assert!(!g("rm *").meets(&g("ls *")) && !g("git push").meets(&g("git pull*")));
+        assert!(!g("a?").meets(&g("abc")) && !g("").meets(&g("?")));
     }
 
     #[test]

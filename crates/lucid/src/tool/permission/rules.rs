@@ -14,15 +14,32 @@
 //! A rule that restricts (deny, ask) and one that permits (allow) read a call
 //! differently, so that neither can be slipped past:
 //!
-//! - **shell**: an allow rule matches only a *simple* command as a whole: a command
-//!   holding any of `; & | ` `` ` `` ` $ ( ) < >` or a line break (even quoted) matches no
-//!   allow rule, so `cargo test; rm -rf /`, `cargo test && x`, `cargo test | sh`,
-//!   `cargo test $(x)` fall through to the next rule or the tool's permission. A deny or
-//!   ask rule matches when the whole command *or any simple command inside it* (the text
-//!   between those operators) matches: `shell(rm *)` catches `ls; rm -rf /` and
-//!   `echo $(rm x)`. It is a prefix match, not a shell: `sudo rm` is not `rm`.
+//! - **shell**: the command is read as bash reads it (a parser, not a split at
+//!   operators). A deny or ask rule matches when the whole command *or any command it
+//!   runs* matches: every simple command in lists, pipelines, `!`, `{ …; }`, subshells,
+//!   `if`/`elif`/`else`, `case` arms, `for`/`while`/`until` bodies, function bodies,
+//!   `$(…)`, backticks and process substitutions, and the command a wrapper runs (`env`,
+//!   `command`, `exec`, `nohup`, `nice`, `timeout`, `sudo`, `xargs`, `find -exec`,
+//!   `sh -c '…'`, `bash -c`, `eval`, `trap`; `/bin/rm` is `rm`), its words with quotes
+//!   removed and escapes resolved. What is only known when the command runs (`$VAR`,
+//!   `$(…)`, `~`, an unquoted `*`) stands for anything: `shell(rm *)` catches `{ rm x; }`,
+//!   `if true; then rm x; fi`, `for f in a; do rm $f; done`, `sh -c 'rm x'`. A command
+//!   that cannot be read with certainty (it does not parse, its command's name is an
+//!   expansion, it runs a string only known then: `eval "$x"`, `sh -c "$x"`, `… | sh`)
+//!   matches every deny and ask rule of `shell`, and the refusal says why. An allow rule
+//!   matches only a *simple* command as a whole: a command holding any of
+//!   `; & | ` `` ` `` ` $ ( ) < >` or a line break (even quoted), or more than one
+//!   command, matches no allow rule, so `cargo test; rm -rf /`, `cargo test && x`,
+//!   `cargo test | sh`, `cargo test $(x)` fall through to the next rule or the tool's
+//!   permission. A script the command runs (`./build.sh`, `make`) is not read.
 //! - **paths**: a path that is absolute or climbs out (`../x`, `a/../../x`) matches no
-//!   allow rule and every deny or ask rule of its tool.
+//!   allow rule and every deny or ask rule of its tool. Under a root
+//!   ([`Rule::matches_in`]; the policy's is the current directory unless
+//!   [set](super::PermissionPolicy::root)) the path is also read where its links lead: a
+//!   deny or ask rule matches the path as written *or* its real place (`ok/key` with
+//!   `ok -> secrets` meets `read_file(secrets/**)`), an allow rule needs both; a path
+//!   whose real place is outside the root or cannot be resolved (a dangling link) matches
+//!   every deny or ask rule and no allow rule.
 //! - **SQL**: an allow rule matches when every statement is of its kinds; a deny or ask
 //!   rule when any is, and a statement of no known kind (`CALL`, `PRAGMA`, …) matches
 //!   every deny or ask rule and no allow rule. A statement is a read only if no word of a
@@ -40,10 +57,13 @@
 //! assert_eq!(tests.to_string(), "allow shell(cargo test*)");
 //! ```
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use super::Permission;
 use super::matchers::{self, Glob, SqlKind};
+use super::shell;
 use crate::message::ToolCall;
 
 /// The built-in file tools, whose rules hold a path glob.
@@ -176,8 +196,32 @@ impl Rule {
     }
 
     /// Whether `call` matches: its tool, and its arguments read as the module docs say
-    /// (a deny or ask rule reads them widely, an allow rule narrowly).
+    /// (a deny or ask rule reads them widely, an allow rule narrowly). A path is read as
+    /// written; [`Rule::matches_in`] follows its links too.
     pub fn matches(&self, call: &ToolCall) -> bool {
+        self.matching(call, None)
+    }
+
+    /// [`Rule::matches`], with a file tool's path also read where its symbolic links lead
+    /// under `root` (the folder the file tools' paths are relative to): a deny or ask rule
+    /// matches the path as written or its real place, an allow rule needs both.
+    pub fn matches_in(&self, call: &ToolCall, root: &Path) -> bool {
+        self.matching(call, Some(root))
+    }
+
+    /// Why this rule matches `call` without reading it with certainty: the reason a
+    /// `shell` command cannot be read (`None` when it can, or for other rules).
+    pub fn uncertainty(&self, call: &ToolCall) -> Option<String> {
+        if self.permission == Permission::Allow || !self.tool.matches(&call.name) {
+            return None;
+        }
+        let Pattern::Command(_) = self.pattern else { return None };
+        let args: Value = serde_json::from_str(&call.arguments).ok()?;
+        let command = args.get("command")?.as_str()?;
+        shell::read(command).uncertain.map(|why| format!("the command cannot be read with certainty: {why}"))
+    }
+
+    fn matching(&self, call: &ToolCall, root: Option<&Path>) -> bool {
         if !self.tool.matches(&call.name) {
             return false;
         }
@@ -193,16 +237,22 @@ impl Rule {
                 let Some(command) = text_arg("command") else { return restricts };
                 let whole = matchers::squeeze(command);
                 let matches = |c: &str| globs.iter().any(|g| g.matches(c));
+                let line = shell::read(command);
                 if restricts {
-                    matches(&whole) || matchers::parts(command).any(|p| matches(&p))
+                    line.uncertain.is_some() || matches(&whole) || globs.iter().any(|g| line.meets(g))
                 } else {
-                    matchers::is_simple(command) && matches(&whole)
+                    matchers::is_simple(command) && line.is_one_plain_command() && matches(&whole)
                 }
             }
-            Pattern::Path(glob) => match text_arg("path").map(matchers::normal_path) {
-                Some(Some(path)) => glob.matches(&path),
-                _ => restricts,
-            },
+            Pattern::Path(glob) => {
+                let Some(Some(path)) = text_arg("path").map(matchers::normal_path) else { return restricts };
+                let Some(root) = root else { return glob.matches(&path) };
+                match matchers::real_path(root, &path) {
+                    Some(real) if restricts => glob.matches(&path) || glob.matches(&real),
+                    Some(real) => glob.matches(&path) && glob.matches(&real),
+                    None => restricts,
+                }
+            }
             Pattern::Sql(kinds) => {
                 let Some(sql) = text_arg("sql") else { return restricts };
                 let found = matchers::sql_kinds(sql);
