@@ -75,33 +75,6 @@ pub fn configured(file_mcp: Option<&toml::Table>, args: &McpArgs) -> anyhow::Res
     Ok(all)
 }
 
-/// `value` with every `${VAR}` (or VS Code's `${env:VAR}`) replaced by the variable's value;
-/// a missing variable is an error naming it (never the value), and VS Code's
-/// `${input:ID}` (a prompt Lucid cannot show) an error saying to use a variable.
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            out.push_str(&rest[start..]);
-            return Ok(out);
-        };
-        let var = &after[..end];
-        if var.starts_with("input:") {
-            return Err(format!(
-                "${{{var}}} is VS Code's prompt for a value, which Lucid cannot show: set an environment variable and write ${{NAME}}"
-            ));
-        }
-        let var = var.strip_prefix("env:").unwrap_or(var);
-        out.push_str(&lookup(var).ok_or_else(|| format!("the environment variable {var} is not set"))?);
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
 /// Whether `name` matches the glob `pattern` (`*` any run of characters, `?` one).
 pub fn glob(pattern: &str, name: &str) -> bool {
     fn go(p: &[u8], n: &[u8]) -> bool {
@@ -120,19 +93,6 @@ pub fn glob(pattern: &str, name: &str) -> bool {
 mod tests {
     use super::*;
     use lucid::tool::permission::Permission;
-
-    #[test]
-    fn expansion_takes_variables_and_names_a_missing_one() {
-        let lookup = |v: &str| (v == "TOKEN").then(|| "s3cret".to_string());
-        assert_eq!(expand("Bearer ${TOKEN}", lookup).unwrap(), "Bearer s3cret");
-        assert_eq!(expand("plain", lookup).unwrap(), "plain");
-        let e = expand("${NOPE}", lookup).unwrap_err();
-        assert!(e.contains("NOPE") && !e.contains("s3cret"));
-        // VS Code's forms: `${env:VAR}` reads the variable, `${input:ID}` cannot be asked.
-        assert_eq!(expand("Bearer ${env:TOKEN}", lookup).unwrap(), "Bearer s3cret");
-        let e = expand("${input:api-key}", lookup).unwrap_err();
-        assert!(e.contains("input:api-key") && e.contains("environment variable"), "{e}");
-    }
 
     #[test]
     fn globs_match_tool_names() {

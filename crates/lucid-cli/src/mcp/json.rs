@@ -205,7 +205,7 @@ fn env_file_path(value: &Value, folder: &Path, vars: &EditorVars) -> Result<Path
         _ => return Err("envFile must be the path of a dotenv file".into()),
     };
     // A path is no secret: its environment variables are read now.
-    let path = vars.expand(path).and_then(|p| super::config::expand(&p, |v| std::env::var(v).ok()));
+    let path = vars.expand(path).and_then(|p| super::vars::expand(&p, |v| std::env::var(v).ok()));
     Ok(folder.join(path.map_err(|e| format!("envFile: {e}"))?))
 }
 

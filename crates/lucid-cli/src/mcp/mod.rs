@@ -31,10 +31,10 @@ use lucid::mcp::McpServer;
 use lucid::tool::permission::Permission;
 use lucid::tool::{Interviewer, Tool};
 
-#[cfg(feature = "mcp")]
-use config::expand;
 pub use config::{ServerConfig, configured, glob, servers};
 pub use serve::{serve, serve_catalog};
+#[cfg(feature = "mcp")]
+use vars::expand;
 
 /// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
 #[cfg(feature = "mcp")]

@@ -2,7 +2,7 @@
 //! and Cursor's predefined `${workspaceFolder}`, `${workspaceFolderBasename}`,
 //! `${userHome}`, `${pathSeparator}` / `${/}` and `${cwd}`, and VS Code's `${input:ID}`
 //! (the input's `default`, since nobody can be asked). `${env:NAME}` and `${NAME}` are left
-//! as they are: the environment is read when the server starts (`config::expand`), so a
+//! as they are: the environment is read when the server starts (`expand`), so a
 //! secret is never held in the configuration nor shown by `lucid mcp list`.
 
 use std::collections::BTreeMap;
@@ -122,9 +122,49 @@ impl EditorVars {
     }
 }
 
+/// `value` with every `${VAR}` (or VS Code's `${env:VAR}`) replaced by the variable's value;
+/// a missing variable is an error naming it (never the value), and VS Code's
+/// `${input:ID}` (a prompt Lucid cannot show) an error saying to use a variable.
+pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let var = &after[..end];
+        if var.starts_with("input:") {
+            return Err(format!(
+                "${{{var}}} is VS Code's prompt for a value, which Lucid cannot show: set an environment variable and write ${{NAME}}"
+            ));
+        }
+        let var = var.strip_prefix("env:").unwrap_or(var);
+        out.push_str(&lookup(var).ok_or_else(|| format!("the environment variable {var} is not set"))?);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expansion_takes_variables_and_names_a_missing_one() {
+        let lookup = |v: &str| (v == "TOKEN").then(|| "s3cret".to_string());
+        assert_eq!(expand("Bearer ${TOKEN}", lookup).unwrap(), "Bearer s3cret");
+        assert_eq!(expand("plain", lookup).unwrap(), "plain");
+        let e = expand("${NOPE}", lookup).unwrap_err();
+        assert!(e.contains("NOPE") && !e.contains("s3cret"));
+        // VS Code's forms: `${env:VAR}` reads the variable, `${input:ID}` cannot be asked.
+        assert_eq!(expand("Bearer ${env:TOKEN}", lookup).unwrap(), "Bearer s3cret");
+        let e = expand("${input:api-key}", lookup).unwrap_err();
+        assert!(e.contains("input:api-key") && e.contains("environment variable"), "{e}");
+    }
     use serde_json::json;
 
     #[test]

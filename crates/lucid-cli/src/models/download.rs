@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use tokio::io::AsyncWriteExt;
 
-use super::checked::{BlobHash, HashKind, RepoPath};
+use super::checked::{BlobHash, HashKind, RepoPath, shown};
 use super::progress::{Progress, size};
 
 /// The download cap when `LUCID_MODELS_MAX_DOWNLOAD` is not set: 64 GiB, above the hub's
@@ -50,12 +50,7 @@ pub fn max_download(setting: Option<&str>) -> Result<u64, String> {
         _ => 0,
     };
     text[..digits].parse::<u64>().ok().filter(|n| *n > 0 && scale > 0).and_then(|n| n.checked_mul(scale)).ok_or_else(
-        || {
-            format!(
-                "LUCID_MODELS_MAX_DOWNLOAD=`{}` is not a size (bytes, or e.g. 500MB, 64GiB)",
-                super::checked::shown(text)
-            )
-        },
+        || format!("LUCID_MODELS_MAX_DOWNLOAD=`{}` is not a size (bytes, or e.g. 500MB, 64GiB)", shown(text)),
     )
 }
 
@@ -95,7 +90,7 @@ pub async fn download(
                 resp = get(client, src, 0).await?;
             }
         }
-        let mut resp = super::hub::check(resp, name)?;
+        let mut resp = check(resp, name)?;
         let over = |got: u64| match src.size {
             Some(total) => format!("the hub sent more of {name} than the {total} bytes it announced"),
             None => format!(
@@ -216,6 +211,20 @@ fn digest(path: &Path, kind: HashKind) -> anyhow::Result<String> {
         ctx.update(&buf[..n]);
     }
     Ok(ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The response, or an error a user can act on.
+pub(super) fn check(resp: reqwest::Response, what: &str) -> anyhow::Result<reqwest::Response> {
+    let status = resp.status();
+    if status.is_success() {
+        return Ok(resp);
+    }
+    let hint = match status.as_u16() {
+        401 | 403 => ": the repository is gated or private (accept its terms on the hub and set HF_TOKEN)",
+        404 => ": no such repository, revision or file",
+        _ => "",
+    };
+    bail!("{}: the hub answered {status}{hint}", shown(what))
 }
 
 #[cfg(test)]

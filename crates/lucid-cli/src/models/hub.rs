@@ -13,7 +13,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 
 use super::cache::Cache;
 use super::checked::{BlobHash, Commit, RepoPath, shown};
-use super::download::{MAX_JSON, Source, download, read_bounded};
+use super::download::{MAX_JSON, Source, check, download, read_bounded};
 use super::name::{FileChoice, ModelRef, pick_gguf};
 use super::progress::size;
 
@@ -275,20 +275,6 @@ fn client(redirects: reqwest::redirect::Policy) -> anyhow::Result<reqwest::Clien
         .connect_timeout(Duration::from_secs(10))
         .read_timeout(Duration::from_secs(60))
         .build()?)
-}
-
-/// The response, or an error a user can act on.
-pub(super) fn check(resp: reqwest::Response, what: &str) -> anyhow::Result<reqwest::Response> {
-    let status = resp.status();
-    if status.is_success() {
-        return Ok(resp);
-    }
-    let hint = match status.as_u16() {
-        401 | 403 => ": the repository is gated or private (accept its terms on the hub and set HF_TOKEN)",
-        404 => ": no such repository, revision or file",
-        _ => "",
-    };
-    bail!("{}: the hub answered {status}{hint}", shown(what))
 }
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
