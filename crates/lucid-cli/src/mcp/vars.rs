@@ -70,24 +70,7 @@ impl EditorVars {
     /// assert_eq!(vars.expand("${workspaceFolder}/.env")?, "/proj/.env");
     /// ```
     pub fn expand(&self, value: &str) -> Result<String, String> {
-        let mut out = String::new();
-        let mut rest = value;
-        while let Some(start) = rest.find("${") {
-            out.push_str(&rest[..start]);
-            let after = &rest[start + 2..];
-            let Some(end) = after.find('}') else {
-                out.push_str(&rest[start..]);
-                return Ok(out);
-            };
-            let var = &after[..end];
-            match self.resolve(var)? {
-                Some(value) => out.push_str(&value),
-                None => out.push_str(&rest[start..start + 2 + end + 1]),
-            }
-            rest = &after[end + 1..];
-        }
-        out.push_str(rest);
-        Ok(out)
+        substitute(value, |var| self.resolve(var))
     }
 
     /// What `${var}` stands for, `None` when it is the environment's (left for the start).
@@ -126,6 +109,20 @@ impl EditorVars {
 /// a missing variable is an error naming it (never the value), and VS Code's
 /// `${input:ID}` (a prompt Lucid cannot show) an error saying to use a variable.
 pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    substitute(value, |var| {
+        if var.starts_with("input:") {
+            return Err(format!(
+                "${{{var}}} is VS Code's prompt for a value, which Lucid cannot show: set an environment variable and write ${{NAME}}"
+            ));
+        }
+        let var = var.strip_prefix("env:").unwrap_or(var);
+        lookup(var).map(Some).ok_or_else(|| format!("the environment variable {var} is not set"))
+    })
+}
+
+/// `value` with each `${var}` replaced by what `resolve` gives for `var`; `None` keeps the
+/// `${var}` as written, and an unclosed `${` is kept as text.
+fn substitute(value: &str, mut resolve: impl FnMut(&str) -> Result<Option<String>, String>) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = value;
     while let Some(start) = rest.find("${") {
@@ -135,14 +132,10 @@ pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<St
             out.push_str(&rest[start..]);
             return Ok(out);
         };
-        let var = &after[..end];
-        if var.starts_with("input:") {
-            return Err(format!(
-                "${{{var}}} is VS Code's prompt for a value, which Lucid cannot show: set an environment variable and write ${{NAME}}"
-            ));
+        match resolve(&after[..end])? {
+            Some(value) => out.push_str(&value),
+            None => out.push_str(&rest[start..start + 2 + end + 1]),
         }
-        let var = var.strip_prefix("env:").unwrap_or(var);
-        out.push_str(&lookup(var).ok_or_else(|| format!("the environment variable {var} is not set"))?);
         rest = &after[end + 1..];
     }
     out.push_str(rest);
