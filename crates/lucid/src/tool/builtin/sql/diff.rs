@@ -58,7 +58,7 @@ fn index_parts(index: &str) -> Option<(Vec<String>, bool, &str)> {
     }
     let rest = rest.trim_start();
     let (unique, on) = match rest.split_once(char::is_whitespace) {
-        Some((word, on)) if word == "unique" => (true, on.trim()),
+        Some(("unique", on)) => (true, on.trim()),
         _ => (false, rest.trim()),
     };
     Some((name, unique, on))

@@ -13,6 +13,10 @@
 //! Also here: identifiers quoted for the SQL made from names, and a check that a piece of
 //! SQL read from a schema (a type, a key's target, an index's columns) is one fragment.
 
+// The names and fragments serve the SQL made from a schema, which the SQLite file's
+// schema history makes; a build with Postgres alone runs migrations only.
+#![cfg_attr(not(feature = "sqlite"), allow(dead_code))]
+
 use sqlparser::dialect::{GenericDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
 
@@ -20,6 +24,7 @@ use super::SqlError;
 
 /// Whose SQL a script is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub(super) enum Dialect {
     Sqlite,
     Postgres,

@@ -26,6 +26,7 @@
 //! Postgres statement is prepared first, which takes exactly one). Errors come back as
 //! tool errors carrying the database's own message, so the model can fix its query.
 
+#[cfg(feature = "sqlite")]
 mod diff;
 mod guard;
 #[cfg(feature = "sqlite")]
