@@ -105,6 +105,10 @@ impl Environment {
     /// that live in the user's home by default (`CARGO_HOME`, `RUSTUP_HOME`, `GOPATH`,
     /// `PYENV_ROOT`, `NVM_DIR`) are pointed at the user's folders, which only an
     /// [inherited](Environment::inherited) environment does.
+    #[cfg_attr(
+        not(feature = "test-tools"),
+        allow(dead_code, reason = "only `run_tests` and `coverage` have a private home")
+    )]
     pub(crate) fn with_private_home(&self, home: &Path) -> Environment {
         let mut env = self.clone();
         if env.inherit {
@@ -134,6 +138,10 @@ impl Environment {
 
 /// The toolchains whose default folder is in the user's home: their variable and that
 /// folder (from the home).
+#[cfg_attr(
+    not(feature = "test-tools"),
+    allow(dead_code, reason = "only `run_tests` and `coverage` have a private home")
+)]
 const TOOLCHAINS: &[(&str, &str)] = &[
     ("CARGO_HOME", ".cargo"),
     ("RUSTUP_HOME", ".rustup"),

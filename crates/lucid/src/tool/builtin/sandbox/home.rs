@@ -9,6 +9,10 @@
 //!
 //! Everything is worked out here, before the fork; the child only mounts
 //! ([`super::linux`]).
+#![cfg_attr(
+    not(feature = "test-tools"),
+    allow(dead_code, reason = "only `run_tests` and `coverage` hide the user's homes")
+)]
 
 use std::collections::BTreeSet;
 use std::ffi::{CString, OsStr, OsString};

@@ -141,6 +141,10 @@ impl Plan {
 
     /// Whether the code can be given a mount namespace of its own, where the user's home
     /// folders are hidden ([`Hide`]).
+    #[cfg_attr(
+        not(feature = "test-tools"),
+        allow(dead_code, reason = "only `run_tests` and `coverage` hide the homes")
+    )]
     pub fn can_hide_homes(&self) -> bool {
         self.available.proc
     }
