@@ -1,6 +1,6 @@
 //! What a migration (`sql_migrate`) or a proposal (`schema_history save` with DDL) may
-//! contain: its statements are found with `sqlparser`'s tokenizer (quotes, comments and
-//! dollar-quoting as each dialect reads them), and a statement that would end, begin or
+//! contain: its statements are found with [`super::lexer`] (quotes, comments and
+//! dollar-quoting as each database reads them), and a statement that would end, begin or
 //! step out of the one transaction the script runs in, reach another file, or change a
 //! setting of the connection is refused before anything runs, naming the statement.
 //!
@@ -17,10 +17,8 @@
 // schema history makes; a build with Postgres alone runs migrations only.
 #![cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 
-use sqlparser::dialect::{GenericDialect, PostgreSqlDialect, SQLiteDialect};
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
-
 use super::SqlError;
+use super::lexer::{LexError, Lexed, Rules, Token, lex};
 
 /// Whose SQL a script is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,12 +180,11 @@ pub(super) fn ident_if_needed(name: &str) -> String {
 /// no comment and closes every parenthesis it opens (a type, `table(column)`, an index's
 /// `(columns)`).
 pub(super) fn is_fragment(sql: &str) -> bool {
-    let Ok(tokens) = Tokenizer::new(&GenericDialect {}, sql).with_unescape(false).tokenize() else { return false };
+    let Ok(tokens) = lex(sql, Rules::Postgres) else { return false };
     let mut depth = 0usize;
     for t in tokens {
-        match t {
-            Token::SemiColon => return false,
-            Token::Whitespace(Whitespace::SingleLineComment { .. } | Whitespace::MultiLineComment(_)) => return false,
+        match t.token {
+            Token::SemiColon | Token::Comment => return false,
             Token::LParen => depth += 1,
             Token::RParen => match depth.checked_sub(1) {
                 Some(d) => depth = d,
@@ -202,32 +199,33 @@ pub(super) fn is_fragment(sql: &str) -> bool {
 /// The dotted parts of a name written as SQL (`main.t`, `"my schema"."t"`), unquoted, and
 /// the rest of the text after them; `None` when it starts with no name.
 pub(super) fn leading_name(sql: &str) -> Option<(Vec<String>, &str)> {
-    let tokens = Tokenizer::new(&GenericDialect {}, sql).with_unescape(true).tokenize_with_location().ok()?;
-    let mut cursor = Cursor::new(sql);
+    let tokens = lex(sql, Rules::Postgres).ok()?;
     let mut parts = Vec::new();
     let mut end = 0;
     let mut want_word = true;
     for t in &tokens {
         match (&t.token, want_word) {
-            (Token::Word(w), true) => {
-                parts.push(w.value.clone());
-                end = cursor.offset(t.span.end);
+            (Token::Word { value, .. }, true) => {
+                parts.push(value.clone());
+                end = t.end;
                 want_word = false;
             }
             (Token::Period, false) => want_word = true,
-            (Token::Whitespace(_), _) if parts.is_empty() => {}
+            (Token::Space, _) if parts.is_empty() => {}
             _ => break,
         }
     }
     (!parts.is_empty()).then(|| (parts, &sql[end..]))
 }
 
-fn tokenize(sql: &str, dialect: Dialect) -> Result<Vec<TokenWithSpan>, sqlparser::tokenizer::TokenizerError> {
-    let d: &dyn sqlparser::dialect::Dialect = match dialect {
-        Dialect::Sqlite => &SQLiteDialect {},
-        Dialect::Postgres => &PostgreSqlDialect {},
-    };
-    Tokenizer::new(d, sql).with_unescape(false).tokenize_with_location()
+fn tokenize(sql: &str, dialect: Dialect) -> Result<Vec<Lexed>, LexError> {
+    lex(
+        sql,
+        match dialect {
+            Dialect::Sqlite => Rules::Sqlite,
+            Dialect::Postgres => Rules::Postgres,
+        },
+    )
 }
 
 /// One statement: its text and its first words (unquoted keywords upper-cased; anything
@@ -243,8 +241,7 @@ const LEADING: usize = 4;
 /// Splits at each `;` that ends a statement: not inside parentheses (a Postgres rule's
 /// actions), nor inside the `BEGIN … END` body of a SQLite trigger or a Postgres
 /// `BEGIN ATOMIC` function (where `CASE … END` nests).
-fn split<'s>(sql: &'s str, tokens: &[TokenWithSpan]) -> Vec<Found<'s>> {
-    let mut cursor = Cursor::new(sql);
+fn split<'s>(sql: &'s str, tokens: &[Lexed]) -> Vec<Found<'s>> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut words: Vec<String> = Vec::new();
@@ -253,7 +250,7 @@ fn split<'s>(sql: &'s str, tokens: &[TokenWithSpan]) -> Vec<Found<'s>> {
     let mut end = 0;
     for t in tokens {
         match &t.token {
-            Token::Whitespace(_) | Token::EOF => continue,
+            Token::Space | Token::Comment => continue,
             Token::SemiColon if parens == 0 && blocks == 0 => {
                 if let Some(s) = start.take() {
                     out.push(found(&sql[s..end], std::mem::take(&mut words), concurrently));
@@ -264,11 +261,11 @@ fn split<'s>(sql: &'s str, tokens: &[TokenWithSpan]) -> Vec<Found<'s>> {
             _ => {}
         }
         if start.is_none() {
-            start = Some(cursor.offset(t.span.start));
+            start = Some(t.start);
         }
-        end = cursor.offset(t.span.end);
+        end = t.end;
         let word = match &t.token {
-            Token::Word(w) if w.quote_style.is_none() => w.value.to_ascii_uppercase(),
+            Token::Word { value, quoted: false } => value.to_ascii_uppercase(),
             _ => String::new(),
         };
         match t.token {
@@ -363,35 +360,6 @@ fn shown(text: &str) -> String {
     let line = text.lines().next().unwrap_or("").trim();
     let cut: String = line.chars().take(80).collect();
     if cut.len() < text.trim().len() { format!("{cut}…") } else { cut }
-}
-
-/// Turns the tokenizer's (line, column) locations into byte offsets, walking forward
-/// only: locations must come in order (the tokens' do), so the whole walk is linear.
-struct Cursor<'s> {
-    text: &'s str,
-    byte: usize,
-    line: u64,
-    column: u64,
-}
-
-impl<'s> Cursor<'s> {
-    fn new(text: &'s str) -> Self {
-        Cursor { text, byte: 0, line: 1, column: 1 }
-    }
-
-    fn offset(&mut self, at: Location) -> usize {
-        while (self.line, self.column) < (at.line, at.column) {
-            let Some(c) = self.text[self.byte..].chars().next() else { break };
-            self.byte += c.len_utf8();
-            if c == '\n' {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
-            }
-        }
-        self.byte
-    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ mod guard;
 mod history;
 #[cfg(all(feature = "sqlite", feature = "postgres"))]
 mod history_pg;
+mod lexer;
 #[cfg(feature = "sqlite")]
 mod migrate;
 #[cfg(feature = "postgres")]
