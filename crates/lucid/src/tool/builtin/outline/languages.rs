@@ -121,8 +121,8 @@ impl Lang {
             // TSX's grammar is JavaScript's and TypeScript's with JSX added: two grammars
             // fewer in the binary (~0.44 MB each, which kept `lucid` within its size
             // budget). What TypeScript writes differently from TSX — a `<T>x` cast, a
-            // generic arrow function `<T>(x: T) => x` — reads as an error there, and
-            // tree-sitter's recovery keeps the outline of the rest of the file.
+            // generic arrow function `<T>(x: T) => x` — reads as an unclosed JSX element
+            // there, and symbols after it are not found (a known loss, README).
             Lang::JavaScript | Lang::TypeScript | Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::Go => tree_sitter_go::LANGUAGE.into(),
         }
