@@ -119,7 +119,7 @@ impl Lang {
             Lang::Python => tree_sitter_python::LANGUAGE.into(),
             Lang::Java => tree_sitter_java::LANGUAGE.into(),
             // TSX's grammar is JavaScript's and TypeScript's with JSX added: two grammars
-            // fewer in the binary (~0.44 MB each, which kept `lucid` within its size
+            // fewer in the binary (JavaScript ~0.44 MB, TypeScript 1.40 MB measured: `lucid` within its size
             // budget). What TypeScript writes differently from TSX — a `<T>x` cast, a
             // generic arrow function `<T>(x: T) => x` — reads as an unclosed JSX element
             // there, and symbols after it are not found (a known loss, README).
