@@ -249,7 +249,7 @@ mod tests {
             assert!(settings.system.is_some(), "{name} has a system prompt");
             for tool in settings.tools.unwrap() {
                 assert!(
-                    lucid::tool::builtin::CATALOGUE.iter().any(|t| t.name == tool),
+                    crate::catalogue::catalogue().iter().any(|t| t.name == tool),
                     "{name}: `{tool}` is no built-in tool"
                 );
             }

@@ -10,8 +10,8 @@ mod workflow;
 
 use std::path::PathBuf;
 
+use crate::catalogue::catalogue;
 use clap::{Args, Parser, Subcommand};
-use lucid::tool::builtin::{self, CATALOGUE};
 
 pub use grants::{ApprovalArgs, LimitArgs, McpArgs};
 #[cfg(feature = "mcp")]
@@ -426,7 +426,7 @@ impl ToolDefaults {
             ToolDefaults::Run => ON_IN_RUN,
             ToolDefaults::Chat => ON_IN_CHAT,
         };
-        CATALOGUE.iter().filter(move |t| on.contains(&t.name)).map(|t| t.name)
+        catalogue().iter().filter(move |t| on.contains(&t.name)).map(|t| t.name)
     }
 }
 
@@ -434,15 +434,15 @@ impl ToolDefaults {
 pub fn tools_help() -> String {
     format!(
         "Comma-separated tools, or `none`: {} (`--help` says what each does and which are on by default)",
-        joined(builtin::names())
+        joined(crate::catalogue::names())
     )
 }
 
 /// The long help of `--tools` (`--help`), from the catalogue: one line per tool.
 pub fn tools_long_help() -> String {
-    let width = builtin::names().map(str::len).max().unwrap_or(0);
+    let width = crate::catalogue::names().map(str::len).max().unwrap_or(0);
     let mut out = String::from("Comma-separated tools, or `none`:\n");
-    for t in CATALOGUE {
+    for t in catalogue() {
         let asks = if t.writes { " (asks first)" } else { "" };
         out.push_str(&format!("  {:<width$}  {}{asks}\n", t.name, t.summary));
     }
@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn the_help_and_the_defaults_come_from_the_catalogue() {
         let (short, long) = (tools_help(), tools_long_help());
-        for t in CATALOGUE {
+        for t in catalogue() {
             assert!(short.contains(t.name), "{} missing from: {short}", t.name);
             assert!(
                 long.lines().any(|l| l.contains(t.name) && l.contains(t.summary)),

@@ -11,6 +11,7 @@ mod agents;
 mod approvals;
 mod args;
 mod attach;
+mod catalogue;
 mod chat;
 mod checklist;
 mod config;
@@ -198,17 +199,17 @@ fn report(e: &anyhow::Error) -> i32 {
             _ => 1,
         };
     }
-    if let Some(we) = e.downcast_ref::<lucid::orchestrate::workflow::WorkflowError>() {
+    if let Some(we) = e.downcast_ref::<lucid_orchestrate::workflow::WorkflowError>() {
         let text = match we {
-            lucid::orchestrate::workflow::WorkflowError::MissingInput(name) => {
+            lucid_orchestrate::workflow::WorkflowError::MissingInput(name) => {
                 format!("the workflow needs the input `{name}` (give it with --input {name}=VALUE)")
             }
             other => display::with_flags(&other.to_string()),
         };
         eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&text)));
         return match we {
-            lucid::orchestrate::workflow::WorkflowError::Invalid(_)
-            | lucid::orchestrate::workflow::WorkflowError::MissingInput(_) => 2,
+            lucid_orchestrate::workflow::WorkflowError::Invalid(_)
+            | lucid_orchestrate::workflow::WorkflowError::MissingInput(_) => 2,
             _ => 1,
         };
     }

@@ -67,7 +67,7 @@ impl Operation {
         match self {
             Operation::General | Operation::SchemaModification => true,
             Operation::SchemaDesign => tool != "sql_migrate",
-            Operation::Query => tool != "schema_history" && !lucid::tool::builtin::find(tool).is_some_and(|t| t.writes),
+            Operation::Query => tool != "schema_history" && !crate::catalogue::find(tool).is_some_and(|t| t.writes),
         }
     }
 

@@ -171,7 +171,7 @@ pub async fn run(
                 return Ok(code);
             }
         }
-        PlanMode::Auto => match lucid::orchestrate::planner::triage(session.agent(), &prompt).await {
+        PlanMode::Auto => match lucid_orchestrate::planner::triage(session.agent(), &prompt).await {
             Ok(t) => {
                 tracing::info!(needs_plan = t.needs_plan, "plan auto decided");
                 if t.needs_plan {
@@ -370,10 +370,10 @@ async fn plan(
     agent: &Agent,
     task: &str,
     json: bool,
-    triage: Option<lucid::orchestrate::planner::Triage>,
+    triage: Option<lucid_orchestrate::planner::Triage>,
     shape: Shape<'_>,
 ) -> anyhow::Result<Option<i32>> {
-    use lucid::orchestrate::planner::{PlanEvent, Planner};
+    use lucid_orchestrate::planner::{PlanEvent, Planner};
     let quiet = json;
     let run = Planner::new(agent, agent)
         .run_with_events(task, move |event| {
@@ -459,7 +459,7 @@ fn read_request(path: &std::path::Path) -> anyhow::Result<Result<Request, Reques
     } else {
         std::fs::read_to_string(path).with_context(|| format!("reading the request {}", path.display()))?
     };
-    Ok(Request::parse(&text, |name| lucid::tool::builtin::find(name).is_some()))
+    Ok(Request::parse(&text, |name| crate::catalogue::find(name).is_some()))
 }
 
 /// What an answer to a `--input` request adds: the model and the session.
@@ -486,7 +486,7 @@ fn last_text_of_turn(messages: &[lucid::Message]) -> Option<&str> {
 struct Extras<'a> {
     answering: Option<&'a Answering>,
     /// `--plan=auto` decided to answer at once.
-    triage: Option<lucid::orchestrate::planner::Triage>,
+    triage: Option<lucid_orchestrate::planner::Triage>,
     /// The calls waiting for approval (`stop_reason: "needs_approval"`).
     pending: Option<serde_json::Value>,
     /// The calls denied because they waited longer than the approval timeout.
@@ -502,7 +502,7 @@ struct Shape<'a> {
 }
 
 /// What `--json` says of a `--plan=auto` decision.
-fn plan_json(t: &lucid::orchestrate::planner::Triage) -> serde_json::Value {
+fn plan_json(t: &lucid_orchestrate::planner::Triage) -> serde_json::Value {
     json!({"mode": "auto", "planned": t.needs_plan, "usage": t.usage})
 }
 

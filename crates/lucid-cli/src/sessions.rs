@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use lucid::Message;
-use lucid::store::{SessionStore, SqliteStore, StoredSession};
+use lucid::store::{SessionStore, StoredSession};
+use lucid_sqlite::SqliteStore;
 
 use crate::args::{ExportFormat, SessionsAction};
 use crate::config::ConfigError;
@@ -45,7 +46,7 @@ pub fn sqlite_path(spec: &str) -> Result<std::path::PathBuf, ConfigError> {
 
 #[cfg(feature = "postgres")]
 async fn open_postgres(url: &str) -> anyhow::Result<Arc<dyn SessionStore>> {
-    Ok(Arc::new(lucid::store::PostgresStore::connect(url).await?))
+    Ok(Arc::new(lucid_postgres::PostgresStore::connect(url).await?))
 }
 
 #[cfg(not(feature = "postgres"))]

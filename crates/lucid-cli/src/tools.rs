@@ -4,7 +4,11 @@
 use std::sync::Arc;
 
 use lucid::Tool;
-use lucid::tool::builtin::{self, CATALOGUE, Environment, Setup};
+use lucid::tool::catalogue::{Need, Setup};
+use lucid_sandbox::{Environment, SandboxConfig};
+use lucid_sql::SqlConfig;
+
+use crate::catalogue::catalogue;
 use lucid::tool::permission::{Approver, PermissionPolicy};
 use lucid::tool::{Interviewer, ToolRegistry};
 
@@ -22,10 +26,13 @@ pub fn build(
     }
     let mut out = Vec::with_capacity(settings.tools.len());
     for name in &settings.tools {
-        let entry = builtin::find(name).ok_or_else(|| {
-            ConfigError(format!("unknown tool `{name}`; tools: {}", builtin::names().collect::<Vec<_>>().join(", ")))
+        let entry = crate::catalogue::find(name).ok_or_else(|| {
+            ConfigError(format!(
+                "unknown tool `{name}`; tools: {}",
+                crate::catalogue::names().collect::<Vec<_>>().join(", ")
+            ))
         })?;
-        if entry.name.starts_with("sql_") && settings.db.is_none() {
+        if entry.needs(Need::Database) && settings.db.is_none() {
             return Err(ConfigError(format!(
                 "`{name}` needs a database: pass --db FILE_OR_URL or set db = \"...\" in the configuration"
             ))
@@ -33,9 +40,9 @@ pub fn build(
         }
         // What a tool needs from outside (an interpreter, a database that opens) is the
         // configuration's to fix (exit code 2).
-        let tool = entry.build(&setup).map_err(|e| match entry.needs {
-            Some(_) => ConfigError(e.to_string()).into(),
-            None => anyhow::Error::from(e),
+        let tool = entry.build(&setup).map_err(|e| match crate::catalogue::needs_outside(entry) {
+            true => ConfigError(e.to_string()).into(),
+            false => anyhow::Error::from(e),
         })?;
         out.push(tool);
     }
@@ -52,8 +59,8 @@ pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Res
     let mut registry = ToolRegistry::new();
     // A workflow runs unattended: the project's own code only in a folder trusted before.
     let trusted = crate::trust::is_trusted(&std::env::current_dir()?);
-    for entry in CATALOGUE {
-        if !trusted && crate::trust::PROJECT_CODE_TOOLS.contains(&entry.name) {
+    for entry in catalogue() {
+        if !trusted && entry.needs(Need::ProjectCode) {
             tracing::info!(
                 "tool {} left out: this folder is not trusted to run its own code (lucid run --trust)",
                 entry.name
@@ -64,7 +71,7 @@ pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Res
             Ok(tool) => registry.add_arc(if guarded { policy.guard(tool) } else { tool }),
             // What needs something outside (an interpreter) is left out when it is
             // missing: a workflow that does not use it should not fail for it.
-            Err(e) if entry.needs.is_some() => tracing::info!("tool {} left out: {e}", entry.name),
+            Err(e) if crate::catalogue::needs_outside(entry) => tracing::info!("tool {} left out: {e}", entry.name),
             Err(e) => return Err(e.into()),
         }
     }
@@ -76,11 +83,11 @@ pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Res
 /// `schema_history` keeps its versions in the session store (`store`: a SQLite file, else
 /// the default file, or a Postgres store), per project (`db_project`, else the
 /// database's path or URL without credentials).
-fn schema_history(setup: Setup, settings: &AgentSettings) -> anyhow::Result<Setup> {
+fn schema_history(sql: SqlConfig, settings: &AgentSettings) -> anyhow::Result<SqlConfig> {
     let spec = settings.store.clone().unwrap_or_default();
     if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
         #[cfg(feature = "postgres")]
-        return Ok(setup.schema_history_in_postgres(spec, settings.db_project.clone()));
+        return Ok(sql.schema_history_in_postgres(spec, settings.db_project.clone()));
         #[cfg(not(feature = "postgres"))]
         return Err(ConfigError(
             "this lucid was built without Postgres support: rebuild with `--features postgres`".into(),
@@ -91,36 +98,41 @@ fn schema_history(setup: Setup, settings: &AgentSettings) -> anyhow::Result<Setu
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| ConfigError(format!("cannot create {}: {e}", dir.display())))?;
     }
-    Ok(setup.schema_history(path, settings.db_project.clone()))
+    Ok(sql.schema_history(path, settings.db_project.clone()))
 }
 
 fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
-    let mut setup = Setup::new(std::env::current_dir()?)
+    let mut sandbox = SandboxConfig::default()
         .shell_timeout(settings.shell_timeout)
-        .shell_network(settings.shell_network)
+        .network(settings.shell_network)
         .environment(environment(settings));
     if let Some(python) = &settings.python {
-        setup = setup.python(python);
+        sandbox = sandbox.python(python);
     }
+    let files =
+        settings.writable_protected.iter().fold(lucid_tools::FilesConfig::default(), |f, p| f.unprotect(p.clone()));
+    let mut setup = Setup::new(std::env::current_dir()?).with(sandbox).with(files);
     if let Some(db) = &settings.db {
-        setup = setup.database(db);
+        let mut sql = SqlConfig::new(db);
         if settings.tools.iter().any(|t| t == "schema_history") {
-            setup = schema_history(setup, settings)?;
+            sql = schema_history(sql, settings)?;
         }
+        setup = setup.with(sql);
     }
     #[cfg(feature = "test-tools")]
     {
-        setup = test_commands(setup, &settings.tests)?;
+        setup = setup.with(test_commands(&settings.tests)?);
     }
-    Ok(settings.writable_protected.iter().fold(setup, |s, p| s.unprotect(p)))
+    Ok(setup)
 }
 
 /// `[tests]` applied: the commands of `run_tests` and `coverage`, their timeout.
 #[cfg(feature = "test-tools")]
-fn test_commands(mut setup: Setup, tests: &crate::config::file::TestsSection) -> Result<Setup, ConfigError> {
-    use lucid::tool::builtin::ReportFormat;
+fn test_commands(tests: &crate::config::file::TestsSection) -> Result<lucid_code::TestsConfig, ConfigError> {
+    use lucid_code::ReportFormat;
+    let mut setup = lucid_code::TestsConfig::default();
     if let Some(secs) = tests.timeout_secs {
-        setup = setup.tests_timeout(std::time::Duration::from_secs(secs.max(1)));
+        setup = setup.timeout(std::time::Duration::from_secs(secs.max(1)));
     }
     match (&tests.command, &tests.report) {
         (Some(command), Some(report)) => {

@@ -9,9 +9,6 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{AgentSettings, ConfigError};
 
-/// The tools that run the project's own code.
-pub const PROJECT_CODE_TOOLS: &[&str] = &["run_tests", "coverage"];
-
 /// The file of trusted folders.
 pub fn store_path() -> Option<PathBuf> {
     let var = |v: &str| std::env::var_os(v).map(PathBuf::from).filter(|p| p.is_absolute());
@@ -58,9 +55,13 @@ pub fn is_trusted(folder: &Path) -> bool {
     read(&store).is_ok_and(|all| all.contains(&folder))
 }
 
-/// Whether the settings' tools run the project's own code.
+/// Whether the settings' tools run the project's own code (the catalogue says which do:
+/// `run_tests` and `coverage`).
 pub fn runs_project_code(settings: &AgentSettings) -> bool {
-    settings.tools.iter().any(|t| PROJECT_CODE_TOOLS.contains(&t.as_str()))
+    settings
+        .tools
+        .iter()
+        .any(|t| crate::catalogue::find(t).is_some_and(|e| e.needs(lucid::tool::catalogue::Need::ProjectCode)))
 }
 
 /// Makes sure the user agreed that the project in `folder` may run its own code, before

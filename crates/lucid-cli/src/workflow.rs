@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use lucid::model::ChatModel;
-use lucid::orchestrate::workflow::{PausedWorkflow, StepApproval, WorkflowEvent, WorkflowFile, WorkflowRun};
 use lucid::store::SessionStore;
+use lucid_orchestrate::workflow::{PausedWorkflow, StepApproval, WorkflowEvent, WorkflowFile, WorkflowRun};
 use serde_json::{Map, Value, json};
 
 use crate::args::{AgentArgs, ToolDefaults, WorkflowAction};
@@ -53,7 +53,7 @@ pub async fn run(action: WorkflowAction, settings: &Settings) -> anyhow::Result<
         let allowed = mcp.allow.iter().any(|p| crate::mcp::glob(p, &name));
         agent.permissions.insert(name, if allowed { lucid::tool::permission::Permission::Allow } else { *permission });
     }
-    for entry in lucid::tool::builtin::CATALOGUE {
+    for entry in crate::catalogue::catalogue() {
         if mcp.allow.iter().any(|p| crate::mcp::glob(p, entry.name)) {
             agent.permissions.insert(entry.name.to_string(), lucid::tool::permission::Permission::Allow);
         }

@@ -234,10 +234,15 @@ async fn a_windsurf_file_reaches_its_server_url_with_its_environments_token() {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let mut tools = lucid::tool::ToolRegistry::new();
     tools.add_arc(
-        lucid::tool::builtin::find("calculator").unwrap().build(&lucid::tool::builtin::Setup::new(".")).unwrap(),
+        lucid::tool::catalogue::Catalogue::new()
+            .with(lucid_tools::TOOLS)
+            .find("calculator")
+            .unwrap()
+            .build(&lucid::tool::catalogue::Setup::new("."))
+            .unwrap(),
     );
-    let options = lucid::mcp::HttpOptions::with_token("windsurf-token-0123456789");
-    tokio::spawn(lucid::mcp::serve_http(tools, "127.0.0.1:0".parse().unwrap(), options, stop.clone(), move |a| {
+    let options = lucid_mcp::HttpOptions::with_token("windsurf-token-0123456789");
+    tokio::spawn(lucid_mcp::serve_http(tools, "127.0.0.1:0".parse().unwrap(), options, stop.clone(), move |a| {
         let _ = tx.send(a);
     }));
     let url = format!("http://{}/mcp", rx.await.unwrap());

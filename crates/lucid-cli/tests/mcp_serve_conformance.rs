@@ -340,8 +340,8 @@ async fn test_elicitation_sep1330_enums(ctx: ToolContext) -> Result<String, Tool
     Ok(format!("Elicitation completed: {}", answered(answer)))
 }
 
-fn catalog(dir: &Path) -> lucid::mcp::Catalog {
-    let mut catalog: lucid::mcp::Catalog = toml::from_str(FIXTURES).unwrap();
+fn catalog(dir: &Path) -> lucid_mcp::Catalog {
+    let mut catalog: lucid_mcp::Catalog = toml::from_str(FIXTURES).unwrap();
     catalog.check().unwrap();
     catalog.base = dir.to_path_buf();
     catalog
@@ -367,11 +367,11 @@ async fn mcp_serve_passes_the_conformance_suites_server_scenarios() {
     };
     let npm = PathBuf::from(npm);
     let dir = fixture_dir("mcp-serve-conformance");
-    let server = lucid::mcp::ToolServer::new(fixture_tools(), None).catalog(catalog(&dir));
+    let server = lucid_mcp::ToolServer::new(fixture_tools(), None).catalog(catalog(&dir));
     let stop = tokio_util::sync::CancellationToken::new();
     let (tx, rx) = tokio::sync::oneshot::channel();
-    let options = lucid::mcp::HttpOptions::without_token();
-    tokio::spawn(lucid::mcp::serve_http(server, "127.0.0.1:0".parse().unwrap(), options, stop.clone(), move |a| {
+    let options = lucid_mcp::HttpOptions::without_token();
+    tokio::spawn(lucid_mcp::serve_http(server, "127.0.0.1:0".parse().unwrap(), options, stop.clone(), move |a| {
         let _ = tx.send(a);
     }));
     let url = format!("http://{}/mcp", rx.await.unwrap());
@@ -396,7 +396,7 @@ async fn mcp_serve_passes_the_conformance_suites_server_scenarios() {
 async fn mcp_serve_offers_the_resources_and_prompts_its_configuration_lists() {
     let dir = fixture_dir("mcp-serve-catalog");
     let config = config_with_fixtures(&dir);
-    let client = lucid::mcp::McpServer::stdio(
+    let client = lucid_mcp::McpServer::stdio(
         env!("CARGO_BIN_EXE_lucid"),
         [
             "--config".to_string(),

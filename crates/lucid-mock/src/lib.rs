@@ -50,6 +50,17 @@ impl RecordedRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
+
+    /// The text of the last `user` message of a Chat Completions body (`""` when none).
+    pub fn last_user(&self) -> String {
+        let body = self.json();
+        body["messages"]
+            .as_array()
+            .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    }
 }
 
 /// One scripted reply.
@@ -400,6 +411,23 @@ pub fn real_part(var: &str, how: &str) -> Option<String> {
             None
         }
     }
+}
+
+/// Whether a live (not zombie) process of this system has `marker` in its command line
+/// (Linux: read from `/proc`; elsewhere always false).
+pub fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").into_iter().flatten().flatten().any(|e| {
+        let dir = e.path();
+        let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+        let zombie = stat.rsplit_once(')').is_some_and(|(_, s)| s.trim_start().starts_with('Z'));
+        !zombie && String::from_utf8_lossy(&cmdline).contains(marker)
+    })
+}
+
+/// The test Postgres server (`LUCID_TEST_POSTGRES_URL`, a [`real_part`]).
+pub fn postgres_url() -> Option<String> {
+    real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres with pgvector and sets it")
 }
 
 /// The `PATH` under which a test runs `go`: the folder in `LUCID_TEST_GO` (where

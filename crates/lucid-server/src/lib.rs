@@ -2,7 +2,7 @@
 //!
 //! A [`Server`] holds named agents ([`lucid::Agent`]s, each the `[agents.NAME]` of the
 //! CLI's configuration), a SQLite file with the sessions' conversations (the library's
-//! [`SqliteStore`](lucid::store::SqliteStore)) and the server's own tables (which tenant
+//! [`SqliteStore`](lucid_sqlite::SqliteStore)) and the server's own tables (which tenant
 //! owns each session; runs and their events), and serves, on axum:
 //!
 //! | route | what |
@@ -286,7 +286,7 @@ pub(crate) async fn open_database(database: &Database) -> Result<(Arc<dyn Sessio
         Database::Sqlite(path) => {
             let file = path.clone();
             let store: Arc<dyn SessionStore> = Arc::new(
-                tokio::task::spawn_blocking(move || lucid::store::SqliteStore::open(file))
+                tokio::task::spawn_blocking(move || lucid_sqlite::SqliteStore::open(file))
                     .await
                     .map_err(|e| ServeError::Config(format!("opening the session store: {e}")))??,
             );
@@ -294,7 +294,7 @@ pub(crate) async fn open_database(database: &Database) -> Result<(Arc<dyn Sessio
         }
         #[cfg(feature = "postgres")]
         Database::Postgres(url) => {
-            let store = lucid::store::PostgresStore::connect(url).await?;
+            let store = lucid_postgres::PostgresStore::connect(url).await?;
             let db = db::postgres(store.deadpool().clone()).await?;
             Ok((Arc::new(store), db))
         }

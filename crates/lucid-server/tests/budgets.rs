@@ -42,7 +42,7 @@ fn priced(mock: &MockServer) -> Agent {
 
 fn tuned(mock: &MockServer) -> impl FnOnce(ServerConfig) -> ServerConfig {
     let strict = Agent::builder(model(mock))
-        .tool(lucid::tool::builtin::calculator)
+        .tool(lucid_tools::calculator)
         .price("mock", Price::new(1000.0, 2000.0))
         .budget(Budget::default().run(Limits::default().max_model_calls(2)))
         .build();
@@ -150,7 +150,7 @@ fn looping(req: &RecordedRequest) -> Reply {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_run_stops_when_the_tenants_day_is_spent_mid_run() {
     let mock = MockServer::start(looping).await;
-    let agent = Agent::builder(model(&mock)).tool(lucid::tool::builtin::calculator).max_iterations(10).build();
+    let agent = Agent::builder(model(&mock)).tool(lucid_tools::calculator).max_iterations(10).build();
     let api = start("budgets-mid-run", agent, |c| {
         c.keys(ApiKeys::parse("acme:acme-key-0123456789").unwrap())
             .tenant_daily_budget(Limits::default().max_model_calls(3))

@@ -6,10 +6,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lucid::memory::{MemoryFilter, MemoryRecord, SqliteVectorIndex, VectorIndex, normalize};
+use lucid::memory::{MemoryFilter, MemoryRecord, VectorIndex, normalize};
 use lucid::message::AssistantMessage;
-use lucid::store::{SessionStore, SqliteStore};
+use lucid::store::SessionStore;
 use lucid::{Message, ToolCall};
+use lucid_sqlite::SqliteStore;
+use lucid_sqlite::SqliteVectorIndex;
 use serde_json::json;
 
 fn turn(i: usize) -> Vec<Message> {

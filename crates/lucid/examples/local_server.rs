@@ -18,7 +18,7 @@ async fn main() -> lucid::Result<()> {
     let model = OpenAiCompatible::new(&base_url, None, &model_name)?
         .with_quirks(Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE })
         .with_http(RetryPolicy::default(), Duration::from_secs(120), Some("transcript.jsonl".into()))?;
-    let agent = Agent::builder(model).tool(lucid::tool::builtin::calculator).max_iterations(5).build();
+    let agent = Agent::builder(model).tool(lucid_tools::calculator).max_iterations(5).build();
     let mut session = agent.session();
     let cancel = session.canceller();
     tokio::spawn(async move {

@@ -8,9 +8,11 @@
 
 use std::sync::Arc;
 
-use lucid::memory::{ConversationMemory, MemoryConfig, OpenAiEmbedder, SqliteVectorIndex};
+use lucid::memory::{ConversationMemory, MemoryConfig, OpenAiEmbedder};
+
 use lucid::prelude::*;
-use lucid::store::SqliteStore;
+use lucid_sqlite::SqliteStore;
+use lucid_sqlite::SqliteVectorIndex;
 
 #[tokio::main]
 async fn main() -> lucid::Result<()> {

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use futures::StreamExt;
 use lucid::prelude::*;
-use lucid::tool::builtin::{calculator, current_time};
+use lucid_tools::{calculator, current_time};
 
 #[tokio::main]
 async fn main() -> lucid::Result<()> {

@@ -90,8 +90,8 @@ pub enum Error {
         questions: Vec<String>,
     },
     /// A workflow, plan or team failed: its own error
-    /// ([`WorkflowError`](crate::orchestrate::workflow::WorkflowError),
-    /// [`PlanError`](crate::orchestrate::PlanError), [`TeamError`](crate::orchestrate::TeamError))
+    /// (`lucid_orchestrate`'s `WorkflowError`,
+    /// `PlanError`, `TeamError`)
     /// is the source (`source().downcast_ref()`), so `?` works in a function returning
     /// [`lucid::Result`].
     #[error("{source}")]

@@ -13,7 +13,8 @@
 //! * [`tool`](mod@tool) turns plain Rust functions into tools with `#[tool]` and `#[tools]`;
 //!   arguments are validated against the derived schema before the call, and every
 //!   failure (unknown tool, bad JSON, `Err`, panic, timeout) becomes a result the model
-//!   reads instead of a crash. [`tool::builtin`] is the catalogue of ready-made tools,
+//!   reads instead of a crash. [`tool::catalogue`] lists ready-made tools (their crates:
+//!   `lucid-tools`, `lucid-sandbox`, `lucid-code`, `lucid-sql`),
 //!   [`tool::permission`] says which may run without asking.
 //! * [`context`] and [`history`] keep the conversation valid: the system prompt is
 //!   pinned, trimming drops whole turns, and a repair pass before every request makes
@@ -25,7 +26,8 @@
 //! * [`memory`] is long-term recall: embeddings, vector indexes, and
 //!   [`memory::ConversationMemory`], which summarises old turns and recalls them.
 //! * [`structured`] asks for typed answers (`Session::extract::<T>`) in each provider's
-//!   native form; [`orchestrate`] arranges many turns: workflows, a planner, teams.
+//!   native form; the `lucid-orchestrate` crate arranges many turns: workflows, a
+//!   planner, teams.
 //! * [`redact`] keeps API keys out of logs, transcripts, errors, stored messages, run
 //!   results and streamed events.
 //! * [`message`] and [`error`] are the shared vocabulary: one message model for every
@@ -95,15 +97,12 @@ pub mod agent;
 pub mod approval;
 pub mod content;
 pub mod context;
-mod duration_ms;
+pub mod duration_ms;
 pub mod error;
 pub mod history;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 pub mod memory;
 pub mod message;
 pub mod model;
-pub mod orchestrate;
 pub mod outcome;
 pub mod redact;
 pub mod store;

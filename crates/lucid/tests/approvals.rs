@@ -13,8 +13,9 @@ use lucid::approval::{Answer, ApprovalError};
 use lucid::message::AssistantMessage;
 use lucid::model::ScriptedModel;
 use lucid::prelude::*;
-use lucid::store::{SessionStore, SqliteStore};
+use lucid::store::SessionStore;
 use lucid::tool::permission::{Permission, PermissionPolicy};
+use lucid_sqlite::SqliteStore;
 use serde_json::json;
 
 /// A scripted model answering `lines` in order, then "(script over)".
@@ -149,11 +150,10 @@ async fn answers_recorded_by_one_session_let_another_resume_on_sqlite() {
     allow_deny_edit_remember(sqlite_store("flow"), "job").await;
 }
 
-#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn answers_recorded_by_one_session_let_another_resume_on_postgres() {
     let Some(url) = common::postgres_url() else { return };
-    let store = Arc::new(lucid::store::PostgresStore::connect(&url).await.unwrap());
+    let store = Arc::new(lucid_postgres::PostgresStore::connect(&url).await.unwrap());
     allow_deny_edit_remember(store, &format!("approvals-{}-{}", std::process::id(), fastrand())).await;
 }
 

@@ -24,7 +24,7 @@ fn looping(req: &RecordedRequest) -> Reply {
 
 fn agent(server: &MockServer) -> AgentBuilder {
     Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap()))
-        .tool(lucid::tool::builtin::calculator)
+        .tool(lucid_tools::calculator)
         .max_iterations(50)
 }
 

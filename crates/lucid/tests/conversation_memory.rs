@@ -2,16 +2,16 @@
 //! summaries replace old turns, and a fact from turn 1 is recalled at turn 40 — with the
 //! real local embedding model, and with a word-count embedder that needs no model.
 
-#![cfg(feature = "sqlite")]
-
 mod common;
 
 use std::sync::{Arc, Mutex};
 
-use lucid::memory::{ConversationMemory, Embedder, MemoryConfig, RECALL_HEADER, SqliteVectorIndex};
+use lucid::memory::{ConversationMemory, Embedder, MemoryConfig, RECALL_HEADER};
+
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
 use lucid_mock::{MockServer, Reply};
+use lucid_sqlite::SqliteVectorIndex;
 use serde_json::{Value, json};
 
 const TOPICS: &[&str] = &[

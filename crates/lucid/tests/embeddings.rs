@@ -5,10 +5,10 @@ mod common;
 
 use std::sync::Arc;
 
-use lucid::memory::{
-    Embedder, GeminiEmbedder, MemoryFilter, MemoryRecord, OpenAiEmbedder, SqliteVectorIndex, VectorIndex,
-};
+use lucid::memory::{Embedder, GeminiEmbedder, MemoryFilter, MemoryRecord, OpenAiEmbedder, VectorIndex};
+
 use lucid_mock::{MockServer, Reply};
+use lucid_sqlite::SqliteVectorIndex;
 use serde_json::json;
 
 fn record(id: &str, text: &str, session: &str, kind: &str) -> MemoryRecord {
@@ -138,13 +138,12 @@ async fn sqlite_vector_index_passes_the_suite_and_sees_other_handles() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn pgvector_index_passes_the_suite() {
     let Some(url) = common::postgres_url() else { return };
-    let store = lucid::store::PostgresStore::connect(&url).await.unwrap();
+    let store = lucid_postgres::PostgresStore::connect(&url).await.unwrap();
     let dim = 3;
-    let index = lucid::memory::PgVectorIndex::from_deadpool(store.deadpool().clone(), dim).await.unwrap();
+    let index = lucid_postgres::PgVectorIndex::from_deadpool(store.deadpool().clone(), dim).await.unwrap();
     // The table is shared by every run against this server: start from a clean slate.
     index.delete(&MemoryFilter::default()).await.unwrap();
     index_suite(Arc::new(index)).await;

@@ -211,7 +211,7 @@ async fn summaries_are_capped_at_long_term_capacity_keeping_the_recalled() {
 async fn a_resumed_session_keeps_its_summaries_and_recalls_them_newest_first() {
     let server = MockServer::start(server(100_000, true)).await;
     let path = std::env::temp_dir().join(format!("lucid-layered-{}.db", std::process::id()));
-    let store: Arc<dyn SessionStore> = Arc::new(lucid::store::SqliteStore::open(&path).unwrap());
+    let store: Arc<dyn SessionStore> = Arc::new(lucid_sqlite::SqliteStore::open(&path).unwrap());
     let config = MemoryConfig { short_term_capacity: 6, ..Default::default() };
     let build = || {
         Agent::builder(model(&server))

@@ -2,8 +2,6 @@
 //! rule allows runs, a compound command is asked about (and refused), and the rule that
 //! decided is named in the text the model reads.
 
-#![cfg(feature = "shell")]
-
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -67,7 +65,7 @@ async fn a_rule_allows_cargo_test_and_every_other_command_is_asked() {
         .rule(Rule::parse(Permission::Deny, "shell(rm *)").unwrap())
         .approver(declines.clone());
     let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap()))
-        .tool(lucid::tool::builtin::Shell::new(&root))
+        .tool(lucid_sandbox::Shell::new(&root))
         .permissions(policy)
         .max_iterations(20)
         .build();
@@ -110,7 +108,7 @@ async fn an_ask_rule_is_named_to_the_approver() {
         .rule(Rule::parse(Permission::Ask, "shell(git push:*)").unwrap())
         .approver(declines.clone());
     let agent = Agent::builder(Arc::new(OpenAiCompatible::new(&server.url(), None, "m").unwrap()))
-        .tool(lucid::tool::builtin::Shell::new(&root))
+        .tool(lucid_sandbox::Shell::new(&root))
         .permissions(policy)
         .build();
     let r = agent.session().run("push").await.unwrap();

@@ -8,8 +8,9 @@ use std::time::Duration;
 use lucid::model::OpenAiCompatible;
 use lucid::prelude::*;
 use lucid::store::test_kit::{attachments, suite, turn};
-use lucid::store::{InMemoryStore, SessionStore, SqliteStore};
+use lucid::store::{InMemoryStore, SessionStore};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
+use lucid_sqlite::SqliteStore;
 use serde_json::json;
 
 fn temp_db(name: &str) -> std::path::PathBuf {
@@ -308,14 +309,12 @@ async fn an_answer_is_not_lost_when_its_turn_cannot_be_saved() {
 }
 
 /// A fresh database on the test server, dropped when the test ends.
-#[cfg(feature = "postgres")]
 struct TempDatabase {
     admin_url: String,
     name: String,
     url: String,
 }
 
-#[cfg(feature = "postgres")]
 impl TempDatabase {
     async fn create() -> Option<TempDatabase> {
         let url = common::postgres_url()?;
@@ -335,10 +334,9 @@ impl TempDatabase {
     }
 }
 
-#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_store_passes_the_suite_and_locks_across_pools() {
-    use lucid::store::PostgresStore;
+    use lucid_postgres::PostgresStore;
     let Some(db) = TempDatabase::create().await else { return };
     let store = Arc::new(PostgresStore::connect(&db.url).await.unwrap());
     suite(store.clone()).await;

@@ -97,7 +97,7 @@ async fn anthropic_with_other_tools_may_use_them_before_answering_through_the_sc
     .await;
     let base = server.url().trim_end_matches("/v1").to_string();
     let model = Anthropic::new("k", "claude-test").unwrap().with_base_url(&base).unwrap();
-    let agent = Agent::builder(Arc::new(model)).tool(lucid::tool::builtin::calculator).build();
+    let agent = Agent::builder(Arc::new(model)).tool(lucid_tools::calculator).build();
     let w: Weather = agent.session().extract("Weather in Oslo, 23 degrees colder than 20?").await.unwrap();
     assert_eq!(w.temp_c, -3);
     let first = server.requests()[0].json();
@@ -126,9 +126,8 @@ fn grammar_bound(req: &lucid_mock::RecordedRequest) -> Reply {
 #[tokio::test]
 async fn with_tools_on_a_grammar_bound_server_the_tools_run_first_and_the_report_comes_last() {
     let server = MockServer::start(grammar_bound).await;
-    let agent = Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
-        .tool(lucid::tool::builtin::calculator)
-        .build();
+    let agent =
+        Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap()).tool(lucid_tools::calculator).build();
     let format = lucid::model::ResponseFormat::JsonSchema {
         name: "report".into(),
         schema: json!({"type": "object", "properties": {"result": {"type": "string"}, "success": {"type": "boolean"}},
@@ -157,9 +156,8 @@ async fn an_answer_that_already_matches_the_schema_needs_no_report_call() {
         Reply::json(200, &text_completion(r#"{"result": "4", "success": true}"#)),
     ])
     .await;
-    let agent = Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
-        .tool(lucid::tool::builtin::calculator)
-        .build();
+    let agent =
+        Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap()).tool(lucid_tools::calculator).build();
     let format = lucid::model::ResponseFormat::JsonObject;
     let v = agent.session().extract_json("2 + 2?", format).await.unwrap();
     assert_eq!(v["result"], "4");
@@ -179,7 +177,7 @@ async fn a_model_that_never_stops_calling_tools_still_reports_at_the_iteration_l
     })
     .await;
     let agent = Agent::builder(OpenAiCompatible::new(&server.url(), None, "m").unwrap())
-        .tool(lucid::tool::builtin::calculator)
+        .tool(lucid_tools::calculator)
         .max_iterations(3)
         .build();
     let mut s = agent.session();

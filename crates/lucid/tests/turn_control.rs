@@ -15,8 +15,9 @@ use lucid::history::validate;
 use lucid::message::AssistantMessage;
 use lucid::model::{ChatModel, ChatRequest, ChatResponse, EventStream, StreamEvent};
 use lucid::prelude::*;
-use lucid::store::{InMemoryStore, SessionStore, SqliteStore};
+use lucid::store::{InMemoryStore, SessionStore};
 use lucid_mock::{MockServer, Reply};
+use lucid_sqlite::SqliteStore;
 use serde_json::json;
 
 const ID: &str = "job";

@@ -6,7 +6,8 @@ mod common;
 use std::sync::Arc;
 
 use lucid::memory::test_kit::{DIM, record, suite, two_handles, unit};
-use lucid::memory::{MemoryFilter, SqliteVectorIndex, VectorIndex};
+use lucid::memory::{MemoryFilter, VectorIndex};
+use lucid_sqlite::SqliteVectorIndex;
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
@@ -45,11 +46,10 @@ async fn sqlite_records_survive_reopening() {
 
 /// A fresh database on the test server (so concurrent runs share no table), dropped at
 /// the end.
-#[cfg(feature = "postgres")]
 mod postgres {
     use super::*;
-    use lucid::memory::PgVectorIndex;
-    use lucid::store::PostgresStore;
+    use lucid_postgres::PgVectorIndex;
+    use lucid_postgres::PostgresStore;
 
     struct TempDatabase {
         admin_url: String,

@@ -5,7 +5,7 @@
 //! capped ([`MAX_CONTEXT`]), shown cleaned of terminal controls, and sent as the user's
 //! message (never as a system prompt).
 
-use lucid::mcp::McpClient;
+use lucid_mcp::McpClient;
 use serde_json::{Map, Value};
 
 use super::Chat;
@@ -126,7 +126,7 @@ fn describe(part: &Value) -> String {
 async fn resource_text(client: &McpClient, uri: &str) -> anyhow::Result<String> {
     let read = serde_json::to_value(client.read_resource(uri).await?)?;
     let parts: Vec<String> = read["contents"].as_array().into_iter().flatten().map(describe).collect();
-    Ok(lucid::mcp::cap_result(parts.join("\n\n"), MAX_CONTEXT))
+    Ok(lucid_mcp::cap_result(parts.join("\n\n"), MAX_CONTEXT))
 }
 
 /// The text of prompt `name` with `args`: its messages in order (an assistant's marked).
@@ -141,7 +141,7 @@ async fn prompt_text(client: &McpClient, name: &str, args: Map<String, Value>) -
             if m["role"] == "assistant" { format!("(assistant) {text}") } else { text }
         })
         .collect();
-    Ok(lucid::mcp::cap_result(parts.join("\n\n"), MAX_CONTEXT))
+    Ok(lucid_mcp::cap_result(parts.join("\n\n"), MAX_CONTEXT))
 }
 
 /// `/resources`.

@@ -221,7 +221,7 @@ impl Chat {
         let started = Instant::now();
         println!("{}", style.dim("(planning the message; /plan auto lets the model decide)"));
         let agent = self.session.agent().clone();
-        let planner = lucid::orchestrate::planner::Planner::new(&agent, &agent);
+        let planner = lucid_orchestrate::planner::Planner::new(&agent, &agent);
         let run = {
             let planned = planner.run_with_events(prompt, move |e| show_plan_event(style, e));
             tokio::select! {

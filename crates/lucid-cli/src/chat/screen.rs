@@ -111,8 +111,8 @@ impl Screen {
 }
 
 /// One planner event as a line of the checklist.
-pub(super) fn show_plan_event(style: Style, event: lucid::orchestrate::planner::PlanEvent) {
-    use lucid::orchestrate::planner::PlanEvent;
+pub(super) fn show_plan_event(style: Style, event: lucid_orchestrate::planner::PlanEvent) {
+    use lucid_orchestrate::planner::PlanEvent;
     match event {
         PlanEvent::Planned { revision, plan } => {
             let title = if revision == 0 { "Plan:".to_string() } else { format!("Plan, revision {revision}:") };

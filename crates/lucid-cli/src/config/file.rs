@@ -63,7 +63,7 @@ pub struct Settings {
     /// `shell` commands may reach the network (default: no network but loopback).
     pub shell_network: Option<bool>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
-    /// `lucid::tool::builtin::PROTECTED`).
+    /// `lucid_tools::PROTECTED`).
     pub writable_protected: Option<Vec<String>>,
     /// Backup models, `provider:model`, tried in order when a call fails for a reason worth
     /// switching for (`--fallback` replaces the list; `[]` turns it off for an agent).

@@ -146,7 +146,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
             names
         }),
     };
-    let mut permissions: std::collections::BTreeMap<_, _> = lucid::tool::builtin::CATALOGUE
+    let mut permissions: std::collections::BTreeMap<_, _> = crate::catalogue::catalogue()
         .iter()
         .filter(|t| t.writes)
         .map(|t| (t.name.to_string(), lucid::tool::permission::Permission::Ask))

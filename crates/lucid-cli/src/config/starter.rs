@@ -1,6 +1,6 @@
 //! The commented starter file `lucid config init` writes.
 
-use lucid::tool::builtin::CATALOGUE;
+use crate::catalogue::catalogue;
 
 /// The commented starter file `lucid config init` writes; its tool list and permissions
 /// come from the catalogue of built-in tools.
@@ -10,9 +10,9 @@ pub fn starter() -> String {
     }
     let on: Vec<&str> = crate::args::ToolDefaults::Chat.names().collect();
     let chat = quoted(on.iter().copied());
-    let other = quoted(CATALOGUE.iter().map(|t| t.name).filter(|n| !on.contains(n)));
+    let other = quoted(catalogue().iter().map(|t| t.name).filter(|n| !on.contains(n)));
     let permissions: String =
-        CATALOGUE.iter().filter(|t| t.writes).map(|t| format!("{} = \"ask\"\n", t.name)).collect();
+        catalogue().iter().filter(|t| t.writes).map(|t| format!("{} = \"ask\"\n", t.name)).collect();
     STARTER.replace("{chat_tools}", &chat).replace("{other_tools}", &other).replace("{permissions}\n", &permissions)
 }
 

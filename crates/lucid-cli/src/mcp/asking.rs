@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use lucid::mcp::{ElicitFuture, Elicitation, Elicited, Elicitor};
 use lucid::tool::Interviewer;
+use lucid_mcp::{ElicitFuture, Elicitation, Elicited, Elicitor};
 
 use crate::display::safe;
 

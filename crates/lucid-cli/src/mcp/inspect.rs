@@ -14,7 +14,7 @@ use super::ServerConfig;
 #[cfg(feature = "mcp")]
 use crate::display::safe;
 #[cfg(feature = "mcp")]
-use lucid::mcp::{ElicitFuture, Elicitation, Elicited, Elicitor, McpClient, McpServer};
+use lucid_mcp::{ElicitFuture, Elicitation, Elicited, Elicitor, McpClient, McpServer};
 
 /// Starts `target`: a configured server's name, else an http(s) URL.
 #[cfg(feature = "mcp")]

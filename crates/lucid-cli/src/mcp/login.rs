@@ -18,7 +18,7 @@ pub fn token_path(url: &str) -> Option<PathBuf> {
     // FNV-1a: stable across builds, unlike std's hasher.
     let hash = url.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
     let host = url.split("://").nth(1).unwrap_or(url).split('/').next().unwrap_or("mcp");
-    Some(dir.join(format!("{}-{hash:016x}.json", lucid::mcp::sanitize(host))))
+    Some(dir.join(format!("{}-{hash:016x}.json", lucid_mcp::sanitize(host))))
 }
 
 /// The URL of `target` (a configured HTTP server's name, or a URL) and its token key.
@@ -51,8 +51,8 @@ pub(crate) fn open_browser(url: &str) {
 }
 
 /// The library's options for `client`'s flags; the secret read from the variable named.
-fn options(client: &crate::args::LoginClient) -> anyhow::Result<lucid::mcp::LoginOptions> {
-    let mut options = lucid::mcp::LoginOptions::default();
+fn options(client: &crate::args::LoginClient) -> anyhow::Result<lucid_mcp::LoginOptions> {
+    let mut options = lucid_mcp::LoginOptions::default();
     if let Some(id) = &client.client_id {
         let secret = match &client.client_secret_env {
             Some(var) => Some(variable("--client-secret-env", var)?),
@@ -74,7 +74,7 @@ fn options(client: &crate::args::LoginClient) -> anyhow::Result<lucid::mcp::Logi
             bail!("--idp-issuer needs --idp-client-id and --id-token-env");
         };
         let id_token = variable("--id-token-env", token_var)?;
-        let mut idp = lucid::mcp::EnterpriseIdp::new(issuer.clone(), idp_client.clone(), id_token);
+        let mut idp = lucid_mcp::EnterpriseIdp::new(issuer.clone(), idp_client.clone(), id_token);
         if let Some(url) = &client.idp_token_endpoint {
             idp = idp.token_endpoint(url.clone());
         }
@@ -101,7 +101,7 @@ pub async fn login(
     let url = resolve(all, target)?;
     let path = token_path(&url).context("no data folder (set HOME or XDG_DATA_HOME)")?;
     let options = options(client)?;
-    let login = lucid::mcp::login_with(&url, &path, &options, open_browser);
+    let login = lucid_mcp::login_with(&url, &path, &options, open_browser);
     tokio::time::timeout(std::time::Duration::from_secs(300), login)
         .await
         .map_err(|_| anyhow::anyhow!("the authorization did not come back within 5 minutes"))??;
@@ -113,7 +113,7 @@ pub async fn login(
 pub async fn logout(all: &BTreeMap<String, ServerConfig>, target: &str) -> anyhow::Result<i32> {
     let url = resolve(all, target)?;
     let path = token_path(&url).context("no data folder (set HOME or XDG_DATA_HOME)")?;
-    lucid::mcp::logout(&path).await?;
+    lucid_mcp::logout(&path).await?;
     println!("logged out of {}", safe(target));
     Ok(0)
 }

@@ -26,19 +26,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::bail;
-#[cfg(feature = "mcp")]
-use lucid::mcp::McpServer;
 use lucid::tool::permission::Permission;
 use lucid::tool::{Interviewer, Tool};
+#[cfg(feature = "mcp")]
+use lucid_mcp::McpServer;
 
 pub use config::{ServerConfig, configured, glob, servers};
 pub use serve::{serve, serve_catalog};
 #[cfg(feature = "mcp")]
 use vars::expand;
 
-/// A running server: `lucid::mcp::McpClient`; none can exist in a build without MCP.
+/// A running server: `lucid_mcp::McpClient`; none can exist in a build without MCP.
 #[cfg(feature = "mcp")]
-pub use lucid::mcp::McpClient;
+pub use lucid_mcp::McpClient;
 /// A running server: none can exist in a build without the `mcp` feature.
 #[cfg(not(feature = "mcp"))]
 #[derive(Clone)]
@@ -94,7 +94,7 @@ pub fn to_server(name: &str, s: &ServerConfig) -> anyhow::Result<McpServer> {
     if s.kind.as_deref() == Some("sse") {
         bail!("MCP server `{name}`: the older HTTP+SSE transport is not supported; use its Streamable HTTP endpoint");
     }
-    server = server.name(name).prefix(s.prefix.unwrap_or(true));
+    server = server.name(name).prefix(s.prefix.unwrap_or(true)).reserve(reserved_names());
     if let Some(t) = s.timeout_s {
         server = server.timeout(Duration::from_secs(t));
     }
@@ -181,7 +181,7 @@ async fn start_with(
         }
         configs.push((server, s.clone()));
     }
-    let results = lucid::mcp::connect_all(configs.iter().map(|(s, _)| s.clone()).collect()).await;
+    let results = lucid_mcp::connect_all(configs.iter().map(|(s, _)| s.clone()).collect()).await;
     let (mut clients, mut failed) = (Vec::new(), Vec::new());
     for (result, (server, cfg)) in results.into_iter().zip(configs) {
         match result {
@@ -198,13 +198,20 @@ async fn start_with(
     Ok((clients, failed))
 }
 
+/// The names no MCP tool takes bare: every built-in tool's and the chat's checklist, so
+/// that a server can never stand in for one of them and take over its permission rules.
+#[cfg(feature = "mcp")]
+fn reserved_names() -> impl Iterator<Item = &'static str> {
+    crate::catalogue::names().chain([crate::checklist::NAME])
+}
+
 #[cfg(feature = "mcp")]
 /// The tools of the servers, each with its permission: the per-tool override, else the
 /// server's, else `ask`.
 pub fn tools(clients: &[(McpClient, ServerConfig)]) -> anyhow::Result<Vec<(Arc<dyn Tool>, Permission)>> {
     let only: Vec<McpClient> = clients.iter().map(|(c, _)| c.clone()).collect();
     let mut out = Vec::new();
-    for tool in lucid::mcp::tool_set(&only)? {
+    for tool in lucid_mcp::tool_set(&only)? {
         let cfg = clients.iter().find(|(c, _)| c.name() == tool.server()).map(|(_, cfg)| cfg);
         let permission =
             cfg.and_then(|c| c.tools.get(tool.remote_name()).copied().or(c.permission)).unwrap_or(Permission::Ask);
@@ -224,7 +231,7 @@ pub async fn list(all: &BTreeMap<String, ServerConfig>, json: bool) -> anyhow::R
     for (name, s) in &servers {
         configs.push(to_server(name, s)?);
     }
-    let results = lucid::mcp::connect_all(configs.clone()).await;
+    let results = lucid_mcp::connect_all(configs.clone()).await;
     let mut report = Vec::new();
     for (server, result) in configs.iter().zip(results) {
         let entry = match result {

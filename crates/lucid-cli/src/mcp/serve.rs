@@ -1,7 +1,7 @@
 //! `lucid mcp serve`: the built-in tools offered to other MCP clients, over stdio or
 //! Streamable HTTP on a loopback address, with the resources and prompts `[mcp.serve]`
 //! describes (`[[mcp.serve.resources]]`, `[[mcp.serve.prompts]]`: see
-//! `lucid::mcp::Catalog`; relative files are read from the configuration file's folder).
+//! `lucid_mcp::Catalog`; relative files are read from the configuration file's folder).
 
 use anyhow::bail;
 
@@ -12,12 +12,12 @@ use super::NO_MCP;
 /// The tools `lucid mcp serve` offers: those listed, or by default every built-in tool
 /// that only reads and needs nothing from outside (no database, no interpreter). `ask_user` is never served (nobody is at Lucid's side to answer).
 pub fn served_tools(list: Option<&str>) -> anyhow::Result<Vec<String>> {
-    use lucid::tool::builtin::CATALOGUE;
+    use crate::catalogue::catalogue;
     let names: Vec<String> = match list {
         Some(l) => l.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        None => CATALOGUE
+        None => catalogue()
             .iter()
-            .filter(|t| !t.writes && t.needs.is_none() && t.name != "ask_user")
+            .filter(|t| !t.writes && !crate::catalogue::needs_outside(t) && t.name != "ask_user")
             .map(|t| t.name.to_string())
             .collect(),
     };
@@ -63,10 +63,10 @@ fn token() -> anyhow::Result<(String, bool)> {
 pub fn serve_catalog(
     file_mcp: Option<&toml::Table>,
     path: Option<&std::path::Path>,
-) -> anyhow::Result<lucid::mcp::Catalog> {
+) -> anyhow::Result<lucid_mcp::Catalog> {
     use anyhow::Context as _;
-    let Some(serve) = file_mcp.and_then(|t| t.get("serve")) else { return Ok(lucid::mcp::Catalog::default()) };
-    let mut catalog: lucid::mcp::Catalog =
+    let Some(serve) = file_mcp.and_then(|t| t.get("serve")) else { return Ok(lucid_mcp::Catalog::default()) };
+    let mut catalog: lucid_mcp::Catalog =
         serve.clone().try_into().context("the configuration file's [mcp.serve] section is invalid")?;
     catalog.check().context("[mcp.serve]")?;
     if let Some(dir) = path.and_then(std::path::Path::parent) {
@@ -87,7 +87,7 @@ pub async fn serve(
     list: Option<&str>,
     http: Option<(std::net::SocketAddr, std::time::Duration)>,
     settings: &crate::config::AgentSettings,
-    catalog: lucid::mcp::Catalog,
+    catalog: lucid_mcp::Catalog,
 ) -> anyhow::Result<i32> {
     if let Some((addr, _)) = http
         && !addr.ip().is_loopback()
@@ -101,9 +101,9 @@ pub async fn serve(
     for tool in crate::tools::build(&settings, None)? {
         registry.add_arc(tool);
     }
-    let server = lucid::mcp::ToolServer::new(registry, None).catalog(catalog);
+    let server = lucid_mcp::ToolServer::new(registry, None).catalog(catalog);
     match http {
-        None => lucid::mcp::serve_stdio(server).await?,
+        None => lucid_mcp::serve_stdio(server).await?,
         Some((addr, idle)) => {
             let (token, generated) = token()?;
             let stop = tokio_util::sync::CancellationToken::new();
@@ -113,12 +113,12 @@ pub async fn serve(
                     on_signal.cancel();
                 }
             });
-            let options = lucid::mcp::HttpOptions::with_token(token.clone())
+            let options = lucid_mcp::HttpOptions::with_token(token.clone())
                 .call_timeout(CALL_TIMEOUT)
                 .max_sessions(MAX_SESSIONS)
                 .max_sessions_per_client(MAX_SESSIONS_PER_CLIENT)
                 .idle_timeout(idle);
-            lucid::mcp::serve_http(server, addr, options, stop, |bound| {
+            lucid_mcp::serve_http(server, addr, options, stop, |bound| {
                 eprintln!("serving MCP at http://{bound}/mcp");
                 if generated {
                     eprintln!("bearer token: {token}");

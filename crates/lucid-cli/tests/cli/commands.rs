@@ -84,7 +84,13 @@ fn config_init_writes_a_starter_that_config_show_resolves_with_profiles_and_mask
 fn the_tools_help_lists_every_built_in_tool_of_the_catalogue() {
     for sub in ["run", "chat"] {
         let help = text(&lucid(&[sub, "--help"]).stdout);
-        for t in lucid::tool::builtin::CATALOGUE {
+        for t in lucid::tool::catalogue::Catalogue::new()
+            .with(lucid_tools::TOOLS)
+            .with(lucid_sandbox::TOOLS)
+            .with(lucid_code::TOOLS)
+            .with(lucid_sql::TOOLS)
+            .iter()
+        {
             assert!(
                 help.contains(t.name) && help.contains(t.summary),
                 "`lucid {sub} --help` lacks {}:\n{help}",

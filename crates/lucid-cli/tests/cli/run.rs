@@ -292,7 +292,7 @@ async fn the_api_key_is_in_no_log_transcript_error_or_stored_message() {
         ("the transcript", std::fs::read_to_string(dir.join("t.jsonl")).unwrap()),
         ("the store", {
             use lucid::store::SessionStore;
-            let store = lucid::store::SqliteStore::open(dir.join("s.db")).unwrap();
+            let store = lucid_sqlite::SqliteStore::open(dir.join("s.db")).unwrap();
             let stored = store.load("s").await.unwrap().unwrap().messages;
             assert_eq!(stored[1].text(), "Your key is ***, keep it safe.");
             serde_json::to_string(&stored).unwrap()

@@ -73,7 +73,7 @@ async fn a_process_killed_mid_turn_never_leaves_a_broken_session() {
             child.wait().unwrap();
         }
     }
-    let store = lucid::store::SqliteStore::open(dir.join("k.db")).unwrap();
+    let store = lucid_sqlite::SqliteStore::open(dir.join("k.db")).unwrap();
     use lucid::store::SessionStore;
     let stored = store.load("k").await.unwrap().map(|s| s.messages).unwrap_or_default();
     assert!(lucid::history::validate(&stored).is_ok(), "{:?}", lucid::history::validate(&stored));
@@ -96,7 +96,7 @@ async fn sessions_repair_rebuilds_a_session_with_an_unreadable_message() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("r.db");
-    let store = lucid::store::SqliteStore::open(&db).unwrap();
+    let store = lucid_sqlite::SqliteStore::open(&db).unwrap();
     store.create("hurt", json!({})).await.unwrap();
     let call = lucid::ToolCall::new("c1", "calculator", json!({"expression": "1+1"}));
     store

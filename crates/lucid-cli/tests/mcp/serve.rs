@@ -11,7 +11,7 @@ pub(super) fn serve_dir(name: &str) -> PathBuf {
     dir
 }
 
-pub(super) async fn call(client: &lucid::mcp::McpClient, tool: &str, args: Value) -> lucid::tool::ToolOutcome {
+pub(super) async fn call(client: &lucid_mcp::McpClient, tool: &str, args: Value) -> lucid::tool::ToolOutcome {
     let mut tools = lucid::tool::ToolRegistry::new();
     for t in client.tools() {
         tools.add_arc(t);
@@ -22,7 +22,7 @@ pub(super) async fn call(client: &lucid::mcp::McpClient, tool: &str, args: Value
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_serve_answers_a_real_client_over_stdio_inside_its_folder() {
     let dir = serve_dir("stdio");
-    let client = lucid::mcp::McpServer::stdio(
+    let client = lucid_mcp::McpServer::stdio(
         env!("CARGO_BIN_EXE_lucid"),
         ["mcp", "serve", "--tools", "read_file,write_file,calculator"],
     )
@@ -47,7 +47,7 @@ async fn mcp_serve_answers_a_real_client_over_stdio_inside_its_folder() {
     assert!(outside.is_error, "{outside:?}");
 
     // By default only the tools that read are served.
-    let default = lucid::mcp::McpServer::stdio(env!("CARGO_BIN_EXE_lucid"), ["mcp", "serve"])
+    let default = lucid_mcp::McpServer::stdio(env!("CARGO_BIN_EXE_lucid"), ["mcp", "serve"])
         .cwd(&dir)
         .env("HOME", dir.display().to_string())
         .connect()
@@ -139,10 +139,10 @@ async fn mcp_serve_http_answers_only_a_client_with_its_bearer_token() {
     assert_eq!(initialize_status(&url, Some("Bearer wrong-token-0123456789")).await, "HTTP/1.1 401 Unauthorized");
     assert_eq!(initialize_status(&url, Some(&format!("Bearer {token}"))).await, "HTTP/1.1 200 OK");
     let refused =
-        lucid::mcp::McpServer::http(&url).name("lucid").timeout(std::time::Duration::from_secs(5)).connect().await;
+        lucid_mcp::McpServer::http(&url).name("lucid").timeout(std::time::Duration::from_secs(5)).connect().await;
     assert!(refused.is_err(), "a client without the token is refused");
 
-    let client = lucid::mcp::McpServer::http(&url)
+    let client = lucid_mcp::McpServer::http(&url)
         .name("lucid")
         .header("Authorization", format!("Bearer {token}"))
         .connect()
@@ -166,10 +166,17 @@ async fn mcp_serve_http_answers_only_a_client_with_its_bearer_token() {
 
 /// The tools `lucid mcp serve --tools calculator,read_file` serves, built in-process.
 pub(super) fn served(dir: &Path, names: &[&str]) -> lucid::tool::ToolRegistry {
-    let setup = lucid::tool::builtin::Setup::new(dir);
+    let setup = lucid::tool::catalogue::Setup::new(dir);
     let mut tools = lucid::tool::ToolRegistry::new();
     for name in names {
-        tools.add_arc(lucid::tool::builtin::find(name).unwrap().build(&setup).unwrap());
+        tools.add_arc(
+            lucid::tool::catalogue::Catalogue::new()
+                .with(lucid_tools::TOOLS)
+                .find(name)
+                .unwrap()
+                .build(&setup)
+                .unwrap(),
+        );
     }
     tools
 }
@@ -177,12 +184,12 @@ pub(super) fn served(dir: &Path, names: &[&str]) -> lucid::tool::ToolRegistry {
 /// Serves `tools` in-process with `options`; returns the URL and the stop token.
 pub(super) async fn serve_in_process(
     tools: lucid::tool::ToolRegistry,
-    options: lucid::mcp::HttpOptions,
+    options: lucid_mcp::HttpOptions,
 ) -> (String, tokio_util::sync::CancellationToken) {
     let stop = tokio_util::sync::CancellationToken::new();
     let (tx, rx) = tokio::sync::oneshot::channel();
     let addr = "127.0.0.1:0".parse().unwrap();
-    tokio::spawn(lucid::mcp::serve_http(tools, addr, options, stop.clone(), move |bound| {
+    tokio::spawn(lucid_mcp::serve_http(tools, addr, options, stop.clone(), move |bound| {
         let _ = tx.send(bound);
     }));
     (format!("http://{}/mcp", rx.await.unwrap()), stop)
@@ -191,12 +198,12 @@ pub(super) async fn serve_in_process(
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_serve_http_caps_sessions_and_times_calls_out() {
     let dir = serve_dir("caps");
-    let options = lucid::mcp::HttpOptions::with_token("a-token-of-sixteen-or-more")
+    let options = lucid_mcp::HttpOptions::with_token("a-token-of-sixteen-or-more")
         .max_sessions(1)
         .call_timeout(std::time::Duration::from_secs(1));
     let (url, stop) = serve_in_process(served(&dir, &["shell"]), options).await;
     let client = |name: &str| {
-        lucid::mcp::McpServer::http(&url)
+        lucid_mcp::McpServer::http(&url)
             .name(name)
             .header("Authorization", "Bearer a-token-of-sixteen-or-more")
             .timeout(std::time::Duration::from_secs(10))
@@ -211,7 +218,7 @@ async fn mcp_serve_http_caps_sessions_and_times_calls_out() {
 
     // A session closed for room is gone for its client (404: it starts a new one); one the
     // client ends (DELETE) is gone too.
-    let options = lucid::mcp::HttpOptions::with_token("a-token-of-sixteen-or-more").max_sessions(1);
+    let options = lucid_mcp::HttpOptions::with_token("a-token-of-sixteen-or-more").max_sessions(1);
     let (url, stop) = serve_in_process(served(&dir, &["calculator"]), options).await;
     let auth = "Authorization: Bearer a-token-of-sixteen-or-more\r\n";
     let id = |head: &str| {
@@ -246,7 +253,7 @@ async fn mcp_serve_http_passes_the_conformance_suite() {
     let Some(npm) = mcp_dir() else { return };
     let dir = serve_dir("conformance");
     let (url, stop) =
-        serve_in_process(served(&dir, &["calculator", "read_file"]), lucid::mcp::HttpOptions::without_token()).await;
+        serve_in_process(served(&dir, &["calculator", "read_file"]), lucid_mcp::HttpOptions::without_token()).await;
     for scenario in CONFORMANCE {
         let out =
             common::conformance(&npm).args(["server", "--url", &url, "--scenario", scenario]).output().await.unwrap();

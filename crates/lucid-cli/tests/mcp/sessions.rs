@@ -33,7 +33,7 @@ async fn seventeen_idle_sessions_of_one_client_leave_room_for_another() {
         let head = raw(&url, "POST", &auth, INITIALIZE).await;
         assert!(head.starts_with("HTTP/1.1 "), "{head}");
     }
-    let other = lucid::mcp::McpServer::http(&url)
+    let other = lucid_mcp::McpServer::http(&url)
         .name("other")
         .header("Authorization", format!("Bearer {token}"))
         .timeout(Duration::from_secs(10))
@@ -48,7 +48,7 @@ async fn seventeen_idle_sessions_of_one_client_leave_room_for_another() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_idle_session_is_closed_after_the_idle_time() {
     let dir = serve_dir("idle-session");
-    let options = lucid::mcp::HttpOptions::with_token(TOKEN).idle_timeout(Duration::from_secs(1));
+    let options = lucid_mcp::HttpOptions::with_token(TOKEN).idle_timeout(Duration::from_secs(1));
     let (url, stop) = serve_in_process(served(&dir, &["calculator"]), options).await;
     let id = session_id(&raw(&url, "POST", AUTH, INITIALIZE).await);
     assert!(raw(&url, "POST", &on(&id), INITIALIZED).await.starts_with("HTTP/1.1 202"));
@@ -93,7 +93,7 @@ async fn open_from(from: &str, url: &str, headers: &str, body: &str) -> (tokio::
 #[tokio::test(flavor = "multi_thread")]
 async fn a_client_whose_sessions_are_all_busy_is_refused_alone() {
     let dir = serve_dir("busy-client");
-    let options = lucid::mcp::HttpOptions::with_token(TOKEN).max_sessions(4).max_sessions_per_client(1);
+    let options = lucid_mcp::HttpOptions::with_token(TOKEN).max_sessions(4).max_sessions_per_client(1);
     let (url, stop) = serve_in_process(served(&dir, &["shell"]), options).await;
     // The client at 127.0.0.2 opens its one session and keeps a call running in it.
     let (_s, head) = open_from("127.0.0.2", &url, AUTH, INITIALIZE).await;

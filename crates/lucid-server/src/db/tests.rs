@@ -87,7 +87,7 @@ async fn a_refused_run_keeps_none_of_its_attachments_and_a_stored_one_all() {
     let t = temp_db("blobs").await;
     // The blob tables are the session store's, in the same file (as `lucid serve` opens it).
     use lucid::store::SessionStore;
-    let store = lucid::store::SqliteStore::open(t.0.join("serve.db")).unwrap();
+    let store = lucid_sqlite::SqliteStore::open(t.0.join("serve.db")).unwrap();
     store.create("sess_b", serde_json::json!({})).await.unwrap();
     let db = &t.1;
     db.create_session("t", &session("sess_b")).await.unwrap();

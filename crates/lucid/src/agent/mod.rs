@@ -19,7 +19,7 @@ use std::time::Duration;
 pub use crate::outcome::{AgentResult, Spend, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
-pub(crate) use session::SessionState;
+pub use session::SessionState;
 pub use session::{DEFAULT_EXTRACTION_RETRIES, Extraction, Session};
 
 use crate::context::ContextLimits;
@@ -474,7 +474,7 @@ impl AgentBuilder {
     /// # let model = std::sync::Arc::new(lucid::model::OpenAiCompatible::new("http://127.0.0.1:9/v1", None, "m").unwrap());
     /// use lucid::tool::permission::{Permission, PermissionPolicy};
     /// let agent = lucid::Agent::builder(model)
-    ///     .permissions(PermissionPolicy::recommended().set("calculator", Permission::Deny))
+    ///     .permissions(PermissionPolicy::allow_all().set("write_file", Permission::Ask).set("calculator", Permission::Deny))
     ///     .build();
     /// assert_eq!(agent.permissions().permission("calculator"), Permission::Deny);
     /// ```

@@ -3,8 +3,8 @@
 //! [`ConversationMemory`] works without any of the rest: old turns are summarised and the
 //! newest summaries recalled. An [`Embedder`] turns text into vectors ([`OpenAiEmbedder`], [`GeminiEmbedder`], and a
 //! local BERT-family model with the `local-embeddings` feature); a [`VectorIndex`] keeps
-//! them and finds the nearest ([`SqliteVectorIndex`], and `PgVectorIndex` with the
-//! `postgres` feature). [`ConversationMemory`] joins them to a session: a short-term window,
+//! them and finds the nearest (`lucid_sqlite::SqliteVectorIndex`, and
+//! `lucid_postgres::PgVectorIndex` with pgvector). [`ConversationMemory`] joins them to a session: a short-term window,
 //! summaries of the oldest turns when the context fills, and recall of the summaries most
 //! relevant to each new message.
 //!
@@ -21,10 +21,6 @@ mod provider;
 #[cfg(feature = "test-kit")]
 pub mod test_kit;
 mod vector;
-#[cfg(feature = "postgres")]
-mod vector_pg;
-#[cfg(feature = "sqlite")]
-mod vector_sqlite;
 
 pub use conversation::{
     Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
@@ -34,8 +30,4 @@ pub use embed::{Embedder, GeminiEmbedder, IntoEmbedder, OpenAiEmbedder, normaliz
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;
 pub use provider::{default_embedding_model, provider_embedder};
-pub use vector::{IntoVectorIndex, MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot};
-#[cfg(feature = "postgres")]
-pub use vector_pg::PgVectorIndex;
-#[cfg(feature = "sqlite")]
-pub use vector_sqlite::SqliteVectorIndex;
+pub use vector::{IntoVectorIndex, MemoryFilter, MemoryHit, MemoryRecord, VectorIndex, dot, top_k};

@@ -4,7 +4,8 @@
 //! ```no_run
 //! # async fn demo() -> lucid::Result<()> {
 //! use std::sync::Arc;
-//! use lucid::memory::{SqliteVectorIndex, test_kit};
+//! use lucid::memory::test_kit;
+//! use lucid_sqlite::SqliteVectorIndex;
 //! // In a test of your own index, empty and ready for vectors of `test_kit::DIM` dimensions:
 //! let dir = std::env::temp_dir().join("my-index-test");
 //! test_kit::suite(Arc::new(SqliteVectorIndex::open(dir.join("a.db"))?)).await; // panics on the first failure

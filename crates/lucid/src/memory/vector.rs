@@ -1,10 +1,10 @@
 //! Vector search over remembered texts.
 //!
 //! A [`VectorIndex`] stores [`MemoryRecord`]s with their embeddings and returns the
-//! nearest to a query, filtered by session, user and kind. [`SqliteVectorIndex`] keeps
-//! vectors as blobs in SQLite and searches exactly (a dot product over an in-memory copy,
-//! fine to ~100k entries; `sqlite` feature); with the `postgres` feature, `PgVectorIndex` uses pgvector
-//! with an HNSW index.
+//! nearest to a query, filtered by session, user and kind. `lucid_sqlite::SqliteVectorIndex`
+//! keeps vectors as blobs in SQLite and searches exactly (a dot product over an in-memory
+//! copy, fine to ~100k entries); `lucid_postgres::PgVectorIndex` uses pgvector with an HNSW
+//! index.
 
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -96,8 +96,14 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
-/// The indices of the `k` best scores, best first.
-pub(crate) fn top_k(scores: Vec<(f32, usize)>, k: usize) -> Vec<(f32, usize)> {
+/// The indices of the `k` best scores, best first (for indexes that score every record
+/// themselves).
+///
+/// ```
+/// let best = lucid::memory::top_k(vec![(0.1, 0), (0.9, 1), (0.5, 2)], 2);
+/// assert_eq!(best, [(0.9, 1), (0.5, 2)]);
+/// ```
+pub fn top_k(scores: Vec<(f32, usize)>, k: usize) -> Vec<(f32, usize)> {
     let mut scores = scores;
     if scores.len() > k && k > 0 {
         scores.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0));
@@ -113,7 +119,8 @@ into_shared! {
     /// `Arc<dyn VectorIndex>`.
     ///
     /// ```
-    /// use lucid::memory::{IntoVectorIndex, SqliteVectorIndex, VectorIndex};
+    /// use lucid::memory::{IntoVectorIndex, VectorIndex};
+    /// use lucid_sqlite::SqliteVectorIndex;
     /// let dir = std::env::temp_dir().join(format!("lucid-into-index-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir).unwrap();
     /// let index = SqliteVectorIndex::open(dir.join("memory.db")).unwrap();

@@ -51,8 +51,7 @@ pub fn stored_count(n: i64) -> usize {
 
 /// Sets a loaded session's count to the messages found, noting (at `warn`) a stored
 /// count that disagreed.
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-pub(crate) fn checked_count(store: &'static str, info: &mut super::SessionInfo, messages: &[Message]) {
+pub fn checked_count(store: &'static str, info: &mut super::SessionInfo, messages: &[Message]) {
     if info.message_count != messages.len() {
         tracing::warn!(
             store,

@@ -2,9 +2,9 @@
 //!
 //! A [`SessionStore`] keeps each conversation (its messages, without the system prompt)
 //! under an id: [`InMemoryStore`] (LRU-bounded, optionally in front of another store),
-//! [`SqliteStore`] (the embedded default, feature `sqlite`: one file, WAL, one transaction
-//! per turn) and, behind the `postgres` feature, `PostgresStore` for many processes sharing
-//! sessions. A store also hands out turn locks ([`lock`]), so one session never runs two
+//! and, in crates of their own, `lucid_sqlite::SqliteStore` (the embedded default: one
+//! file, WAL, one transaction per turn) and `lucid_postgres::PostgresStore` for many
+//! processes sharing sessions. A store also hands out turn locks ([`lock`]), so one session never runs two
 //! turns at once, even across processes.
 //!
 //! The helpers a store needs are public so a store written outside this crate can reuse
@@ -105,10 +105,6 @@ pub mod encoding;
 mod error;
 mod in_memory;
 pub mod lock;
-#[cfg(feature = "postgres")]
-mod postgres;
-#[cfg(feature = "sqlite")]
-mod sqlite;
 #[cfg(feature = "test-kit")]
 pub mod test_kit;
 
@@ -122,10 +118,6 @@ use crate::message::Message;
 
 pub use error::{Result, StoreError};
 pub use in_memory::InMemoryStore;
-#[cfg(feature = "postgres")]
-pub use postgres::PostgresStore;
-#[cfg(feature = "sqlite")]
-pub use sqlite::SqliteStore;
 
 /// What a store knows about a session without loading its messages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -230,6 +222,14 @@ pub struct Salvaged {
     pub session: StoredSession,
     /// Positions (0-based, in stored order) of the messages that could not be read.
     pub unreadable: Vec<usize>,
+}
+
+impl Salvaged {
+    /// What a store read of a session: its readable messages, and the positions of those
+    /// it could not read (for a store written outside this crate).
+    pub fn new(session: StoredSession, unreadable: Vec<usize>) -> Self {
+        Salvaged { session, unreadable }
+    }
 }
 
 /// What [`repair`] did to a session.

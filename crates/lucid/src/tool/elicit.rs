@@ -38,7 +38,7 @@ impl Elicitation {
     /// A question from `server`, with its message and requested schema.
     ///
     /// ```
-    /// let q = lucid::mcp::Elicitation::new("files", "Which folder?", serde_json::json!({"type": "object"}));
+    /// let q = lucid::tool::Elicitation::new("files", "Which folder?", serde_json::json!({"type": "object"}));
     /// assert_eq!(q.server, "files");
     /// ```
     pub fn new(server: impl Into<String>, message: impl Into<String>, schema: Value) -> Self {

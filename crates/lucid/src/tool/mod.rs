@@ -54,8 +54,7 @@
 //! (see [`ToolRegistry::execute`]).
 
 mod ask;
-#[cfg(feature = "builtin-tools")]
-pub mod builtin;
+pub mod catalogue;
 mod elicit;
 mod host;
 pub mod permission;
@@ -74,7 +73,7 @@ pub use ask::{AskUser, Interviewer, answers_json};
 pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub(crate) use host::trace_progress;
 pub use host::{Host, Sampling, ToolHost};
-pub(crate) use registry::run as run_tool;
+pub use registry::run as run_tool;
 pub use registry::{ToolOutcome, ToolRegistry};
 
 /// A tool the model can call.

@@ -75,7 +75,7 @@ pub trait Approver: Send + Sync + 'static {
 ///
 /// ```
 /// use lucid::tool::permission::{Permission, PermissionPolicy, Rule};
-/// let policy = PermissionPolicy::recommended().set("shell", Permission::Deny);
+/// let policy = PermissionPolicy::allow_all().set("write_file", Permission::Ask).set("shell", Permission::Deny);
 /// assert_eq!(policy.permission("read_file"), Permission::Allow);
 /// assert_eq!(policy.permission("write_file"), Permission::Ask);
 /// assert_eq!(policy.permission("shell"), Permission::Deny);
@@ -136,14 +136,20 @@ impl PermissionPolicy {
         }
     }
 
-    /// Reading allowed; the built-in tools that write (files, the shell: those the
-    /// [catalogue](crate::tool::builtin::CATALOGUE) marks `writes`) ask first.
-    pub fn recommended() -> Self {
-        #[cfg(feature = "builtin-tools")]
-        let writing = super::builtin::CATALOGUE.iter().filter(|t| t.writes).map(|t| t.name);
-        #[cfg(not(feature = "builtin-tools"))]
-        let writing = std::iter::empty::<&str>();
-        writing.fold(PermissionPolicy::allow_all(), |p, name| p.set(name, Permission::Ask))
+    /// Reading allowed; the tools of `catalogue` that write (files, the shell, migrations:
+    /// those it marks [`writes`](crate::tool::catalogue::BuiltinTool::writes)) ask first.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use lucid::tool::catalogue::{BuiltinTool, Catalogue};
+    /// use lucid::tool::permission::{Permission, PermissionPolicy};
+    /// fn none(_: &lucid::tool::catalogue::Setup) -> std::io::Result<Arc<dyn lucid::Tool>> { Err(std::io::Error::other("")) }
+    /// const TOOLS: &[BuiltinTool] = &[BuiltinTool::new("look", "", false, &[], none), BuiltinTool::new("touch", "", true, &[], none)];
+    /// let policy = PermissionPolicy::asking_before_writes(&Catalogue::new().with(TOOLS));
+    /// assert_eq!((policy.permission("look"), policy.permission("touch")), (Permission::Allow, Permission::Ask));
+    /// ```
+    pub fn asking_before_writes(catalogue: &crate::tool::catalogue::Catalogue) -> Self {
+        catalogue.iter().filter(|t| t.writes).fold(PermissionPolicy::allow_all(), |p, t| p.set(t.name, Permission::Ask))
     }
 
     /// Sets one tool's permission.
@@ -164,7 +170,7 @@ impl PermissionPolicy {
     }
 
     /// The folder the file tools' paths are relative to (their
-    /// [`Workspace`](crate::tool::builtin::Workspace) root), where path rules follow a
+    /// `Workspace` root, in `lucid-tools`), where path rules follow a
     /// path's symbolic links ([`Rule::matches_in`]). Unset: the current directory, read at
     /// each call.
     pub fn root(mut self, root: impl Into<PathBuf>) -> Self {

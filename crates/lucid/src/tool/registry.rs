@@ -193,8 +193,27 @@ async fn check_arguments(spec: &ToolSpec, args: &serde_json::Value) -> Result<Ve
 
 /// Validates `args` against the tool's schema and runs it, turning every failure (invalid
 /// arguments, a schema that cannot be checked, `Err`, panic, timeout) into an error
-/// outcome. The timeout covers the check too.
-pub(crate) async fn run(
+/// outcome. The timeout covers the check too. This is how the agent loop runs a call,
+/// without its permission policy and events: for code that runs a tool itself (a workflow
+/// step, a test).
+///
+/// ```
+/// use std::sync::Arc;
+/// use lucid::prelude::*;
+///
+/// /// Halves a number.
+/// #[tool]
+/// fn half(n: i64) -> i64 { n / 2 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let tool: Arc<dyn Tool> = Arc::new(half);
+/// let out = lucid::tool::run_tool(&tool, serde_json::json!({"n": 8}), ToolContext::default(), None).await;
+/// assert_eq!((out.is_error, out.content.as_str()), (false, "4"));
+/// let bad = lucid::tool::run_tool(&tool, serde_json::json!({"n": "x"}), ToolContext::default(), None).await;
+/// assert!(bad.is_error && bad.content.starts_with("Invalid arguments"));
+/// # });
+/// ```
+pub async fn run(
     tool: &Arc<dyn Tool>,
     args: serde_json::Value,
     ctx: ToolContext,

@@ -37,7 +37,7 @@ pub fn embedding_model_dir() -> Option<String> {
 
 /// The test Postgres server (`LUCID_TEST_POSTGRES_URL`).
 pub fn postgres_url() -> Option<String> {
-    real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres with pgvector and sets it")
+    lucid_mock::postgres_url()
 }
 
 /// A fake embedder for tests without a model: each word (lower-cased, letters, digits and
@@ -298,22 +298,10 @@ pub fn check_cases(root: &Path, dirs: &[PathBuf], d: &Decoders<'_>) -> usize {
 
 /// The last user message of a request a scripted server received.
 pub fn last_user(req: &RecordedRequest) -> String {
-    let body = req.json();
-    body["messages"]
-        .as_array()
-        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
+    req.last_user()
 }
 
 /// Whether a live (not zombie) process of this system has `marker` in its command line.
 pub fn running(marker: &str) -> bool {
-    std::fs::read_dir("/proc").into_iter().flatten().flatten().any(|e| {
-        let dir = e.path();
-        let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-        let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
-        let zombie = stat.rsplit_once(')').is_some_and(|(_, s)| s.trim_start().starts_with('Z'));
-        !zombie && String::from_utf8_lossy(&cmdline).contains(marker)
-    })
+    lucid_mock::running(marker)
 }

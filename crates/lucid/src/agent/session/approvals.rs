@@ -15,9 +15,11 @@ use crate::message::Message;
 use crate::store::{DEFERRED_KEY, SessionInfo, StoredSession};
 
 /// A session kept as a value, without a store: its history and what it knows of approvals
-/// (the step of a paused workflow waiting for answers).
+/// (the step of a paused workflow waiting for answers). It serializes to JSON, so a paused
+/// session can wait in a file or a column and continue in another process
+/// ([`Session::state`], [`Session::from_state`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct SessionState {
+pub struct SessionState {
     /// The history after the system prompt.
     messages: Vec<Message>,
     /// The metadata a stored session would keep: deferred calls, answers, remembered tools.
@@ -144,7 +146,21 @@ impl Session {
     }
 
     /// The session as a value ([`Session::from_state`] takes it back).
-    pub(crate) fn state(&self) -> SessionState {
+    ///
+    /// ```
+    /// use lucid::agent::SessionState;
+    /// let model = lucid::model::ScriptedModel::new().text("Hello.");
+    /// let agent = lucid::Agent::builder(model).build();
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let mut session = agent.session();
+    /// session.run("Hi").await.unwrap();
+    /// let json = serde_json::to_string(&session.state()).unwrap();
+    /// let state: SessionState = serde_json::from_str(&json).unwrap();
+    /// let again = lucid::Session::from_state(agent.clone(), state);
+    /// assert_eq!(again.messages(), session.messages());
+    /// # });
+    /// ```
+    pub fn state(&self) -> SessionState {
         let mut metadata = self.approvals.to_metadata();
         metadata.insert(DEFERRED_KEY.into(), serde_json::json!(self.deferred));
         SessionState { messages: self.context.history().to_vec(), metadata: Value::Object(metadata) }
@@ -152,7 +168,7 @@ impl Session {
 
     /// A session of `agent`, kept only in memory, continuing `state`: its waiting calls
     /// still wait, its answers still hold.
-    pub(crate) fn from_state(agent: crate::Agent, state: SessionState) -> Session {
+    pub fn from_state(agent: crate::Agent, state: SessionState) -> Session {
         let mut s = Session::new(agent);
         let info = SessionInfo {
             id: String::new(),

@@ -22,7 +22,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub(crate) use approvals::SessionState;
+pub use approvals::SessionState;
 pub use extract::{DEFAULT_EXTRACTION_RETRIES, Extraction};
 
 use super::{Agent, AgentEvent, AgentResult, Canceller};

@@ -175,7 +175,8 @@ pub(crate) enum Compress<'a> {
 /// ```no_run
 /// # async fn demo() -> lucid::Result<()> {
 /// use std::sync::Arc;
-/// use lucid::memory::{ConversationMemory, LocalEmbedder, MemoryConfig, SqliteVectorIndex};
+/// use lucid::memory::{ConversationMemory, LocalEmbedder, MemoryConfig};
+/// use lucid_sqlite::SqliteVectorIndex;
 /// let plain = ConversationMemory::default(); // summaries pinned newest-first
 /// let memory = ConversationMemory::new(
 ///     Arc::new(LocalEmbedder::load("/models/all-MiniLM-L6-v2")?),

@@ -1,0 +1,400 @@
+//! `coverage`: measures a project's test coverage, or reads a report already there, and
+//! answers the total, each file's figures (least covered first) and, for one file, the
+//! line ranges no test ran.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::detect::quote;
+use super::formats::{self, FileLines};
+use super::{Reports, Scratch, confinement};
+use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
+use lucid_sandbox::process;
+use lucid_sandbox::sandbox::{Environment, Plan};
+
+/// The most files an answer lists (the least covered first; the rest are counted).
+const FILE_CAP: usize = 200;
+/// The largest report read.
+const REPORT_CAP: u64 = 256 * 1024 * 1024;
+/// Where reports usually are, from the workspace root.
+const USUAL_REPORTS: &[&str] = &[
+    "coverage.json",
+    "coverage.xml",
+    "lcov.info",
+    "coverage/lcov.info",
+    "coverage/cobertura-coverage.xml",
+    "target/site/jacoco/jacoco.xml",
+    "build/reports/jacoco/test/jacocoTestReport.xml",
+    "target/llvm-cov/lcov.info",
+    "coverage.out",
+    "cover.out",
+];
+
+/// The `coverage` tool.
+///
+/// A report is read from the path given, else the newest of the usual places
+/// (`coverage.json`, `coverage.xml`, `lcov.info`, `coverage/lcov.info`,
+/// `coverage/cobertura-coverage.xml`, `target/site/jacoco/jacoco.xml`,
+/// `build/reports/jacoco/test/jacocoTestReport.xml`, `target/llvm-cov/lcov.info`, Go's
+/// `coverage.out` and `cover.out`) unless
+/// `run` is asked for or there is none. Then the configured command runs
+/// ([`Coverage::command`]), or the one found from the project's files:
+///
+/// | file | command | report |
+/// |---|---|---|
+/// | `Cargo.toml` | `cargo llvm-cov --lcov` (cargo-llvm-cov installed) | lcov |
+/// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov` | lcov |
+/// | `package.json` with `vitest` | `npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov` | lcov |
+/// | `go.mod` | `go test -coverprofile=… ./...` | Go cover profile |
+/// | `pom.xml` | `mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |
+/// | `build.gradle(.kts)` | `gradle test jacocoTestReport` | JaCoCo XML |
+/// | Python project files | `python3 -m coverage run -m pytest`, then `coverage json` | coverage.py JSON |
+///
+/// It runs as [`RunTests`](super::RunTests) runs its command: in the `shell` tool's
+/// sandbox, from the allowlisted environment, with a home of its own (the user's home
+/// folders hidden where the system allows), with its own timeout.
+///
+/// ```no_run
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use lucid::Tool;
+/// let coverage = lucid_code::Coverage::new("/path/to/project")
+///     .command("cargo llvm-cov --lcov --output-path {scratch}/lcov.info", "{scratch}/lcov.info");
+/// let answer = coverage.invoke(serde_json::json!({"run": true, "file": "src/parser.rs"}), Default::default()).await.unwrap();
+/// let v: serde_json::Value = serde_json::from_str(&answer).unwrap();
+/// println!("{}% of lines; not run: {}", v["total"]["percent"], v["file"]["uncovered"]);
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct Coverage {
+    spec: ToolSpec,
+    root: PathBuf,
+    timeout: Duration,
+    cap: usize,
+    environment: Environment,
+    plan: Plan,
+    configured: Option<(String, String)>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct CoverageArgs {
+    /// A source file whose uncovered line ranges to list (relative to the project root).
+    #[serde(default)]
+    file: Option<String>,
+    /// Measure again even when a report is there (runs the tests).
+    #[serde(default)]
+    run: bool,
+    /// Read this report (lcov, Cobertura or JaCoCo XML, coverage.py or llvm-cov JSON) instead.
+    #[serde(default)]
+    report: Option<String>,
+}
+
+const DESCRIPTION: &str = "Test coverage of the project, as JSON: the total and each file's covered lines \
+(least covered first), and with `file` that file's uncovered line ranges. Reads the coverage report already there, \
+or runs the tests with coverage when there is none or `run` is true.";
+
+impl Coverage {
+    /// Coverage of the project in `root`, measured with the command found from its files,
+    /// with a 5-minute timeout, the allowlisted environment and no network.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Coverage {
+            spec: ToolSpec::for_args::<CoverageArgs>("coverage", DESCRIPTION),
+            root: root.into(),
+            timeout: Duration::from_secs(300),
+            cap: 8 * 1024,
+            environment: Environment::default(),
+            plan: Plan::new(false, 0),
+            configured: None,
+        }
+    }
+
+    /// The command that measures coverage (for `sh -c` in the root) and the report it
+    /// writes (from the root); `{scratch}` in either is a fresh folder of the run.
+    pub fn command(mut self, command: impl Into<String>, report: impl AsRef<Path>) -> Self {
+        self.configured = Some((command.into(), report.as_ref().to_string_lossy().into_owned()));
+        self
+    }
+
+    /// How long a measuring run may take before it is killed.
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
+    }
+
+    /// The environment the command starts with (see [`Environment`]).
+    pub fn environment(mut self, environment: Environment) -> Self {
+        self.environment = environment;
+        self
+    }
+
+    /// Lets the command reach the network.
+    pub fn network(mut self, on: bool) -> Self {
+        self.plan.network = on;
+        self
+    }
+
+    /// The newest report in the usual places.
+    fn existing(&self) -> Option<PathBuf> {
+        USUAL_REPORTS
+            .iter()
+            .map(|p| self.root.join(p))
+            .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+            .max_by_key(|(t, _)| *t)
+            .map(|(_, p)| p)
+    }
+
+    /// The command measuring coverage here and the report it writes.
+    fn command_for(&self, scratch: &Path) -> Option<(String, PathBuf)> {
+        let s = quote(&scratch.to_string_lossy());
+        if let Some((command, report)) = &self.configured {
+            let report = report.replace("{scratch}", &scratch.to_string_lossy());
+            return Some((command.replace("{scratch}", &s), self.root.join(report)));
+        }
+        let has = |name: &str| self.root.join(name).exists();
+        let lcov = scratch.join("lcov.info");
+        if has("Cargo.toml") {
+            return Some((format!("cargo llvm-cov --lcov --output-path {s}/lcov.info"), lcov));
+        }
+        if has("package.json") {
+            let manifest = std::fs::read_to_string(self.root.join("package.json")).unwrap_or_default();
+            if manifest.contains("\"vitest\"") {
+                let c = format!(
+                    "npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov --coverage.reportsDirectory={s}"
+                );
+                return Some((c, lcov));
+            }
+            if manifest.contains("\"jest\"") {
+                let c =
+                    format!("npx --no-install jest --ci --coverage --coverageReporters=lcov --coverageDirectory={s}");
+                return Some((c, lcov));
+            }
+        }
+        if has("go.mod") {
+            return Some((format!("go test -coverprofile={s}/cover.out ./..."), scratch.join("cover.out")));
+        }
+        if has("pom.xml") {
+            // The report is written when a test fails too.
+            let c = "mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report";
+            return Some((c.into(), self.root.join("target/site/jacoco/jacoco.xml")));
+        }
+        if has("build.gradle") || has("build.gradle.kts") {
+            let gradle = if has("gradlew") { "./gradlew" } else { "gradle" };
+            let report = self.root.join("build/reports/jacoco/test/jacocoTestReport.xml");
+            return Some((format!("{gradle} test jacocoTestReport --console=plain"), report));
+        }
+        let python = ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "conftest.py", "setup.py"];
+        if python.iter().any(|f| has(f)) {
+            // The report is written whether the tests pass or not.
+            // No bytecode, as for `run_tests`: a test rewritten in the same second would run stale.
+            let c = format!(
+                "PYTHONDONTWRITEBYTECODE=1 python3 -m coverage run -m pytest -q -p no:cacheprovider; \
+                 python3 -m coverage json -q -o {s}/coverage.json"
+            );
+            return Some((c, scratch.join("coverage.json")));
+        }
+        None
+    }
+
+    async fn answer(&self, args: CoverageArgs, ctx: &ToolContext) -> Result<String, ToolError> {
+        let scratch = Scratch::new()?;
+        let mut answer = json!({});
+        let report = match (&args.report, args.run) {
+            (Some(path), _) => lucid_tools::Workspace::new(&self.root)
+                .map_err(|e| ToolError::new(format!("the project folder: {e}")))?
+                .resolve(path)?,
+            (None, false) if self.existing().is_some() => {
+                let found = self.existing().unwrap_or_default();
+                answer["note"] = "read the report already there; pass run: true to measure again".into();
+                found
+            }
+            (None, _) => {
+                let (command, report) = self.command_for(&scratch.0).ok_or_else(|| {
+                    ToolError::new("no coverage report here and no known way to measure coverage for this project; configure a coverage command")
+                })?;
+                let before = Reports::at(&report);
+                let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
+                if let Some(note) = hide_note {
+                    answer["note"] = note.into();
+                }
+                let finished = process::run(
+                    &command,
+                    &self.root,
+                    &environment,
+                    self.plan,
+                    hide,
+                    self.timeout,
+                    self.cap,
+                    &ctx.cancel,
+                )
+                .await
+                .map_err(|e| ToolError::new(format!("`{command}`: {e}")))?;
+                answer["command"] = command.clone().into();
+                answer["exit"] = finished.status_text().into();
+                if before.written_since(&report).is_empty() {
+                    let mut output = String::from_utf8_lossy(&finished.stdout).into_owned();
+                    output.push_str(&String::from_utf8_lossy(&finished.stderr));
+                    return Err(ToolError::new(format!(
+                        "`{command}` wrote no coverage report at {} ({}):\n{output}",
+                        report.display(),
+                        finished.status_text()
+                    )));
+                }
+                report
+            }
+        };
+        let size = std::fs::metadata(&report)
+            .map_err(|e| ToolError::new(format!("cannot read {}: {e}", report.display())))?
+            .len();
+        if size > REPORT_CAP {
+            return Err(ToolError::new(format!("the report {} is too large to read ({size} bytes)", report.display())));
+        }
+        let text = tokio::fs::read_to_string(&report)
+            .await
+            .map_err(|e| ToolError::new(format!("cannot read {}: {e}", report.display())))?;
+        let (format, files) =
+            formats::parse(&text).map_err(|e| ToolError::new(format!("{}: {e}", report.display())))?;
+        let shown = report.strip_prefix(&self.root).unwrap_or(&report);
+        if report.starts_with(&scratch.0) {
+            answer["report"] = format.name().into();
+        } else {
+            answer["report"] = shown.to_string_lossy().into_owned().into();
+        }
+        answer["format"] = format.name().into();
+        self.fill(&mut answer, files, args.file.as_deref())?;
+        Ok(answer.to_string())
+    }
+
+    /// The totals, the files (paths from the root where they are under it) and one
+    /// file's uncovered ranges.
+    fn fill(&self, answer: &mut Value, mut files: Vec<FileLines>, wanted: Option<&str>) -> Result<(), ToolError> {
+        let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        // Go names files by import path (`module/dir/x.go`), JaCoCo by package
+        // (`pkg/X.java`): made paths from the root where such a file is there.
+        let module = std::fs::read_to_string(self.root.join("go.mod")).ok().and_then(|m| {
+            m.lines().find_map(|l| l.strip_prefix("module ")).map(|m| format!("{}/", m.trim().trim_matches('"')))
+        });
+        for f in &mut files {
+            let p = Path::new(&f.path);
+            if let Ok(rel) = p.strip_prefix(&root).or_else(|_| p.strip_prefix(&self.root)) {
+                f.path = rel.to_string_lossy().into_owned();
+            } else if let Some(rel) = module.as_deref().and_then(|m| f.path.strip_prefix(m)) {
+                f.path = rel.to_string();
+            } else if p.is_relative() && !self.root.join(p).exists() {
+                let under = ["src/main/java", "src/main/kotlin", "src"].iter().map(|d| Path::new(d).join(p));
+                if let Some(found) = under.into_iter().find(|c| self.root.join(c).is_file()) {
+                    f.path = found.to_string_lossy().into_owned();
+                }
+            }
+        }
+        let (lines, covered) = files.iter().fold((0, 0), |(l, c), f| (l + f.hits.len(), c + f.covered()));
+        answer["total"] = figures(lines, covered);
+        if let Some(name) = wanted {
+            let name = name.trim_start_matches("./");
+            let file = files
+                .iter()
+                .find(|f| f.path == name)
+                .or_else(|| {
+                    files
+                        .iter()
+                        .find(|f| f.path.ends_with(&format!("/{name}")) || name.ends_with(&format!("/{}", f.path)))
+                })
+                .ok_or_else(|| {
+                    ToolError::new(format!(
+                        "`{name}` is not in the coverage report (no test loaded it, or it is not measured)"
+                    ))
+                })?;
+            let mut entry = figures(file.hits.len(), file.covered());
+            entry["path"] = file.path.clone().into();
+            entry["uncovered"] = json!(file.uncovered());
+            answer["file"] = entry;
+        }
+        files.sort_by(|a, b| {
+            let p = |f: &FileLines| if f.hits.is_empty() { 100.0 } else { f.covered() as f64 / f.hits.len() as f64 };
+            p(a).total_cmp(&p(b)).then_with(|| a.path.cmp(&b.path))
+        });
+        let listed: Vec<Value> = files
+            .iter()
+            .take(FILE_CAP)
+            .map(|f| {
+                let mut e = figures(f.hits.len(), f.covered());
+                e["path"] = f.path.clone().into();
+                e
+            })
+            .collect();
+        if files.len() > FILE_CAP {
+            answer["files_not_listed"] = (files.len() - FILE_CAP).into();
+        }
+        answer["files"] = listed.into();
+        Ok(())
+    }
+}
+
+/// `{"lines", "covered", "percent"}` (percent to one decimal).
+fn figures(lines: usize, covered: usize) -> Value {
+    let percent = if lines == 0 { 100.0 } else { (covered as f64 * 1000.0 / lines as f64).round() / 10.0 };
+    json!({ "lines": lines, "covered": covered, "percent": percent })
+}
+
+impl Tool for Coverage {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let args: CoverageArgs = parse_args(args)?;
+            self.answer(args, &ctx).await
+        }
+        .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_maven_and_gradle_commands_and_their_report_paths_from_the_root() {
+        let dir = std::env::temp_dir().join(format!("lucid-coverage-detect-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/main/java/sample")).unwrap();
+        std::fs::write(dir.join("src/main/java/sample/Calc.java"), "").unwrap();
+        let scratch = Path::new("/s");
+        let cov = Coverage::new(&dir);
+        let command = |files: &[&str]| {
+            for f in ["go.mod", "pom.xml", "build.gradle", "gradlew"] {
+                let _ = std::fs::remove_file(dir.join(f));
+            }
+            for f in files {
+                std::fs::write(dir.join(f), "module example.com/calc\n").unwrap();
+            }
+            let (c, report) = cov.command_for(scratch).unwrap();
+            (c, report.strip_prefix(&dir).unwrap_or(&report).display().to_string())
+        };
+        assert_eq!(command(&["go.mod"]), ("go test -coverprofile=/s/cover.out ./...".into(), "/s/cover.out".into()));
+        assert_eq!(
+            command(&["pom.xml"]),
+            (
+                "mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report".into(),
+                "target/site/jacoco/jacoco.xml".into()
+            )
+        );
+        let gradle = "build/reports/jacoco/test/jacocoTestReport.xml".to_string();
+        assert_eq!(command(&["build.gradle"]), ("gradle test jacocoTestReport --console=plain".into(), gradle.clone()));
+        assert_eq!(command(&["build.gradle", "gradlew"]).0, "./gradlew test jacocoTestReport --console=plain");
+
+        // Go's import paths and JaCoCo's package paths become paths from the root.
+        command(&["go.mod"]);
+        let files = |path: &str| vec![FileLines { path: path.into(), hits: [(1, 1)].into() }];
+        let mut answer = json!({});
+        cov.fill(&mut answer, files("example.com/calc/calc.go"), Some("calc.go")).unwrap();
+        assert_eq!(answer["file"]["path"], "calc.go", "{answer}");
+        cov.fill(&mut answer, files("sample/Calc.java"), None).unwrap();
+        assert_eq!(answer["files"][0]["path"], "src/main/java/sample/Calc.java", "{answer}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -1,0 +1,426 @@
+//! `run_tests`: runs a project's tests and answers structured results — passed, failed,
+//! skipped, and each failure's test, message and location — read from the runner's
+//! machine-readable report, never from its text output.
+
+mod coverage;
+mod detect;
+mod formats;
+pub(crate) mod reports;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+pub use coverage::Coverage;
+pub use detect::ReportFormat;
+use detect::{Runner, quote};
+use reports::TestResults;
+
+use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
+use lucid_sandbox::process;
+use lucid_sandbox::sandbox::{Environment, Hide, Plan};
+
+/// The most standard output read for a report printed there (libtest, `go test`).
+const STDOUT_CAP: usize = 32 * 1024 * 1024;
+/// The most failures an answer lists (the rest are counted).
+const FAILURE_CAP: usize = 50;
+
+/// The `run_tests` tool.
+///
+/// The command is the one configured ([`RunTests::command`]), or found from the
+/// project's files:
+///
+/// | file | command | report read |
+/// |---|---|---|
+/// | `Cargo.toml` | `cargo test --tests --message-format json … -- -Z unstable-options --format json` | cargo's JSON messages (compile errors) and libtest's JSON events |
+/// | `go.mod` | `go test -json ./...` | `go test`'s JSON events |
+/// | `package.json` with `vitest` | `npx --no-install vitest run --reporter=json` | its JSON report |
+/// | `package.json` with `jest` | `npx --no-install jest --ci --json` | its JSON report |
+/// | `pom.xml` | `mvn -q -B test` | Surefire's JUnit XML |
+/// | `build.gradle(.kts)` | `./gradlew test` or `gradle test` | Gradle's JUnit XML |
+/// | `pyproject.toml`, `pytest.ini`, `setup.cfg`, `tox.ini`, `conftest.py` | `python3 -m pytest --junitxml` | pytest's JUnit XML |
+///
+/// On stable Rust, libtest prints JSON only when `RUSTC_BOOTSTRAP=1` is in its
+/// environment: cargo is given a runner (`env RUSTC_BOOTSTRAP=1`) for the test
+/// executables alone, so the compiler never sees the variable and nothing is rebuilt for
+/// it; doc tests are not run (rustdoc would refuse the option), and a project's own
+/// `runner` setting is replaced for the run.
+///
+/// The command runs the way `shell` runs one (module `process`): `sh -c` in the workspace
+/// root, from the allowlisted environment, in the code tools' sandbox (no network unless
+/// [`RunTests::network`]), its process group killed at the end, with its own timeout (5
+/// minutes unless set). Unlike `shell`, it runs the project's own code (its tests, a
+/// `conftest.py`, a build script), so it gets a home of its own: `HOME` and the XDG
+/// folders are an empty private folder of the run, and where the system gives it a mount
+/// namespace, the user's home folders show that folder too (the project and the
+/// toolchains bound back, these read-only): the user's configuration, keys and tokens
+/// are neither readable nor writable.
+///
+/// ```no_run
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use lucid::Tool;
+/// use lucid::tool::builtin::{ReportFormat, RunTests};
+/// // Found from the project's files…
+/// let tests = RunTests::new("/path/to/project").timeout(std::time::Duration::from_secs(600));
+/// let answer = tests.invoke(serde_json::json!({"filter": "tests/test_parser.py"}), Default::default()).await.unwrap();
+/// let v: serde_json::Value = serde_json::from_str(&answer).unwrap();
+/// println!("{} passed, {} failed", v["passed"], v["failed"]);
+/// // …or configured: `{filter}` and `{scratch}` (a folder of the run) are filled in.
+/// let nextest = RunTests::new("/path/to/project").command(
+///     "cargo nextest run --profile ci {filter}",
+///     ReportFormat::JunitXml("target/nextest/ci/junit.xml".into()),
+/// );
+/// # let _ = nextest; });
+/// ```
+#[derive(Debug)]
+pub struct RunTests {
+    spec: ToolSpec,
+    root: PathBuf,
+    timeout: Duration,
+    cap: usize,
+    environment: Environment,
+    plan: Plan,
+    configured: Option<(String, ReportFormat)>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct RunTestsArgs {
+    /// Run only one target's tests: a test file (`tests/test_parser.py`,
+    /// `src/parser.test.ts`, `tests/api.rs`), a package folder (Go), or a test name pattern.
+    #[serde(default)]
+    filter: Option<String>,
+}
+
+const DESCRIPTION: &str = "Runs the project's tests (its test command, found from the project's files or configured) \
+and answers JSON: status, passed, failed, skipped, and each failure's test name, message and location; \
+build errors that kept tests from running. Give `filter` to run one file's or one name's tests.";
+
+impl RunTests {
+    /// Tests of the project in `root`, found from its files, with a 5-minute timeout,
+    /// 8 KiB of the runner's own output in an answer that has no results, the
+    /// allowlisted environment and no network.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        RunTests {
+            spec: ToolSpec::for_args::<RunTestsArgs>("run_tests", DESCRIPTION),
+            root: root.into(),
+            timeout: Duration::from_secs(300),
+            cap: 8 * 1024,
+            environment: Environment::default(),
+            plan: Plan::new(false, 0),
+            configured: None,
+        }
+    }
+
+    /// The test command (for `sh -c` in the root) and where its results are (a path from
+    /// the root), instead of the one found from the project's files. `{filter}` in the
+    /// command becomes the call's filter (quoted; empty without one), `{scratch}` in the
+    /// command or the report's path a fresh folder of the run.
+    pub fn command(mut self, command: impl Into<String>, report: ReportFormat) -> Self {
+        self.configured = Some((command.into(), report));
+        self
+    }
+
+    /// How long a run may take before it is killed.
+    pub fn timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
+    }
+
+    /// How many bytes of the runner's own output an answer without results carries.
+    pub fn output_cap(mut self, bytes: usize) -> Self {
+        self.cap = bytes.max(1);
+        self
+    }
+
+    /// The environment the command starts with (see [`Environment`]).
+    pub fn environment(mut self, environment: Environment) -> Self {
+        self.environment = environment;
+        self
+    }
+
+    /// Lets the command reach the network (a runner that downloads dependencies).
+    pub fn network(mut self, on: bool) -> Self {
+        self.plan.network = on;
+        self
+    }
+
+    fn runner(&self, filter: Option<&str>, scratch: &Path) -> Result<Runner, ToolError> {
+        if let Some((command, report)) = &self.configured {
+            let command = command
+                .replace("{filter}", &filter.map(quote).unwrap_or_default())
+                .replace("{scratch}", &quote(&scratch.to_string_lossy()));
+            let place = |p: &Path| self.root.join(p.to_string_lossy().replace("{scratch}", &scratch.to_string_lossy()));
+            let report = match report {
+                ReportFormat::JunitXml(p) => ReportFormat::JunitXml(place(p)),
+                ReportFormat::JestJson(p) => ReportFormat::JestJson(place(p)),
+                other => other.clone(),
+            };
+            return Ok(Runner { name: "configured", command, report, note: None });
+        }
+        detect::detect(&self.root, filter, scratch).ok_or_else(|| {
+            ToolError::new(
+                "no test runner found for this project (looked for Cargo.toml, go.mod, package.json with jest or vitest, \
+                 pom.xml, build.gradle, pyproject.toml/pytest.ini/setup.cfg/tox.ini/conftest.py); configure a test command",
+            )
+        })
+    }
+
+    async fn run(&self, filter: Option<&str>, ctx: &ToolContext) -> Result<String, ToolError> {
+        let scratch = Scratch::new()?;
+        let runner = self.runner(filter, &scratch.0)?;
+        let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
+        let before = match &runner.report {
+            ReportFormat::JunitXml(p) | ReportFormat::JestJson(p) => Reports::at(p),
+            _ => Reports::default(),
+        };
+        let stdout_cap = match runner.report {
+            ReportFormat::LibtestJson | ReportFormat::GoTestJson => STDOUT_CAP,
+            _ => self.cap,
+        };
+        tracing::debug!(command = %runner.command, "run_tests");
+        let finished = process::run(
+            &runner.command,
+            &self.root,
+            &environment,
+            self.plan,
+            hide,
+            self.timeout,
+            stdout_cap,
+            &ctx.cancel,
+        )
+        .await
+        .map_err(|e| ToolError::new(format!("`{}`: {e}", runner.command)))?;
+        let stdout = String::from_utf8_lossy(&finished.stdout);
+        let read = match &runner.report {
+            ReportFormat::LibtestJson => Ok(reports::cargo_libtest(&stdout)),
+            ReportFormat::GoTestJson => Ok(reports::go_test(&stdout)),
+            ReportFormat::JestJson(path) => match before.written_since(path).first() {
+                Some(fresh) => std::fs::read_to_string(fresh)
+                    .map_err(|e| format!("cannot read {}: {e}", fresh.display()))
+                    .and_then(|text| reports::jest_json(&text)),
+                None => Err(format!("the runner wrote no report at {}", path.display())),
+            },
+            ReportFormat::JunitXml(path) => match before.written_since(path) {
+                fresh if fresh.is_empty() => Err(format!("the runner wrote no JUnit report at {}", path.display())),
+                fresh => reports::junit_files(&fresh),
+            },
+        };
+        let mut answer = json!({
+            "runner": runner.name,
+            "command": runner.command,
+            "exit": finished.status_text(),
+        });
+        let succeeded = finished.status.as_ref().is_ok_and(|s| s.success());
+        match read {
+            Ok(results) if !results.is_empty() => {
+                let status = if results.failed > 0 || !results.build_errors.is_empty() || !succeeded {
+                    "failed"
+                } else {
+                    "passed"
+                };
+                answer["status"] = status.into();
+                fill(&mut answer, results, &self.root);
+                if status == "failed" && answer["failed"] == 0 && answer["build_errors"].is_null() {
+                    answer["output"] = self.tail(&finished, &runner.report).into();
+                }
+            }
+            Ok(_) => {
+                answer["status"] = "error".into();
+                answer["error"] = "the runner reported no tests".into();
+                answer["output"] = self.tail(&finished, &runner.report).into();
+            }
+            Err(e) => {
+                answer["status"] = "error".into();
+                answer["error"] = e.into();
+                answer["output"] = self.tail(&finished, &runner.report).into();
+            }
+        }
+        let notes: Vec<String> = runner
+            .note
+            .map(str::to_string)
+            .into_iter()
+            .chain(self.plan.network_note("the tests"))
+            .chain(hide_note)
+            .collect();
+        if !notes.is_empty() {
+            answer["note"] = notes.join("; ").into();
+        }
+        Ok(answer.to_string())
+    }
+
+    /// The end of the runner's own output (standard error, and standard output unless
+    /// the report was printed there), at most the cap.
+    fn tail(&self, finished: &process::Finished, report: &ReportFormat) -> String {
+        let mut text = String::from_utf8_lossy(&finished.stderr).into_owned();
+        if !matches!(report, ReportFormat::LibtestJson | ReportFormat::GoTestJson) {
+            text = format!("{}{text}", String::from_utf8_lossy(&finished.stdout));
+        }
+        if text.len() > self.cap {
+            let mut cut = text.len() - self.cap;
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            text = format!("[…{cut} bytes before]{}", &text[cut..]);
+        }
+        text
+    }
+}
+
+/// Puts the results in the answer, at most [`FAILURE_CAP`] failures listed.
+fn fill(answer: &mut Value, mut results: TestResults, root: &Path) {
+    // Places under the project are said from its root.
+    let prefix = format!("{}/", root.display());
+    for f in results.failures.iter_mut().chain(results.build_errors.iter_mut()) {
+        if let Some(rel) = f.location.as_deref().and_then(|l| l.strip_prefix(&prefix)) {
+            f.location = Some(rel.to_string());
+        }
+    }
+    let listed = results.failures.len().min(FAILURE_CAP);
+    let not_listed = results.failures.len() - listed;
+    results.failures.truncate(listed);
+    results.build_errors.truncate(FAILURE_CAP);
+    if let (Value::Object(a), Ok(Value::Object(r))) = (answer, serde_json::to_value(results)) {
+        a.extend(r);
+        if not_listed > 0 {
+            a.insert("failures_not_listed".into(), not_listed.into());
+        }
+    }
+}
+
+/// The report files at a path (the file, or a folder's `*.xml`) with their modification
+/// times, taken before a run so that what the run wrote can be told from what an earlier
+/// one left (a time comparison would depend on the file system's clock granularity).
+#[derive(Debug, Default)]
+pub(crate) struct Reports(std::collections::HashMap<PathBuf, Option<SystemTime>>);
+
+impl Reports {
+    /// The files at `path` now.
+    pub fn at(path: &Path) -> Reports {
+        let files: Vec<PathBuf> = if path.is_dir() {
+            std::fs::read_dir(path)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "xml"))
+                .collect()
+        } else if path.exists() {
+            vec![path.to_path_buf()]
+        } else {
+            Vec::new()
+        };
+        Reports(files.into_iter().map(|f| (f.clone(), modified(&f))).collect())
+    }
+
+    /// The files at `path` written since `self` was taken: new, or modified again.
+    pub fn written_since(&self, path: &Path) -> Vec<PathBuf> {
+        let mut fresh: Vec<PathBuf> = Reports::at(path)
+            .0
+            .into_iter()
+            .filter(|(f, t)| self.0.get(f).is_none_or(|before| before != t))
+            .map(|(f, _)| f)
+            .collect();
+        fresh.sort();
+        fresh
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// A folder of one run, private to this user (made new, mode 0700), removed when it ends.
+pub(crate) struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new() -> Result<Scratch, ToolError> {
+        use std::os::unix::fs::DirBuilderExt;
+        static N: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let dir = std::env::temp_dir().join(format!(
+                "lucid-tests-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            // Never a folder someone else made there first.
+            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                Ok(()) => return Ok(Scratch(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(ToolError::new(format!("cannot make a scratch folder: {e}"))),
+            }
+        }
+    }
+
+    /// The run's private home: an empty folder with the XDG folders in it.
+    fn home(&self) -> Result<PathBuf, ToolError> {
+        let home = self.0.join("home");
+        for sub in [".config", ".cache", ".local/share", ".local/state"] {
+            std::fs::create_dir_all(home.join(sub))
+                .map_err(|e| ToolError::new(format!("cannot make the run's home folder: {e}")))?;
+        }
+        Ok(home)
+    }
+}
+
+/// How a run of the project's own code in `root` is kept from the user's files: the
+/// environment with the run's private home, the hiding of the user's homes where the
+/// system allows it, and a note saying what does not hold.
+pub(crate) fn confinement(
+    root: &Path,
+    environment: &Environment,
+    plan: &Plan,
+    scratch: &Scratch,
+) -> Result<(Environment, Option<Hide>, Option<String>), ToolError> {
+    let home = scratch.home()?;
+    let environment = environment.with_private_home(&home);
+    if !plan.can_hide_homes() {
+        let note = "this system gives the tests no mount namespace: HOME is a private folder, but the user's home \
+                    folders are readable by their absolute paths";
+        return Ok((environment, None, Some(note.into())));
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let vars = environment.resolve(std::env::vars_os(), root);
+        match Hide::new(root, &home, &scratch.0, &vars) {
+            Ok(hide) => {
+                let note = hide.note.clone();
+                Ok((environment, Some(hide), note))
+            }
+            Err(e) => {
+                tracing::warn!("the user's home folders are not hidden from the tests: {e}");
+                let note = format!("the user's home folders are readable by their absolute paths ({e})");
+                Ok((environment, None, Some(note)))
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = root;
+        Ok((environment, None, None))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Tool for RunTests {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+        async move {
+            let RunTestsArgs { filter } = parse_args(args)?;
+            self.run(filter.as_deref(), &ctx).await
+        }
+        .boxed()
+    }
+}
