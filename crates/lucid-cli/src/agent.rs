@@ -30,7 +30,10 @@ pub async fn builder(
         .max_iterations(settings.max_iterations)
         .options(settings.chat_options())
         .permissions(crate::tools::policy(settings, people.approver))
-        .budget(settings.budget);
+        .budget(settings.budget)
+        // The seed's interview shape (`metadata.needsInterview`) asks the user, as the
+        // library's own `needs_interview` does.
+        .questions_in(Arc::new(crate::seed::questions));
     for (model, price) in &settings.prices {
         b = b.price(model.clone(), *price);
     }

@@ -265,10 +265,10 @@ pub async fn run(
         return Ok(1);
     }
     let mut result = result;
-    if let Some(interview) = lucid::structured::Interview::detect(&result.content) {
+    if let Some(questions) = crate::seed::questions_of(&result.content) {
         // The JSON protocol's answer (`needs_interview`, or the seed's `needsInterview`).
         result.stop_reason = StopReason::NeedsInput;
-        result.questions = interview.questions;
+        result.questions = questions;
     }
     if result.stop_reason == StopReason::NeedsInput {
         if args.json {

@@ -107,6 +107,38 @@ fn interview_text(content: &str) -> Cow<'_, str> {
     }
 }
 
+/// The questions an answer in the seed's interview shape asks: `{"text", "metadata":
+/// {"needsInterview": true, "questions": […]}}`, or `needsInterview` and `questions` at the
+/// top (a Markdown code fence around it accepted). The library knows its own
+/// `needs_interview` shape; this one is the seed's, given to the agents
+/// (`AgentBuilder::questions_in`) and read from a run's answer.
+pub fn questions(answer: &str) -> Option<Vec<String>> {
+    let text = answer.trim();
+    let text = text.strip_prefix("```json").or_else(|| text.strip_prefix("```")).unwrap_or(text);
+    let text = text.trim().strip_suffix("```").unwrap_or(text).trim();
+    if !text.starts_with('{') {
+        return None;
+    }
+    let v: Value = serde_json::from_str(text).ok()?;
+    let inner = match v.get("metadata") {
+        Some(m) if m.is_object() => m,
+        _ => &v,
+    };
+    let flag = inner.get("needsInterview")?.as_bool()?;
+    let questions: Vec<String> = inner
+        .get("questions")?
+        .as_array()?
+        .iter()
+        .filter_map(|q| q.as_str().map(str::trim).filter(|q| !q.is_empty()).map(str::to_string))
+        .collect();
+    (flag && !questions.is_empty()).then_some(questions)
+}
+
+/// The questions a run's answer asks, in the library's shape or the seed's.
+pub fn questions_of(answer: &str) -> Option<Vec<String>> {
+    lucid::structured::Interview::detect(answer).map(|i| i.questions).or_else(|| questions(answer))
+}
+
 fn now_millis() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -123,6 +155,19 @@ mod tests {
         assert_eq!(interview_text(seed), "Details first.");
         assert_eq!(interview_text("```json\n{\"needs_interview\": true, \"questions\": [\"Which?\"]}\n```"), "");
         assert_eq!(interview_text("Which city?"), "Which city?");
+    }
+
+    #[test]
+    fn the_seeds_interview_shape_is_read_here_and_the_librarys_there() {
+        let seed = r#"{"text": "Details first.", "metadata": {"needsInterview": true, "questions": ["Which?", " "]}}"#;
+        assert_eq!(questions(seed).unwrap(), ["Which?"]);
+        assert_eq!(questions(r#"{"needsInterview": true, "questions": ["Top?"]}"#).unwrap(), ["Top?"]);
+        assert!(questions(r#"{"metadata": {"needsInterview": false, "questions": ["No?"]}}"#).is_none());
+        assert!(questions("Paris").is_none());
+        assert!(lucid::structured::Interview::detect(seed).is_none(), "the library no longer knows the seed");
+        let library = "```json\n{\"needs_interview\": true, \"questions\": [\"Lib?\"]}\n```";
+        assert_eq!(questions_of(library).unwrap(), ["Lib?"]);
+        assert_eq!(questions_of(seed).unwrap(), ["Which?"]);
     }
 
     #[test]

@@ -87,6 +87,23 @@ fn unfence(answer: &str) -> &str {
         .trim()
 }
 
+/// How an answer in an application's own shape asks the user questions instead of
+/// answering: the questions, or `None` for an answer ([`AgentBuilder::questions_in`](crate::AgentBuilder::questions_in)).
+///
+/// ```
+/// let shape: lucid::structured::QuestionsOf = std::sync::Arc::new(|answer: &str| {
+///     answer.strip_prefix("QUESTION: ").map(|q| vec![q.to_string()])
+/// });
+/// assert_eq!(shape("QUESTION: which table?"), Some(vec!["which table?".to_string()]));
+/// ```
+pub type QuestionsOf = std::sync::Arc<dyn Fn(&str) -> Option<Vec<String>> + Send + Sync>;
+
+/// The questions `answer` asks instead of answering: the library's shape
+/// ([`Interview::detect`]), else the application's (`questions`).
+pub(crate) fn questions_in(answer: &str, questions: Option<&QuestionsOf>) -> Option<Vec<String>> {
+    Interview::detect(answer).map(|i| i.questions).or_else(|| questions.and_then(|q| q(answer)))
+}
+
 /// The JSON protocol's way for a model to say it cannot answer yet:
 /// `{"needs_interview": true, "questions": ["…", "…"]}`. Agents with tools use the
 /// `ask_user` tool ([`crate::tool::AskUser`]) for the same purpose; this shape serves
@@ -98,9 +115,9 @@ fn unfence(answer: &str) -> &str {
 /// assert_eq!(i.questions, ["For whom?"]);
 /// assert!(Interview::detect(r#"{"needs_interview": false, "questions": []}"#).is_none());
 /// assert!(Interview::detect("Paris").is_none());
-/// // The seed's own response shape is recognised too.
-/// let seed = r#"{"text": "I need details.", "metadata": {"needsInterview": true, "questions": ["Which database?"]}}"#;
-/// assert_eq!(Interview::detect(seed).unwrap().questions, ["Which database?"]);
+/// // An application's own shape is its own: `AgentBuilder::questions_in`.
+/// let other = r#"{"text": "I need details.", "metadata": {"needsInterview": true, "questions": ["Which database?"]}}"#;
+/// assert!(Interview::detect(other).is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, JsonSchema)]
 pub struct Interview {
@@ -120,14 +137,8 @@ impl Interview {
             return None;
         }
         let v: Value = serde_json::from_str(text).ok()?;
-        // `{"needs_interview", "questions"}`, or the seed's `{"text", "metadata":
-        // {"needsInterview", "questions"}}` (camelCase), or camelCase at the top.
-        let inner = match v.get("metadata") {
-            Some(m) if m.is_object() && v.get("needs_interview").is_none() => m,
-            _ => &v,
-        };
-        let flag = inner.get("needs_interview").or_else(|| inner.get("needsInterview"))?.as_bool()?;
-        let questions: Vec<String> = inner
+        let flag = v.get("needs_interview")?.as_bool()?;
+        let questions: Vec<String> = v
             .get("questions")?
             .as_array()?
             .iter()

@@ -375,13 +375,13 @@ impl Chat {
             Some(Err(e)) => println!("{}", style.red(&safe(&crate::display::with_flags(&format!("error: {e}"))))),
             None => println!("{}", style.red("error: the turn ended without a result")),
         }
-        let interview = match &outcome {
-            Some(Ok(r)) if r.stop_reason == StopReason::Completed => lucid::structured::Interview::detect(&r.content)?,
+        let questions = match &outcome {
+            Some(Ok(r)) if r.stop_reason == StopReason::Completed => crate::seed::questions_of(&r.content)?,
             _ => return None,
         };
         let (reply, answers) = oneshot::channel();
-        answer(UiRequest::Ask { questions: interview.questions.clone(), reply }, &self.reader, style).await;
+        answer(UiRequest::Ask { questions: questions.clone(), reply }, &self.reader, style).await;
         let answers = answers.await.ok().flatten()?;
-        Some(format!("My answers to your questions: {}", lucid::tool::answers_json(&interview.questions, &answers)))
+        Some(format!("My answers to your questions: {}", lucid::tool::answers_json(&questions, &answers)))
     }
 }

@@ -13,6 +13,8 @@ pub(crate) struct Facts<'a> {
     pub max_iterations: usize,
     /// The structured report still to ask for, when the turn has one.
     pub report: Option<&'a ChatOptions>,
+    /// How an answer in the application's shape asks questions.
+    pub questions: Option<&'a crate::structured::QuestionsOf>,
 }
 
 /// What the turn does with a model's answer.
@@ -40,7 +42,7 @@ pub(crate) enum Next {
 pub(crate) fn after_answer(message: &AssistantMessage, cut_off: bool, facts: &Facts<'_>) -> Next {
     if message.tool_calls.is_empty() {
         return match facts.report {
-            Some(report) if !answers_format(report, &message.content) => Next::AskForReport,
+            Some(report) if !answers_format(report, &message.content, facts.questions) => Next::AskForReport,
             _ => Next::Finish,
         };
     }
@@ -59,13 +61,13 @@ pub(crate) fn after_answer(message: &AssistantMessage, cut_off: bool, facts: &Fa
 
 /// Whether `content` already is the answer a structured run asks for (JSON matching the
 /// format), or questions for the user (which the extraction reports as they are).
-fn answers_format(options: &ChatOptions, content: &str) -> bool {
+fn answers_format(options: &ChatOptions, content: &str, questions: Option<&crate::structured::QuestionsOf>) -> bool {
     let schema = match &options.response_format {
         Some(ResponseFormat::JsonSchema { schema, .. }) => schema.clone(),
         _ => serde_json::json!({"type": "object"}),
     };
     crate::structured::parse::<Value>(content, &schema).is_ok()
-        || crate::structured::Interview::detect(content).is_some()
+        || crate::structured::questions_in(content, questions).is_some()
 }
 
 /// The JSON answer of a structured run delivered as a call to the schema's tool
@@ -106,7 +108,7 @@ mod tests {
 
     #[test]
     fn decisions() {
-        let facts = |iterations, report| Facts { iterations, max_iterations: 3, report };
+        let facts = |iterations, report| Facts { iterations, max_iterations: 3, report, questions: None };
         let text = AssistantMessage { content: "done".into(), ..Default::default() };
         assert_eq!(after_answer(&text, false, &facts(1, None)), Next::Finish);
         assert_eq!(after_answer(&with_calls(1), false, &facts(1, None)), Next::RunTools);
@@ -117,5 +119,14 @@ mod tests {
         let json = AssistantMessage { content: "{\"a\": 1}".into(), ..Default::default() };
         assert_eq!(after_answer(&json, false, &facts(1, Some(&report))), Next::Finish);
         assert_eq!(after_answer(&with_calls(1), false, &facts(3, Some(&report))), Next::ReportInstead);
+        let asks = serde_json::json!({"needs_interview": true, "questions": ["Which?"]}).to_string();
+        let asks = AssistantMessage { content: asks, ..Default::default() };
+        assert_eq!(after_answer(&asks, false, &facts(1, Some(&report))), Next::Finish, "the library's own shape");
+        let mine = AssistantMessage { content: "QUESTION: which?".into(), ..Default::default() };
+        assert_eq!(after_answer(&mine, false, &facts(1, Some(&report))), Next::AskForReport);
+        let shape: crate::structured::QuestionsOf =
+            std::sync::Arc::new(|a: &str| a.strip_prefix("QUESTION: ").map(|q| vec![q.to_string()]));
+        let with_shape = Facts { iterations: 1, max_iterations: 3, report: Some(&report), questions: Some(&shape) };
+        assert_eq!(after_answer(&mine, false, &with_shape), Next::Finish, "the application's shape");
     }
 }

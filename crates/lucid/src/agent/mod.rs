@@ -67,6 +67,8 @@ pub(crate) struct AgentConfig {
     pub estimate_prompt: bool,
     /// Who answers the questions tools ask ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)).
     pub elicitor: Option<Arc<dyn crate::tool::Elicitor>>,
+    /// How an answer of the application's own shape asks the user questions.
+    pub questions: Option<crate::structured::QuestionsOf>,
 }
 
 /// A configured agent. Clone it to share it; create a [`Session`] per conversation.
@@ -135,6 +137,7 @@ impl Agent {
                 prices: crate::model::prices::Prices::default(),
                 estimate_prompt: false,
                 elicitor: None,
+                questions: None,
                 model,
             },
         }
@@ -553,6 +556,16 @@ impl AgentBuilder {
     /// ```
     pub fn elicitor(mut self, elicitor: impl crate::tool::Elicitor) -> Self {
         self.config.elicitor = Some(Arc::new(elicitor));
+        self
+    }
+
+    /// How an answer in the application's own shape asks the user questions instead of
+    /// answering (besides the library's `{"needs_interview": true, "questions": […]}`,
+    /// [`Interview`](crate::structured::Interview)): a structured run then stops for the
+    /// questions ([`Error::NeedsInput`](crate::Error::NeedsInput)) instead of asking for the
+    /// report again. See [`QuestionsOf`](crate::structured::QuestionsOf).
+    pub fn questions_in(mut self, questions: crate::structured::QuestionsOf) -> Self {
+        self.config.questions = Some(questions);
         self
     }
 

@@ -75,8 +75,11 @@ impl Session {
             }
             match crate::structured::parse::<Value>(&r.content, &schema) {
                 Ok(v) => return Ok(v),
-                Err(_) if let Some(i) = crate::structured::Interview::detect(&r.content) => {
-                    return Err(Error::NeedsInput { questions: i.questions });
+                Err(_)
+                    if let Some(questions) =
+                        crate::structured::questions_in(&r.content, self.agent.config.questions.as_ref()) =>
+                {
+                    return Err(Error::NeedsInput { questions });
                 }
                 Err(problem) if attempt < retries => {
                     attempt += 1;

@@ -324,6 +324,7 @@ impl Session {
                 iterations: run.iterations,
                 max_iterations: config.max_iterations,
                 report: run.report.as_ref(),
+                questions: config.questions.as_ref(),
             };
             let next = decide::after_answer(&message, !cut.is_empty(), &facts);
             match next {
