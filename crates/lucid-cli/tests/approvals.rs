@@ -198,17 +198,8 @@ mod serve {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_approval_waiting_on_a_killed_instance_is_answered_on_another() {
         let Some(admin) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL") else { return };
-        let name = format!("lucid_serve_approvals_{}", std::process::id());
-        let (client, conn) = tokio_postgres::connect(&admin, tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
-        client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
-        let (base, query) = admin.split_once('?').map_or((admin.as_str(), None), |(b, q)| (b, Some(q)));
-        let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
-        let store = match query {
-            Some(q) => format!("{base}/{name}?{q}"),
-            None => format!("{base}/{name}"),
-        };
+        let database = lucid_mock::PgDatabase::create(&admin, "lucid_serve_approvals").await;
+        let store = database.url.clone();
         let mock = MockServer::start(scripted).await;
         let dir = test_dir("approvals-serve");
         write_config(&dir, &mock);
@@ -285,7 +276,7 @@ mod serve {
             child.wait().unwrap();
         }
         guard.0.clear();
-        client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
+        database.drop_now().await;
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -430,6 +430,43 @@ pub fn postgres_url() -> Option<String> {
     real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres with pgvector and sets it")
 }
 
+/// A database of its own on the test Postgres server for one test (tables are shared by
+/// everything on a database), created afresh and dropped with [`PgDatabase::drop_now`].
+#[derive(Debug)]
+pub struct PgDatabase {
+    admin: String,
+    /// Its name: the name asked for and this process's id.
+    pub name: String,
+    /// Its URL: the admin URL's server, user and query, this database.
+    pub url: String,
+}
+
+impl PgDatabase {
+    /// Creates `name` (with this process's id) on the server of `admin`, an URL, dropping
+    /// one left by an earlier run.
+    pub async fn create(admin: &str, name: &str) -> PgDatabase {
+        let name = format!("{name}_{}", std::process::id());
+        execute(admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        execute(admin, &format!("CREATE DATABASE {name}")).await;
+        let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
+        let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
+        let url = format!("{base}/{name}{}", query.map_or(String::new(), |q| format!("?{q}")));
+        PgDatabase { admin: admin.to_string(), name, url }
+    }
+
+    /// Drops it (its connections closed by force).
+    pub async fn drop_now(self) {
+        execute(&self.admin, &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).await;
+    }
+}
+
+/// Runs `sql` on the server of `admin` (a test's setup: panics on failure).
+async fn execute(admin: &str, sql: &str) {
+    let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await.expect("the test Postgres server");
+    tokio::spawn(conn);
+    client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
 /// The `PATH` under which a test runs `go`: the folder in `LUCID_TEST_GO` (where
 /// `.ci/go.sh` unpacks Debian's golang-go) first, then the process's own. `None`, with the
 /// reason printed, when no `go` runs there, even under `CI=true` (Go may skip).

@@ -104,21 +104,12 @@ async fn budgets_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn budgets_on_postgres() {
     let Some(admin) = common::postgres_url() else { return };
-    let name = format!("lucid_budgets_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&admin, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
-    client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
-    let (base, query) = admin.split_once('?').map_or((admin.as_str(), None), |(b, q)| (b, Some(q)));
-    let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
-    let url = match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
-    };
+    let database = lucid_mock::PgDatabase::create(&admin, "lucid_budgets").await;
+    let url = database.url.clone();
     let mock = MockServer::start(replies).await;
     let api = start_on(temp_dir("budgets-pg"), Database::Postgres(url), priced(&mock), tuned(&mock)).await;
     a_tenant_spends_its_day_and_a_run_its_budget(api).await;
-    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
+    database.drop_now().await;
 }
 
 /// Waits for nothing but a test's word, then answers.

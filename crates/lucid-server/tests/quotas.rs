@@ -108,21 +108,12 @@ async fn quotas_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quotas_on_postgres() {
     let Some(admin) = common::postgres_url() else { return };
-    let name = format!("lucid_quotas_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&admin, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
-    client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
-    let (base, query) = admin.split_once('?').map_or((admin.as_str(), None), |(b, q)| (b, Some(q)));
-    let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
-    let url = match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
-    };
+    let database = lucid_mock::PgDatabase::create(&admin, "lucid_quotas").await;
+    let url = database.url.clone();
     let mock = MockServer::start(bench_handler()).await;
     let api = start_on(temp_dir("quotas-pg"), Database::Postgres(url), agent(&mock), capped).await;
     a_tenant_meets_its_quotas_and_the_other_does_not(api).await;
-    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
+    database.drop_now().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

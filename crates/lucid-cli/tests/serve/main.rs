@@ -101,35 +101,7 @@ async fn json_of(request: reqwest::RequestBuilder) -> Value {
 /// A fresh database on the test Postgres for one test (the serve tables are shared by every
 /// instance on a database, so a test's runs must not meet another's); dropped at the end.
 #[cfg(feature = "postgres")]
-struct TestDatabase {
-    admin: String,
-    name: String,
-    url: String,
-}
-
-#[cfg(feature = "postgres")]
-impl TestDatabase {
-    async fn create(admin: &str, name: &str) -> TestDatabase {
-        let name = format!("{name}_{}", std::process::id());
-        let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
-        client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
-        let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
-        let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
-        let url = match query {
-            Some(q) => format!("{base}/{name}?{q}"),
-            None => format!("{base}/{name}"),
-        };
-        TestDatabase { admin: admin.to_string(), name, url }
-    }
-
-    async fn drop_now(self) {
-        let (client, conn) = tokio_postgres::connect(&self.admin, tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).await.unwrap();
-    }
-}
+use lucid_mock::PgDatabase as TestDatabase;
 
 /// The events of an SSE body read so far, and what is left of an unfinished one.
 #[cfg(feature = "postgres")]

@@ -164,38 +164,9 @@ pub fn postgres_url() -> Option<String> {
 
 pub use lucid_mock::real_part;
 
-/// A fresh database on the test Postgres server for one test (the server's tables are
-/// shared by every instance on a database), dropped with [`PgDatabase::drop_now`].
 #[cfg(feature = "postgres")]
-pub struct PgDatabase {
-    admin: String,
-    name: String,
-    pub url: String,
-}
-
-#[cfg(feature = "postgres")]
-impl PgDatabase {
-    /// Creates `name` (with this process's id) on the server of `admin`, an URL.
-    pub async fn create(admin: &str, name: &str) -> PgDatabase {
-        let name = format!("{name}_{}", std::process::id());
-        Self::execute(admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
-        Self::execute(admin, &format!("CREATE DATABASE {name}")).await;
-        let (base, query) = admin.split_once('?').map_or((admin, None), |(b, q)| (b, Some(q)));
-        let base = base.rsplit_once('/').map_or(base, |(b, _)| b);
-        let url = format!("{base}/{name}{}", query.map_or(String::new(), |q| format!("?{q}")));
-        PgDatabase { admin: admin.to_string(), name, url }
-    }
-
-    async fn execute(admin: &str, sql: &str) {
-        let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.batch_execute(sql).await.unwrap();
-    }
-
-    pub async fn drop_now(self) {
-        Self::execute(&self.admin, &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).await;
-    }
-}
+#[allow(unused_imports, reason = "each test binary includes this module; some use no Postgres")]
+pub use lucid_mock::PgDatabase;
 
 pub fn error_code(body: &Value) -> &str {
     body["error"]["code"].as_str().unwrap_or_else(|| panic!("not the error shape: {body}"))
