@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Go for the Go sample projects of crates/lucid/tests/code_tools.rs and
+# Go for the Go sample projects of crates/lucid-code/tests/code_tools.rs and
 # crates/lucid-cli/tests/agents/ (`go test -json`, `go test -coverprofile`): Debian's
 # golang-go (its compiler package and its standard library's sources), fetched with
 # `apt-get download` and unpacked with `dpkg -x` (no root needed) into a cache outside the

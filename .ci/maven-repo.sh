@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A Maven local repository for offline builds of the Java sample projects of
-# crates/lucid/tests/code_tools.rs and crates/lucid-cli/tests/agents/: JUnit 5, the
+# crates/lucid-code/tests/code_tools.rs and crates/lucid-cli/tests/agents/: JUnit 5, the
 # surefire, compiler, resources and antrun plugins, and JaCoCo's agent and Ant tasks from
 # Debian's packages (Maven Central is not reached), laid out as Debian's maven-repo.
 #

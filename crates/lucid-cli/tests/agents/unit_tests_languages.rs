@@ -77,7 +77,7 @@ async fn the_unit_tests_agent_on_a_javascript_project_with_jest() {
 }
 
 /// The shipped `unit-tests` agent on the Java sample project (Maven, JUnit 5, JaCoCo:
-/// crates/lucid/tests/fixtures/maven, built offline from `LUCID_TEST_MAVEN_REPO`), the
+/// crates/lucid-code/tests/fixtures/maven, built offline from `LUCID_TEST_MAVEN_REPO`), the
 /// model scripted: the target from JaCoCo's report, results from surefire's JUnit XML,
 /// one repair, the coverage past the goal. Skipped with the reason printed when `mvn`,
 /// `javac` or the repository is missing, even under CI.
@@ -95,7 +95,7 @@ async fn the_unit_tests_agent_on_a_java_project_with_maven_junit_and_jacoco() {
         return;
     };
     let dir = test_dir("agents-unit-tests-maven");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid/tests/fixtures/maven"), &dir);
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid-code/tests/fixtures/maven"), &dir);
     std::fs::create_dir_all(dir.join(".mvn")).unwrap();
     std::fs::copy(Path::new(&repo).join("maven.config"), dir.join(".mvn/maven.config")).unwrap();
     // The project's own test covers `add` only.

@@ -6,7 +6,7 @@ use super::*;
 /// these extra settings.
 fn hostile_dir(name: &str, mode: &str, extra: Value) -> PathBuf {
     let dir = common::test_dir(&format!("mcp-hostile-{name}"));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid/tests/mcp/hostile_server.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid-mcp/tests/mcp/hostile_server.py");
     let mut server = serde_json::json!({"command": "python3", "args": [script, mode]});
     if let (Some(s), Value::Object(extra)) = (server.as_object_mut(), extra) {
         s.extend(extra);
@@ -86,7 +86,7 @@ async fn a_servers_result_cap_is_read_from_the_configuration() {
 #[tokio::test(flavor = "multi_thread")]
 async fn serve_ends_at_start_naming_a_server_whose_tool_list_never_comes() {
     let dir = common::test_dir("mcp-hostile-serve");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid/tests/mcp/hostile_server.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lucid-mcp/tests/mcp/hostile_server.py");
     let config = format!(
         "base_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\ntools = []\n\
          [mcp.servers.hostile]\ncommand = \"python3\"\nargs = [{:?}, \"silent\"]\ntimeout_s = 2\n",

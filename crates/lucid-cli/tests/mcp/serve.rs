@@ -172,6 +172,7 @@ pub(super) fn served(dir: &Path, names: &[&str]) -> lucid::tool::ToolRegistry {
         tools.add_arc(
             lucid::tool::catalogue::Catalogue::new()
                 .with(lucid_tools::TOOLS)
+                .with(lucid_sandbox::TOOLS)
                 .find(name)
                 .unwrap()
                 .build(&setup)
