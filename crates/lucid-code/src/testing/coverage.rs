@@ -3,7 +3,6 @@
 //! line ranges no test ran.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -15,7 +14,6 @@ use super::formats::{self, FileLines};
 use super::{Reports, project_commands};
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 use lucid_sandbox::command::{CommandRunner, Ran, Scratch};
-use lucid_sandbox::sandbox::Environment;
 
 /// The most files an answer lists (the least covered first; the rest are counted).
 const FILE_CAP: usize = 200;
@@ -108,26 +106,6 @@ impl Coverage {
     /// writes (from the root); `{scratch}` in either is a fresh folder of the run.
     pub fn command(mut self, command: impl Into<String>, report: impl AsRef<Path>) -> Self {
         self.configured = Some((command.into(), report.as_ref().to_string_lossy().into_owned()));
-        self
-    }
-
-    /// How long a measuring run may take before it is killed.
-    pub fn timeout(self, d: Duration) -> Self {
-        self.with(|r| r.timeout(d))
-    }
-
-    /// The environment the command starts with (see [`Environment`]).
-    pub fn environment(self, environment: Environment) -> Self {
-        self.with(|r| r.environment(environment))
-    }
-
-    /// Lets the command reach the network.
-    pub fn network(self, on: bool) -> Self {
-        self.with(|r| r.network(on))
-    }
-
-    fn with(mut self, set: impl FnOnce(CommandRunner) -> CommandRunner) -> Self {
-        self.commands = set(self.commands);
         self
     }
 
@@ -325,6 +303,8 @@ fn figures(lines: usize, covered: usize) -> Value {
     let percent = if lines == 0 { 100.0 } else { (covered as f64 * 1000.0 / lines as f64).round() / 10.0 };
     json!({ "lines": lines, "covered": covered, "percent": percent })
 }
+
+project_settings!(Coverage);
 
 impl Tool for Coverage {
     fn spec(&self) -> &ToolSpec {

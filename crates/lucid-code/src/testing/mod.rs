@@ -2,6 +2,33 @@
 //! skipped, and each failure's test, message and location — read from the runner's
 //! machine-readable report, never from its text output.
 
+/// The settings `run_tests` and `coverage` share, written once: setters of the tool's
+/// [`CommandRunner`] (its field `commands`).
+macro_rules! project_settings {
+    ($tool:ty) => {
+        impl $tool {
+            /// How long a run may take before it is killed.
+            pub fn timeout(mut self, d: std::time::Duration) -> Self {
+                self.commands = self.commands.timeout(d);
+                self
+            }
+
+            /// The environment the command starts with (see
+            /// [`Environment`](lucid_sandbox::Environment)).
+            pub fn environment(mut self, environment: lucid_sandbox::Environment) -> Self {
+                self.commands = self.commands.environment(environment);
+                self
+            }
+
+            /// Lets the command reach the network (a runner that downloads dependencies).
+            pub fn network(mut self, on: bool) -> Self {
+                self.commands = self.commands.network(on);
+                self
+            }
+        }
+    };
+}
+
 mod coverage;
 mod detect;
 mod formats;
@@ -24,7 +51,6 @@ use reports::TestResults;
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 use lucid_sandbox::command::{CommandRunner, Ran, Scratch};
 use lucid_sandbox::process;
-use lucid_sandbox::sandbox::Environment;
 
 /// The most standard output read for a report printed there (libtest, `go test`).
 const STDOUT_CAP: usize = 32 * 1024 * 1024;
@@ -118,28 +144,9 @@ impl RunTests {
         self
     }
 
-    /// How long a run may take before it is killed.
-    pub fn timeout(self, d: Duration) -> Self {
-        self.with(|r| r.timeout(d))
-    }
-
     /// How many bytes of the runner's own output an answer without results carries.
-    pub fn output_cap(self, bytes: usize) -> Self {
-        self.with(|r| r.output_cap(bytes))
-    }
-
-    /// The environment the command starts with (see [`Environment`]).
-    pub fn environment(self, environment: Environment) -> Self {
-        self.with(|r| r.environment(environment))
-    }
-
-    /// Lets the command reach the network (a runner that downloads dependencies).
-    pub fn network(self, on: bool) -> Self {
-        self.with(|r| r.network(on))
-    }
-
-    fn with(mut self, set: impl FnOnce(CommandRunner) -> CommandRunner) -> Self {
-        self.commands = set(self.commands);
+    pub fn output_cap(mut self, bytes: usize) -> Self {
+        self.commands = self.commands.output_cap(bytes);
         self
     }
 
@@ -320,6 +327,8 @@ fn modified(path: &Path) -> Option<SystemTime> {
 fn project_commands(root: impl Into<PathBuf>) -> CommandRunner {
     CommandRunner::new(root, "the tests").timeout(Duration::from_secs(300)).output_cap(8 * 1024)
 }
+
+project_settings!(RunTests);
 
 impl Tool for RunTests {
     fn spec(&self) -> &ToolSpec {
