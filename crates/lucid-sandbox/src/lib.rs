@@ -4,9 +4,10 @@
 //! with `sh -c`, a timeout and an output cap) and [`Python`] (`python`: a persistent
 //! interpreter per session with time, CPU, memory and output limits), both starting from an
 //! allowlisted [`Environment`] and running in the [`sandbox`] where the system allows it
-//! (namespaces, a seccomp filter, a control group). [`process::run`] runs one command line
-//! the same way for other tools that run a project's commands (`run_tests`, `coverage` in
-//! `lucid-code`).
+//! (namespaces, a seccomp filter, a control group). [`CommandRunner`] is the core of the
+//! tools that run command lines, `shell` and the tools that run a project's commands
+//! (`run_tests`, `coverage` in `lucid-code`): their settings and the one way they run a
+//! command ([`process::run`]), a project's own code with a home of its own.
 //!
 //! [`TOOLS`] are their entries in an application's
 //! [`Catalogue`](lucid::tool::catalogue::Catalogue), made from a setup's [`SandboxConfig`].
@@ -23,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+pub mod command;
 pub mod process;
 mod python;
 pub mod sandbox;
@@ -34,6 +36,7 @@ use std::time::Duration;
 
 use lucid::tool::catalogue::{BuiltinTool, Need, Setup};
 
+pub use command::CommandRunner;
 pub use python::{Python, PythonError};
 pub use sandbox::Environment;
 pub use shell::Shell;

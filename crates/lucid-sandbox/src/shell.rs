@@ -25,7 +25,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::process::{self, Finished};
+use crate::command::{CommandRunner, Ran};
+use crate::process::Finished;
 use crate::sandbox::{Environment, Plan};
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -48,11 +49,7 @@ use serde_json::Value;
 #[derive(Debug)]
 pub struct Shell {
     spec: ToolSpec,
-    root: PathBuf,
-    timeout: Duration,
-    cap: usize,
-    environment: Environment,
-    plan: Plan,
+    commands: CommandRunner,
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -65,49 +62,41 @@ impl Shell {
     /// A shell running in `root`, with a 60 s timeout, 16 KiB of output, the
     /// allowlisted environment and no network.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        let plan = Plan::new(false, 0);
-        Shell {
-            spec: spec(&plan),
-            root: root.into(),
-            timeout: Duration::from_secs(60),
-            cap: 16 * 1024,
-            environment: Environment::default(),
-            plan,
-        }
+        let commands = CommandRunner::new(root, "the command");
+        Shell { spec: spec(commands.plan()), commands }
     }
 
     /// Lets commands reach the network (only the user, PID and mount namespaces are new).
     pub fn network(mut self, on: bool) -> Self {
-        self.plan.network = on;
-        self.spec = spec(&self.plan);
+        self.commands = self.commands.network(on);
+        self.spec = spec(self.commands.plan());
         self
     }
 
     /// The environment commands start with (the allowlisted variables of this process
     /// unless set; [`Environment::isolated`] for a server).
-    pub fn environment(mut self, environment: Environment) -> Self {
-        self.environment = environment;
-        self
+    pub fn environment(self, environment: Environment) -> Self {
+        self.with(|r| r.environment(environment))
     }
 
     /// How long a command may run before it is killed.
-    pub fn timeout(mut self, d: Duration) -> Self {
-        self.timeout = d;
-        self
+    pub fn timeout(self, d: Duration) -> Self {
+        self.with(|r| r.timeout(d))
     }
 
     /// How many bytes of output the model reads at most (the rest is dropped and counted).
-    pub fn output_cap(mut self, bytes: usize) -> Self {
-        self.cap = bytes.max(1);
+    pub fn output_cap(self, bytes: usize) -> Self {
+        self.with(|r| r.output_cap(bytes))
+    }
+
+    fn with(mut self, set: impl FnOnce(CommandRunner) -> CommandRunner) -> Self {
+        self.commands = set(self.commands);
         self
     }
 
     async fn run(&self, command: &str, ctx: &ToolContext) -> Result<String, ToolError> {
-        let cap = self.cap;
-        let finished =
-            process::run(command, &self.root, &self.environment, self.plan, None, self.timeout, cap, &ctx.cancel)
-                .await
-                .map_err(|e| ToolError::new(e.to_string()))?;
+        let cap = self.commands.cap();
+        let Ran { finished, notes, .. } = self.commands.run(command, &ctx.cancel, None).await?;
         let code = finished.status_text();
         let Finished { stdout: mut body, stderr: err, mut dropped, .. } = finished;
         if !err.is_empty() {
@@ -119,7 +108,7 @@ impl Shell {
             body.truncate(cap);
         }
         let mut text = format!("{code}\n{}", String::from_utf8_lossy(&body));
-        if let Some(note) = self.plan.network_note("the command") {
+        for note in notes {
             text.push_str(&format!("\n[note: {note}]"));
         }
         if dropped > 0 {

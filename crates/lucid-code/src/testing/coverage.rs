@@ -3,7 +3,6 @@
 //! line ranges no test ran.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -12,10 +11,9 @@ use serde_json::{Value, json};
 
 use super::detect::quote;
 use super::formats::{self, FileLines};
-use super::{Reports, Scratch, confinement};
+use super::{Reports, project_commands};
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
-use lucid_sandbox::process;
-use lucid_sandbox::sandbox::{Environment, Plan};
+use lucid_sandbox::command::{CommandRunner, Ran, Scratch};
 
 /// The most files an answer lists (the least covered first; the rest are counted).
 const FILE_CAP: usize = 200;
@@ -72,11 +70,7 @@ const USUAL_REPORTS: &[&str] = &[
 #[derive(Debug)]
 pub struct Coverage {
     spec: ToolSpec,
-    root: PathBuf,
-    timeout: Duration,
-    cap: usize,
-    environment: Environment,
-    plan: Plan,
+    commands: CommandRunner,
     configured: Option<(String, String)>,
 }
 
@@ -103,11 +97,7 @@ impl Coverage {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Coverage {
             spec: ToolSpec::for_args::<CoverageArgs>("coverage", DESCRIPTION),
-            root: root.into(),
-            timeout: Duration::from_secs(300),
-            cap: 8 * 1024,
-            environment: Environment::default(),
-            plan: Plan::new(false, 0),
+            commands: project_commands(root),
             configured: None,
         }
     }
@@ -119,29 +109,16 @@ impl Coverage {
         self
     }
 
-    /// How long a measuring run may take before it is killed.
-    pub fn timeout(mut self, d: Duration) -> Self {
-        self.timeout = d;
-        self
-    }
-
-    /// The environment the command starts with (see [`Environment`]).
-    pub fn environment(mut self, environment: Environment) -> Self {
-        self.environment = environment;
-        self
-    }
-
-    /// Lets the command reach the network.
-    pub fn network(mut self, on: bool) -> Self {
-        self.plan.network = on;
-        self
+    /// The project's folder.
+    fn root(&self) -> &Path {
+        self.commands.root()
     }
 
     /// The newest report in the usual places.
     fn existing(&self) -> Option<PathBuf> {
         USUAL_REPORTS
             .iter()
-            .map(|p| self.root.join(p))
+            .map(|p| self.root().join(p))
             .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
             .max_by_key(|(t, _)| *t)
             .map(|(_, p)| p)
@@ -152,15 +129,15 @@ impl Coverage {
         let s = quote(&scratch.to_string_lossy());
         if let Some((command, report)) = &self.configured {
             let report = report.replace("{scratch}", &scratch.to_string_lossy());
-            return Some((command.replace("{scratch}", &s), self.root.join(report)));
+            return Some((command.replace("{scratch}", &s), self.root().join(report)));
         }
-        let has = |name: &str| self.root.join(name).exists();
+        let has = |name: &str| self.root().join(name).exists();
         let lcov = scratch.join("lcov.info");
         if has("Cargo.toml") {
             return Some((format!("cargo llvm-cov --lcov --output-path {s}/lcov.info"), lcov));
         }
         if has("package.json") {
-            let manifest = std::fs::read_to_string(self.root.join("package.json")).unwrap_or_default();
+            let manifest = std::fs::read_to_string(self.root().join("package.json")).unwrap_or_default();
             if manifest.contains("\"vitest\"") {
                 let c = format!(
                     "npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov --coverage.reportsDirectory={s}"
@@ -179,11 +156,11 @@ impl Coverage {
         if has("pom.xml") {
             // The report is written when a test fails too.
             let c = "mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report";
-            return Some((c.into(), self.root.join("target/site/jacoco/jacoco.xml")));
+            return Some((c.into(), self.root().join("target/site/jacoco/jacoco.xml")));
         }
         if has("build.gradle") || has("build.gradle.kts") {
             let gradle = if has("gradlew") { "./gradlew" } else { "gradle" };
-            let report = self.root.join("build/reports/jacoco/test/jacocoTestReport.xml");
+            let report = self.root().join("build/reports/jacoco/test/jacocoTestReport.xml");
             return Some((format!("{gradle} test jacocoTestReport --console=plain"), report));
         }
         let python = ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "conftest.py", "setup.py"];
@@ -203,7 +180,7 @@ impl Coverage {
         let scratch = Scratch::new()?;
         let mut answer = json!({});
         let report = match (&args.report, args.run) {
-            (Some(path), _) => lucid_tools::Workspace::new(&self.root)
+            (Some(path), _) => lucid_tools::Workspace::new(self.root())
                 .map_err(|e| ToolError::new(format!("the project folder: {e}")))?
                 .resolve(path)?,
             (None, false) if self.existing().is_some() => {
@@ -212,26 +189,14 @@ impl Coverage {
                 found
             }
             (None, _) => {
-                let (command, report) = self.command_for(&scratch.0).ok_or_else(|| {
+                let (command, report) = self.command_for(scratch.path()).ok_or_else(|| {
                     ToolError::new("no coverage report here and no known way to measure coverage for this project; configure a coverage command")
                 })?;
                 let before = Reports::at(&report);
-                let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
-                if let Some(note) = hide_note {
-                    answer["note"] = note.into();
+                let Ran { finished, notes, .. } = self.commands.run(&command, &ctx.cancel, Some(&scratch)).await?;
+                if !notes.is_empty() {
+                    answer["note"] = notes.join("; ").into();
                 }
-                let finished = process::run(
-                    &command,
-                    &self.root,
-                    &environment,
-                    self.plan,
-                    hide,
-                    self.timeout,
-                    self.cap,
-                    &ctx.cancel,
-                )
-                .await
-                .map_err(|e| ToolError::new(format!("`{command}`: {e}")))?;
                 answer["command"] = command.clone().into();
                 answer["exit"] = finished.status_text().into();
                 if before.written_since(&report).is_empty() {
@@ -257,8 +222,8 @@ impl Coverage {
             .map_err(|e| ToolError::new(format!("cannot read {}: {e}", report.display())))?;
         let (format, files) =
             formats::parse(&text).map_err(|e| ToolError::new(format!("{}: {e}", report.display())))?;
-        let shown = report.strip_prefix(&self.root).unwrap_or(&report);
-        if report.starts_with(&scratch.0) {
+        let shown = report.strip_prefix(self.root()).unwrap_or(&report);
+        if report.starts_with(scratch.path()) {
             answer["report"] = format.name().into();
         } else {
             answer["report"] = shown.to_string_lossy().into_owned().into();
@@ -271,21 +236,21 @@ impl Coverage {
     /// The totals, the files (paths from the root where they are under it) and one
     /// file's uncovered ranges.
     fn fill(&self, answer: &mut Value, mut files: Vec<FileLines>, wanted: Option<&str>) -> Result<(), ToolError> {
-        let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        let root = std::fs::canonicalize(self.root()).unwrap_or_else(|_| self.root().to_path_buf());
         // Go names files by import path (`module/dir/x.go`), JaCoCo by package
         // (`pkg/X.java`): made paths from the root where such a file is there.
-        let module = std::fs::read_to_string(self.root.join("go.mod")).ok().and_then(|m| {
+        let module = std::fs::read_to_string(self.root().join("go.mod")).ok().and_then(|m| {
             m.lines().find_map(|l| l.strip_prefix("module ")).map(|m| format!("{}/", m.trim().trim_matches('"')))
         });
         for f in &mut files {
             let p = Path::new(&f.path);
-            if let Ok(rel) = p.strip_prefix(&root).or_else(|_| p.strip_prefix(&self.root)) {
+            if let Ok(rel) = p.strip_prefix(&root).or_else(|_| p.strip_prefix(self.root())) {
                 f.path = rel.to_string_lossy().into_owned();
             } else if let Some(rel) = module.as_deref().and_then(|m| f.path.strip_prefix(m)) {
                 f.path = rel.to_string();
-            } else if p.is_relative() && !self.root.join(p).exists() {
+            } else if p.is_relative() && !self.root().join(p).exists() {
                 let under = ["src/main/java", "src/main/kotlin", "src"].iter().map(|d| Path::new(d).join(p));
-                if let Some(found) = under.into_iter().find(|c| self.root.join(c).is_file()) {
+                if let Some(found) = under.into_iter().find(|c| self.root().join(c).is_file()) {
                     f.path = found.to_string_lossy().into_owned();
                 }
             }
@@ -338,6 +303,8 @@ fn figures(lines: usize, covered: usize) -> Value {
     let percent = if lines == 0 { 100.0 } else { (covered as f64 * 1000.0 / lines as f64).round() / 10.0 };
     json!({ "lines": lines, "covered": covered, "percent": percent })
 }
+
+project_settings!(Coverage);
 
 impl Tool for Coverage {
     fn spec(&self) -> &ToolSpec {

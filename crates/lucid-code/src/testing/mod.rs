@@ -2,13 +2,40 @@
 //! skipped, and each failure's test, message and location — read from the runner's
 //! machine-readable report, never from its text output.
 
+/// The settings `run_tests` and `coverage` share, written once: setters of the tool's
+/// [`CommandRunner`] (its field `commands`).
+macro_rules! project_settings {
+    ($tool:ty) => {
+        impl $tool {
+            /// How long a run may take before it is killed.
+            pub fn timeout(mut self, d: std::time::Duration) -> Self {
+                self.commands = self.commands.timeout(d);
+                self
+            }
+
+            /// The environment the command starts with (see
+            /// [`Environment`](lucid_sandbox::Environment)).
+            pub fn environment(mut self, environment: lucid_sandbox::Environment) -> Self {
+                self.commands = self.commands.environment(environment);
+                self
+            }
+
+            /// Lets the command reach the network (a runner that downloads dependencies).
+            pub fn network(mut self, on: bool) -> Self {
+                self.commands = self.commands.network(on);
+                self
+            }
+        }
+    };
+}
+
 mod coverage;
 mod detect;
 mod formats;
 pub(crate) mod reports;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use futures::FutureExt;
@@ -22,8 +49,8 @@ use detect::{Runner, quote};
 use reports::TestResults;
 
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
+use lucid_sandbox::command::{CommandRunner, Ran, Scratch};
 use lucid_sandbox::process;
-use lucid_sandbox::sandbox::{Environment, Hide, Plan};
 
 /// The most standard output read for a report printed there (libtest, `go test`).
 const STDOUT_CAP: usize = 32 * 1024 * 1024;
@@ -51,20 +78,20 @@ const FAILURE_CAP: usize = 50;
 /// it; doc tests are not run (rustdoc would refuse the option), and a project's own
 /// `runner` setting is replaced for the run.
 ///
-/// The command runs the way `shell` runs one (module `process`): `sh -c` in the workspace
-/// root, from the allowlisted environment, in the code tools' sandbox (no network unless
-/// [`RunTests::network`]), its process group killed at the end, with its own timeout (5
-/// minutes unless set). Unlike `shell`, it runs the project's own code (its tests, a
-/// `conftest.py`, a build script), so it gets a home of its own: `HOME` and the XDG
-/// folders are an empty private folder of the run, and where the system gives it a mount
-/// namespace, the user's home folders show that folder too (the project and the
-/// toolchains bound back, these read-only): the user's configuration, keys and tokens
-/// are neither readable nor writable.
+/// The command runs the way `shell` runs one (through [`CommandRunner`], the core of both):
+/// `sh -c` in the workspace root, from the allowlisted environment, in the code tools'
+/// sandbox (no network unless [`RunTests::network`]), its process group killed at the end,
+/// with its own timeout (5 minutes unless set). Unlike `shell`, it runs the project's own
+/// code (its tests, a `conftest.py`, a build script), so it gets a home of its own: `HOME`
+/// and the XDG folders are an empty private folder of the run, and where the system gives
+/// it a mount namespace, the user's home folders show that folder too (the project and the
+/// toolchains bound back, these read-only): the user's configuration, keys and tokens are
+/// neither readable nor writable.
 ///
 /// ```no_run
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// use lucid::Tool;
-/// use lucid::tool::builtin::{ReportFormat, RunTests};
+/// use lucid_code::{ReportFormat, RunTests};
 /// // Found from the project's files…
 /// let tests = RunTests::new("/path/to/project").timeout(std::time::Duration::from_secs(600));
 /// let answer = tests.invoke(serde_json::json!({"filter": "tests/test_parser.py"}), Default::default()).await.unwrap();
@@ -80,11 +107,7 @@ const FAILURE_CAP: usize = 50;
 #[derive(Debug)]
 pub struct RunTests {
     spec: ToolSpec,
-    root: PathBuf,
-    timeout: Duration,
-    cap: usize,
-    environment: Environment,
-    plan: Plan,
+    commands: CommandRunner,
     configured: Option<(String, ReportFormat)>,
 }
 
@@ -107,11 +130,7 @@ impl RunTests {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         RunTests {
             spec: ToolSpec::for_args::<RunTestsArgs>("run_tests", DESCRIPTION),
-            root: root.into(),
-            timeout: Duration::from_secs(300),
-            cap: 8 * 1024,
-            environment: Environment::default(),
-            plan: Plan::new(false, 0),
+            commands: project_commands(root),
             configured: None,
         }
     }
@@ -125,27 +144,9 @@ impl RunTests {
         self
     }
 
-    /// How long a run may take before it is killed.
-    pub fn timeout(mut self, d: Duration) -> Self {
-        self.timeout = d;
-        self
-    }
-
     /// How many bytes of the runner's own output an answer without results carries.
     pub fn output_cap(mut self, bytes: usize) -> Self {
-        self.cap = bytes.max(1);
-        self
-    }
-
-    /// The environment the command starts with (see [`Environment`]).
-    pub fn environment(mut self, environment: Environment) -> Self {
-        self.environment = environment;
-        self
-    }
-
-    /// Lets the command reach the network (a runner that downloads dependencies).
-    pub fn network(mut self, on: bool) -> Self {
-        self.plan.network = on;
+        self.commands = self.commands.output_cap(bytes);
         self
     }
 
@@ -154,7 +155,9 @@ impl RunTests {
             let command = command
                 .replace("{filter}", &filter.map(quote).unwrap_or_default())
                 .replace("{scratch}", &quote(&scratch.to_string_lossy()));
-            let place = |p: &Path| self.root.join(p.to_string_lossy().replace("{scratch}", &scratch.to_string_lossy()));
+            let place = |p: &Path| {
+                self.commands.root().join(p.to_string_lossy().replace("{scratch}", &scratch.to_string_lossy()))
+            };
             let report = match report {
                 ReportFormat::JunitXml(p) => ReportFormat::JunitXml(place(p)),
                 ReportFormat::JestJson(p) => ReportFormat::JestJson(place(p)),
@@ -162,7 +165,7 @@ impl RunTests {
             };
             return Ok(Runner { name: "configured", command, report, note: None });
         }
-        detect::detect(&self.root, filter, scratch).ok_or_else(|| {
+        detect::detect(self.commands.root(), filter, scratch).ok_or_else(|| {
             ToolError::new(
                 "no test runner found for this project (looked for Cargo.toml, go.mod, package.json with jest or vitest, \
                  pom.xml, build.gradle, pyproject.toml/pytest.ini/setup.cfg/tox.ini/conftest.py); configure a test command",
@@ -172,29 +175,19 @@ impl RunTests {
 
     async fn run(&self, filter: Option<&str>, ctx: &ToolContext) -> Result<String, ToolError> {
         let scratch = Scratch::new()?;
-        let runner = self.runner(filter, &scratch.0)?;
-        let (environment, hide, hide_note) = confinement(&self.root, &self.environment, &self.plan, &scratch)?;
+        let runner = self.runner(filter, scratch.path())?;
         let before = match &runner.report {
             ReportFormat::JunitXml(p) | ReportFormat::JestJson(p) => Reports::at(p),
             _ => Reports::default(),
         };
-        let stdout_cap = match runner.report {
-            ReportFormat::LibtestJson | ReportFormat::GoTestJson => STDOUT_CAP,
-            _ => self.cap,
+        // A report printed on standard output is read whole.
+        let commands = match runner.report {
+            ReportFormat::LibtestJson | ReportFormat::GoTestJson => {
+                Cow::Owned(self.commands.clone().output_cap(STDOUT_CAP))
+            }
+            _ => Cow::Borrowed(&self.commands),
         };
-        tracing::debug!(command = %runner.command, "run_tests");
-        let finished = process::run(
-            &runner.command,
-            &self.root,
-            &environment,
-            self.plan,
-            hide,
-            self.timeout,
-            stdout_cap,
-            &ctx.cancel,
-        )
-        .await
-        .map_err(|e| ToolError::new(format!("`{}`: {e}", runner.command)))?;
+        let Ran { finished, notes: run_notes, .. } = commands.run(&runner.command, &ctx.cancel, Some(&scratch)).await?;
         let stdout = String::from_utf8_lossy(&finished.stdout);
         let read = match &runner.report {
             ReportFormat::LibtestJson => Ok(reports::cargo_libtest(&stdout)),
@@ -224,7 +217,7 @@ impl RunTests {
                     "passed"
                 };
                 answer["status"] = status.into();
-                fill(&mut answer, results, &self.root);
+                fill(&mut answer, results, self.commands.root());
                 if status == "failed" && answer["failed"] == 0 && answer["build_errors"].is_null() {
                     answer["output"] = self.tail(&finished, &runner.report).into();
                 }
@@ -240,13 +233,7 @@ impl RunTests {
                 answer["output"] = self.tail(&finished, &runner.report).into();
             }
         }
-        let notes: Vec<String> = runner
-            .note
-            .map(str::to_string)
-            .into_iter()
-            .chain(self.plan.network_note("the tests"))
-            .chain(hide_note)
-            .collect();
+        let notes: Vec<String> = runner.note.map(str::to_string).into_iter().chain(run_notes).collect();
         if !notes.is_empty() {
             answer["note"] = notes.join("; ").into();
         }
@@ -260,8 +247,9 @@ impl RunTests {
         if !matches!(report, ReportFormat::LibtestJson | ReportFormat::GoTestJson) {
             text = format!("{}{text}", String::from_utf8_lossy(&finished.stdout));
         }
-        if text.len() > self.cap {
-            let mut cut = text.len() - self.cap;
+        let cap = self.commands.cap();
+        if text.len() > cap {
+            let mut cut = text.len() - cap;
             while !text.is_char_boundary(cut) {
                 cut += 1;
             }
@@ -334,82 +322,13 @@ fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// A folder of one run, private to this user (made new, mode 0700), removed when it ends.
-pub(crate) struct Scratch(pub PathBuf);
-
-impl Scratch {
-    pub fn new() -> Result<Scratch, ToolError> {
-        use std::os::unix::fs::DirBuilderExt;
-        static N: AtomicU64 = AtomicU64::new(0);
-        loop {
-            let dir = std::env::temp_dir().join(format!(
-                "lucid-tests-{}-{}",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed)
-            ));
-            // Never a folder someone else made there first.
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Ok(()) => return Ok(Scratch(dir)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(ToolError::new(format!("cannot make a scratch folder: {e}"))),
-            }
-        }
-    }
-
-    /// The run's private home: an empty folder with the XDG folders in it.
-    fn home(&self) -> Result<PathBuf, ToolError> {
-        let home = self.0.join("home");
-        for sub in [".config", ".cache", ".local/share", ".local/state"] {
-            std::fs::create_dir_all(home.join(sub))
-                .map_err(|e| ToolError::new(format!("cannot make the run's home folder: {e}")))?;
-        }
-        Ok(home)
-    }
+/// The core of `run_tests` and `coverage`: commands in `root` naming "the tests", with a
+/// 5-minute timeout, 8 KiB of output, the allowlisted environment and no network.
+fn project_commands(root: impl Into<PathBuf>) -> CommandRunner {
+    CommandRunner::new(root, "the tests").timeout(Duration::from_secs(300)).output_cap(8 * 1024)
 }
 
-/// How a run of the project's own code in `root` is kept from the user's files: the
-/// environment with the run's private home, the hiding of the user's homes where the
-/// system allows it, and a note saying what does not hold.
-pub(crate) fn confinement(
-    root: &Path,
-    environment: &Environment,
-    plan: &Plan,
-    scratch: &Scratch,
-) -> Result<(Environment, Option<Hide>, Option<String>), ToolError> {
-    let home = scratch.home()?;
-    let environment = environment.with_private_home(&home);
-    if !plan.can_hide_homes() {
-        let note = "this system gives the tests no mount namespace: HOME is a private folder, but the user's home \
-                    folders are readable by their absolute paths";
-        return Ok((environment, None, Some(note.into())));
-    }
-    #[cfg(target_os = "linux")]
-    {
-        let vars = environment.resolve(std::env::vars_os(), root);
-        match Hide::new(root, &home, &scratch.0, &vars) {
-            Ok(hide) => {
-                let note = hide.note.clone();
-                Ok((environment, Some(hide), note))
-            }
-            Err(e) => {
-                tracing::warn!("the user's home folders are not hidden from the tests: {e}");
-                let note = format!("the user's home folders are readable by their absolute paths ({e})");
-                Ok((environment, None, Some(note)))
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = root;
-        Ok((environment, None, None))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+project_settings!(RunTests);
 
 impl Tool for RunTests {
     fn spec(&self) -> &ToolSpec {
