@@ -234,3 +234,17 @@ pub trait Backend: Send + Sync + 'static {
         T: Send + 'static,
         F: for<'c> FnOnce(&'c mut Self::Conn) -> BoxFuture<'c, Result<T>> + Send + 'static;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Sql;
+
+    #[test]
+    fn a_statement_for_both_dialects_reads_its_placeholders_as_sqlites() {
+        let both = Sql::Both("UPDATE t SET a = $1, b = $10 WHERE id = $2 AND c = 'x'");
+        assert_eq!(both.sqlite(), "UPDATE t SET a = ?1, b = ?10 WHERE id = ?2 AND c = 'x'");
+        assert_eq!(both.postgres(), "UPDATE t SET a = $1, b = $10 WHERE id = $2 AND c = 'x'");
+        let each = Sql::Each { sqlite: "SELECT ?1", postgres: "SELECT $1::TEXT" };
+        assert_eq!((each.sqlite().as_ref(), each.postgres()), ("SELECT ?1", "SELECT $1::TEXT"));
+    }
+}

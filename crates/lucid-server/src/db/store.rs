@@ -188,14 +188,14 @@ async fn release<C: Conn>(c: &mut C, owner: &str, ids: &[String]) -> Result<()> 
         return c.execute(&sql::RELEASE, args![ids, owner]).await.map(drop);
     }
     c.begin().await?;
-    let mut r = Ok(());
-    for id in ids {
-        if let Err(e) = c.execute(&sql::RELEASE, args![id, owner]).await {
-            r = Err(e);
-            break;
+    let released: Result<()> = async {
+        for id in ids {
+            c.execute(&sql::RELEASE, args![id, owner]).await?;
         }
+        Ok(())
     }
-    end(c, r, |_| true).await
+    .await;
+    end(c, released, |_| true).await
 }
 
 /// Takes over the free runs: on PostgreSQL in one statement that skips the rows other
@@ -214,29 +214,21 @@ async fn claim<C: Conn>(
         return c.query(&sql::CLAIM, a, claimed_row).await;
     }
     c.begin().await?;
-    let r = claim_picked(c, owner, lease_until, now, gone, limit).await;
-    end(c, r, |_| true).await
-}
-
-async fn claim_picked<C: Conn>(
-    c: &mut C,
-    owner: &str,
-    lease_until: i64,
-    now: i64,
-    gone: &[String],
-    limit: usize,
-) -> Result<Vec<Claimed>> {
-    let mut claimed = Vec::new();
-    for (run, holder, until) in c.query(&sql::CLAIM_CANDIDATES, args![owner], candidate_row).await? {
-        let free = until < now || holder.as_ref().is_none_or(|h| gone.contains(h));
-        if free && claimed.len() < limit {
-            claimed.push(run);
+    let picked: Result<Vec<Claimed>> = async {
+        let mut claimed = Vec::new();
+        for (run, holder, until) in c.query(&sql::CLAIM_CANDIDATES, args![owner], candidate_row).await? {
+            let free = until < now || holder.as_ref().is_none_or(|h| gone.contains(h));
+            if free && claimed.len() < limit {
+                claimed.push(run);
+            }
         }
+        for run in &claimed {
+            c.execute(&sql::CLAIM_ONE, args![owner, lease_until, run.generation, &run.id]).await?;
+        }
+        Ok(claimed)
     }
-    for run in &claimed {
-        c.execute(&sql::CLAIM_ONE, args![owner, lease_until, run.generation, &run.id]).await?;
-    }
-    Ok(claimed)
+    .await;
+    end(c, picked, |_| true).await
 }
 
 impl<B: Backend> RunStore for Store<B> {
