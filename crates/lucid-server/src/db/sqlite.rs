@@ -50,13 +50,12 @@ impl Backend for SqliteDb {
         Box::pin(async move {
             tokio::task::spawn_blocking(move || {
                 let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
-                let r = futures::executor::block_on(job(&mut conn));
-                // A job that ended inside its transaction (a panic, a failed rollback)
-                // leaves none open for the next one.
+                // A job that ended inside its transaction (it panicked, its rollback
+                // failed) left it open: it is not this job's.
                 if !conn.is_autocommit() {
-                    let _ = conn.execute_batch("ROLLBACK");
+                    conn.execute_batch("ROLLBACK")?;
                 }
-                r
+                futures::executor::block_on(job(&mut conn))
             })
             .await?
         })

@@ -163,3 +163,34 @@ async fn a_postgres_connection_dropped_inside_its_transaction_is_not_used_again(
     drop(db);
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
 }
+
+/// A job that panicked inside its SQLite transaction leaves it to no other job: the next
+/// one writes, and the panicked job's write is gone.
+#[tokio::test]
+async fn a_sqlite_job_that_panicked_inside_its_transaction_leaves_it_open_for_no_other() {
+    use super::query::{Backend, Conn, args};
+    use super::{RunStore, StoredKey};
+
+    let dir = std::env::temp_dir().join(format!("lucid-db-panicked-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = super::sqlite::SqliteDb::open(&dir.join("serve.db")).await.unwrap();
+    let panicked = db
+        .with::<(), _>(|c| {
+            Box::pin(async move {
+                c.begin().await?;
+                c.execute(&super::sql::INSERT_KEY, args!["key_panicked", "t", "hash_panicked", 1]).await?;
+                panic!("a job fails inside its transaction")
+            })
+        })
+        .await;
+    assert!(matches!(panicked, Err(super::DbError::Task(_))));
+
+    let store = super::store::Store(db);
+    let key = StoredKey { id: "key_next".into(), tenant: "t".into(), created_at: 2 };
+    store.insert_key(&key, "hash_next").await.unwrap();
+    assert_eq!(store.key_tenant("hash_next").await.unwrap().as_deref(), Some("t"));
+    assert_eq!(store.key_tenant("hash_panicked").await.unwrap(), None);
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
