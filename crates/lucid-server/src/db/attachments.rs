@@ -8,83 +8,45 @@ use std::collections::HashMap;
 
 use lucid::store::encoding::Blob;
 
-use super::Result;
+use super::query::{Conn, Dialect, RowFn, args, first};
+use super::{DbError, Result, sql};
 
-/// Keeps `blobs`, referred to by `session`, in the caller's transaction `tx` (the one that
-/// stores the run they came with).
-pub fn keep_sqlite(tx: &rusqlite::Transaction<'_>, session: &str, blobs: &[Blob]) -> Result<()> {
+/// Keeps `blobs`, referred to by `session`, in the caller's transaction (the one that
+/// stores the run they came with); on PostgreSQL holding the store's blob lock shared
+/// for it (the store's collection of unreferenced blobs takes it exclusive).
+pub async fn keep<C: Conn>(c: &mut C, session: &str, blobs: &[Blob]) -> Result<()> {
+    if blobs.is_empty() {
+        return Ok(());
+    }
+    if C::DIALECT == Dialect::Postgres {
+        c.execute(&sql::BLOB_LOCK, args![lucid::store::encoding::POSTGRES_BLOB_LOCK]).await?;
+    }
     for b in blobs {
-        tx.execute(
-            "INSERT OR IGNORE INTO blobs (sha256, media_type, data) VALUES (?1, ?2, ?3)",
-            rusqlite::params![b.sha256, b.media_type, &b.data[..]],
-        )?;
-        tx.execute(
-            "INSERT OR IGNORE INTO session_blobs (session_id, sha256) VALUES (?1, ?2)",
-            rusqlite::params![session, b.sha256],
-        )?;
+        c.execute(&sql::KEEP_BLOB, args![&b.sha256, &b.media_type, &b.data[..]]).await?;
+        c.execute(&sql::KEEP_SESSION_BLOB, args![session, &b.sha256]).await?;
     }
     Ok(())
 }
 
 /// Keeps `blobs`, referred to by the session of run `run`, in the caller's transaction.
-pub fn keep_sqlite_for_run(tx: &rusqlite::Transaction<'_>, run: &str, blobs: &[Blob]) -> Result<()> {
+pub async fn keep_for_run<C: Conn>(c: &mut C, run: &str, blobs: &[Blob]) -> Result<()> {
     if blobs.is_empty() {
         return Ok(());
     }
-    let session: String = tx.query_row("SELECT session_id FROM serve_runs WHERE id = ?1", [run], |r| r.get(0))?;
-    keep_sqlite(tx, &session, blobs)
+    let session = first(c, &sql::RUN_SESSION, args![run], |r| r.text(0)).await?;
+    keep(c, &session.ok_or_else(|| DbError::Vanished(run.to_string()))?, blobs).await
 }
 
-/// The stored bytes of `hashes`.
-pub fn fetch_sqlite(c: &rusqlite::Connection, hashes: &[String]) -> Result<HashMap<String, Vec<u8>>> {
+/// The stored bytes of `hashes` (those found): one query a hash on SQLite, one for all
+/// on PostgreSQL.
+pub async fn fetch<C: Conn>(c: &mut C, hashes: &[String]) -> Result<HashMap<String, Vec<u8>>> {
+    let blob: RowFn<(String, Vec<u8>)> = |r| Ok((r.text(0)?, r.bytes(1)?));
+    if C::DIALECT == Dialect::Postgres {
+        return Ok(c.query(&sql::BLOBS, args![hashes], blob).await?.into_iter().collect());
+    }
     let mut found = HashMap::new();
-    let mut stmt = c.prepare_cached("SELECT data FROM blobs WHERE sha256 = ?1")?;
     for h in hashes {
-        let mut rows = stmt.query([h])?;
-        if let Some(r) = rows.next()? {
-            found.insert(h.clone(), r.get(0)?);
-        }
+        found.extend(c.query(&sql::BLOBS, args![h], blob).await?);
     }
     Ok(found)
-}
-
-/// Keeps `blobs`, referred to by `session`, in the caller's transaction `tx` (the one that
-/// stores the run they came with), holding the store's blob lock shared for it (the
-/// store's collection of unreferenced blobs takes it exclusive).
-#[cfg(feature = "postgres")]
-pub async fn keep_postgres(tx: &deadpool_postgres::Transaction<'_>, session: &str, blobs: &[Blob]) -> Result<()> {
-    if blobs.is_empty() {
-        return Ok(());
-    }
-    tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&lucid::store::encoding::POSTGRES_BLOB_LOCK]).await?;
-    for b in blobs {
-        tx.execute(
-            "INSERT INTO lucid_blobs (sha256, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
-            &[&b.sha256, &b.media_type, &&b.data[..]],
-        )
-        .await?;
-        tx.execute(
-            "INSERT INTO lucid_session_blobs (session_id, sha256) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            &[&session, &b.sha256],
-        )
-        .await?;
-    }
-    Ok(())
-}
-
-/// Keeps `blobs`, referred to by the session of run `run`, in the caller's transaction.
-#[cfg(feature = "postgres")]
-pub async fn keep_postgres_for_run(tx: &deadpool_postgres::Transaction<'_>, run: &str, blobs: &[Blob]) -> Result<()> {
-    if blobs.is_empty() {
-        return Ok(());
-    }
-    let session: String = tx.query_one("SELECT session_id FROM serve_runs WHERE id = $1", &[&run]).await?.get(0);
-    keep_postgres(tx, &session, blobs).await
-}
-
-/// The stored bytes of `hashes`.
-#[cfg(feature = "postgres")]
-pub async fn fetch_postgres(c: &deadpool_postgres::Object, hashes: &[String]) -> Result<HashMap<String, Vec<u8>>> {
-    let rows = c.query("SELECT sha256, data FROM lucid_blobs WHERE sha256 = ANY($1)", &[&hashes]).await?;
-    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
 }

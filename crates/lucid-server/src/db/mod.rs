@@ -15,9 +15,12 @@
 mod attachments;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod query;
 mod schema;
 mod spend;
+mod sql;
 mod sqlite;
+mod store;
 
 pub use spend::{Held, Hold};
 
@@ -49,6 +52,9 @@ pub enum DbError {
     /// A stored JSON value does not parse.
     #[error("a stored value of the server's database is not JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// A run changed in a transaction was gone when the same transaction read it again.
+    #[error("run {0} vanished from the server's database within one transaction")]
+    Vanished(String),
 }
 
 type Result<T> = std::result::Result<T, DbError>;
@@ -316,9 +322,10 @@ fn json_or_null(text: Option<String>) -> Result<Option<Value>> {
 }
 
 /// The server's tables, in SQLite ([`sqlite::SqliteDb`]) or PostgreSQL
-/// ([`postgres::PostgresDb`]): each query is written once per backend, behind this trait,
-/// and the routes hold whichever as a [`Db`]. Futures are boxed so the trait is
-/// object-safe.
+/// ([`postgres::PostgresDb`]): each method is written once ([`store::Store`]) over the
+/// query layer ([`query`](mod@query)), with the statements per dialect side by side
+/// ([`sql`](mod@sql)), and the routes hold whichever as a [`Db`]. Futures are boxed so
+/// the trait is object-safe.
 pub trait RunStore: Send + Sync {
     /// Answers when the database does.
     fn ping(&self) -> BoxFuture<'_, Result<()>>;
@@ -498,14 +505,14 @@ pub type Db = Arc<dyn RunStore>;
 
 /// Opens (or creates) the tables in the SQLite file at `path`.
 pub async fn sqlite(path: &std::path::Path) -> Result<Db> {
-    Ok(Arc::new(sqlite::SqliteDb::open(path).await?))
+    Ok(Arc::new(store::Store(sqlite::SqliteDb::open(path).await?)))
 }
 
 /// Creates the tables if missing in the database of `pool` (concurrent instances create
 /// them once).
 #[cfg(feature = "postgres")]
 pub async fn postgres(pool: deadpool_postgres::Pool) -> Result<Db> {
-    Ok(Arc::new(postgres::PostgresDb::open(pool).await?))
+    Ok(Arc::new(store::Store(postgres::PostgresDb::open(pool).await?)))
 }
 
 #[cfg(test)]

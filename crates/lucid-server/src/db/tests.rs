@@ -116,3 +116,81 @@ async fn a_refused_run_keeps_none_of_its_attachments_and_a_stored_one_all() {
     assert!(db.continue_run("run_1", RunStatus::NeedsInput, Some(&third), "me", i64::MAX, 4).await.unwrap());
     assert_eq!(db.attachments(vec![hash(&third)]).await.unwrap().len(), 1);
 }
+
+/// A job dropped inside its transaction (a request's future, when its client goes away)
+/// leaves its connection out of the pool: the next job, on a pool of one, gets a fresh
+/// connection that does not see the dropped job's uncommitted write.
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn a_postgres_connection_dropped_inside_its_transaction_is_not_used_again() {
+    use super::query::{Backend, Conn, args, first};
+    use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+    use tokio_postgres::NoTls;
+
+    let Some(admin) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL") else { return };
+    let name = format!("lucid_db_dropped_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&admin, NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
+    client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
+    let mut config: tokio_postgres::Config = admin.parse().unwrap();
+    config.dbname(&name);
+    let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+    let pool = Pool::builder(manager).max_size(1).build().unwrap();
+    let db = super::postgres::PostgresDb::open(pool).await.unwrap();
+
+    let (written, wait) = tokio::sync::oneshot::channel();
+    let job = db.with(move |c| {
+        Box::pin(async move {
+            c.begin().await?;
+            c.execute(&super::sql::INSERT_KEY, args!["key_dropped", "t", "hash_dropped", 1]).await?;
+            let _ = written.send(());
+            std::future::pending::<super::Result<()>>().await
+        })
+    });
+    tokio::select! {
+        r = job => panic!("the job ended: {r:?}"),
+        _ = wait => {}
+    }
+
+    let seen = db
+        .with(|c| {
+            Box::pin(async move { first(c, &super::sql::KEY_TENANT, args!["hash_dropped"], |r| r.text(0)).await })
+        })
+        .await
+        .unwrap();
+    assert_eq!(seen, None);
+    drop(db);
+    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await.unwrap();
+}
+
+/// A job that panicked inside its SQLite transaction leaves it to no other job: the next
+/// one writes, and the panicked job's write is gone.
+#[tokio::test]
+async fn a_sqlite_job_that_panicked_inside_its_transaction_leaves_it_open_for_no_other() {
+    use super::query::{Backend, Conn, args};
+    use super::{RunStore, StoredKey};
+
+    let dir = std::env::temp_dir().join(format!("lucid-db-panicked-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = super::sqlite::SqliteDb::open(&dir.join("serve.db")).await.unwrap();
+    let panicked = db
+        .with::<(), _>(|c| {
+            Box::pin(async move {
+                c.begin().await?;
+                c.execute(&super::sql::INSERT_KEY, args!["key_panicked", "t", "hash_panicked", 1]).await?;
+                panic!("a job fails inside its transaction")
+            })
+        })
+        .await;
+    assert!(matches!(panicked, Err(super::DbError::Task(_))));
+
+    let store = super::store::Store(db);
+    let key = StoredKey { id: "key_next".into(), tenant: "t".into(), created_at: 2 };
+    store.insert_key(&key, "hash_next").await.unwrap();
+    assert_eq!(store.key_tenant("hash_next").await.unwrap().as_deref(), Some("t"));
+    assert_eq!(store.key_tenant("hash_panicked").await.unwrap(), None);
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
