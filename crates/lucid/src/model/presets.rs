@@ -10,11 +10,17 @@
 //! the stream decoder tolerates every known deviation (repeated roles, repeated empty ids,
 //! calls all at index 0, usage on the finish chunk). Quirks only shape what we *send*.
 
+use std::borrow::Cow;
+
+pub use super::provider::{ContentRetry, Embeddings, Hosting, KeyVars, Provider};
 use crate::model::error::{ModelError, Result};
+
 /// How an assistant message that carries tool calls but no text sends `content`.
 ///
-/// Providers disagree: the OpenAI spec allows `null`; Zhipu GLM answers error 1214 to an
-/// empty string beside tool calls; some chat templates (vLLM, llama.cpp) fail on `null`.
+/// Providers disagree: the OpenAI spec allows `null`; Zhipu GLM has answered error 1214
+/// ("content and tool_calls cannot both be empty") to `null` and, by some reports, to an
+/// empty string (its record sends `""` and settles the rest with its
+/// [`ContentRetry`]); some chat templates (vLLM, llama.cpp) fail on `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ContentPolicy {
@@ -83,29 +89,39 @@ impl Quirks {
 /// ```
 /// use lucid::ProviderError;
 /// use lucid::model::presets::QuotaRule;
-/// let rules = [QuotaRule::Code("1113"), QuotaRule::Status(402)];
+/// let rules = [QuotaRule::code("1113"), QuotaRule::Status(402)];
 /// let arrears = ProviderError::new("zhipu", Some(429), "Your account is in arrears").with_code("1113");
 /// assert!(QuotaRule::matches_any(&rules, &arrears));
 /// assert!(!QuotaRule::matches_any(&rules, &ProviderError::new("zhipu", Some(429), "slow down").with_code("1302")));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum QuotaRule {
     /// The error's `code` or `type` is this.
-    Code(&'static str),
+    Code(Cow<'static, str>),
     /// The HTTP status is this.
     Status(u16),
     /// The message contains this text (for providers that say it only in words).
-    Message(&'static str),
+    Message(Cow<'static, str>),
 }
 
 impl QuotaRule {
+    /// The error's `code` or `type` is `code`.
+    pub const fn code(code: &'static str) -> QuotaRule {
+        QuotaRule::Code(Cow::Borrowed(code))
+    }
+
+    /// The message contains `text`.
+    pub const fn message(text: &'static str) -> QuotaRule {
+        QuotaRule::Message(Cow::Borrowed(text))
+    }
+
     /// Whether `e` matches this row.
     pub fn matches(&self, e: &crate::ProviderError) -> bool {
-        match *self {
+        match self {
             QuotaRule::Code(c) => [&e.code, &e.error_type].into_iter().flatten().any(|s| s == c),
-            QuotaRule::Status(s) => e.status == Some(s),
-            QuotaRule::Message(m) => e.message.contains(m),
+            QuotaRule::Status(s) => e.status == Some(*s),
+            QuotaRule::Message(m) => e.message.contains(m.as_ref()),
         }
     }
 
@@ -123,47 +139,47 @@ impl QuotaRule {
 
 /// OpenAI's quota and billing codes (compatible servers mirror them).
 pub const OPENAI_QUOTA: &[QuotaRule] = &[
-    QuotaRule::Code("insufficient_quota"),
-    QuotaRule::Code("billing_hard_limit_reached"),
-    QuotaRule::Code("billing_not_active"),
+    QuotaRule::code("insufficient_quota"),
+    QuotaRule::code("billing_hard_limit_reached"),
+    QuotaRule::code("billing_not_active"),
 ];
 
 /// Anthropic's quota table: `billing_error`, and the 400 saying the credit balance is
 /// too low.
 pub const ANTHROPIC_QUOTA: &[QuotaRule] =
-    &[QuotaRule::Code("billing_error"), QuotaRule::Message("credit balance is too low")];
+    &[QuotaRule::code("billing_error"), QuotaRule::message("credit balance is too low")];
 
 /// Zhipu's account codes (1110 inactive, 1111 no such account, 1112 locked, 1113 in
 /// arrears, 1120 account unreachable, 1121 locked for irregular activity) and usage
 /// limits (1304 daily call limit, 1308 plan usage limit until its reset, 1309 plan
 /// expired, 1310 weekly or monthly limit).
 pub const ZHIPU_QUOTA: &[QuotaRule] = &[
-    QuotaRule::Code("1110"),
-    QuotaRule::Code("1111"),
-    QuotaRule::Code("1112"),
-    QuotaRule::Code("1113"),
-    QuotaRule::Code("1120"),
-    QuotaRule::Code("1121"),
-    QuotaRule::Code("1304"),
-    QuotaRule::Code("1308"),
-    QuotaRule::Code("1309"),
-    QuotaRule::Code("1310"),
+    QuotaRule::code("1110"),
+    QuotaRule::code("1111"),
+    QuotaRule::code("1112"),
+    QuotaRule::code("1113"),
+    QuotaRule::code("1120"),
+    QuotaRule::code("1121"),
+    QuotaRule::code("1304"),
+    QuotaRule::code("1308"),
+    QuotaRule::code("1309"),
+    QuotaRule::code("1310"),
 ];
 
 /// DashScope: `Arrearage` (overdue payment) and a free quota used up with
 /// "free tier only" set.
 pub const DASHSCOPE_QUOTA: &[QuotaRule] =
-    &[QuotaRule::Code("Arrearage"), QuotaRule::Code("AllocationQuota.FreeTierOnly")];
+    &[QuotaRule::code("Arrearage"), QuotaRule::code("AllocationQuota.FreeTierOnly")];
 
 /// DeepSeek: HTTP 402 "Insufficient Balance".
-pub const DEEPSEEK_QUOTA: &[QuotaRule] = &[QuotaRule::Status(402), QuotaRule::Message("Insufficient Balance")];
+pub const DEEPSEEK_QUOTA: &[QuotaRule] = &[QuotaRule::Status(402), QuotaRule::message("Insufficient Balance")];
 
 /// OpenRouter: HTTP 402 (insufficient credits), and OpenAI's codes passed through.
 pub const OPENROUTER_QUOTA: &[QuotaRule] = &[
     QuotaRule::Status(402),
-    QuotaRule::Code("insufficient_quota"),
-    QuotaRule::Code("billing_hard_limit_reached"),
-    QuotaRule::Code("billing_not_active"),
+    QuotaRule::code("insufficient_quota"),
+    QuotaRule::code("billing_hard_limit_reached"),
+    QuotaRule::code("billing_not_active"),
 ];
 
 /// Which codec a provider speaks.
@@ -242,7 +258,8 @@ impl std::fmt::Display for Api {
     }
 }
 
-/// A provider: its protocol, default base URL, key variables, default model and quirks.
+/// A provider's record, by the name its rows have always had: every preset is a
+/// [`Provider`], and so is a provider of your own.
 ///
 /// ```
 /// use lucid::model::Preset;
@@ -251,281 +268,189 @@ impl std::fmt::Display for Api {
 /// assert_eq!(glm.key_vars, ["ZHIPUAI_API_KEY"]);
 /// assert_eq!(Preset::find("gemini").unwrap().key_vars, ["GEMINI_API_KEY", "GOOGLE_API_KEY"]);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Preset {
-    /// Name used on the command line and in `provider:model` strings.
-    pub name: &'static str,
-    /// Default base URL (the codec appends `/chat/completions`).
-    pub base_url: &'static str,
-    /// The wire protocol.
-    pub protocol: Protocol,
-    /// Environment variables holding the API key, tried in order; empty for local servers.
-    pub key_vars: &'static [&'static str],
-    /// Model used when none is given; empty when the user must name one.
-    pub default_model: &'static str,
-    /// What it accepts differently.
-    pub quirks: Quirks,
-    /// Its errors meaning the account's money or quota ran out.
-    pub quota: &'static [QuotaRule],
-    /// Its `gen_ai.provider.name` in telemetry (the OpenTelemetry conventions' value where
-    /// there is one).
-    pub telemetry_name: &'static str,
-    /// Its own embeddings endpoint, when it serves one beside chat.
-    pub embeddings: Option<Embeddings>,
-    /// Hosted, or a server on the user's machine.
-    pub hosting: Hosting,
-    /// One line for the README's provider table.
-    pub notes: &'static str,
-}
+pub type Preset = Provider;
 
-/// A provider's embeddings endpoint: the OpenAI-compatible `/embeddings`, or Gemini's
-/// `batchEmbedContents` for the Gemini protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Embeddings {
-    /// The model used when none is named.
-    pub default_model: &'static str,
-    /// The most texts one request may carry.
-    pub batch: usize,
-}
+/// The codes with which Zhipu GLM refuses the `content` beside tool calls (1214: "content
+/// and tool_calls cannot both be empty", 1213).
+pub const GLM_REFUSALS: &[&str] = &["1214", "1213"];
 
-/// Where a provider runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Hosting {
-    /// A hosted API that needs a key.
-    Hosted,
-    /// A server on the user's machine, no key; `detect`: looked for at its default address
-    /// when no key is set (its context window is asked of the server, not the catalogue).
-    Local {
-        /// Whether `lucid run` looks for it when no key is set.
-        detect: bool,
-    },
-}
-
-const PRESETS: &[Preset] = &[
-    Preset {
-        name: "openai",
+/// The presets, in the order `lucid run` tries them.
+pub(super) fn rows() -> Vec<Provider> {
+    vec![
+    Provider {
+        name: "openai".into(),
         protocol: Protocol::OpenAiResponses,
-        base_url: "https://api.openai.com/v1",
-        key_vars: &["OPENAI_API_KEY"],
-        default_model: "gpt-4o-mini",
+        base_url: "https://api.openai.com/v1".into(),
+        key_vars: ["OPENAI_API_KEY"].into(),
+        default_model: "gpt-4o-mini".into(),
         quirks: Quirks::OPENAI,
-        quota: OPENAI_QUOTA,
-        telemetry_name: "openai",
-        embeddings: Some(Embeddings { default_model: "text-embedding-3-small", batch: 64 }),
+        quota: OPENAI_QUOTA.to_vec(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "openai".into(),
+        catalogue: "openai".into(),
+        embeddings: Some(Embeddings { default_model: "text-embedding-3-small".into(), batch: 64 }),
         hosting: Hosting::Hosted,
-        notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions",
+        notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions".into(),
     },
-    Preset {
-        name: "anthropic",
+    Provider {
+        name: "anthropic".into(),
         protocol: Protocol::Anthropic,
-        base_url: "https://api.anthropic.com",
-        key_vars: &["ANTHROPIC_API_KEY"],
-        default_model: "claude-sonnet-4-5",
+        base_url: "https://api.anthropic.com".into(),
+        key_vars: ["ANTHROPIC_API_KEY"].into(),
+        default_model: "claude-sonnet-4-5".into(),
         quirks: Quirks::OPENAI,
-        quota: ANTHROPIC_QUOTA,
-        telemetry_name: "anthropic",
+        quota: ANTHROPIC_QUOTA.to_vec(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "anthropic".into(),
+        catalogue: "anthropic".into(),
         embeddings: None,
         hosting: Hosting::Hosted,
-        notes: "native Messages API; thinking blocks sent back verbatim",
+        notes: "native Messages API; thinking blocks sent back verbatim".into(),
     },
-    Preset {
-        name: "gemini",
+    Provider {
+        name: "gemini".into(),
         protocol: Protocol::Gemini,
-        base_url: "https://generativelanguage.googleapis.com",
-        key_vars: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-        default_model: "gemini-2.5-flash",
+        base_url: "https://generativelanguage.googleapis.com".into(),
+        key_vars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"].into(),
+        default_model: "gemini-2.5-flash".into(),
         quirks: Quirks::OPENAI,
         // Per-day RESOURCE_EXHAUSTED violations are read from the error details by the codec.
-        quota: &[],
-        telemetry_name: "gcp.gemini",
-        embeddings: Some(Embeddings { default_model: "gemini-embedding-001", batch: 64 }),
+        quota: Vec::new(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "gcp.gemini".into(),
+        catalogue: "gemini".into(),
+        embeddings: Some(Embeddings { default_model: "gemini-embedding-001".into(), batch: 64 }),
         hosting: Hosting::Hosted,
-        notes: "native generateContent API; thought signatures sent back",
+        notes: "native generateContent API; thought signatures sent back".into(),
     },
-    Preset {
-        name: "zhipu",
+    Provider {
+        name: "zhipu".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "https://open.bigmodel.cn/api/paas/v4",
-        key_vars: &["ZHIPUAI_API_KEY"],
-        default_model: "glm-4.6",
+        base_url: "https://open.bigmodel.cn/api/paas/v4".into(),
+        key_vars: ["ZHIPUAI_API_KEY"].into(),
+        default_model: "glm-4.6".into(),
         quirks: Quirks {
-            content_policy: ContentPolicy::Null,
+            content_policy: ContentPolicy::Empty,
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"),
             stream_usage: false,
             ..Quirks::COMPATIBLE
         },
-        quota: ZHIPU_QUOTA,
-        telemetry_name: "zhipu",
-        embeddings: Some(Embeddings { default_model: "embedding-3", batch: 64 }),
+        quota: ZHIPU_QUOTA.to_vec(),
+        content_retry: ContentRetry::on(GLM_REFUSALS, &[ContentPolicy::Null, ContentPolicy::Placeholder(super::openai::TOOL_CALL_PLACEHOLDER)]),
+        telemetry_name: "zhipu".into(),
+        catalogue: "zhipu".into(),
+        embeddings: Some(Embeddings { default_model: "embedding-3".into(), batch: 64 }),
         hosting: Hosting::Hosted,
-        notes: "GLM; null content beside tool calls, then \"\" or a placeholder if GLM answers 1214; api.z.ai/api/paas/v4 outside China",
+        notes: "GLM; \"\" content beside tool calls, then null or a placeholder if GLM answers 1214; api.z.ai/api/paas/v4 outside China".into(),
     },
-    Preset {
-        name: "qwen",
+    Provider {
+        name: "qwen".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1",
-        key_vars: &["DASHSCOPE_API_KEY"],
-        default_model: "qwen-plus",
+        base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1".into(),
+        key_vars: ["DASHSCOPE_API_KEY"].into(),
+        default_model: "qwen-plus".into(),
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
-        quota: DASHSCOPE_QUOTA,
-        telemetry_name: "qwen",
-        embeddings: Some(Embeddings { default_model: "text-embedding-v4", batch: 10 }),
+        quota: DASHSCOPE_QUOTA.to_vec(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "qwen".into(),
+        catalogue: "qwen".into(),
+        embeddings: Some(Embeddings { default_model: "text-embedding-v4".into(), batch: 10 }),
         hosting: Hosting::Hosted,
-        notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China",
+        notes: "DashScope compatible mode; dashscope-intl.aliyuncs.com outside China".into(),
     },
-    Preset {
-        name: "deepseek",
+    Provider {
+        name: "deepseek".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "https://api.deepseek.com",
-        key_vars: &["DEEPSEEK_API_KEY"],
-        default_model: "deepseek-chat",
+        base_url: "https://api.deepseek.com".into(),
+        key_vars: ["DEEPSEEK_API_KEY"].into(),
+        default_model: "deepseek-chat".into(),
         quirks: Quirks { reasoning_echo: ReasoningEcho::CurrentTurn("reasoning_content"), ..Quirks::COMPATIBLE },
-        quota: DEEPSEEK_QUOTA,
-        telemetry_name: "deepseek",
+        quota: DEEPSEEK_QUOTA.to_vec(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "deepseek".into(),
+        catalogue: "deepseek".into(),
         embeddings: None,
         hosting: Hosting::Hosted,
-        notes: "reasoning_content sent back within a tool-call chain",
+        notes: "reasoning_content sent back within a tool-call chain".into(),
     },
-    Preset {
-        name: "ollama",
+    Provider {
+        name: "ollama".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "http://127.0.0.1:11434/v1",
-        key_vars: &[],
-        default_model: "llama3.2",
+        base_url: "http://127.0.0.1:11434/v1".into(),
+        key_vars: KeyVars::default(),
+        default_model: "llama3.2".into(),
         quirks: Quirks {
             content_policy: ContentPolicy::Empty,
             reasoning_echo: ReasoningEcho::CurrentTurn("reasoning"),
             ..Quirks::COMPATIBLE
         },
-        quota: &[],
-        telemetry_name: "ollama",
-        embeddings: Some(Embeddings { default_model: "nomic-embed-text", batch: 64 }),
+        quota: Vec::new(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "ollama".into(),
+        catalogue: "ollama".into(),
+        embeddings: Some(Embeddings { default_model: "nomic-embed-text".into(), batch: 64 }),
         hosting: Hosting::Local { detect: true },
-        notes: "local; no key",
+        notes: "local; no key".into(),
     },
-    Preset {
-        name: "vllm",
+    Provider {
+        name: "vllm".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "http://127.0.0.1:8000/v1",
-        key_vars: &[],
-        default_model: "",
+        base_url: "http://127.0.0.1:8000/v1".into(),
+        key_vars: KeyVars::default(),
+        default_model: "".into(),
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
-        quota: &[],
-        telemetry_name: "vllm",
+        quota: Vec::new(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "vllm".into(),
+        catalogue: "vllm".into(),
         embeddings: None,
         hosting: Hosting::Local { detect: false },
-        notes: "local; no key; --model must name the served model",
+        notes: "local; no key; --model must name the served model".into(),
     },
-    Preset {
-        name: "llamacpp",
+    Provider {
+        name: "llamacpp".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "http://127.0.0.1:8080/v1",
-        key_vars: &[],
-        default_model: "local",
+        base_url: "http://127.0.0.1:8080/v1".into(),
+        key_vars: KeyVars::default(),
+        default_model: "local".into(),
         quirks: Quirks { content_policy: ContentPolicy::Empty, ..Quirks::COMPATIBLE },
-        quota: &[],
-        telemetry_name: "llamacpp",
+        quota: Vec::new(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "llamacpp".into(),
+        catalogue: "llamacpp".into(),
         embeddings: None,
         hosting: Hosting::Local { detect: true },
-        notes: "local llama-server (start it with --jinja for tools); no key",
+        notes: "local llama-server (start it with --jinja for tools); no key".into(),
     },
-    Preset {
-        name: "openrouter",
+    Provider {
+        name: "openrouter".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "https://openrouter.ai/api/v1",
-        key_vars: &["OPENROUTER_API_KEY"],
-        default_model: "openai/gpt-4o-mini",
+        base_url: "https://openrouter.ai/api/v1".into(),
+        key_vars: ["OPENROUTER_API_KEY"].into(),
+        default_model: "openai/gpt-4o-mini".into(),
         quirks: Quirks::COMPATIBLE,
-        quota: OPENROUTER_QUOTA,
-        telemetry_name: "openrouter",
+        quota: OPENROUTER_QUOTA.to_vec(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "openrouter".into(),
+        catalogue: "openrouter".into(),
         embeddings: None,
         hosting: Hosting::Hosted,
-        notes: "",
+        notes: "".into(),
     },
-    Preset {
-        name: "groq",
+    Provider {
+        name: "groq".into(),
         protocol: Protocol::OpenAiChat,
-        base_url: "https://api.groq.com/openai/v1",
-        key_vars: &["GROQ_API_KEY"],
-        default_model: "llama-3.3-70b-versatile",
+        base_url: "https://api.groq.com/openai/v1".into(),
+        key_vars: ["GROQ_API_KEY"].into(),
+        default_model: "llama-3.3-70b-versatile".into(),
         quirks: Quirks::COMPATIBLE,
-        quota: OPENAI_QUOTA,
-        telemetry_name: "groq",
+        quota: OPENAI_QUOTA.to_vec(),
+        content_retry: ContentRetry::none(),
+        telemetry_name: "groq".into(),
+        catalogue: "groq".into(),
         embeddings: None,
         hosting: Hosting::Hosted,
-        notes: "",
+        notes: "".into(),
     },
-];
-
-impl Preset {
-    /// Every known preset, in the order `lucid run` tries them.
-    pub fn all() -> &'static [Preset] {
-        PRESETS
-    }
-
-    /// The preset with this name (`llama.cpp` and `dashscope` are accepted as aliases).
-    pub fn find(name: &str) -> Option<&'static Preset> {
-        let name = match name {
-            "llama.cpp" | "llama-cpp" => "llamacpp",
-            "dashscope" => "qwen",
-            "glm" => "zhipu",
-            "claude" => "anthropic",
-            "google" => "gemini",
-            other => other,
-        };
-        PRESETS.iter().find(|p| p.name == name)
-    }
-
-    /// This preset speaking `api` instead of its default; an error for a provider with a
-    /// protocol of its own (Anthropic, Gemini).
-    pub fn with_api(&self, api: Api) -> Result<Preset> {
-        let protocol = match (self.protocol, api) {
-            (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Chat) => Protocol::OpenAiChat,
-            (Protocol::OpenAiChat | Protocol::OpenAiResponses, Api::Responses) => Protocol::OpenAiResponses,
-            (p, _) => {
-                return Err(ModelError::Config(format!(
-                    "{} speaks its own API ({}); Preset::with_api(Api::{api:?}) applies to OpenAI-protocol providers only",
-                    self.name,
-                    p.api_name()
-                )));
-            }
-        };
-        Ok(Preset { protocol, ..*self })
-    }
-
-    /// The record of a server known only by its URL: Chat Completions with
-    /// [`Quirks::COMPATIBLE`], named `openai` (OpenAI's quota codes apply), no key
-    /// variables and no base URL (give one to its [`client`](Preset::client)).
-    ///
-    /// ```
-    /// use lucid::model::{Preset, Protocol};
-    /// let any = Preset::compatible();
-    /// assert_eq!((any.protocol, any.base_url), (Protocol::OpenAiChat, ""));
-    /// ```
-    pub fn compatible() -> Preset {
-        Preset {
-            name: "openai",
-            base_url: "",
-            protocol: Protocol::OpenAiChat,
-            key_vars: &[],
-            default_model: "",
-            quirks: Quirks::COMPATIBLE,
-            quota: &[],
-            telemetry_name: "openai",
-            embeddings: None,
-            hosting: Hosting::Hosted,
-            notes: "any OpenAI-compatible server, by its URL",
-        }
-    }
-
-    /// True for servers that run on the user's machine and need no key.
-    pub fn is_local(&self) -> bool {
-        matches!(self.hosting, Hosting::Local { .. })
-    }
-
-    /// The API key from the first of [`Preset::key_vars`] that is set and not blank.
-    pub fn key_from_env(&self) -> Option<String> {
-        self.key_vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()))
-    }
+    ]
 }
