@@ -77,8 +77,11 @@ pub struct Provider {
 pub struct KeyVars(Vec<String>);
 
 impl KeyVars {
-    /// Whether `name` is one of them.
-    pub fn contains(&self, name: &str) -> bool {
+    /// Whether `name` (a `str`, `&str` or `String`) is one of them.
+    pub fn contains<Q: ?Sized>(&self, name: &Q) -> bool
+    where
+        String: PartialEq<Q>,
+    {
         self.0.iter().any(|v| v == name)
     }
 
