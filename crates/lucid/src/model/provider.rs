@@ -7,11 +7,211 @@
 //! name, the catalogue's and price table's rows, the embeddings endpoint, the key
 //! variables) reads them from the record it carries, never by looking the name up.
 
-use std::sync::LazyLock;
+use std::borrow::Cow;
 
-use super::presets::{ContentPolicy, Protocol, Quirks, QuotaRule};
 use crate::model::error::{ModelError, Result};
-use crate::model::presets::Api;
+
+/// How an assistant message that carries tool calls but no text sends `content`.
+///
+/// Providers disagree: the OpenAI spec allows `null`; Zhipu GLM has answered error 1214
+/// ("content and tool_calls cannot both be empty") to `null` and, by some reports, to an
+/// empty string (its record sends `""` and settles the rest with its
+/// [`ContentRetry`]); some chat templates (vLLM, llama.cpp) fail on `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ContentPolicy {
+    /// Leave the `content` key out.
+    Omit,
+    /// `"content": null`.
+    Null,
+    /// `"content": ""`.
+    Empty,
+    /// `"content": "<text>"`, for servers that reject an empty assistant text.
+    Placeholder(&'static str),
+}
+
+/// Whether and how reasoning text is sent back to the provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReasoningEcho {
+    /// Never sent back.
+    Never,
+    /// Sent back in this field for assistant messages of the current turn (after the last
+    /// user message): DeepSeek and GLM need it during a tool-call chain and reject or
+    /// ignore it from earlier turns.
+    CurrentTurn(&'static str),
+}
+
+/// Where a compatible server departs from OpenAI in what it accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quirks {
+    /// `content` of a tool-calling assistant message without text.
+    pub content_policy: ContentPolicy,
+    /// Reasoning round-trip.
+    pub reasoning_echo: ReasoningEcho,
+    /// Send `stream_options: {include_usage: true}` when streaming.
+    pub stream_usage: bool,
+    /// The field carrying the output token limit: OpenAI deprecated `max_tokens` for
+    /// `max_completion_tokens` (its reasoning models reject the old name); compatible
+    /// servers take `max_tokens`.
+    pub max_tokens_field: &'static str,
+    /// One call may carry tools and a JSON schema for the answer and still call the tools.
+    /// Servers that enforce the schema with a grammar (llama.cpp, vLLM) force the answer
+    /// instead, so a structured run there calls the tools first and asks for the answer in
+    /// a last call without them.
+    pub format_with_tools: bool,
+}
+
+impl Quirks {
+    /// OpenAI's own behaviour.
+    pub const OPENAI: Quirks = Quirks {
+        content_policy: ContentPolicy::Null,
+        reasoning_echo: ReasoningEcho::Never,
+        stream_usage: true,
+        max_tokens_field: "max_completion_tokens",
+        format_with_tools: true,
+    };
+
+    /// What most compatible servers accept: OpenAI's shapes with the classic `max_tokens`.
+    pub const COMPATIBLE: Quirks =
+        Quirks { max_tokens_field: "max_tokens", format_with_tools: false, ..Quirks::OPENAI };
+}
+
+/// One row of a provider's table of errors meaning its account's money or quota ran out
+/// (never retried; reported as [`QuotaExhausted`](crate::ProviderErrorKind::QuotaExhausted)
+/// with the provider's own message). A provider adds its rows to its preset
+/// ([`Provider::quota`]) or, for a native API, to its codec.
+///
+/// ```
+/// use lucid::ProviderError;
+/// use lucid::model::presets::QuotaRule;
+/// let rules = [QuotaRule::code("1113"), QuotaRule::Status(402)];
+/// let arrears = ProviderError::new("zhipu", Some(429), "Your account is in arrears").with_code("1113");
+/// assert!(QuotaRule::matches_any(&rules, &arrears));
+/// assert!(!QuotaRule::matches_any(&rules, &ProviderError::new("zhipu", Some(429), "slow down").with_code("1302")));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum QuotaRule {
+    /// The error's `code` or `type` is this.
+    Code(Cow<'static, str>),
+    /// The HTTP status is this.
+    Status(u16),
+    /// The message contains this text (for providers that say it only in words).
+    Message(Cow<'static, str>),
+}
+
+impl QuotaRule {
+    /// The error's `code` or `type` is `code`.
+    pub const fn code(code: &'static str) -> QuotaRule {
+        QuotaRule::Code(Cow::Borrowed(code))
+    }
+
+    /// The message contains `text`.
+    pub const fn message(text: &'static str) -> QuotaRule {
+        QuotaRule::Message(Cow::Borrowed(text))
+    }
+
+    /// Whether `e` matches this row.
+    pub fn matches(&self, e: &crate::ProviderError) -> bool {
+        match self {
+            QuotaRule::Code(c) => [&e.code, &e.error_type].into_iter().flatten().any(|s| s == c),
+            QuotaRule::Status(s) => e.status == Some(*s),
+            QuotaRule::Message(m) => e.message.contains(m.as_ref()),
+        }
+    }
+
+    /// Whether `e` matches any row of `rules`.
+    pub fn matches_any(rules: &[QuotaRule], e: &crate::ProviderError) -> bool {
+        rules.iter().any(|r| r.matches(e))
+    }
+
+    /// `e`, marked [`quota_exhausted`](crate::ProviderError::quota_exhausted) when a row
+    /// of `rules` matches.
+    pub fn apply(rules: &[QuotaRule], e: crate::ProviderError) -> crate::ProviderError {
+        if QuotaRule::matches_any(rules, &e) { e.quota_exhausted() } else { e }
+    }
+}
+
+/// The text sent beside tool calls by [`ContentPolicy::Placeholder`] in the presets'
+/// [`ContentRetry`] (a short sentence: some servers reject an empty assistant text).
+pub const TOOL_CALL_PLACEHOLDER: &str = "Calling tools.";
+
+/// Which codec a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// OpenAI Chat Completions (and every compatible server).
+    OpenAiChat,
+    /// OpenAI Responses (and every server that implements it).
+    OpenAiResponses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Google Gemini `generateContent`.
+    Gemini,
+}
+
+impl Protocol {
+    /// The name `lucid providers` shows: `chat`, `responses`, `messages`, `generateContent`.
+    pub fn api_name(self) -> &'static str {
+        match self {
+            Protocol::OpenAiChat => "chat",
+            Protocol::OpenAiResponses => "responses",
+            Protocol::Anthropic => "messages",
+            Protocol::Gemini => "generateContent",
+        }
+    }
+}
+
+/// Which of OpenAI's two APIs an OpenAI-protocol provider speaks (`--api chat|responses`,
+/// `api = "..."` in the config).
+///
+/// ```
+/// use lucid::model::{Api, Preset, Protocol};
+/// let openai = Preset::find("openai").unwrap();
+/// assert_eq!(openai.protocol, Protocol::OpenAiResponses);
+/// let chat = openai.with_api(Api::Chat).unwrap();
+/// assert_eq!(chat.protocol, Protocol::OpenAiChat);
+/// assert!(Preset::find("anthropic").unwrap().with_api(Api::Responses).is_err());
+/// assert_eq!("responses".parse::<Api>().unwrap(), Api::Responses);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Api {
+    /// `POST /chat/completions`.
+    Chat,
+    /// `POST /responses`.
+    Responses,
+}
+
+impl Api {
+    /// `chat` or `responses`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Api::Chat => "chat",
+            Api::Responses => "responses",
+        }
+    }
+}
+
+impl std::str::FromStr for Api {
+    type Err = ModelError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "chat" | "chat-completions" | "chat_completions" => Ok(Api::Chat),
+            "responses" => Ok(Api::Responses),
+            other => Err(ModelError::Config(format!("unknown API `{other}`: use `chat` or `responses`"))),
+        }
+    }
+}
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A provider: its protocol, default base URL, key variables, default model, quirks,
 /// quota codes, telemetry name, catalogue name, embeddings endpoint and hosting.
@@ -186,28 +386,7 @@ pub enum Hosting {
     },
 }
 
-static PRESETS: LazyLock<Vec<Provider>> = LazyLock::new(super::presets::rows);
-
 impl Provider {
-    /// Every known preset, in the order `lucid run` tries them.
-    pub fn all() -> &'static [Provider] {
-        &PRESETS
-    }
-
-    /// The preset with this name (`llama.cpp` and `dashscope` are accepted as aliases):
-    /// for configuration, before a client is made. A client carries its record.
-    pub fn find(name: &str) -> Option<&'static Provider> {
-        let name = match name {
-            "llama.cpp" | "llama-cpp" => "llamacpp",
-            "dashscope" => "qwen",
-            "glm" => "zhipu",
-            "claude" => "anthropic",
-            "google" => "gemini",
-            other => other,
-        };
-        PRESETS.iter().find(|p| p.name == name)
-    }
-
     /// This provider speaking `api` instead of its default; an error for a provider with a
     /// protocol of its own (Anthropic, Gemini).
     pub fn with_api(&self, api: Api) -> Result<Provider> {
@@ -223,38 +402,6 @@ impl Provider {
             }
         };
         Ok(Provider { protocol, ..self.clone() })
-    }
-
-    /// The record of a server known only by its URL: Chat Completions with
-    /// [`Quirks::COMPATIBLE`], named `openai` (OpenAI's quota codes apply), no key
-    /// variables and no base URL (give one to its [`client`](Provider::client)). Should
-    /// it answer Zhipu's 1214 or 1213 to the `content` beside tool calls (GLM behind a
-    /// gateway), it is sent `""`, then a placeholder text.
-    ///
-    /// ```
-    /// use lucid::model::{Preset, Protocol};
-    /// let any = Preset::compatible();
-    /// assert_eq!((any.protocol, any.base_url.as_str()), (Protocol::OpenAiChat, ""));
-    /// ```
-    pub fn compatible() -> Provider {
-        Provider {
-            name: "openai".into(),
-            base_url: String::new(),
-            protocol: Protocol::OpenAiChat,
-            key_vars: KeyVars::default(),
-            default_model: String::new(),
-            quirks: Quirks::COMPATIBLE,
-            content_retry: ContentRetry::on(
-                super::presets::GLM_REFUSALS,
-                &[ContentPolicy::Empty, ContentPolicy::Placeholder(super::openai::TOOL_CALL_PLACEHOLDER)],
-            ),
-            quota: Vec::new(),
-            telemetry_name: "openai".into(),
-            catalogue: "openai".into(),
-            embeddings: None,
-            hosting: Hosting::Hosted,
-            notes: "any OpenAI-compatible server, by its URL".into(),
-        }
     }
 
     /// A copy under another name, which it then also goes by in telemetry, the catalogue

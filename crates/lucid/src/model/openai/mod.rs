@@ -16,7 +16,7 @@ use crate::message::Message;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
-use crate::model::presets::{ContentPolicy, Provider, Quirks, QuotaRule, ReasoningEcho};
+use crate::model::provider::{ContentPolicy, Provider, Quirks, QuotaRule, ReasoningEcho};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, wire_parts};
 
 mod decode;
@@ -191,9 +191,7 @@ fn encode_message(m: &Message, quirks: &Quirks, current_turn: bool) -> Value {
     }
 }
 
-/// The text sent beside tool calls by the last content fallback (see
-/// [`ContentRetry`](crate::model::provider::ContentRetry)).
-pub const TOOL_CALL_PLACEHOLDER: &str = "Calling tools.";
+pub use crate::model::provider::TOOL_CALL_PLACEHOLDER;
 
 /// The Chat Completions codec of a provider's record: its quirks, its quota rules and what
 /// it is resent when it refuses the `content` beside tool calls.

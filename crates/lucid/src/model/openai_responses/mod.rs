@@ -27,7 +27,7 @@ use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCal
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
-use crate::model::presets::{Provider, QuotaRule};
+use crate::model::provider::{Provider, QuotaRule};
 use crate::model::stream::normalize_finish;
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, openai, wire_parts};
 
