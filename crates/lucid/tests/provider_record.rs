@@ -92,3 +92,18 @@ async fn the_record_decides_not_the_name() {
     assert!(matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted), "{err:?}");
     assert_eq!(requests, 1);
 }
+
+#[tokio::test]
+async fn a_native_protocols_record_adds_its_own_quota_codes() {
+    // An Anthropic-protocol gateway whose record says `spend_cap` means the money ran out.
+    let mut gateway = Provider::find("anthropic").unwrap().renamed("claude-gateway");
+    gateway.quota.push(lucid::model::presets::QuotaRule::code("spend_cap"));
+    let body = json!({"type": "error", "error": {"type": "spend_cap", "message": "Monthly spend cap reached"}});
+    let server = MockServer::start(move |_| Reply::json(429, &body).with_header("retry-after", "0")).await;
+    let transport = HttpTransport::builder().retry(RetryPolicy { max_retries: 2, ..RetryPolicy::default() }).build();
+    let base = server.url().trim_end_matches("/v1").to_string();
+    let model = gateway.client().key("k").model("m").base_url(base).transport(transport.unwrap()).build().unwrap();
+    let err = lucid::Agent::builder(model).build().session().run("hi").await.unwrap_err();
+    assert!(matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted && !e.retryable), "{err:?}");
+    assert_eq!(server.requests().len(), 1);
+}

@@ -256,6 +256,18 @@ impl<C: Codec> HttpModel<C> {
     }
 }
 
+impl<C: Codec> HttpModel<C> {
+    /// An error body as the codec reads it, marked by the record's quota rules too (a
+    /// codec of its own, Anthropic's or Gemini's, knows only its protocol's).
+    fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
+        let e = self.codec.decode_error(provider, status, body);
+        match &self.record {
+            Some(r) => crate::model::provider::QuotaRule::apply(&r.quota, e),
+            None => e,
+        }
+    }
+}
+
 impl<C> HttpModel<C> {
     fn http<'a>(&'a self, url: &'a str, body: Bytes, stream: bool) -> HttpRequest<'a> {
         HttpRequest { provider: &self.provider, model: &self.model, url, headers: &self.headers, body, stream }
@@ -290,7 +302,7 @@ impl<C: Codec> ChatModel for HttpModel<C> {
                 .with_fallback(&request, false, |url, body| {
                     async move {
                         self.transport
-                            .post_json(&self.http(&url, body, false), &|p, s, b| self.codec.decode_error(p, s, b))
+                            .post_json(&self.http(&url, body, false), &|p, s, b| self.decode_error(p, s, b))
                             .await
                     }
                     .boxed()
@@ -314,7 +326,7 @@ impl<C: Codec> ChatModel for HttpModel<C> {
             self.with_fallback(&request, true, |url, body| {
                 async move {
                     let decoder = self.codec.stream_decoder(&self.provider);
-                    let errors = |p: &str, s: u16, b: &[u8]| self.codec.decode_error(p, s, b);
+                    let errors = |p: &str, s: u16, b: &[u8]| self.decode_error(p, s, b);
                     self.transport.post_sse(&self.http(&url, body, true), &errors, decoder).await
                 }
                 .boxed()
