@@ -71,6 +71,11 @@ async fn the_client_carries_the_record_for_telemetry_the_catalogue_and_prices() 
         lucid::model::prices::Prices::default().price_for(&*model).is_some(),
         "OpenAI's row, by its catalogue name"
     );
+    // A model with backups is known by its primary's record.
+    let gemini = Provider::find("gemini").unwrap().client().key("k").build().unwrap();
+    let backup = Provider::find("zhipu").unwrap().client().key("k").build().unwrap();
+    let with_backup = lucid::model::Fallback::new(gemini).backup(backup);
+    assert_eq!(lucid::telemetry::system_name(&with_backup), "gcp.gemini");
     // Groq's own rows of the catalogue, for a gateway that says it serves Groq's models.
     let mut gateway = Provider::compatible().renamed("gateway");
     gateway.catalogue = "groq".into();
