@@ -41,7 +41,7 @@ pub async fn show(model: &ModelArgs, file: &FileConfig) -> anyhow::Result<i32> {
         Ok((cfg, source)) => {
             println!("provider = {:?}", cfg.provider);
             println!("model = {:?}", cfg.model);
-            if cfg.provider == config::LOCAL && cfg.preset.is_none() {
+            if cfg.record.is_none() {
                 show_model_file(&cfg);
             } else {
                 println!("base_url = {:?}", cfg.base_url);

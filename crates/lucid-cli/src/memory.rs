@@ -27,10 +27,11 @@ fn embedder(cfg: &ModelConfig, settings: &MemorySettings) -> anyhow::Result<Opti
         Embeddings::Off => Ok(None),
         Embeddings::Local(dir) => local(dir),
         Embeddings::Provider => {
-            // A bare base URL is some OpenAI-compatible server: used only with a model named.
-            let provider = cfg.preset.map_or("openai-compatible", |p| p.name);
+            // The record the client carries (the in-process engine has none: some
+            // OpenAI-compatible server, used only with a model named).
+            let own = lucid::model::Provider::compatible().renamed("openai-compatible");
             let built = lucid::memory::provider_embedder(
-                provider,
+                cfg.record.as_ref().unwrap_or(&own),
                 &cfg.base_url,
                 cfg.api_key.clone(),
                 settings.embedding_model.as_deref(),

@@ -1,5 +1,7 @@
 //! A quota or billing error from any of the seven hosted providers ends `lucid run` with a
-//! non-zero status after exactly one request, saying what the provider said.
+//! non-zero status after exactly one request, saying what the provider said: named as a
+//! preset, or defined in a configuration file with the preset's fields under a name of
+//! its own (the client carries that record, so it knows the same codes).
 
 mod common;
 
@@ -15,6 +17,16 @@ async fn lucid(args: Vec<String>, key_var: &str) -> Output {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_quota_error_is_reported_after_one_request_for_every_provider() {
+    every_provider(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_from_the_configuration_file_with_a_presets_fields_is_that_preset() {
+    every_provider(true).await;
+}
+
+/// The quota mocks, for each preset named or (`own`) written out in a configuration file.
+async fn every_provider(own: bool) {
     let gemini_per_day = json!({"error": {"code": 429, "status": "RESOURCE_EXHAUSTED",
         "message": "You exceeded your current quota, please check your plan and billing details.",
         "details": [
@@ -74,8 +86,19 @@ async fn a_quota_error_is_reported_after_one_request_for_every_provider() {
         // Anthropic's and Gemini's base URLs end before their version segment.
         let base =
             if matches!(provider, "anthropic" | "gemini") { base.trim_end_matches("/v1").to_string() } else { base };
-        let args = ["run", "-p", provider, "-m", "m", "--base-url", &base, "--max-retries", "3", "hi"];
-        let out = lucid(args.iter().map(|a| a.to_string()).collect(), key_var).await;
+        let mut args = ["run", "-p", provider, "-m", "m", "--base-url", &base, "--max-retries", "3", "hi"]
+            .map(str::to_string)
+            .to_vec();
+        if own {
+            // No preset is named: `own-zhipu` is known by its section alone.
+            let dir = common::test_dir(&format!("quota-own-{provider}"));
+            let record = lucid::model::Provider::find(provider).unwrap();
+            let config = dir.join("c.toml");
+            std::fs::write(&config, common::provider_section(&format!("own-{provider}"), record, &base)).unwrap();
+            args = vec!["run".into(), "--config".into(), config.display().to_string()];
+            args.extend(["-p", &format!("own-{provider}"), "-m", "m", "--max-retries", "3", "hi"].map(str::to_string));
+        }
+        let out = lucid(args, key_var).await;
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{provider}: {stderr}");
         assert_eq!(server.requests().len(), 1, "{provider}: retried a quota error");

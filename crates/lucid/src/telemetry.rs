@@ -28,6 +28,7 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use crate::message::{FinishReason, Message, Usage};
+use crate::model::ChatModel;
 
 /// The target of every span of this module.
 pub const TARGET: &str = "lucid::telemetry";
@@ -56,13 +57,21 @@ pub fn captures_content() -> bool {
     }
 }
 
-/// The `gen_ai.provider.name` of a Lucid provider: the conventions' well-known value
-/// where there is one, else Lucid's own name.
-pub fn provider_name(provider: &str) -> &str {
-    match crate::model::presets::Preset::find(provider) {
-        Some(p) => p.telemetry_name,
+/// The `gen_ai.provider.name` of a model's provider: its record's telemetry name (the
+/// conventions' well-known value where there is one), else, for a client without a
+/// record, its provider's name.
+///
+/// ```
+/// use lucid::model::{ChatModel, Provider};
+/// let gemini = Provider::find("gemini").unwrap().client().key("k").build()?;
+/// assert_eq!(lucid::telemetry::system_name(&*gemini), "gcp.gemini");
+/// # Ok::<(), lucid::Error>(())
+/// ```
+pub fn system_name(model: &dyn ChatModel) -> &str {
+    match model.record() {
+        Some(r) => &r.telemetry_name,
         // Clients of providers Lucid has no record of (HttpModel::with_codec).
-        None => match provider {
+        None => match model.provider() {
             "mistral" => "mistral_ai",
             "xai" => "x_ai",
             other => other,
@@ -70,8 +79,9 @@ pub fn provider_name(provider: &str) -> &str {
     }
 }
 
-/// The span of one turn of an agent (`invoke_agent`).
-pub(crate) fn agent_span(agent: Option<&str>, provider: &str, model: &str) -> Span {
+/// The span of one turn of an agent (`invoke_agent`); `system` is its
+/// [`system_name`].
+pub(crate) fn agent_span(agent: Option<&str>, system: &str, model: &str) -> Span {
     let span = tracing::info_span!(
         target: TARGET,
         "invoke_agent",
@@ -79,7 +89,7 @@ pub(crate) fn agent_span(agent: Option<&str>, provider: &str, model: &str) -> Sp
         otel.kind = "internal",
         gen_ai.operation.name = "invoke_agent",
         gen_ai.agent.name = agent,
-        gen_ai.provider.name = provider_name(provider),
+        gen_ai.provider.name = system,
         gen_ai.request.model = model,
         gen_ai.response.model = Empty,
         gen_ai.usage.input_tokens = Empty,
@@ -92,14 +102,14 @@ pub(crate) fn agent_span(agent: Option<&str>, provider: &str, model: &str) -> Sp
 }
 
 /// The span of one model call (`chat`), with the messages sent when content is captured.
-pub(crate) fn chat_span(provider: &str, model: &str, messages: &[Message]) -> Span {
+pub(crate) fn chat_span(system: &str, model: &str, messages: &[Message]) -> Span {
     let span = tracing::info_span!(
         target: TARGET,
         "chat",
         otel.name = Empty,
         otel.kind = "client",
         gen_ai.operation.name = "chat",
-        gen_ai.provider.name = provider_name(provider),
+        gen_ai.provider.name = system,
         gen_ai.request.model = model,
         gen_ai.response.model = Empty,
         gen_ai.usage.input_tokens = Empty,

@@ -44,7 +44,7 @@ fn conversation() -> Vec<Message> {
 fn openai_body(preset: &str) -> Value {
     let p = Preset::find(preset).unwrap();
     let msgs = conversation();
-    openai::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), p.default_model, &p.quirks, false)
+    openai::encode(&ChatRequest::new(&msgs, &[], &ChatOptions::default()), &p.default_model, &p.quirks, false)
 }
 
 #[test]

@@ -155,7 +155,9 @@ async fn pgvector_index_passes_the_suite() {
 #[tokio::test]
 async fn each_providers_embedder_speaks_its_documented_shape() {
     use lucid::memory::provider_embedder;
+    use lucid::model::Provider;
     use lucid::model::http::HttpTransport;
+    let record = |name: &str| Provider::find(name).unwrap();
     let server = MockServer::start(|req| {
         let body = req.json();
         if req.path.ends_with(":batchEmbedContents") {
@@ -186,7 +188,7 @@ async fn each_providers_embedder_speaks_its_documented_shape() {
         ("gemini", root.clone(), "gemini-embedding-001", 1),
     ] {
         let before = server.requests().len();
-        let e = provider_embedder(provider, &base, Some("key-1".into()), None, HttpTransport::default())
+        let e = provider_embedder(record(provider), &base, Some("key-1".into()), None, HttpTransport::default())
             .expect("the provider has an embeddings endpoint")
             .unwrap();
         assert_eq!(e.model_name(), model);
@@ -207,9 +209,13 @@ async fn each_providers_embedder_speaks_its_documented_shape() {
             assert_eq!(r.json()["model"], model);
         }
     }
-    let none = provider_embedder("deepseek", "https://api.deepseek.com", None, None, HttpTransport::default());
+    let none = provider_embedder(record("deepseek"), "https://api.deepseek.com", None, None, HttpTransport::default());
     assert!(none.is_none(), "no endpoint, no embedder");
     // A server with no preset is used with a model named.
-    let named = provider_embedder("vllm", &server.url(), None, Some("bge-m3"), HttpTransport::default());
+    let named = provider_embedder(record("vllm"), &server.url(), None, Some("bge-m3"), HttpTransport::default());
+    assert_eq!(named.unwrap().unwrap().model_name(), "bge-m3");
+    // So is a provider of one's own (a configuration file's), by its record.
+    let own = Provider::compatible().renamed("acme");
+    let named = provider_embedder(&own, &server.url(), None, Some("bge-m3"), HttpTransport::default());
     assert_eq!(named.unwrap().unwrap().model_name(), "bge-m3");
 }

@@ -1,31 +1,37 @@
 //! Each provider's quota table: what means "the money or quota ran out" (never retried)
 //! and what is only a rate limit (retried).
 
+use lucid::ProviderError;
 use lucid::ProviderErrorKind::{QuotaExhausted, RateLimited};
-use lucid::model::{Codec, anthropic, gemini, openai, openai_responses::ResponsesCodec};
+use lucid::model::{Codec, Provider, anthropic, gemini, openai, openai_responses::ResponsesCodec};
+
+/// An error body decoded as the client of `provider`'s record decodes it: the quota codes
+/// are the record's, not looked up by the name.
+fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
+    openai::OpenAiCodec::for_preset(Provider::find(provider).unwrap()).decode_error(provider, status, body)
+}
 
 #[test]
 fn zhipu_account_and_usage_limit_codes_are_quota_its_rate_limits_are_not() {
     for code in ["1110", "1113", "1121", "1304", "1308", "1309", "1310"] {
         let body = format!(r#"{{"error":{{"code":"{code}","message":"limit"}}}}"#);
-        let e = openai::decode_error("zhipu", 429, body.as_bytes());
+        let e = decode_error("zhipu", 429, body.as_bytes());
         assert_eq!((e.kind, e.retryable), (QuotaExhausted, false), "{code}");
     }
     for code in ["1302", "1303", "1305"] {
         let body = format!(r#"{{"error":{{"code":"{code}","message":"too many requests"}}}}"#);
-        let e = openai::decode_error("zhipu", 429, body.as_bytes());
+        let e = decode_error("zhipu", 429, body.as_bytes());
         assert_eq!((e.kind, e.retryable), (RateLimited, true), "{code}");
     }
     // Zhipu's codes mean nothing for another provider.
-    let e = openai::decode_error("groq", 429, br#"{"error":{"code":"1113","message":"x"}}"#);
+    let e = decode_error("groq", 429, br#"{"error":{"code":"1113","message":"x"}}"#);
     assert_eq!(e.kind, RateLimited);
 }
 
 #[test]
 fn dashscope_arrearage_in_both_of_its_shapes() {
-    let compat = openai::decode_error("qwen", 400, br#"{"error":{"code":"Arrearage","message":"Access denied"}}"#);
-    let native =
-        openai::decode_error("qwen", 400, br#"{"code":"Arrearage","message":"Access denied","request_id":"r"}"#);
+    let compat = decode_error("qwen", 400, br#"{"error":{"code":"Arrearage","message":"Access denied"}}"#);
+    let native = decode_error("qwen", 400, br#"{"code":"Arrearage","message":"Access denied","request_id":"r"}"#);
     assert_eq!((compat.kind, native.kind), (QuotaExhausted, QuotaExhausted));
     assert_eq!(native.message, "Access denied");
 }

@@ -57,7 +57,7 @@ fn body(preset: &str, stream: bool, options: &ChatOptions) -> serde_json::Value 
     let p = Preset::find(preset).unwrap();
     let msgs = conversation();
     let tools = tools();
-    openai::encode(&ChatRequest::new(&msgs, &tools, options), p.default_model, &p.quirks, stream)
+    openai::encode(&ChatRequest::new(&msgs, &tools, options), &p.default_model, &p.quirks, stream)
 }
 
 #[test]
@@ -90,9 +90,10 @@ fn openai_streaming_request_with_every_option() {
 }
 
 #[test]
-fn zhipu_request_sends_null_content_beside_tool_calls_and_reasoning_of_the_current_turn() {
+fn zhipu_request_sends_empty_content_beside_tool_calls_and_reasoning_of_the_current_turn() {
     let b = body("zhipu", true, &ChatOptions::default());
-    assert_eq!(b["messages"][2]["content"], serde_json::Value::Null);
+    // `""` from the first request, as the design asks (no 1214 round trip for `null`).
+    assert_eq!(b["messages"][2]["content"], "");
     assert!(b["messages"][2].get("reasoning_content").is_none(), "reasoning of an earlier turn is not sent");
     assert_eq!(b["messages"][7]["reasoning_content"], "The user wants a retry.");
     assert!(b.get("stream_options").is_none());

@@ -1,6 +1,7 @@
-//! Zhipu's 1214 settled by the provider: an assistant message with tool calls and no text
-//! is resent once in each next form (`null`, then `""`, then a short placeholder) until
-//! GLM accepts one, and the client keeps the form that worked.
+//! Zhipu's 1214 settled by its record: an assistant message with tool calls and no text
+//! goes with `content: ""` from the first request (no 1214 round trip), and should GLM
+//! refuse it, is resent once in each next form of the record (`null`, then a short
+//! placeholder) until GLM accepts one; the client keeps the form that worked.
 
 use lucid::message::AssistantMessage;
 use lucid::model::openai::TOOL_CALL_PLACEHOLDER;
@@ -81,23 +82,41 @@ fn forms(server: &MockServer) -> Vec<&'static str> {
 }
 
 #[tokio::test]
-async fn null_refused_empty_string_accepted_and_remembered() {
+async fn the_first_request_already_sends_an_empty_string_beside_tool_calls() {
+    // GLM as the original design found it: `""` accepted, `null` refused with 1214.
     let server = glm(&["empty"]).await;
     let model = client(&server);
     assert_eq!(ask(&model, false).await.unwrap(), "It is 5.");
-    assert_eq!(forms(&server), ["null", "empty"]);
-    // The client keeps what worked: the next request is sent in that form at once, by
-    // every clone too.
-    assert_eq!(ask(&model.clone(), false).await.unwrap(), "It is 5.");
-    assert_eq!(forms(&server), ["null", "empty", "empty"]);
+    assert_eq!(forms(&server), ["empty"], "one request, no 1214 first");
+    assert_eq!(ask(&model, true).await.unwrap(), "It is 5.");
+    assert_eq!(forms(&server), ["empty", "empty"]);
+    // The same through the builder, as `from_env("zhipu:…")` and the CLI make it.
+    let built = Preset::find("zhipu").unwrap().client().key("k").model("glm-4.6").base_url(server.url());
+    let built = built.transport(HttpTransport::builder().retry(RetryPolicy::none()).build().unwrap()).build().unwrap();
+    let h = history();
+    let o = ChatOptions::default();
+    built.chat(ChatRequest::new(&h, &[], &o)).await.unwrap();
+    assert_eq!(forms(&server), ["empty", "empty", "empty"]);
 }
 
 #[tokio::test]
-async fn null_and_empty_refused_the_placeholder_accepted_streaming_too() {
+async fn empty_refused_null_accepted_and_remembered() {
+    let server = glm(&["null"]).await;
+    let model = client(&server);
+    assert_eq!(ask(&model, false).await.unwrap(), "It is 5.");
+    assert_eq!(forms(&server), ["empty", "null"]);
+    // The client keeps what worked: the next request is sent in that form at once, by
+    // every clone too.
+    assert_eq!(ask(&model.clone(), false).await.unwrap(), "It is 5.");
+    assert_eq!(forms(&server), ["empty", "null", "null"]);
+}
+
+#[tokio::test]
+async fn empty_and_null_refused_the_placeholder_accepted_streaming_too() {
     let server = glm(&["text"]).await;
     let model = client(&server);
     assert_eq!(ask(&model, true).await.unwrap(), "It is 5.");
-    assert_eq!(forms(&server), ["null", "empty", "text"]);
+    assert_eq!(forms(&server), ["empty", "null", "text"]);
     let last = server.requests()[2].json();
     assert_eq!(last["messages"][1]["content"], TOOL_CALL_PLACEHOLDER);
 }
@@ -107,7 +126,31 @@ async fn every_form_refused_ends_with_the_providers_error_after_one_try_of_each(
     let server = glm(&[]).await;
     let e = ask(&client(&server), false).await.unwrap_err();
     assert!(matches!(&e, Error::Provider(p) if p.code.as_deref() == Some("1214")), "{e}");
+    assert_eq!(forms(&server), ["empty", "null", "text"]);
+}
+
+#[tokio::test]
+async fn a_server_known_by_its_url_keeps_null_first_then_empty_then_the_placeholder() {
+    // GLM behind a gateway, no record of its own: the compatible record's forms.
+    let server = glm(&["text"]).await;
+    let transport = HttpTransport::builder().retry(RetryPolicy::none()).build().unwrap();
+    let model = OpenAiCompatible::new(&server.url(), None, "glm-4.6").unwrap().with_transport(transport);
+    assert_eq!(ask(&model, false).await.unwrap(), "It is 5.");
     assert_eq!(forms(&server), ["null", "empty", "text"]);
+}
+
+#[tokio::test]
+async fn a_provider_without_content_retries_is_not_resent_on_1214() {
+    let server = glm(&["empty"]).await;
+    let transport = HttpTransport::builder().retry(RetryPolicy::none()).build().unwrap();
+    let deepseek = Preset::find("deepseek").unwrap();
+    let model = OpenAiCompatible::from_preset(deepseek, "deepseek-chat", Some("k".into()))
+        .unwrap()
+        .with_base_url(&server.url())
+        .unwrap()
+        .with_transport(transport);
+    assert!(ask(&model, false).await.is_err());
+    assert_eq!(forms(&server), ["null"], "its record has no 1214: one request");
 }
 
 #[tokio::test]

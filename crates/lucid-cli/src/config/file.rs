@@ -226,6 +226,44 @@ pub struct ProviderSection {
     pub key_env: Option<String>,
     /// Its default model.
     pub model: Option<String>,
+    // The rest are the fields of a provider's record (`lucid::model::Provider`): a
+    // section with them defines a provider exactly as a preset with the same fields, or
+    // changes a preset's. See `super::record`.
+    /// `chat`, `responses`, `messages` (Anthropic) or `generateContent` (Gemini).
+    pub protocol: Option<String>,
+    /// The environment variables holding its key, tried in order (beside `key_env`).
+    pub key_vars: Option<Vec<String>>,
+    /// `content` beside tool calls without text: `omit`, `null`, `empty` or `placeholder`.
+    pub content: Option<String>,
+    /// The error codes refusing that `content` (Zhipu's `["1214", "1213"]`).
+    pub content_retry_codes: Option<Vec<String>>,
+    /// The forms resent then, in order (`["null", "placeholder"]`).
+    pub content_retry: Option<Vec<String>>,
+    /// The field reasoning is sent back in within a tool-call chain (`reasoning_content`,
+    /// `reasoning`), or `never`.
+    pub reasoning_echo: Option<String>,
+    /// Ask for usage in streams (`stream_options`).
+    pub stream_usage: Option<bool>,
+    /// `max_tokens` or `max_completion_tokens`.
+    pub max_tokens_field: Option<String>,
+    /// One call may carry tools and an answer schema.
+    pub format_with_tools: Option<bool>,
+    /// Its error codes meaning the money or quota ran out.
+    pub quota_codes: Option<Vec<String>>,
+    /// Its HTTP statuses meaning the same (402).
+    pub quota_statuses: Option<Vec<u16>>,
+    /// Words of its error messages meaning the same.
+    pub quota_messages: Option<Vec<String>>,
+    /// Its `gen_ai.provider.name` in telemetry.
+    pub telemetry_name: Option<String>,
+    /// The name its models go by in the model catalogue and the price table.
+    pub catalogue: Option<String>,
+    /// Its embeddings endpoint's default model.
+    pub embeddings_model: Option<String>,
+    /// The most texts one embeddings request may carry.
+    pub embeddings_batch: Option<usize>,
+    /// A server on the user's machine (asked for its models and window), or hosted.
+    pub local: Option<bool>,
 }
 
 /// The loaded file: where it was, which profile, and the merged settings.

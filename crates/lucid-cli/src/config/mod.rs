@@ -11,13 +11,14 @@ mod error;
 pub mod file;
 mod limits;
 mod model;
+mod record;
 mod resolve;
 mod starter;
 
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use model::{LOCAL, ModelConfig};
+pub use model::ModelConfig;
 pub use resolve::{resolve, resolve_named, resolve_with_source};
 
 use crate::args::{AgentArgs, ToolDefaults};
@@ -215,11 +216,13 @@ pub async fn context_window(cfg: &ModelConfig, settings: &AgentSettings) -> Opti
     {
         return Some(w);
     }
-    if lucid::model::catalogue::lookup(&cfg.provider, &cfg.model).is_some() {
+    let catalogue = cfg.record.as_ref().map_or(cfg.provider.as_str(), |r| r.catalogue.as_str());
+    if lucid::model::catalogue::lookup(catalogue, &cfg.model).is_some() {
         return None;
     }
-    // A local or self-hosted server (a local preset, or a bare --base-url) knows its own.
-    let local = cfg.preset.is_none_or(|p| p.is_local()) && cfg.model_file.is_none();
+    // A local or self-hosted server (a local preset, a provider of one's own unless it says
+    // `local = false`, or a bare --base-url) knows its own.
+    let local = cfg.record.as_ref().is_none_or(|p| p.is_local()) && cfg.model_file.is_none();
     if local && let Some(w) = lucid::model::probe::context_window(&cfg.base_url, &cfg.model).await {
         tracing::info!(model = %cfg.model, window = w, "the server says its context window");
         return Some(w);

@@ -14,13 +14,16 @@ use std::time::Duration;
 
 use lucid::model::http::HttpTransport;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{Api, ChatModel, Fallback, Preset};
+use lucid::model::{Api, ChatModel, Fallback, Provider};
 
 /// A fully resolved model choice.
 #[derive(Debug, Clone)]
 pub struct ModelConfig {
     pub provider: String,
-    pub preset: Option<&'static Preset>,
+    /// The record the client carries: a preset's, with its `[providers.NAME]` fields laid
+    /// over it; a provider of one's own's; any OpenAI-compatible server's for a bare base
+    /// URL. `None` for the in-process engine.
+    pub record: Option<Provider>,
     pub model: String,
     pub base_url: String,
     /// The OpenAI API asked for (flag, config); `None` keeps the preset's own.
@@ -46,8 +49,8 @@ pub struct ModelConfig {
 pub const LOCAL: &str = "local";
 
 impl ModelConfig {
-    /// The client this configuration describes: the preset's (an OpenAI-compatible one
-    /// for a bare base URL) on a transport with its retries, timeout and transcript.
+    /// The client this configuration describes: its record's (an OpenAI-compatible one
+    /// for a bare base URL), carrying the record, on a transport with its retries, timeout and transcript.
     pub fn build(&self) -> lucid::Result<Arc<dyn ChatModel>> {
         let primary = self.build_one()?;
         if self.fallback.is_empty() {
@@ -65,18 +68,16 @@ impl ModelConfig {
 
     /// This configuration's own client, without its backups.
     fn build_one(&self) -> lucid::Result<Arc<dyn ChatModel>> {
-        if self.provider == LOCAL && self.preset.is_none() {
+        let Some(record) = &self.record else {
             let path = match &self.model_file {
                 Some(p) => p.clone(),
                 None => locate_blocking(&self.model, self.offline)?,
             };
             return crate::models::local_chat_model(&path, &self.model)
                 .map_err(|e| lucid::Error::Config(format!("{e:#}")));
-        }
-        let record = self.preset.copied().unwrap_or_else(Preset::compatible);
+        };
         let mut client = record
             .client()
-            .name(&self.provider)
             .model(&self.model)
             .api_key(self.api_key.clone())
             .base_url(&self.base_url)
@@ -108,7 +109,7 @@ impl ModelConfig {
 
     /// The API the client speaks: `chat`, `responses`, `messages` or `generateContent`.
     pub fn api_name(&self) -> &'static str {
-        match (self.preset, self.api) {
+        match (&self.record, self.api) {
             (Some(p), Some(api)) => p.with_api(api).map_or(p.protocol, |p| p.protocol).api_name(),
             (Some(p), None) => p.protocol.api_name(),
             (None, api) => api.unwrap_or(Api::Chat).as_str(),

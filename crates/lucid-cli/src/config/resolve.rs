@@ -20,7 +20,7 @@ use crate::args::ModelArgs;
 /// nothing else was there, with one line on how to use a hosted provider instead).
 pub async fn resolve(args: &ModelArgs, file: &Settings) -> anyhow::Result<ModelConfig> {
     let (mut cfg, _, defaulted) = resolve_inner(args, file).await?;
-    if cfg.provider != LOCAL || cfg.preset.is_some() || cfg.model_file.is_some() {
+    if cfg.record.is_some() || cfg.model_file.is_some() {
         return Ok(cfg);
     }
     // A CPU without the instructions llama.cpp was compiled for: say so before downloading.
@@ -135,9 +135,10 @@ struct Wanted<'a> {
     api: Option<String>,
     cache: Option<String>,
     accepts: Option<String>,
-    key_env: Option<String>,
     /// The file has a `[providers.NAME]` section for this provider.
     own_provider: bool,
+    /// That section (empty without one): the fields of the provider's record.
+    section: super::file::ProviderSection,
     /// `--model-file`, else `model_file` of the file (provider `local`).
     model_file: Option<PathBuf>,
 }
@@ -165,6 +166,7 @@ impl<'a> Wanted<'a> {
         let own = provider.as_deref().and_then(|p| file.providers.get(p));
         let own_provider = own.is_some();
         let section = own.cloned().unwrap_or_default();
+        let fields = section.clone();
         // The top-level model and base URL belong to the top-level provider.
         let same_provider = file.provider.is_none() || file.provider == provider;
         let base_url = args
@@ -185,18 +187,7 @@ impl<'a> Wanted<'a> {
         let api = args.api.clone().or(section.api).or_else(|| if same_provider { file.api.clone() } else { None });
         let cache = section.cache.or_else(|| file.cache.clone());
         let accepts = section.accepts.or_else(|| if same_provider { file.accepts.clone() } else { None });
-        Wanted {
-            args,
-            provider,
-            base_url,
-            model,
-            api,
-            cache,
-            accepts,
-            key_env: section.key_env,
-            own_provider,
-            model_file,
-        }
+        Wanted { args, provider, base_url, model, api, cache, accepts, own_provider, section: fields, model_file }
     }
 
     /// Whether this is provider `local` (the engine, not a record).
@@ -238,14 +229,24 @@ impl<'a> Wanted<'a> {
         model: String,
     ) -> Result<(ModelConfig, KeySource), ConfigError> {
         let local = self.is_local(preset);
-        let (provider, key_vars) = match (preset, &self.provider) {
-            (Some(p), _) => (p.name.to_string(), p.key_vars),
-            (None, _) if local => (LOCAL.to_string(), &[][..]),
-            (None, Some(own)) if self.own_provider => (own.clone(), &[][..]),
-            (None, _) => ("openai".to_string(), &[][..]),
+        let provider = match (preset, &self.provider) {
+            (Some(p), _) => p.name.clone(),
+            (None, _) if local => LOCAL.to_string(),
+            (None, Some(own)) if self.own_provider => own.clone(),
+            (None, _) => "openai".to_string(),
         };
-        let custom_var: Vec<&str> = self.key_env.as_deref().into_iter().collect();
-        let key_vars: &[&str] = if custom_var.is_empty() { key_vars } else { &custom_var };
+        // The record the client will carry: the section's fields over the preset's, or over
+        // any compatible server's for a provider of one's own (a bare base URL has none).
+        let record = match preset {
+            _ if local => None,
+            Some(p) => Some(super::record::record(&provider, Some(p), &self.section)?),
+            None => Some(super::record::record(&provider, None, &self.section)?),
+        };
+        let key_vars: Vec<&str> = match &record {
+            Some(r) if preset.is_some() || self.own_provider => r.key_vars.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let key_vars = key_vars.as_slice();
         let mut source = KeySource(None);
         let api_key = match (&self.args.api_key, key_vars) {
             (Some(k), _) => {
@@ -279,8 +280,8 @@ impl<'a> Wanted<'a> {
             Some(a) => Some(a.parse::<Api>().map_err(|e| ConfigError(e.to_string()))?),
             None => None,
         };
-        if let (Some(p), Some(a)) = (preset, api) {
-            p.with_api(a).map_err(|e| ConfigError(e.to_string()))?;
+        if let (Some(r), Some(a)) = (&record, api) {
+            r.with_api(a).map_err(|e| ConfigError(e.to_string()))?;
         }
         let prompt_cache = match self.cache.as_deref() {
             None | Some("on") => true,
@@ -296,7 +297,7 @@ impl<'a> Wanted<'a> {
         };
         let cfg = ModelConfig {
             provider,
-            preset,
+            record,
             model,
             base_url,
             api,
@@ -320,7 +321,7 @@ fn find_preset(name: &str) -> Result<&'static Preset, ConfigError> {
     Preset::find(name).ok_or_else(|| {
         ConfigError(format!(
             "unknown provider `{name}`. Known providers: {}.",
-            Preset::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+            Preset::all().iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
         ))
     })
 }
@@ -331,7 +332,7 @@ async fn detect() -> Option<&'static Preset> {
         return Some(p);
     }
     for p in Preset::all().iter().filter(|p| p.hosting == (Hosting::Local { detect: true })) {
-        if local_model(p.base_url).await.is_some() {
+        if local_model(&p.base_url).await.is_some() {
             return Some(p);
         }
     }
@@ -416,7 +417,7 @@ mod tests {
         let args = ModelArgs::default();
         let cfg = resolve_named("local", &args, &Settings::default()).unwrap();
         assert_eq!((cfg.provider.as_str(), cfg.model.as_str()), (LOCAL, crate::models::DEFAULT_MODEL));
-        assert!(cfg.preset.is_none() && cfg.api_key.is_none() && cfg.model_file.is_none());
+        assert!(cfg.record.is_none() && cfg.api_key.is_none() && cfg.model_file.is_none());
         let cfg = resolve_named("local:org/repo:Q8_0", &args, &Settings::default()).unwrap();
         assert_eq!(cfg.model, "org/repo:Q8_0");
         let twice = ModelArgs { provider: Some(LOCAL.into()), model: Some("local:org/repo".into()), ..args.clone() };
@@ -455,10 +456,12 @@ mod tests {
             (cfg.provider.as_str(), cfg.model.as_str(), cfg.base_url.as_str()),
             ("acme", "acme-1", "http://127.0.0.1:9/v1")
         );
-        assert!(cfg.preset.is_none());
+        assert!(Preset::find("acme").is_none());
+        assert_eq!(cfg.record.as_ref().map(|r| r.name.as_str()), Some("acme"), "a record of its own, no preset's");
         assert_eq!(cfg.api_key, None, "never OPENAI_API_KEY for a provider of one's own");
         let model = cfg.build().unwrap();
         assert_eq!((model.provider(), model.model_name()), ("acme", "acme-1"), "its own name in logs and errors");
+        assert_eq!(model.record().map(|r| r.telemetry_name.as_str()), Some("acme"), "the client carries it");
         let err = resolve_named("keyed", &args, &settings).unwrap_err().0;
         assert!(err.contains("no API key for keyed: set the environment variable LUCID_TEST_KEYED_KEY_UNSET"), "{err}");
         let err = resolve_named("nameless", &args, &settings).unwrap_err().0;

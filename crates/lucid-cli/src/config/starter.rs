@@ -82,6 +82,23 @@ const STARTER: &str = r#"# Lucid configuration. Command-line flags override this
 # accepts = "image,pdf"           # what a model the catalogue does not know takes besides text
 # key_env = "OPENAI_API_KEY"
 # model = "gpt-4o-mini"
+#
+# A provider of your own: a server under a name of its own, with any field of a preset's
+# record (the rest are those of any OpenAI-compatible server). On a preset's section, they
+# change that preset.
+# [providers.glm-gateway]
+# base_url = "https://gateway.example.com/v1"
+# key_env = "GATEWAY_API_KEY"
+# model = "glm-4.6"
+# protocol = "chat"               # "chat", "responses", "messages" or "generateContent"
+# content = "empty"               # beside tool calls: "omit", "null", "empty", "placeholder"
+# content_retry_codes = ["1214", "1213"]   # errors refusing it, and the forms resent then:
+# content_retry = ["null", "placeholder"]
+# reasoning_echo = "reasoning_content"     # or "reasoning", "never"
+# quota_codes = ["1113"]          # also quota_statuses = [402], quota_messages = ["..."]
+# telemetry_name = "zhipu"
+# catalogue = "zhipu"             # its models' rows in the catalogue and price table
+# local = false                   # a hosted server: not asked for its models and window
 
 # Profiles: `lucid chat --profile fast` lays one over the settings above.
 # [profiles.fast]

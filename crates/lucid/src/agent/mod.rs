@@ -123,7 +123,7 @@ impl Agent {
                 tool_concurrency: 8,
                 tool_timeout: Some(Duration::from_secs(120)),
                 limits: ContextLimits::default(),
-                window: crate::model::catalogue::lookup(model.provider(), model.model_name()),
+                window: crate::model::catalogue::lookup(model.catalogue_name(), model.model_name()),
                 window_budget: None,
                 store: None,
                 turn_lease: Duration::from_secs(15 * 60),
@@ -250,7 +250,7 @@ impl Agent {
     /// The price of the agent's model, when known ([`AgentBuilder::price`], else the
     /// [built-in table](crate::model::prices)).
     pub fn price(&self) -> Option<crate::model::prices::Price> {
-        self.config.prices.price(self.config.model.provider(), self.config.model.model_name())
+        self.config.prices.price_for(&*self.config.model)
     }
 
     /// The prices this agent counts costs with.

@@ -174,7 +174,7 @@ impl OpenAiEmbedder {
 
     /// An embedder at a preset's base URL (OpenAI, Zhipu, Qwen, Ollama, vLLM…).
     pub fn from_preset(preset: &Preset, model: &str, api_key: Option<String>) -> Result<Self> {
-        let mut e = Self::new(preset.base_url, api_key, model)?;
+        let mut e = Self::new(&preset.base_url, api_key, model)?;
         e.endpoint.provider = preset.name.to_string();
         Ok(e)
     }

@@ -8,7 +8,7 @@ use super::client::{Codec, HttpModel};
 use super::http::HttpTransport;
 use super::openai::OpenAiCodec;
 use super::openai_responses::ResponsesCodec;
-use super::presets::{Api, Preset, Protocol};
+use super::presets::{Api, Preset, Protocol, Provider};
 use super::{Anthropic, ChatModel, Gemini};
 use crate::model::error::{ModelError, Result};
 
@@ -51,7 +51,7 @@ impl Preset {
     /// A client of this provider, to configure and [`build`](ModelBuilder::build).
     pub fn client(&self) -> ModelBuilder {
         ModelBuilder {
-            preset: *self,
+            preset: self.clone(),
             name: None,
             model: None,
             key: None,
@@ -65,8 +65,9 @@ impl Preset {
 }
 
 impl ModelBuilder {
-    /// The provider's name in errors, logs, transcripts and telemetry (default: the
-    /// record's): a provider of your own on [`Preset::compatible`] keeps its own name.
+    /// The provider's name in errors, logs, transcripts, telemetry and the catalogue
+    /// (default: the record's): a provider of your own on [`Preset::compatible`] keeps its
+    /// own name ([`Provider::renamed`](super::Provider::renamed)).
     ///
     /// ```
     /// use lucid::model::{ChatModel, Preset};
@@ -138,37 +139,46 @@ impl ModelBuilder {
 
     /// The client.
     pub fn build(self) -> Result<Arc<dyn ChatModel>> {
-        let preset = match self.api {
+        let mut preset = match self.api {
             Some(api) => self.preset.with_api(api)?,
             None => self.preset,
         };
+        if let Some(name) = &self.name {
+            preset = preset.renamed(name);
+        }
         let key = match self.key {
             Some(key) => key,
             None => preset.key_from_env(),
         };
-        let model = self.model.unwrap_or_else(|| preset.default_model.to_string());
-        let base_url = self.base_url.as_deref().unwrap_or(preset.base_url);
+        let model = self.model.unwrap_or_else(|| preset.default_model.clone());
+        let base_url = self.base_url.unwrap_or_else(|| preset.base_url.clone());
         if base_url.is_empty() {
             return Err(ModelError::Config(format!(
                 "no base URL for {}: give one (ModelBuilder::base_url)",
                 preset.name
             )));
         }
-        let finish = Finish { base_url, transport: self.transport, name: self.name.as_deref(), accepts: self.accepts };
-        match preset.protocol {
+        let record = Arc::new(preset);
+        let finish = Finish {
+            base_url: &base_url,
+            transport: self.transport,
+            record: Arc::clone(&record),
+            accepts: self.accepts,
+        };
+        match record.protocol {
             Protocol::OpenAiChat => finish.done(HttpModel::with_codec(
-                preset.name,
-                base_url,
+                &record.name,
+                &base_url,
                 &model,
                 super::http::bearer_headers(key.as_deref(), &[])?,
-                OpenAiCodec::for_preset(&preset),
+                OpenAiCodec::for_record(Arc::clone(&record)),
             )?),
             Protocol::OpenAiResponses => finish.done(HttpModel::with_codec(
-                preset.name,
-                base_url,
+                &record.name,
+                &base_url,
                 &model,
                 super::http::bearer_headers(key.as_deref(), &[])?,
-                ResponsesCodec::for_preset(&preset),
+                ResponsesCodec::for_record(Arc::clone(&record)),
             )?),
             Protocol::Anthropic => {
                 finish.done(Anthropic::new(key.unwrap_or_default(), &model)?.with_prompt_cache(self.prompt_cache))
@@ -178,20 +188,17 @@ impl ModelBuilder {
     }
 }
 
-/// What every protocol's client gets last: its base URL and transport.
+/// What every protocol's client gets last: its base URL, record and transport.
 struct Finish<'a> {
     base_url: &'a str,
     transport: Option<HttpTransport>,
-    name: Option<&'a str>,
+    record: Arc<Provider>,
     accepts: Option<Capabilities>,
 }
 
 impl Finish<'_> {
     fn done<C: Codec>(self, model: HttpModel<C>) -> Result<Arc<dyn ChatModel>> {
-        let mut model = model.with_base_url(self.base_url)?;
-        if let Some(name) = self.name {
-            model = model.with_provider_name(name);
-        }
+        let mut model = model.with_base_url(self.base_url)?.with_record(self.record);
         if let Some(c) = self.accepts {
             model = model.with_capabilities(c);
         }

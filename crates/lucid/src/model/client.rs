@@ -16,7 +16,7 @@ use crate::model::catalogue::{self, Capabilities};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::{HttpRequest, HttpTransport, StreamDecoder};
 use crate::model::retry::RetryPolicy;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream, Provider};
 
 /// A provider's wire format: pure translation, no I/O.
 ///
@@ -29,7 +29,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
 /// use lucid::model::{ChatRequest, ChatResponse, Codec, HttpModel, Preset, Result};
 /// use lucid::ProviderError;
 ///
-/// #[derive(Debug, Clone, Copy)]
+/// #[derive(Debug, Clone)]
 /// struct Deployments(OpenAiCodec);
 ///
 /// impl Codec for Deployments {
@@ -52,6 +52,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, EventStream};
 /// }
 ///
 /// let quirks = Preset::find("openai").unwrap().quirks;
+/// // (A codec of a provider's record: `OpenAiCodec::for_preset(Preset::find("zhipu").unwrap())`.)
 /// let headers = lucid::model::http::bearer_headers(Some("sk-…"), &[])?;
 /// let model = HttpModel::with_codec("gateway", "https://llm.example.com/v1", "gpt-4o", headers,
 ///                                   Deployments(OpenAiCodec::new(quirks)))?;
@@ -112,6 +113,8 @@ pub struct HttpModel<C> {
     /// What the model takes besides text, when set ([`HttpModel::with_capabilities`]);
     /// else the catalogue's row.
     capabilities: Option<Capabilities>,
+    /// The provider's record, when the client was made from one.
+    record: Option<Arc<Provider>>,
 }
 
 impl<C: Codec> HttpModel<C> {
@@ -131,7 +134,17 @@ impl<C: Codec> HttpModel<C> {
             transport: HttpTransport::default(),
             fallback: Arc::new(AtomicU8::new(0)),
             capabilities: None,
+            record: None,
         })
+    }
+
+    /// Carries the provider's record (and goes by its name): telemetry, the catalogue and
+    /// the price table read it ([`ChatModel::record`]). The codec keeps what it was made
+    /// with.
+    pub fn with_record(mut self, record: Arc<Provider>) -> Self {
+        self.provider.clone_from(&record.name);
+        self.record = Some(record);
+        self
     }
 
     /// Sends requests to another base URL.
@@ -148,9 +161,13 @@ impl<C: Codec> HttpModel<C> {
         self
     }
 
-    /// Names the provider in errors and logs.
+    /// Names the provider in errors and logs (and its record, which it then also goes by
+    /// in telemetry and the catalogue: [`Provider::renamed`]).
     pub fn with_provider_name(mut self, name: &str) -> Self {
         self.provider = name.to_string();
+        if let Some(r) = &mut self.record {
+            *r = Arc::new(r.renamed(name));
+        }
         self
     }
 
@@ -189,7 +206,7 @@ impl<C: Codec> HttpModel<C> {
     fn request(&self, req: &ChatRequest<'_>, stream: bool, step: u8) -> Result<Option<(String, Bytes)>> {
         let model = req.options.model.as_deref().unwrap_or(&self.model);
         self.codec.check(req, model)?;
-        let caps = self.capabilities.or_else(|| catalogue::capabilities(&self.provider, model));
+        let caps = self.capabilities.or_else(|| catalogue::capabilities(self.catalogue_name(), model));
         catalogue::check_parts(&self.provider, model, caps, req.messages)?;
         let body = match step {
             0 => Some(self.codec.encode(req, model, stream)),
@@ -239,6 +256,18 @@ impl<C: Codec> HttpModel<C> {
     }
 }
 
+impl<C: Codec> HttpModel<C> {
+    /// An error body as the codec reads it, marked by the record's quota rules too (a
+    /// codec of its own, Anthropic's or Gemini's, knows only its protocol's).
+    fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
+        let e = self.codec.decode_error(provider, status, body);
+        match &self.record {
+            Some(r) => crate::model::provider::QuotaRule::apply(&r.quota, e),
+            None => e,
+        }
+    }
+}
+
 impl<C> HttpModel<C> {
     fn http<'a>(&'a self, url: &'a str, body: Bytes, stream: bool) -> HttpRequest<'a> {
         HttpRequest { provider: &self.provider, model: &self.model, url, headers: &self.headers, body, stream }
@@ -259,6 +288,10 @@ impl<C: Codec> ChatModel for HttpModel<C> {
         &self.provider
     }
 
+    fn record(&self) -> Option<&Provider> {
+        self.record.as_deref()
+    }
+
     fn model_name(&self) -> &str {
         &self.model
     }
@@ -269,7 +302,7 @@ impl<C: Codec> ChatModel for HttpModel<C> {
                 .with_fallback(&request, false, |url, body| {
                     async move {
                         self.transport
-                            .post_json(&self.http(&url, body, false), &|p, s, b| self.codec.decode_error(p, s, b))
+                            .post_json(&self.http(&url, body, false), &|p, s, b| self.decode_error(p, s, b))
                             .await
                     }
                     .boxed()
@@ -285,7 +318,7 @@ impl<C: Codec> ChatModel for HttpModel<C> {
     }
 
     fn capabilities(&self) -> Option<Capabilities> {
-        self.capabilities.or_else(|| catalogue::capabilities(&self.provider, &self.model))
+        self.capabilities.or_else(|| catalogue::capabilities(self.catalogue_name(), &self.model))
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> BoxFuture<'a, Result<EventStream<'a>>> {
@@ -293,7 +326,7 @@ impl<C: Codec> ChatModel for HttpModel<C> {
             self.with_fallback(&request, true, |url, body| {
                 async move {
                     let decoder = self.codec.stream_decoder(&self.provider);
-                    let errors = |p: &str, s: u16, b: &[u8]| self.codec.decode_error(p, s, b);
+                    let errors = |p: &str, s: u16, b: &[u8]| self.decode_error(p, s, b);
                     self.transport.post_sse(&self.http(&url, body, true), &errors, decoder).await
                 }
                 .boxed()

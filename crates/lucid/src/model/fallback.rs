@@ -159,6 +159,10 @@ impl ChatModel for Fallback {
         self.models[0].provider()
     }
 
+    fn record(&self) -> Option<&crate::model::Provider> {
+        self.models[0].record()
+    }
+
     fn model_name(&self) -> &str {
         self.models[0].model_name()
     }

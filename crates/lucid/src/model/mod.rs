@@ -24,6 +24,7 @@ pub mod openai_responses;
 pub mod presets;
 pub mod prices;
 pub mod probe;
+pub mod provider;
 pub mod retry;
 mod scripted;
 pub mod sse;
@@ -52,6 +53,7 @@ pub use gemini::Gemini;
 pub use openai::OpenAiCompatible;
 pub use openai_responses::OpenAiResponses;
 pub use presets::{Api, Preset, Protocol};
+pub use provider::Provider;
 pub use scripted::{ScriptedModel, SeenRequest};
 
 /// A stream of [`StreamEvent`]s; the last item is [`StreamEvent::Done`] or an error.
@@ -74,6 +76,25 @@ pub type EventStream<'a> = BoxStream<'a, Result<StreamEvent>>;
 pub trait ChatModel: Send + Sync + 'static {
     /// The provider's name, as used in errors and logs (`openai`, `deepseek`, …).
     fn provider(&self) -> &str;
+    /// The provider's record, when the client was made from one ([`Provider::client`]):
+    /// what its provider accepts, its quota codes, its telemetry and catalogue names.
+    /// `None` (the default) for a client of its own kind; Lucid then knows the provider
+    /// by [`provider`](ChatModel::provider) alone.
+    ///
+    /// ```
+    /// use lucid::model::{ChatModel, Provider};
+    /// let glm = Provider::find("zhipu").unwrap().client().key("k").build()?;
+    /// assert_eq!(glm.record().map(|r| r.telemetry_name.as_str()), Some("zhipu"));
+    /// # Ok::<(), lucid::Error>(())
+    /// ```
+    fn record(&self) -> Option<&Provider> {
+        None
+    }
+    /// The name its models go by in the [catalogue](catalogue) and the
+    /// [price table](prices): its record's, else its provider's name.
+    fn catalogue_name(&self) -> &str {
+        self.record().map_or_else(|| self.provider(), |r| r.catalogue.as_str())
+    }
     /// The default model name requests use when [`ChatOptions::model`] is unset.
     fn model_name(&self) -> &str;
     /// One non-streaming call.
@@ -301,16 +322,16 @@ pub fn from_env(spec: &str) -> Result<std::sync::Arc<dyn ChatModel>> {
     let preset = Preset::find(provider).ok_or_else(|| {
         ModelError::Config(format!(
             "unknown provider `{provider}`; known providers: {}",
-            Preset::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+            Preset::all().iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
         ))
     })?;
-    let key = match preset.key_vars {
+    let key = match preset.key_vars.as_slice() {
         [] => None,
         vars => Some(preset.key_from_env().ok_or_else(|| {
             ModelError::Config(format!("no API key for {provider}: set the environment variable {}", vars.join(" or ")))
         })?),
     };
-    let model = if model.is_empty() { preset.default_model } else { model };
+    let model = if model.is_empty() { preset.default_model.as_str() } else { model };
     preset.client().api_key(key).model(model).build()
 }
 

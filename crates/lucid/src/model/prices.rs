@@ -182,6 +182,26 @@ impl Prices {
             .or_else(|| lookup(provider, model))
     }
 
+    /// The price of `model`'s default model: the configuration's (by its provider's name),
+    /// else the table's row for its record's [catalogue name](crate::model::ChatModel::catalogue_name).
+    ///
+    /// ```
+    /// use lucid::model::{Provider, prices::Prices};
+    /// let mut own = Provider::find("openai").unwrap().renamed("work");
+    /// own.catalogue = "openai".into();
+    /// let model = own.client().key("k").model("gpt-4o-mini").build()?;
+    /// assert_eq!(Prices::default().price_for(&*model), Prices::default().price("openai", "gpt-4o-mini"));
+    /// # Ok::<(), lucid::Error>(())
+    /// ```
+    pub fn price_for(&self, model: &dyn crate::model::ChatModel) -> Option<Price> {
+        let (provider, name) = (model.provider(), model.model_name());
+        self.own
+            .get(&format!("{provider}:{name}"))
+            .or_else(|| self.own.get(name))
+            .copied()
+            .or_else(|| lookup(model.catalogue_name(), name))
+    }
+
     /// The price of a model named `provider:model` (as [`AgentResult::model`](crate::AgentResult::model)
     /// names it).
     pub fn price_of(&self, label: &str) -> Option<Price> {

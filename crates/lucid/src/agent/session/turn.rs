@@ -69,8 +69,11 @@ impl Session {
         options: Option<&ChatOptions>,
     ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
-        let span =
-            crate::telemetry::agent_span(config.name.as_deref(), config.model.provider(), config.model.model_name());
+        let span = crate::telemetry::agent_span(
+            config.name.as_deref(),
+            crate::telemetry::system_name(&*config.model),
+            config.model.model_name(),
+        );
         self.touched = false;
         let before = Some(self.snapshot());
         let turn = Unfinished { session: self, before };
@@ -255,10 +258,7 @@ impl Session {
                     if config.estimate_prompt {
                         let tokens = (estimated as f64 * self.calibration).ceil() as u64;
                         cx.prompt_tokens = Some(tokens);
-                        cx.prompt_cost_usd = config
-                            .prices
-                            .price(config.model.provider(), config.model.model_name())
-                            .map(|p| p.input_cost(tokens));
+                        cx.prompt_cost_usd = config.prices.price_for(&*config.model).map(|p| p.input_cost(tokens));
                     }
                     let stop = match config.hooks.before_model_call(&cx, &mut call).await {
                         ModelCallDecision::Stop(why) => Some((StopReason::Stopped, why)),
@@ -272,8 +272,11 @@ impl Session {
                     }
                 }
                 let primary = crate::model::fallback::label(&*config.model, Some(&call.options));
-                let chat =
-                    crate::telemetry::chat_span(config.model.provider(), config.model.model_name(), &call.messages);
+                let chat = crate::telemetry::chat_span(
+                    crate::telemetry::system_name(&*config.model),
+                    config.model.model_name(),
+                    &call.messages,
+                );
                 let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
                 let answer = call_model(config, request, stream, events, &mut run.content).instrument(chat.clone());
                 let response = tokio::select! {

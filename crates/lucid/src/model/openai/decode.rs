@@ -3,6 +3,7 @@
 //! ([`OpenAiStreamDecoder`]).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -11,7 +12,8 @@ use crate::error::ProviderError;
 use crate::message::{AssistantMessage, FinishReason, Reasoning, ToolCall, Usage};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::StreamDecoder;
-use crate::model::presets::{OPENAI_QUOTA, Preset, QuotaRule};
+use crate::model::presets::OPENAI_QUOTA;
+use crate::model::provider::{Provider, QuotaRule};
 use crate::model::sse::SseEvent;
 use crate::model::stream::{Assembler, mint_call_id, normalize_finish};
 use crate::model::{ChatResponse, StreamEvent};
@@ -147,12 +149,17 @@ fn content_text(v: Option<Value>) -> String {
 /// assert_eq!(r.usage.unwrap().output_tokens, 2);
 /// ```
 pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
+    decode_with(provider, body, &[])
+}
+
+/// [`decode`] with the provider's own quota rules for an error sent with a 2xx status.
+pub(crate) fn decode_with(provider: &str, body: &[u8], quota: &[QuotaRule]) -> Result<ChatResponse> {
     let wire: WireCompletion<'_> = serde_json::from_slice(body).map_err(|e| ModelError::Decode {
         provider: provider.to_string(),
         message: format!("{e} in {}", preview(body)),
     })?;
     if let Some(err) = wire.error {
-        return Err(error_from_value(provider, None, &err).into());
+        return Err(error_with(provider, None, &err, quota).into());
     }
     let choice = wire.choices.into_iter().next().ok_or_else(|| ModelError::Decode {
         provider: provider.to_string(),
@@ -207,23 +214,19 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
 /// assert!(!e.retryable);
 /// ```
 ///
-/// The provider's quota table ([`Preset::quota`], OpenAI's for a server without a preset)
-/// marks the errors that mean its money or quota ran out:
+/// OpenAI's quota codes mark the errors that mean the money or quota ran out; a
+/// provider's own codes are its record's, which its codec applies
+/// ([`OpenAiCodec::decode_error`](super::OpenAiCodec)):
 ///
 /// ```
-/// let e = lucid::model::openai::decode_error("zhipu", 429,
+/// use lucid::model::{Codec, Provider, openai::OpenAiCodec};
+/// let glm = OpenAiCodec::for_preset(Provider::find("zhipu").unwrap());
+/// let e = glm.decode_error("zhipu", 429,
 ///     br#"{"error":{"code":"1113","message":"Your account is in arrears, please recharge and try again"}}"#);
 /// assert_eq!(e.kind, lucid::ProviderErrorKind::QuotaExhausted);
 /// ```
 pub fn decode_error(provider: &str, status: u16, body: &[u8]) -> ProviderError {
-    decode_error_with(provider, status, body, quota_of(provider))
-}
-
-/// The quota rules of the preset named `provider` (none for a server without one): for
-/// the free functions, which know a provider only by name. A client's codec carries its
-/// provider's rules instead ([`OpenAiCodec::quota`](super::OpenAiCodec::quota)).
-fn quota_of(provider: &str) -> &'static [QuotaRule] {
-    Preset::find(provider).map_or(&[], |p| p.quota)
+    decode_error_with(provider, status, body, &[])
 }
 
 /// [`decode_error`] with the provider's own quota rules, beside OpenAI's.
@@ -253,9 +256,9 @@ fn mark_quota(quota: &[QuotaRule], e: ProviderError) -> ProviderError {
     QuotaRule::apply(quota, QuotaRule::apply(OPENAI_QUOTA, e))
 }
 
-/// An error object, with the quota rules of the preset named `provider`.
+/// An error object, with OpenAI's quota codes.
 pub(crate) fn error_from_value(provider: &str, status: Option<u16>, err: &Value) -> ProviderError {
-    error_with(provider, status, err, quota_of(provider))
+    error_with(provider, status, err, &[])
 }
 
 /// An error object (`{"message", "type", "code"}`), marked by `quota` and OpenAI's codes.
@@ -304,18 +307,19 @@ pub struct OpenAiStreamDecoder {
     provider: String,
     asm: Assembler,
     done: bool,
-    quota: &'static [QuotaRule],
+    record: Option<Arc<Provider>>,
 }
 
 impl OpenAiStreamDecoder {
-    /// A decoder for one stream from `provider` (its quota rules found by name).
+    /// A decoder for one stream from `provider`, whose mid-stream errors are marked by
+    /// OpenAI's quota codes.
     pub fn new(provider: &str) -> Self {
-        OpenAiStreamDecoder::with_quota(provider, quota_of(provider))
+        OpenAiStreamDecoder { provider: provider.to_string(), asm: Assembler::default(), done: false, record: None }
     }
 
-    /// A decoder whose mid-stream errors are marked by these quota rules (beside OpenAI's).
-    pub fn with_quota(provider: &str, quota: &'static [QuotaRule]) -> Self {
-        OpenAiStreamDecoder { provider: provider.to_string(), asm: Assembler::default(), done: false, quota }
+    /// A decoder whose mid-stream errors are marked by the record's quota rules too.
+    pub fn with_record(provider: &str, record: Arc<Provider>) -> Self {
+        OpenAiStreamDecoder { record: Some(record), ..OpenAiStreamDecoder::new(provider) }
     }
 }
 
@@ -334,7 +338,8 @@ impl StreamDecoder for OpenAiStreamDecoder {
             message: format!("{e} in stream event {}", preview(data.as_bytes())),
         })?;
         if let Some(err) = chunk.error {
-            return Err(error_with(&self.provider, None, &err, self.quota).into());
+            let quota = self.record.as_deref().map_or(&[][..], |r| &r.quota);
+            return Err(error_with(&self.provider, None, &err, quota).into());
         }
         if let Some(m) = &chunk.model {
             self.asm.set_model(m);

@@ -6,6 +6,8 @@
 //! differences are data: see
 //! [`super::presets`].
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::content::Part;
@@ -14,7 +16,7 @@ use crate::message::Message;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
-use crate::model::presets::{ContentPolicy, Preset, Quirks, QuotaRule, ReasoningEcho};
+use crate::model::provider::{ContentPolicy, Provider, Quirks, QuotaRule, ReasoningEcho};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, wire_parts};
 
 mod decode;
@@ -189,39 +191,49 @@ fn encode_message(m: &Message, quirks: &Quirks, current_turn: bool) -> Value {
     }
 }
 
-/// The text sent beside tool calls by the last content fallback.
-pub const TOOL_CALL_PLACEHOLDER: &str = "Calling tools.";
+pub use crate::model::provider::TOOL_CALL_PLACEHOLDER;
 
-/// The `content` forms tried, in order, after the preset's own when Zhipu answers 1214 or
-/// 1213 to an assistant message with tool calls and no text: the evidence on which form
-/// GLM accepts conflicts, so the provider settles it.
-const CONTENT_FALLBACKS: [ContentPolicy; 2] = [ContentPolicy::Empty, ContentPolicy::Placeholder(TOOL_CALL_PLACEHOLDER)];
-
-/// The Chat Completions codec with a vendor's quirks and quota rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The Chat Completions codec of a provider's record: its quirks, its quota rules and what
+/// it is resent when it refuses the `content` beside tool calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct OpenAiCodec {
-    /// What the server accepts differently from OpenAI.
+    /// What the server accepts differently from OpenAI (the record's, unless replaced).
     pub quirks: Quirks,
-    /// The provider's own errors meaning its money or quota ran out, beside OpenAI's
-    /// codes (which every compatible server may forward).
-    pub quota: &'static [QuotaRule],
+    record: Arc<Provider>,
 }
 
 impl OpenAiCodec {
-    /// A codec with these quirks and OpenAI's quota codes only.
+    /// A codec with these quirks and OpenAI's quota codes only, for a server known by its
+    /// URL ([`Provider::compatible`]).
     ///
     /// ```
     /// use lucid::model::{openai::OpenAiCodec, presets::Quirks};
-    /// assert!(OpenAiCodec::new(Quirks::COMPATIBLE).quota.is_empty());
+    /// assert!(OpenAiCodec::new(Quirks::COMPATIBLE).quota().is_empty());
     /// ```
     pub fn new(quirks: Quirks) -> Self {
-        OpenAiCodec { quirks, quota: &[] }
+        OpenAiCodec { quirks, record: Arc::new(Provider::compatible()) }
     }
 
     /// The codec of a provider's record: its quirks and its quota rules.
-    pub fn for_preset(preset: &Preset) -> Self {
-        OpenAiCodec { quirks: preset.quirks, quota: preset.quota }
+    pub fn for_preset(preset: &Provider) -> Self {
+        OpenAiCodec::for_record(Arc::new(preset.clone()))
+    }
+
+    /// The codec of a provider's record, shared with its client.
+    pub fn for_record(record: Arc<Provider>) -> Self {
+        OpenAiCodec { quirks: record.quirks, record }
+    }
+
+    /// The provider's own errors meaning its money or quota ran out, beside OpenAI's
+    /// codes (which every compatible server may forward).
+    pub fn quota(&self) -> &[QuotaRule] {
+        &self.record.quota
+    }
+
+    /// The record it encodes for.
+    pub fn record(&self) -> &Arc<Provider> {
+        &self.record
     }
 }
 
@@ -241,16 +253,20 @@ impl Codec for OpenAiCodec {
     }
 
     fn encode_fallback(&self, request: &ChatRequest<'_>, model: &str, stream: bool, step: u8) -> Option<Value> {
-        let policy = CONTENT_FALLBACKS
-            .into_iter()
-            .filter(|p| *p != self.quirks.content_policy)
+        let policy = *self
+            .record
+            .content_retry
+            .forms
+            .iter()
+            .filter(|p| **p != self.quirks.content_policy)
             .nth(usize::from(step).checked_sub(1)?)?;
         Some(encode(request, model, &Quirks { content_policy: policy, ..self.quirks }, stream))
     }
 
     fn wants_fallback(&self, request: &ChatRequest<'_>, error: &ModelError) -> bool {
+        let codes = &self.record.content_retry.codes;
         let refused = matches!(error, ModelError::Provider(p)
-            if p.status == Some(400) && matches!(p.code.as_deref(), Some("1214" | "1213")));
+            if p.status == Some(400) && p.code.as_deref().is_some_and(|c| codes.iter().any(|r| r == c)));
         refused
             && request
                 .messages
@@ -259,15 +275,15 @@ impl Codec for OpenAiCodec {
     }
 
     fn decode(&self, provider: &str, body: &[u8]) -> Result<ChatResponse> {
-        decode(provider, body)
+        decode::decode_with(provider, body, self.quota())
     }
 
     fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
-        decode_error_with(provider, status, body, self.quota)
+        decode_error_with(provider, status, body, self.quota())
     }
 
     fn stream_decoder(&self, provider: &str) -> OpenAiStreamDecoder {
-        OpenAiStreamDecoder::with_quota(provider, self.quota)
+        OpenAiStreamDecoder::with_record(provider, Arc::clone(&self.record))
     }
 }
 
@@ -293,20 +309,27 @@ impl HttpModel<OpenAiCodec> {
             bearer_headers(api_key.as_deref(), &[])?,
             OpenAiCodec::new(Quirks::COMPATIBLE),
         )
+        .map(|m| {
+            let record = Arc::clone(m.codec().record());
+            m.with_record(record)
+        })
     }
 
-    /// A client for an OpenAI-protocol preset's default base URL and quirks.
-    pub fn from_preset(preset: &Preset, model: &str, api_key: Option<String>) -> Result<Self> {
-        HttpModel::with_codec(
-            preset.name,
-            preset.base_url,
+    /// A client for an OpenAI-protocol preset's default base URL and quirks; it carries
+    /// the record.
+    pub fn from_preset(preset: &Provider, model: &str, api_key: Option<String>) -> Result<Self> {
+        let record = Arc::new(preset.clone());
+        Ok(HttpModel::with_codec(
+            &preset.name,
+            &preset.base_url,
             model,
             bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec::for_preset(preset),
-        )
+            OpenAiCodec::for_record(Arc::clone(&record)),
+        )?
+        .with_record(record))
     }
 
-    /// Replaces the quirks (e.g. a different [`ContentPolicy`] for a gateway).
+    /// Replaces the quirks (e.g. a different [`ContentPolicy`](crate::model::presets::ContentPolicy) for a gateway).
     pub fn with_quirks(mut self, quirks: Quirks) -> Self {
         self.codec_mut().quirks = quirks;
         self

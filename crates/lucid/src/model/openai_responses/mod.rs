@@ -16,6 +16,8 @@
 mod stream;
 
 pub use crate::model::wire_parts::decode_responses_part as decode_input_part;
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 pub use stream::ResponsesStreamDecoder;
@@ -25,7 +27,7 @@ use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCal
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
-use crate::model::presets::{Preset, QuotaRule};
+use crate::model::provider::{Provider, QuotaRule};
 use crate::model::stream::normalize_finish;
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, openai, wire_parts};
 
@@ -410,19 +412,29 @@ pub fn decode(provider: &str, body: &[u8]) -> Result<ChatResponse> {
 /// ```
 /// use lucid::model::{Preset, openai_responses::ResponsesCodec};
 /// let codec = ResponsesCodec::for_preset(Preset::find("openai").unwrap());
-/// assert!(!codec.quota.is_empty());
+/// assert!(!codec.quota().is_empty());
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ResponsesCodec {
-    /// The provider's own errors meaning its money or quota ran out.
-    pub quota: &'static [QuotaRule],
+    /// The provider's record, when it has one (its quota rules).
+    record: Option<Arc<Provider>>,
 }
 
 impl ResponsesCodec {
     /// The codec of a provider's record.
-    pub fn for_preset(preset: &Preset) -> Self {
-        ResponsesCodec { quota: preset.quota }
+    pub fn for_preset(preset: &Provider) -> Self {
+        ResponsesCodec::for_record(Arc::new(preset.clone()))
+    }
+
+    /// The codec of a provider's record, shared with its client.
+    pub fn for_record(record: Arc<Provider>) -> Self {
+        ResponsesCodec { record: Some(record) }
+    }
+
+    /// The provider's own errors meaning its money or quota ran out (beside OpenAI's).
+    pub fn quota(&self) -> &[QuotaRule] {
+        self.record.as_deref().map_or(&[], |r| &r.quota)
     }
 }
 
@@ -446,7 +458,7 @@ impl Codec for ResponsesCodec {
     }
 
     fn decode_error(&self, provider: &str, status: u16, body: &[u8]) -> ProviderError {
-        openai::decode_error_with(provider, status, body, self.quota)
+        openai::decode_error_with(provider, status, body, self.quota())
     }
 
     fn stream_decoder(&self, provider: &str) -> ResponsesStreamDecoder {
@@ -482,14 +494,17 @@ impl HttpModel<ResponsesCodec> {
         )
     }
 
-    /// A client for a preset's default base URL, speaking the Responses API.
-    pub fn from_preset(preset: &Preset, model: &str, api_key: Option<String>) -> Result<Self> {
-        HttpModel::with_codec(
-            preset.name,
-            preset.base_url,
+    /// A client for a preset's default base URL, speaking the Responses API; it carries
+    /// the record.
+    pub fn from_preset(preset: &Provider, model: &str, api_key: Option<String>) -> Result<Self> {
+        let record = Arc::new(preset.clone());
+        Ok(HttpModel::with_codec(
+            &preset.name,
+            &preset.base_url,
             model,
             bearer_headers(api_key.as_deref(), &[])?,
-            ResponsesCodec::for_preset(preset),
-        )
+            ResponsesCodec::for_record(Arc::clone(&record)),
+        )?
+        .with_record(record))
     }
 }
