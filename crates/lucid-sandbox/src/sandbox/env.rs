@@ -148,7 +148,7 @@ const SECRET_ENDINGS: &[&str] =
 pub(crate) fn is_secret(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     SECRET_ENDINGS.iter().any(|e| upper.ends_with(e))
-        || lucid::model::Preset::all().iter().any(|p| p.key_vars.contains(&name))
+        || lucid::model::Provider::holds_key(lucid::model::Provider::all(), name)
 }
 
 #[cfg(test)]
