@@ -562,7 +562,7 @@ impl AgentBuilder {
     /// How an answer in the application's own shape asks the user questions instead of
     /// answering (besides the library's `{"needs_interview": true, "questions": […]}`,
     /// [`Interview`](crate::structured::Interview)): a structured run then stops for the
-    /// questions ([`Error::NeedsInput`](crate::Error::NeedsInput)) instead of asking for the
+    /// questions ([`crate::Error::NeedsInput`]) instead of asking for the
     /// report again. See [`QuestionsOf`](crate::structured::QuestionsOf).
     pub fn questions_in(mut self, questions: crate::structured::QuestionsOf) -> Self {
         self.config.questions = Some(questions);

@@ -90,7 +90,7 @@ pub trait ChatModel: Send + Sync + 'static {
     fn record(&self) -> Option<&Provider> {
         None
     }
-    /// The name its models go by in the [catalogue](catalogue) and the
+    /// The name its models go by in the [catalogue] and the
     /// [price table](prices): its record's, else its provider's name.
     fn catalogue_name(&self) -> &str {
         self.record().map_or_else(|| self.provider(), |r| r.catalogue.as_str())

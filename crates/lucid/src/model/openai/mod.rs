@@ -329,7 +329,7 @@ impl HttpModel<OpenAiCodec> {
         .with_record(record))
     }
 
-    /// Replaces the quirks (e.g. a different [`ContentPolicy`](crate::model::presets::ContentPolicy) for a gateway).
+    /// Replaces the quirks (e.g. a different [`crate::model::presets::ContentPolicy`] for a gateway).
     pub fn with_quirks(mut self, quirks: Quirks) -> Self {
         self.codec_mut().quirks = quirks;
         self
