@@ -35,6 +35,7 @@ pub enum Sql {
         /// SQLite's, with `?N` placeholders.
         sqlite: &'static str,
         /// PostgreSQL's, with `$N` placeholders.
+        #[cfg_attr(not(feature = "postgres"), allow(dead_code, reason = "read by the PostgreSQL backend only"))]
         postgres: &'static str,
     },
 }
@@ -49,6 +50,7 @@ impl Sql {
     }
 
     /// The text PostgreSQL runs.
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code, reason = "read by the PostgreSQL backend only"))]
     pub fn postgres(&self) -> &'static str {
         match self {
             Sql::Both(text) | Sql::Each { postgres: text, .. } => text,
@@ -68,10 +70,13 @@ pub enum Arg<'a> {
     /// Bytes.
     Bytes(&'a [u8]),
     /// An array of text (PostgreSQL only).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code, reason = "read by the PostgreSQL backend only"))]
     Texts(&'a [String]),
     /// An array of text (PostgreSQL only).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code, reason = "read by the PostgreSQL backend only"))]
     Strs(&'a [&'a str]),
     /// An array of integers (PostgreSQL only).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code, reason = "read by the PostgreSQL backend only"))]
     Ints(&'a [i64]),
 }
 
