@@ -24,6 +24,11 @@ case "$cmd" in
       useradd --system --no-create-home --shell /usr/sbin/nologin lucidpg
     fi
     chmod 755 "$dir"
+    # A server still running on this folder (a run that did not stop it, or another user
+    # of the same cache) is stopped first: its data is never made afresh under it.
+    if [ -f "$data/postmaster.pid" ]; then
+      as_pg "$(bin pg_ctl)" -D "$data" -m fast -w stop >&2 || true
+    fi
     rm -rf "$data"
     mkdir -p "$data"
     [ "$(id -u)" = 0 ] && chown lucidpg "$data"
