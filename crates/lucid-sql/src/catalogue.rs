@@ -62,26 +62,20 @@ impl SqlConfig {
     }
 }
 
-/// The one [`Database`] of a setup, shared by its SQL tools.
-struct Shared(Vec<Arc<dyn Tool>>);
+/// The key of the one [`Database`] a setup opens for its SQL tools.
+struct Sql;
 
 /// The SQL tool `name`, from the one [`Database`] `setup` opens.
 fn sql_tool(setup: &Setup, name: &str) -> std::io::Result<Arc<dyn Tool>> {
-    let tools = setup.shared(|| {
+    setup.shared_tool::<Sql>(name, "the database", || {
         let Some(url) = setup.get::<SqlConfig>().and_then(|c| c.database.as_deref()) else {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
                 format!("`{name}` needs a database, and none was given"),
             ));
         };
-        Ok(Shared(Arc::new(Database::open(url)?).tools()))
-    })?;
-    tools
-        .0
-        .iter()
-        .find(|t| t.spec().name() == name)
-        .cloned()
-        .ok_or_else(|| std::io::Error::other(format!("the database has no tool `{name}`")))
+        Ok(Arc::new(Database::open(url)?).tools())
+    })
 }
 
 /// The database's URL and the history of this setup, for `schema_history` and

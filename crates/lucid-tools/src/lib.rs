@@ -55,24 +55,18 @@ impl FilesConfig {
     }
 }
 
-/// The one workspace of a setup, shared by its file tools.
-struct Shared(Vec<Arc<dyn Tool>>);
+/// The key of the one workspace a setup makes for its file tools.
+struct Files;
 
 /// The file tool `name`, from the one workspace `setup` makes.
 fn file_tool(setup: &Setup, name: &str) -> std::io::Result<Arc<dyn Tool>> {
-    let tools = setup.shared(|| {
+    setup.shared_tool::<Files>(name, "the workspace", || {
         let unprotected = setup.get::<FilesConfig>().map(|c| c.unprotected.as_slice()).unwrap_or_default();
         let workspace = unprotected
             .iter()
             .try_fold(Workspace::new(setup.root())?, |w, name| Ok::<_, std::io::Error>(w.unprotect(name)))?;
-        Ok(Shared(Arc::new(workspace).tools()))
-    })?;
-    tools
-        .0
-        .iter()
-        .find(|t| t.spec().name() == name)
-        .cloned()
-        .ok_or_else(|| std::io::Error::other(format!("the workspace has no tool `{name}`")))
+        Ok(Arc::new(workspace).tools())
+    })
 }
 
 /// The general tools, for an application's catalogue, in the order help texts list them.

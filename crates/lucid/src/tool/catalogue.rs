@@ -271,7 +271,44 @@ impl Setup {
         let kept = shared.entry(key).or_insert_with(|| made as Arc<dyn Any + Send + Sync>).clone();
         kept.downcast::<T>().map_err(|_| std::io::Error::other("a shared value of another type"))
     }
+
+    /// The tool `name` of a set made once per setup for the key type `K` (tools sharing
+    /// one resource, a workspace or a database, are made together by `make` and handed out
+    /// by name); `what` names the set in the error when it has no such tool.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use lucid::prelude::*;
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> String { "hello".into() }
+    /// struct Greeters;
+    /// let setup = lucid::tool::catalogue::Setup::new(".");
+    /// let make = || Ok(vec![Arc::new(hello) as Arc<dyn Tool>]);
+    /// let a = setup.shared_tool::<Greeters>("hello", "the greeters", make).unwrap();
+    /// let b = setup.shared_tool::<Greeters>("hello", "the greeters", || unreachable!()).unwrap();
+    /// assert!(Arc::ptr_eq(&a, &b));
+    /// let Err(err) = setup.shared_tool::<Greeters>("bye", "the greeters", || unreachable!()) else { panic!() };
+    /// assert_eq!(err.to_string(), "the greeters has no tool `bye`");
+    /// ```
+    pub fn shared_tool<K: 'static>(
+        &self,
+        name: &str,
+        what: &str,
+        make: impl FnOnce() -> std::io::Result<Vec<Arc<dyn Tool>>>,
+    ) -> std::io::Result<Arc<dyn Tool>> {
+        let tools = self.shared(|| make().map(|t| SharedTools::<K>(t, std::marker::PhantomData)))?;
+        tools
+            .0
+            .iter()
+            .find(|t| t.spec().name() == name)
+            .cloned()
+            .ok_or_else(|| std::io::Error::other(format!("{what} has no tool `{name}`")))
+    }
 }
+
+/// A set of tools made once per setup, kept under the key type `K`.
+struct SharedTools<K>(Vec<Arc<dyn Tool>>, std::marker::PhantomData<fn() -> K>);
 
 #[cfg(test)]
 mod tests {
