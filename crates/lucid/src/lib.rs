@@ -100,6 +100,7 @@ pub mod context;
 pub mod duration_ms;
 pub mod error;
 pub mod history;
+pub mod hooks;
 pub mod memory;
 pub mod message;
 pub mod model;

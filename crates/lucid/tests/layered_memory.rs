@@ -231,12 +231,13 @@ async fn a_resumed_session_keeps_its_summaries_and_recalls_them_newest_first() {
     assert_eq!(again.summaries(), made, "the summaries come back with the session");
     again.run("and what did we cover?").await.unwrap();
     let ids = |s: &[lucid::memory::Summary]| s.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
-    assert!(ids(again.summaries()).starts_with(&ids(&made)), "older summaries stay, newer ones follow");
+    assert!(ids(&again.summaries()).starts_with(&ids(&made)), "older summaries stay, newer ones follow");
     let sent = server.requests().last().unwrap().json();
     let recall = sent["messages"][0]["content"].as_str().unwrap();
     assert!(recall.starts_with(RECALL_HEADER), "{recall}");
     // Without an embedder the newest summaries are pinned, newest first.
-    let newest = again.summaries().last().unwrap();
+    let kept = again.summaries();
+    let newest = kept.last().unwrap();
     assert!(recall.lines().nth(1).unwrap().contains(&newest.text), "{recall}");
     assert_eq!(again.recalled().len(), again.summaries().len().min(3));
     std::fs::remove_file(&path).ok();

@@ -28,7 +28,7 @@
 
 use futures::future::BoxFuture;
 
-use super::hooks::{Hook, HookContext, ModelCall, ModelCallDecision};
+use crate::hooks::{Hook, HookContext, ModelCall, ModelCallDecision};
 use crate::outcome::Spend;
 
 /// Limits on one scope (a run, a session). Unset limits do not apply.

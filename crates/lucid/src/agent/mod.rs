@@ -10,12 +10,15 @@ pub mod budget;
 mod cancel;
 mod decide;
 mod events;
-pub mod hooks;
+mod hook_chain;
+mod machine;
 mod session;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The hook points, also at [`crate::hooks`].
+pub use crate::hooks;
 pub use crate::outcome::{AgentResult, Spend, StopReason, ToolCallRecord};
 pub use cancel::Canceller;
 pub use events::AgentEvent;
@@ -58,9 +61,7 @@ pub(crate) struct AgentConfig {
     /// The hooks attached, in order.
     pub attached: Vec<Arc<dyn hooks::Hook>>,
     /// What a turn runs: the permission policy first, then the attached hooks.
-    pub hooks: hooks::Hooks,
-    /// The session's own layers (memory, durable steps), from the settings above.
-    pub layers: Vec<Arc<dyn session::layers::Layer>>,
+    pub hooks: hook_chain::Hooks,
     /// Each model's price, for the cost of every usage figure.
     pub prices: crate::model::prices::Prices,
     /// Estimate each request's prompt tokens for the hooks (a budget is attached).
@@ -132,8 +133,7 @@ impl Agent {
                 counter: crate::tokens::counter_for_model(model.model_name()),
                 permissions: PermissionPolicy::allow_all(),
                 attached: Vec::new(),
-                hooks: hooks::Hooks::default(),
-                layers: Vec::new(),
+                hooks: hook_chain::Hooks::default(),
                 prices: crate::model::prices::Prices::default(),
                 estimate_prompt: false,
                 elicitor: None,
@@ -287,16 +287,6 @@ impl Agent {
     pub fn context_window(&self) -> Option<crate::model::catalogue::ModelLimits> {
         self.config.window
     }
-}
-
-/// The summaries kept in a session's metadata; unreadable ones are dropped with a warning
-/// (the conversation itself is still there).
-fn summaries_of(id: &str, metadata: &serde_json::Value) -> Vec<crate::memory::Summary> {
-    let Some(value) = metadata.get(crate::store::SUMMARIES_KEY) else { return Vec::new() };
-    serde_json::from_value(value.clone()).unwrap_or_else(|e| {
-        tracing::warn!(session = %id, error = %e, "the stored summaries cannot be read; starting without them");
-        Vec::new()
-    })
 }
 
 impl AgentConfig {
@@ -571,8 +561,8 @@ impl AgentBuilder {
 
     /// Builds the agent.
     pub fn build(mut self) -> Agent {
-        self.config.hooks = hooks::Hooks::chain(&self.config.permissions, &self.config.attached);
-        self.config.layers = session::layers::for_config(&self.config);
+        self.config.hooks =
+            hook_chain::Hooks::chain(&self.config.permissions, self.config.memory.as_ref(), &self.config.attached);
         self.config.window_budget = self.config.window.map(|w| {
             let schemas = serde_json::to_string(self.config.tools.specs()).unwrap_or_default();
             let tools = if self.config.tools.is_empty() { 0 } else { self.config.counter.count(&schemas) };

@@ -25,7 +25,7 @@ mod vector;
 pub use conversation::{
     Compaction, ConversationMemory, DEFAULT_MAX_CONTEXT_TOKENS, MemoryConfig, RECALL_HEADER, Summary, TOPIC_BREAK,
 };
-pub(crate) use conversation::{Compress, Env, SessionMemory};
+pub(crate) use conversation::{Env, SessionMemory};
 pub use embed::{Embedder, GeminiEmbedder, IntoEmbedder, OpenAiEmbedder, normalize};
 #[cfg(feature = "local-embeddings")]
 pub use local::LocalEmbedder;

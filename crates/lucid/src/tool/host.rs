@@ -38,7 +38,7 @@ use super::{Elicited, ToolContext, ToolError};
 ///     }
 /// }
 ///
-/// # futures::executor::block_on(async {
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let recorder = Arc::new(Recorder::default());
 /// let ctx = ToolContext { host: Host::from(recorder.clone() as Arc<dyn ToolHost>), ..Default::default() };
 /// ctx.progress(1.0, Some(2.0), None).await;
@@ -190,7 +190,7 @@ impl ToolContext {
     /// elsewhere a `tracing` event.
     ///
     /// ```
-    /// # futures::executor::block_on(async {
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let ctx = lucid::tool::ToolContext::default();
     /// ctx.log(tracing::Level::INFO, "starting").await;
     /// ctx.log(tracing::Level::DEBUG, serde_json::json!({"rows": 3})).await;
@@ -204,7 +204,7 @@ impl ToolContext {
     /// Fails when the client did not declare sampling, and outside `lucid mcp serve`.
     ///
     /// ```
-    /// # futures::executor::block_on(async {
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use lucid::tool::{Sampling, ToolContext};
     /// let err = ToolContext::default().sample(Sampling::new("Hi", 10)).await.unwrap_err();
     /// assert!(err.message().contains("not available"));
@@ -222,7 +222,7 @@ impl ToolContext {
     /// run stops with the question for the user.
     ///
     /// ```
-    /// # futures::executor::block_on(async {
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let ctx = lucid::tool::ToolContext::default();
     /// let schema = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}});
     /// let err = ctx.elicit("Which city?", schema).await.unwrap_err();

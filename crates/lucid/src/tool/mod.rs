@@ -74,7 +74,7 @@ pub use elicit::{ElicitFuture, Elicitation, Elicited, Elicitor, fill_defaults};
 pub(crate) use host::trace_progress;
 pub use host::{Host, Sampling, ToolHost};
 pub use registry::run as run_tool;
-pub use registry::{ToolOutcome, ToolRegistry};
+pub use registry::{InvalidCall, ToolOutcome, ToolRegistry};
 
 /// A tool the model can call.
 ///

@@ -145,29 +145,90 @@ impl ToolRegistry {
         self.tools.is_empty()
     }
 
-    /// Executes one call. Never fails: an unknown tool, arguments that are not JSON or do
-    /// not match the schema, an error, a panic or a timeout each become an error outcome
-    /// whose text tells the model what went wrong.
-    pub async fn execute(&self, call: &ToolCall, ctx: ToolContext, timeout: Option<Duration>) -> ToolOutcome {
+    /// What is wrong with `call` before it could run, with the text the model reads for
+    /// it: an unknown tool, arguments that are not JSON or do not match the schema.
+    /// `None` when it can run (a schema too big to check here is checked when it runs).
+    ///
+    /// ```
+    /// use lucid::prelude::*;
+    /// use lucid::tool::{InvalidCall, ToolRegistry};
+    ///
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let mut tools = ToolRegistry::new();
+    /// tools.add(add);
+    /// let call = |name: &str, args: &str| ToolCall { arguments: args.to_string(), ..ToolCall::new("c1", name, serde_json::json!({})) };
+    /// assert!(tools.invalid(&call("add", r#"{"a": 1, "b": 2}"#)).await.is_none());
+    /// let (problem, told) = tools.invalid(&call("sub", "{}")).await.unwrap();
+    /// assert_eq!(problem, InvalidCall::UnknownTool);
+    /// assert!(told.starts_with("Unknown tool `sub`. Available tools: add."));
+    /// assert!(matches!(tools.invalid(&call("add", "{")).await, Some((InvalidCall::NotJson(_), _))));
+    /// assert!(matches!(tools.invalid(&call("add", r#"{"a": "x"}"#)).await, Some((InvalidCall::Schema(_), _))));
+    /// # });
+    /// ```
+    pub async fn invalid(&self, call: &ToolCall) -> Option<(InvalidCall, String)> {
         let Some(tool) = self.get(&call.name) else {
             let names: Vec<&str> = self.specs.iter().map(ToolSpec::name).collect();
-            return ToolOutcome::error(format!(
+            let told = format!(
                 "Unknown tool `{}`. Available tools: {}.",
                 call.name,
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
-            ));
+            );
+            return Some((InvalidCall::UnknownTool, told));
         };
         let args = match call.parse_arguments() {
             Ok(v) => v,
             Err(e) => {
-                return ToolOutcome::error(format!(
+                let told = format!(
                     "The arguments for `{}` are not valid JSON ({e}). Call it again with a JSON object matching its schema.",
                     call.name
-                ));
+                );
+                return Some((InvalidCall::NotJson(e.to_string()), told));
             }
+        };
+        match validate::check_within(tool.spec().parameters(), &args, INLINE_STEPS) {
+            Ok(problems) if !problems.is_empty() => {
+                let told = invalid_arguments(&call.name, &problems);
+                Some((InvalidCall::Schema(problems), told))
+            }
+            _ => None,
+        }
+    }
+
+    /// Executes one call. Never fails: an unknown tool, arguments that are not JSON or do
+    /// not match the schema, an error, a panic or a timeout each become an error outcome
+    /// whose text tells the model what went wrong.
+    pub async fn execute(&self, call: &ToolCall, ctx: ToolContext, timeout: Option<Duration>) -> ToolOutcome {
+        let (Some(tool), Ok(args)) = (self.get(&call.name), call.parse_arguments()) else {
+            let told = self.invalid(call).await.map(|(_, told)| told);
+            return ToolOutcome::error(told.unwrap_or_else(|| format!("The call of `{}` cannot be made.", call.name)));
         };
         run(tool, args, ctx, timeout).await
     }
+}
+
+/// What is wrong with a tool call the model made ([`ToolRegistry::invalid`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidCall {
+    /// No tool has the name the call gives.
+    UnknownTool,
+    /// The arguments are not a JSON value; the parser's complaint.
+    NotJson(String),
+    /// The arguments do not match the tool's schema; each problem found.
+    Schema(Vec<String>),
+}
+
+/// The text the model reads for arguments that do not match the schema.
+fn invalid_arguments(name: &str, problems: &[String]) -> String {
+    format!(
+        "Invalid arguments for `{}`: {}. Call it again with arguments matching its schema.",
+        name,
+        problems.join("; ")
+    )
 }
 
 /// The steps an argument check may take on the runtime's own thread: a call to an ordinary
@@ -224,11 +285,7 @@ pub async fn run(
         match check_arguments(tool.spec(), &args).await {
             Ok(problems) if problems.is_empty() => {}
             Ok(problems) => {
-                return Err(ToolOutcome::error(format!(
-                    "Invalid arguments for `{}`: {}. Call it again with arguments matching its schema.",
-                    name,
-                    problems.join("; ")
-                )));
+                return Err(ToolOutcome::error(invalid_arguments(name, &problems)));
             }
             Err(why) => {
                 return Err(ToolOutcome::error(format!(

@@ -7,7 +7,6 @@
 mod approvals;
 mod extract;
 mod host;
-pub(crate) mod layers;
 mod persist;
 mod recovery;
 mod run_state;
@@ -29,7 +28,8 @@ use super::{Agent, AgentEvent, AgentResult, Canceller};
 use crate::content::Part;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::memory::{Compaction, Compress, SessionMemory, Summary};
+use crate::hooks::HookState;
+use crate::memory::{Compaction, Summary};
 use crate::message::{Message, Usage};
 use crate::model::ResponseFormat;
 use stream::{DriveStream, Events};
@@ -77,8 +77,8 @@ pub struct Session {
     recover: bool,
     /// Provider-reported prompt tokens over Lucid's estimate, smoothed over calls.
     calibration: f64,
-    /// Summaries of turns that left the window, and what the last turn recalled.
-    memory: SessionMemory,
+    /// What the hooks keep with the session (the memory's summaries among it).
+    hook_state: HookState,
     /// Calls a hook deferred, waiting for the next run (kept in a stored session's
     /// metadata too).
     deferred: Vec<String>,
@@ -96,7 +96,7 @@ pub struct Session {
 /// What a dropped turn puts back.
 struct Snapshot {
     context: Context,
-    memory: SessionMemory,
+    hook_state: HookState,
     edited: bool,
     turn_saved: usize,
     recover: bool,
@@ -119,7 +119,7 @@ impl Session {
             turn_saved: 0,
             recover: false,
             calibration: 1.0,
-            memory: SessionMemory::default(),
+            hook_state: HookState::default(),
             deferred: Vec::new(),
             approvals: Default::default(),
             touched: false,
@@ -139,15 +139,17 @@ impl Session {
     /// state: everything in it is in the store already.
     fn take_stored(&mut self, stored: Option<crate::store::StoredSession>) {
         let id = self.id.clone().unwrap_or_default();
-        let (messages, summaries, deferred, spent, approvals) = match stored {
+        let (messages, hook_state, deferred, spent, approvals) = match stored {
             Some(st) => (
                 st.messages,
-                super::summaries_of(&id, &st.info.metadata),
+                HookState::from_metadata(&st.info.metadata),
                 recovery::deferred_of(&st.info.metadata),
                 spend_of(&id, &st.info.metadata),
                 crate::approval::Approvals::from_metadata(&st.info.metadata),
             ),
-            None => (Vec::new(), Vec::new(), Vec::new(), crate::outcome::Spend::default(), Default::default()),
+            None => {
+                (Vec::new(), HookState::default(), Vec::new(), crate::outcome::Spend::default(), Default::default())
+            }
         };
         self.spent = spent;
         self.approvals = approvals;
@@ -163,7 +165,7 @@ impl Session {
         if self.context.system().is_none() {
             self.context.set_system(system);
         }
-        self.memory = SessionMemory { summaries, ..SessionMemory::default() };
+        self.hook_state = hook_state;
         self.recover = recover;
         self.deferred = if recover { deferred } else { Vec::new() };
         self.edited = false;
@@ -189,7 +191,7 @@ impl Session {
     fn snapshot(&self) -> Snapshot {
         Snapshot {
             context: self.context.clone(),
-            memory: self.memory.clone(),
+            hook_state: self.hook_state.clone(),
             edited: self.edited,
             turn_saved: self.turn_saved,
             recover: self.recover,
@@ -200,7 +202,7 @@ impl Session {
 
     fn restore(&mut self, s: Snapshot) {
         self.context = s.context;
-        self.memory = s.memory;
+        self.hook_state = s.hook_state;
         self.edited = s.edited;
         self.turn_saved = s.turn_saved;
         self.recover = s.recover;
@@ -383,24 +385,29 @@ impl Session {
         self.context.messages()
     }
 
-    /// Forgets the conversation and its summaries; keeps the system prompt. A stored
-    /// session forgets them in the store too at its next save.
+    /// Forgets the conversation, its summaries and its hooks' state; keeps the system
+    /// prompt. A stored session forgets them in the store too at its next save.
     pub fn clear(&mut self) {
         self.context.clear();
         self.context.set_recall(None);
-        self.memory = SessionMemory { dirty: true, ..SessionMemory::default() };
+        self.hook_state.clear();
         self.edited = true;
     }
 
     /// The summaries of turns that left the window, oldest first (see
     /// [`crate::memory::ConversationMemory`]); a stored session keeps them in its store.
-    pub fn summaries(&self) -> &[Summary] {
-        &self.memory.summaries
+    pub fn summaries(&self) -> Vec<Summary> {
+        self.hook_state.get(crate::store::SUMMARIES_KEY).unwrap_or_default()
     }
 
     /// The summaries the last turn recalled, as pinned after the system prompt.
-    pub fn recalled(&self) -> &[String] {
-        &self.memory.recalled
+    pub fn recalled(&self) -> Vec<String> {
+        crate::memory::SessionMemory::from_state(&self.hook_state).recalled
+    }
+
+    /// What the hooks keep with this session ([`HookState`]).
+    pub fn hook_state(&self) -> &HookState {
+        &self.hook_state
     }
 
     /// Summarises every turn but the newest now (the agent's memory must be on), giving
@@ -424,10 +431,15 @@ impl Session {
         let lock = self.lock_turn().await?;
         self.context.repair();
         let id = self.id.clone();
-        let env = turn::memory_env(&config, self.calibration, id.as_deref());
+        let env = crate::memory::Env {
+            model: &*config.model,
+            counter: &*config.counter,
+            calibration: self.calibration,
+            window_budget: config.token_budget(),
+            session_id: id.as_deref(),
+        };
         let mut usage = Usage::default();
-        let done =
-            memory.compress(&env, &mut self.context, &mut self.memory, Compress::All { focus }, &mut usage).await;
+        let done = memory.compact(&env, &mut self.context, &mut self.hook_state, focus, &mut usage).await;
         self.usage += usage;
         let saved = match &done {
             Ok(c) if c.messages > 0 => {

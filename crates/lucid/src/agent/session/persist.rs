@@ -12,14 +12,14 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::Session;
-use crate::error::{Error, Result};
-use crate::store::{SUMMARIES_KEY, SessionStore, TurnLock};
+use crate::error::Result;
+use crate::store::{SessionStore, TurnLock};
 
 impl Session {
     /// Writes the whole history to the store now, replacing what it held (each turn is
     /// saved on its own when it ends; call this after editing the history, e.g. `clear`).
     pub async fn save(&mut self) -> Result<()> {
-        self.save_summaries().await?;
+        self.save_hook_state().await?;
         if let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) {
             self.touched = true;
             store.replace(id, self.context.history()).await?;
@@ -34,27 +34,30 @@ impl Session {
         self.context.last_turn_start().map_or(0, |start| self.context.messages().len() - start)
     }
 
-    /// Writes the summaries to the store's metadata when they changed. They go before the
-    /// messages they replace: a failure in between leaves both, never neither.
-    async fn save_summaries(&mut self) -> Result<()> {
+    /// Writes what the hooks changed of their state to the store's metadata (the memory's
+    /// summaries among it). It goes before the messages it may replace: a failure in
+    /// between leaves both, never neither.
+    async fn save_hook_state(&mut self) -> Result<()> {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
-        if self.memory.dirty {
-            let summaries = serde_json::to_value(&self.memory.summaries).map_err(|e| Error::Store {
-                store: store.kind(),
-                message: format!("the summaries of session `{id}` cannot be written: {e}"),
-                source: Some(Box::new(e)),
-            })?;
+        if let Some(patch) = self.hook_state.changes() {
             self.touched = true;
-            store.merge_metadata(id, serde_json::json!({ SUMMARIES_KEY: summaries })).await?;
-            self.memory.dirty = false;
+            store.merge_metadata(id, patch).await?;
+            self.hook_state.saved();
         }
         Ok(())
+    }
+
+    /// A step is in the history: a session with durable steps commits it now.
+    pub(super) async fn step_taken(&mut self, config: &crate::agent::AgentConfig) {
+        if config.durable_steps {
+            self.commit().await;
+        }
     }
 
     /// Saves the turn that just ended: what the store lacks of it appended, or the whole
     /// history after an edit.
     pub(super) async fn save_turn(&mut self) -> Result<()> {
-        self.save_summaries().await?;
+        self.save_hook_state().await?;
         self.write_unsaved().await?;
         self.save_spend().await
     }

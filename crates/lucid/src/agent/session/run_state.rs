@@ -4,36 +4,25 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::agent::hooks::HookContext;
+use crate::agent::machine::TurnState;
 use crate::agent::{AgentConfig, Spend, ToolCallRecord};
 use crate::approval::Approvals;
+use crate::hooks::HookContext;
 use crate::message::{FinishReason, ToolCall, Usage};
-use crate::model::ChatOptions;
 use crate::tool::ToolOutcome;
 
 /// Where one turn stands.
 pub(super) struct RunState {
+    /// The turn's state machine: every decision of the turn.
+    pub turn: TurnState,
     pub content: String,
     pub records: Vec<ToolCallRecord>,
-    pub iterations: usize,
     pub usage: Usage,
     pub finish_reason: Option<FinishReason>,
-    /// Options for this run only (structured output).
-    pub options: Option<ChatOptions>,
-    /// A structured run with tools: the options of its report call, made once the model
-    /// answers without calling a tool (until then, calls carry no format).
-    pub report: Option<ChatOptions>,
-    /// The report call is under way: no tools are offered.
-    pub reporting: bool,
-    /// A tighter token budget after the provider said the request was over its window
-    /// (set once per run: a second such error is reported).
-    pub cap: Option<usize>,
     /// Questions for the user from `ask_user` calls nobody could answer.
     pub questions: Vec<String>,
     /// Calls a hook deferred, waiting unanswered.
     pub deferred: Vec<ToolCall>,
-    /// Why the turn stopped, in words.
-    pub stop_message: Option<String>,
     /// The model that gave the last answer (`provider:model`).
     pub model: Option<String>,
     /// Usage per answering model.
@@ -47,18 +36,13 @@ pub(super) struct RunState {
 impl Default for RunState {
     fn default() -> Self {
         RunState {
+            turn: TurnState::default(),
             content: String::new(),
             records: Vec::new(),
-            iterations: 0,
             usage: Usage::default(),
             finish_reason: None,
-            options: None,
-            report: None,
-            reporting: false,
-            cap: None,
             questions: Vec::new(),
             deferred: Vec::new(),
-            stop_message: None,
             model: None,
             model_usage: Default::default(),
             cost: Some(0.0),
@@ -79,7 +63,7 @@ impl RunState {
             session_id,
             owner,
             agent: config.name.as_deref(),
-            iteration: self.iterations,
+            iteration: self.turn.iterations,
             usage: self.usage,
             approvals,
             cost_usd: self.cost,

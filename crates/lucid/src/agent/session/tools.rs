@@ -10,8 +10,8 @@ use tracing::Instrument;
 use super::Session;
 use super::run_state::{RunState, record};
 use super::stream::Events;
-use crate::agent::hooks::{Step, ToolCallDecision};
 use crate::agent::{AgentConfig, AgentEvent};
+use crate::hooks::{Step, ToolCallDecision};
 use crate::message::{Message, ToolCall};
 use crate::tool::{ToolContext, ToolOutcome};
 
@@ -43,6 +43,12 @@ impl Session {
                 continue;
             }
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            if let Some((problem, mut told)) = config.tools.invalid(c).await {
+                // It cannot run: the model reads why, and nobody is asked about it.
+                config.hooks.on_invalid_tool_call(&cx, c, &problem, &mut told).await;
+                plans.push(Plan::Answer(ToolOutcome::error(told)));
+                continue;
+            }
             match config.hooks.before_tool_call(&cx, c).await {
                 ToolCallDecision::Allow => plans.push(Plan::Run(c.clone())),
                 ToolCallDecision::Replace(arguments) => plans.push(Plan::Run(ToolCall { arguments, ..c.clone() })),
@@ -120,7 +126,7 @@ impl Session {
                     run.records.push(record(c, Some(&outcome), Some(elapsed)));
                     run.questions.extend(outcome.questions);
                     self.context.push(result_message(c, outcome.content, outcome.is_error, attached, accepts));
-                    self.layers_on_step(config).await;
+                    self.step_taken(config).await;
                     if !config.hooks.is_empty()
                         && let Some(last) = self.context.messages().last()
                     {

@@ -14,22 +14,14 @@ use tracing::Instrument;
 use super::run_state::{RunState, record};
 use super::stream::Events;
 use super::{Session, Snapshot};
-use crate::agent::decide::{self, Facts, Next};
-use crate::agent::hooks::{HookContext, ModelCall, ModelCallDecision, Step};
+use crate::agent::decide;
+use crate::agent::machine::{Action, Event, NotRun, TurnState};
 use crate::agent::{AgentConfig, AgentEvent, AgentResult, StopReason};
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};
-use crate::memory::Env;
+use crate::hooks::{Delta, HookContext, ModelCall, ModelCallDecision, Step, TurnStart};
 use crate::message::{Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatRequest, ChatResponse, StreamEvent};
-
-/// Result text for calls left unexecuted because the iteration limit was reached.
-const NOT_RUN_LIMIT: &str = "Not executed: the agent reached its iteration limit.";
-/// Result text for calls whose arguments were cut off by `max_tokens`.
-const NOT_RUN_TRUNCATED: &str =
-    "Not executed: the arguments were cut off by the output token limit. Call the tool again with shorter arguments.";
-/// Result text for the other calls of a step whose call was cut off.
-const NOT_RUN_STEP_CUT: &str = "Not executed: another call of this step was cut off by the output token limit.";
 
 /// A turn under way; dropped before [`Unfinished::done`] (the turn's future was dropped,
 /// or it panicked), it puts the session back as it was before the turn: dropping is
@@ -86,7 +78,14 @@ impl Session {
                     crate::telemetry::record_response_model(&span, None, model);
                 }
             }
-            Err(e) => crate::telemetry::record_error(&span, e),
+            Err(e) => {
+                crate::telemetry::record_error(&span, e);
+                if !config.hooks.is_empty() {
+                    let run = RunState { session: self.spent, ..RunState::default() };
+                    let cx = run.hook_context(&config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+                    config.hooks.on_error(&cx, e).await;
+                }
+            }
         }
         result
     }
@@ -132,7 +131,7 @@ impl Session {
         self.recover = deferred;
         self.canceller.end();
         self.usage += run.usage;
-        self.spent.add(run.usage, run.iterations as u64, run.cost);
+        self.spent.add(run.usage, run.turn.iterations as u64, run.cost);
         let saved = match self.save_turn().await {
             Ok(()) => self.set_deferred(run.deferred.iter().map(|c| c.id.clone()).collect()).await,
             Err(e) => Err(e),
@@ -145,12 +144,12 @@ impl Session {
         let mut result = AgentResult {
             content: run.content,
             tool_calls: run.records,
-            iterations: run.iterations,
+            iterations: run.turn.iterations,
             usage: run.usage,
             stop_reason,
             finish_reason: run.finish_reason,
             questions: run.questions,
-            stop_message: run.stop_message,
+            stop_message: run.turn.stop_message,
             deferred: run.deferred,
             model: run.model,
             model_usage: run.model_usage,
@@ -195,18 +194,35 @@ impl Session {
         run: &mut RunState,
     ) {
         self.context.repair();
-        // The layers need the text after the context took it; copy it only for them.
-        let query = if config.layers.is_empty() { None } else { prompt.as_ref().map(|m| m.text().to_string()) };
+        // The hooks need the text after the context took it; copy it only for them.
+        let query = if config.hooks.is_empty() { None } else { prompt.as_ref().map(|m| m.text().to_string()) };
         let prompted = prompt.is_some();
         if let Some(prompt) = prompt {
             self.context.push(prompt);
             self.turn_saved = 0;
         }
-        let mut memory_usage = Usage::default();
         if let Some(prompt) = query {
-            self.layers_on_user_message(config, &prompt, &mut memory_usage).await;
+            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            let mut start = TurnStart {
+                prompt: &prompt,
+                context: &mut self.context,
+                state: &mut self.hook_state,
+                usage: Usage::default(),
+                rewritten: false,
+                model: &*config.model,
+                counter: &*config.counter,
+                calibration: self.calibration,
+                window_budget: config.token_budget(),
+                session_id: self.id.as_deref(),
+            };
+            config.hooks.before_turn(&cx, &mut start).await;
+            let (used, rewritten) = (start.usage, start.rewritten);
+            self.edited |= rewritten;
+            // What the hooks' own calls (summaries) used is part of the turn's cost.
+            run.usage += used;
+            run.add_cost(config, &crate::model::fallback::label(&*config.model, None), &used);
         }
-        self.layers_on_step(config).await;
+        self.step_taken(config).await;
         if prompted
             && !config.hooks.is_empty()
             && let Some(at) = self.context.last_turn_start()
@@ -214,18 +230,13 @@ impl Session {
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
             config.hooks.after_step(&cx, Step::UserMessage(&self.context.messages()[at])).await;
         }
-        // Summary calls are part of the turn's cost.
-        run.usage += memory_usage;
-        run.add_cost(config, &crate::model::fallback::label(&*config.model, None), &memory_usage);
-        match options {
-            Some(o) if decide::report_last(o, !config.tools.is_empty(), config.model.format_with_tools()) => {
-                run.options = Some(ChatOptions { response_format: None, ..o.clone() });
-                run.report = Some(o.clone());
-            }
-            _ => run.options = options.cloned(),
-        }
+        run.turn =
+            TurnState::new(config.max_iterations, options, !config.tools.is_empty(), config.model.format_with_tools());
+        run.turn.max_tokens = config.options.max_tokens.or(options.and_then(|o| o.max_tokens));
     }
 
+    /// Drives the turn's state machine ([`crate::agent::machine`]): does the I/O each
+    /// action asks for and tells the machine what came of it.
     async fn iterate(
         &mut self,
         config: &AgentConfig,
@@ -234,178 +245,166 @@ impl Session {
         events: Events<'_>,
         run: &mut RunState,
     ) -> Result<StopReason> {
+        let mut action = run.turn.on(Event::Begin);
         loop {
-            if token.is_cancelled() || (run.iterations > 0 && self.canceller.after_turn_requested()) {
-                return Ok(StopReason::Cancelled);
+            if let Action::Stop(reason) = action {
+                return Ok(reason);
             }
-            self.fit_window(config, run);
-            let measure = config.memory.is_some() || config.token_budget().is_some() || config.estimate_prompt;
-            let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
-            run.iterations += 1;
-            events.emit(|| AgentEvent::Iteration(run.iterations));
-            run.content.clear();
-            let (response, primary) = {
-                let options = run.options.as_ref().unwrap_or(&config.options);
-                // The report call offers no tools: its answer is the structured report.
-                let specs = if run.reporting { &[] } else { config.tools.specs() };
-                let mut call = ModelCall {
-                    messages: Cow::Borrowed(self.context.messages()),
-                    tools: Cow::Borrowed(specs),
-                    options: Cow::Borrowed(options),
-                };
-                if !config.hooks.is_empty() {
-                    let mut cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-                    if config.estimate_prompt {
-                        let tokens = (estimated as f64 * self.calibration).ceil() as u64;
-                        cx.prompt_tokens = Some(tokens);
-                        cx.prompt_cost_usd = config.prices.price_for(&*config.model).map(|p| p.input_cost(tokens));
-                    }
-                    let stop = match config.hooks.before_model_call(&cx, &mut call).await {
-                        ModelCallDecision::Stop(why) => Some((StopReason::Stopped, why)),
-                        ModelCallDecision::OverBudget(why) => Some((StopReason::BudgetExceeded, why)),
-                        _ => None,
-                    };
-                    if let Some((reason, why)) = stop {
-                        run.iterations -= 1;
-                        run.stop_message = Some(why);
-                        return Ok(reason);
-                    }
+            // The model step acts on an answer's actions itself: what comes back here is a
+            // stop or another model call.
+            debug_assert!(matches!(action, Action::CallModel | Action::AskAgain { .. }), "{action:?}");
+            action = if token.is_cancelled() || (run.turn.iterations > 0 && self.canceller.after_turn_requested()) {
+                run.turn.on(Event::Cancelled)
+            } else {
+                match self.model_step(config, token, stream, events, run).await? {
+                    Some(next) => next,
+                    None => return Ok(StopReason::Cancelled),
                 }
-                let primary = crate::model::fallback::label(&*config.model, Some(&call.options));
-                let chat = crate::telemetry::chat_span(
-                    crate::telemetry::system_name(&*config.model),
-                    config.model.model_name(),
-                    &call.messages,
-                );
-                let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
-                let answer = call_model(config, request, stream, events, &mut run.content).instrument(chat.clone());
-                let response = tokio::select! {
-                    biased;
-                    _ = token.cancelled() => return Ok(StopReason::Cancelled),
-                    r = answer => r,
-                };
-                match &response {
-                    Ok(r) => {
-                        crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message);
-                        let answered = r.fallbacks.last().map_or(primary.as_str(), |s| s.to.as_str());
-                        crate::telemetry::record_response_model(&chat, r.model.as_deref(), answered);
-                    }
-                    Err(e) => crate::telemetry::record_error(&chat, e),
-                }
-                (response, primary)
             };
-            let mut response = match response {
-                Err(Error::Provider(e)) if e.is_context_overflow() && run.cap.is_none() => {
-                    // The provider counts more than the estimate said: keep 60% of what was
-                    // sent (older turns go first, never the current one) and try once more.
-                    let sent = self.context.count_tokens(&*config.counter);
-                    tracing::info!(provider = %e.provider, estimated = sent, error = %e.message, "over the context window; trimming harder and trying again");
-                    run.cap = Some(sent * 6 / 10);
-                    run.iterations -= 1;
-                    continue;
-                }
-                r => r?,
-            };
-            let answered = response.fallbacks.last().map_or(primary, |s| s.to.clone());
-            if let Some(u) = response.usage {
-                run.usage += u;
-                run.add_cost(config, &answered, &u);
-                *run.model_usage.entry(answered.clone()).or_default() += u;
-                self.calibrate(estimated, u);
-            }
-            if !config.hooks.is_empty() {
-                let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-                config.hooks.after_model_response(&cx, &mut response).await;
-            }
-            run.model = Some(answered);
-            run.finish_reason = response.finish_reason;
-            let cut: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
-            decide::structured_answer(run.options.as_ref(), &mut response);
-            let message = response.message;
-            run.content.clone_from(&message.content);
-            let facts = Facts {
-                iterations: run.iterations,
-                max_iterations: config.max_iterations,
-                report: run.report.as_ref(),
-                questions: config.questions.as_ref(),
-            };
-            let next = decide::after_answer(&message, !cut.is_empty(), &facts);
-            match next {
-                Next::AskForReport => {
-                    // This answer is not kept; the report is written from the same history.
-                    run.options = run.report.take();
-                    run.reporting = true;
-                    continue;
-                }
-                Next::ReportInstead => {
-                    // Small models may never stop calling: these calls are left out and one
-                    // last call, without tools, asks for the report from the results so far.
-                    for c in &message.tool_calls {
-                        run.records.push(record(c, None, None));
-                    }
-                    run.options = run.report.take();
-                    run.reporting = true;
-                    continue;
-                }
-                Next::Finish => {
-                    if !message.is_empty() {
-                        self.context.push(Message::Assistant(message));
-                    }
-                    return Ok(StopReason::Completed);
-                }
-                Next::StopCutOff | Next::StopAtLimit | Next::RunTools => {}
-            }
-            let calls = message.tool_calls.clone();
-            self.context.push(Message::Assistant(message));
-            self.layers_on_step(config).await;
-            if !config.hooks.is_empty()
-                && let Some(last) = self.context.messages().last()
-            {
-                let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-                config.hooks.after_step(&cx, Step::ModelMessage(last)).await;
-            }
-            match next {
-                Next::StopAtLimit => {
-                    self.answer_not_run(&calls, |_| NOT_RUN_LIMIT, run);
-                    return Ok(StopReason::MaxIterations);
-                }
-                Next::StopCutOff => {
-                    let names: Vec<&str> =
-                        calls.iter().filter(|c| cut.contains(&c.id)).map(|c| c.name.as_str()).collect();
-                    self.answer_not_run(
-                        &calls,
-                        |c| if cut.contains(&c.id) { NOT_RUN_TRUNCATED } else { NOT_RUN_STEP_CUT },
-                        run,
-                    );
-                    let limit = match config.options.max_tokens.or(run.options.as_ref().and_then(|o| o.max_tokens)) {
-                        Some(n) => format!("the output token limit ({n} tokens, ChatOptions::max_tokens)"),
-                        None => "the model's output token limit (raise it with ChatOptions::max_tokens)".into(),
-                    };
-                    run.stop_message = Some(format!(
-                        "the arguments of the tool call `{}` were cut off by {limit}; the turn ended instead of asking the model again",
-                        names.join("`, `")
-                    ));
-                    return Ok(StopReason::OutputLimit);
-                }
-                _ => {}
-            }
-            if self.execute_tools(config, token, events, &calls, &[], run).await {
-                return Ok(StopReason::Cancelled);
-            }
-            if !run.deferred.is_empty() {
-                return Ok(StopReason::Deferred);
-            }
-            if !run.questions.is_empty() {
-                return Ok(StopReason::NeedsInput);
-            }
         }
     }
 
+    /// One model call and what follows its answer: the answer kept or dropped, its calls
+    /// run or answered "not run". `None` when cancelled during the call.
+    async fn model_step(
+        &mut self,
+        config: &AgentConfig,
+        token: &CancellationToken,
+        stream: bool,
+        events: Events<'_>,
+        run: &mut RunState,
+    ) -> Result<Option<Action>> {
+        self.fit_window(config, run);
+        let measure = config.memory.is_some() || config.token_budget().is_some() || config.estimate_prompt;
+        let estimated = if measure { self.context.count_tokens(&*config.counter) } else { 0 };
+        run.turn.calling();
+        events.emit(|| AgentEvent::Iteration(run.turn.iterations));
+        run.content.clear();
+        let (response, primary) = {
+            let options = run.turn.options.as_ref().unwrap_or(&config.options);
+            // The report call offers no tools: its answer is the structured report.
+            let specs = if run.turn.reporting { &[] } else { config.tools.specs() };
+            let mut call = ModelCall {
+                messages: Cow::Borrowed(self.context.messages()),
+                tools: Cow::Borrowed(specs),
+                options: Cow::Borrowed(options),
+            };
+            if !config.hooks.is_empty() {
+                let mut cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+                if config.estimate_prompt {
+                    let tokens = (estimated as f64 * self.calibration).ceil() as u64;
+                    cx.prompt_tokens = Some(tokens);
+                    cx.prompt_cost_usd = config.prices.price_for(&*config.model).map(|p| p.input_cost(tokens));
+                }
+                let stop = match config.hooks.before_model_call(&cx, &mut call).await {
+                    ModelCallDecision::Stop(why) => Some((StopReason::Stopped, why)),
+                    ModelCallDecision::OverBudget(why) => Some((StopReason::BudgetExceeded, why)),
+                    _ => None,
+                };
+                if let Some((reason, why)) = stop {
+                    return Ok(Some(run.turn.on(Event::HookStopped { reason, why })));
+                }
+            }
+            let primary = crate::model::fallback::label(&*config.model, Some(&call.options));
+            let chat = crate::telemetry::chat_span(
+                crate::telemetry::system_name(&*config.model),
+                config.model.model_name(),
+                &call.messages,
+            );
+            let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
+            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            let answer = call_model(config, &cx, request, stream, events, &mut run.content).instrument(chat.clone());
+            let response = tokio::select! {
+                biased;
+                _ = token.cancelled() => return Ok(None),
+                r = answer => r,
+            };
+            match &response {
+                Ok(r) => {
+                    crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message);
+                    let answered = r.fallbacks.last().map_or(primary.as_str(), |s| s.to.as_str());
+                    crate::telemetry::record_response_model(&chat, r.model.as_deref(), answered);
+                }
+                Err(e) => crate::telemetry::record_error(&chat, e),
+            }
+            (response, primary)
+        };
+        let mut response = match response {
+            Err(Error::Provider(e)) if e.is_context_overflow() => {
+                // The provider counts more than the estimate said: the machine tightens
+                // the window once and asks again.
+                let sent = self.context.count_tokens(&*config.counter);
+                match run.turn.on(Event::OverWindow { sent }) {
+                    Action::Fail => return Err(Error::Provider(e)),
+                    next => {
+                        tracing::info!(provider = %e.provider, estimated = sent, error = %e.message, "over the context window; trimming harder and trying again");
+                        return Ok(Some(next));
+                    }
+                }
+            }
+            r => r?,
+        };
+        let answered = response.fallbacks.last().map_or(primary, |s| s.to.clone());
+        if let Some(u) = response.usage {
+            run.usage += u;
+            run.add_cost(config, &answered, &u);
+            *run.model_usage.entry(answered.clone()).or_default() += u;
+            self.calibrate(estimated, u);
+        }
+        if !config.hooks.is_empty() {
+            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            config.hooks.after_model_response(&cx, &mut response).await;
+        }
+        run.model = Some(answered);
+        run.finish_reason = response.finish_reason;
+        let cut: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
+        decide::structured_answer(run.turn.options.as_ref(), &mut response);
+        let message = response.message;
+        run.content.clone_from(&message.content);
+        let action =
+            run.turn.on(Event::Answered { message: &message, cut: &cut, questions: config.questions.as_ref() });
+        match action {
+            Action::AskAgain { record: true } => {
+                for c in &message.tool_calls {
+                    run.records.push(record(c, None, None));
+                }
+                return Ok(Some(action));
+            }
+            Action::AskAgain { record: false } => return Ok(Some(action)),
+            Action::Finish => {
+                if !message.is_empty() {
+                    self.context.push(Message::Assistant(message));
+                }
+                return Ok(Some(Action::Stop(StopReason::Completed)));
+            }
+            _ => {}
+        }
+        let calls = message.tool_calls.clone();
+        self.context.push(Message::Assistant(message));
+        self.step_taken(config).await;
+        if !config.hooks.is_empty()
+            && let Some(last) = self.context.messages().last()
+        {
+            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            config.hooks.after_step(&cx, Step::ModelMessage(last)).await;
+        }
+        if let Action::KeepAndStop { not_run, reason } = action {
+            self.answer_not_run(&calls, &not_run, run);
+            return Ok(Some(Action::Stop(reason)));
+        }
+        if self.execute_tools(config, token, events, &calls, &[], run).await {
+            return Ok(Some(run.turn.on(Event::Cancelled)));
+        }
+        let done = Event::ToolsDone { deferred: !run.deferred.is_empty(), questions: !run.questions.is_empty() };
+        Ok(Some(run.turn.on(done)))
+    }
+
     /// Answers calls that will not run, each with its reason, as failed results.
-    fn answer_not_run(&mut self, calls: &[ToolCall], why: impl Fn(&ToolCall) -> &'static str, run: &mut RunState) {
+    fn answer_not_run(&mut self, calls: &[ToolCall], why: &[(String, NotRun)], run: &mut RunState) {
         for c in calls {
+            let why = why.iter().find(|(id, _)| *id == c.id).map_or(NotRun::Limit, |(_, w)| *w);
             run.records.push(record(c, None, None));
-            self.context.push(Message::tool_result(&c.id, &c.name, why(c), true));
+            self.context.push(Message::tool_result(&c.id, &c.name, why.text(), true));
         }
     }
 
@@ -413,7 +412,7 @@ impl Session {
     fn fit_window(&mut self, config: &AgentConfig, run: &RunState) {
         let budget = config.token_budget().map(|t| (t as f64 / self.calibration) as usize);
         let limits = ContextLimits {
-            max_tokens: match (budget, run.cap) {
+            max_tokens: match (budget, run.turn.cap) {
                 (Some(b), Some(c)) => Some(b.min(c)),
                 (b, c) => b.or(c),
             },
@@ -437,21 +436,11 @@ impl Session {
     }
 }
 
-/// What the memory needs of the agent and the session for a step.
-pub(super) fn memory_env<'a>(config: &'a AgentConfig, calibration: f64, session_id: Option<&'a str>) -> Env<'a> {
-    Env {
-        model: &*config.model,
-        counter: &*config.counter,
-        calibration,
-        window_budget: config.token_budget(),
-        session_id,
-    }
-}
-
 /// One model call; streamed text goes to `partial` as it arrives so a cancelled run still
 /// reports what was said.
 async fn call_model(
     config: &AgentConfig,
+    cx: &HookContext<'_>,
     request: ChatRequest<'_>,
     stream: bool,
     events: Events<'_>,
@@ -469,9 +458,17 @@ async fn call_model(
         match event? {
             StreamEvent::TextDelta(t) => {
                 partial.push_str(&t);
+                if !config.hooks.is_empty() {
+                    config.hooks.on_stream_delta(cx, Delta::Text(&t)).await;
+                }
                 events.emit(|| AgentEvent::TextDelta(t));
             }
-            StreamEvent::ReasoningDelta(t) => events.emit(|| AgentEvent::ReasoningDelta(t)),
+            StreamEvent::ReasoningDelta(t) => {
+                if !config.hooks.is_empty() {
+                    config.hooks.on_stream_delta(cx, Delta::Reasoning(&t)).await;
+                }
+                events.emit(|| AgentEvent::ReasoningDelta(t))
+            }
             StreamEvent::ToolCallStarted { .. } | StreamEvent::ToolCallDelta { .. } => {}
             StreamEvent::Fallback(s) => events.emit(|| AgentEvent::Fallback(s)),
             StreamEvent::Done(response) => return Ok(response),

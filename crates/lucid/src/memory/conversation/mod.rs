@@ -19,6 +19,7 @@
 //! making summaries is in `compress`, keeping and recalling them in `recall`.
 
 mod compress;
+mod hook;
 mod recall;
 
 use std::sync::Arc;
@@ -254,7 +255,7 @@ impl ConversationMemory {
     /// trimming instead when no summary can be made, then recalls for `text`. Returns
     /// whether the history changed. Boxed, as [`Self::compress`]: one copy of this code
     /// however many ways the loop is entered.
-    pub(crate) fn before_turn<'a>(
+    pub(crate) fn open_turn<'a>(
         &'a self,
         env: &'a Env<'a>,
         context: &'a mut Context,

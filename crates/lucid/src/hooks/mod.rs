@@ -9,15 +9,22 @@
 //!
 //! | point | may |
 //! |---|---|
+//! | [`Hook::before_turn`] | rewrite the window and keep state with the session ([`TurnStart`]): a memory |
 //! | [`Hook::before_model_call`] | read or edit the request ([`ModelCall`]), or stop the turn |
+//! | [`Hook::on_stream_delta`] | see each piece of a streamed answer as it arrives |
 //! | [`Hook::after_model_response`] | read or edit the answer |
+//! | [`Hook::on_invalid_tool_call`] | see a call of an unknown tool or with bad arguments, and edit what the model is told |
 //! | [`Hook::before_tool_call`] | allow, deny with a message the model reads, replace the arguments, or defer the call |
 //! | [`Hook::after_tool_result`] | read or edit the result |
 //! | [`Hook::after_step`] | see each step once it is in the history (and committed, for a durable session) |
 //! | [`Hook::turn_end`] | see the turn's result |
+//! | [`Hook::on_error`] | see the error a turn failed with |
 //!
 //! The agent's [`PermissionPolicy`](crate::tool::permission::PermissionPolicy) is itself
-//! the first hook of every agent. A turn with no hook of yours attached does no work for
+//! the first hook of every agent, and its
+//! [`ConversationMemory`](crate::memory::ConversationMemory) the next: both are hooks like
+//! yours, through these points only. A memory, a budget ([`crate::agent::budget`]) or a
+//! guardrail of your own is a hook too (`examples/hook_memory.rs` writes a memory). A turn with no hook of yours attached does no work for
 //! them.
 //!
 //! Deferring a tool call ends the turn with
@@ -58,15 +65,20 @@
 //! let agent = lucid::Agent::builder(model).hook(Guard::default()).build();
 //! ```
 
+mod state;
+
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
-use super::AgentResult;
-use crate::approval::{Approvals, Decision};
+pub use state::{HookState, TurnStart};
+
+use crate::approval::Approvals;
+use crate::error::Error;
 use crate::message::{Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatResponse};
+use crate::outcome::AgentResult;
 use crate::tool::{ToolOutcome, ToolSpec};
 
 /// What every hook call knows of the turn.
@@ -121,10 +133,10 @@ pub struct ModelCall<'r> {
 pub enum ModelCallDecision {
     /// Make the call.
     Continue,
-    /// End the turn now with [`StopReason::Stopped`](super::StopReason::Stopped); the
+    /// End the turn now with [`StopReason::Stopped`](crate::StopReason::Stopped); the
     /// text is [`AgentResult::stop_message`].
     Stop(String),
-    /// End the turn now with [`StopReason::BudgetExceeded`](super::StopReason::BudgetExceeded):
+    /// End the turn now with [`StopReason::BudgetExceeded`](crate::StopReason::BudgetExceeded):
     /// the call would pass a limit the text names.
     OverBudget(String),
 }
@@ -140,7 +152,7 @@ pub enum ToolCallDecision {
     /// Run it with these arguments (a JSON object as text) instead of the model's; the
     /// history keeps what the model asked for.
     Replace(String),
-    /// Do not run it now: the turn ends with [`StopReason::Deferred`](super::StopReason::Deferred)
+    /// Do not run it now: the turn ends with [`StopReason::Deferred`](crate::StopReason::Deferred)
     /// once the other calls of the step are done, and the call waits, unanswered, for the
     /// next `resume`.
     Defer,
@@ -158,9 +170,31 @@ pub enum Step<'a> {
     ToolResult(&'a Message),
 }
 
+/// A piece of a streamed answer ([`Hook::on_stream_delta`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Delta<'a> {
+    /// Text of the answer.
+    Text(&'a str),
+    /// Text of the model's reasoning, where the provider streams it.
+    Reasoning(&'a str),
+}
+
+/// What is wrong with a tool call the model made ([`Hook::on_invalid_tool_call`]).
+pub use crate::tool::InvalidCall as InvalidToolCall;
+
 /// Code that takes part in every turn; see the [module docs](self). Every method has a
 /// no-op default.
 pub trait Hook: Send + Sync + 'static {
+    /// When a user's message opens a turn (it is the window's last message), before the
+    /// first model call: rewrite the window (summarise, trim, pin what to recall) and keep
+    /// state with the session ([`TurnStart::state`]). The built-in
+    /// [`ConversationMemory`](crate::memory::ConversationMemory) works here.
+    fn before_turn<'a>(&'a self, cx: &'a HookContext<'a>, turn: &'a mut TurnStart<'_>) -> BoxFuture<'a, ()> {
+        let _ = (cx, turn);
+        Box::pin(std::future::ready(()))
+    }
+
     /// Before each model call: read or edit the request, or stop the turn.
     fn before_model_call<'a>(
         &'a self,
@@ -169,6 +203,12 @@ pub trait Hook: Send + Sync + 'static {
     ) -> BoxFuture<'a, ModelCallDecision> {
         let _ = (cx, call);
         Box::pin(std::future::ready(ModelCallDecision::Continue))
+    }
+
+    /// Each piece of a streamed answer, as it arrives (a turn run with `run_stream`).
+    fn on_stream_delta<'a>(&'a self, cx: &'a HookContext<'a>, delta: Delta<'a>) -> BoxFuture<'a, ()> {
+        let _ = (cx, delta);
+        Box::pin(std::future::ready(()))
     }
 
     /// After each model response, before anything acts on it: read or edit it.
@@ -185,6 +225,20 @@ pub trait Hook: Send + Sync + 'static {
     fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
         let _ = (cx, call);
         Box::pin(std::future::ready(ToolCallDecision::Allow))
+    }
+
+    /// A call the tools cannot take (an unknown name, arguments that are not JSON or do not
+    /// match the schema), before the hooks are asked about it: it does not run, and the
+    /// model reads `message` as its failed result; edit it to tell the model more.
+    fn on_invalid_tool_call<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        call: &'a ToolCall,
+        problem: &'a InvalidToolCall,
+        message: &'a mut String,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (cx, call, problem, message);
+        Box::pin(std::future::ready(()))
     }
 
     /// After each tool call (or refusal): read or edit the result the model will read.
@@ -209,9 +263,34 @@ pub trait Hook: Send + Sync + 'static {
         let _ = (cx, result);
         Box::pin(std::future::ready(()))
     }
+
+    /// When the turn fails (a provider error retries could not fix, a store that cannot
+    /// save the turn…), with the error the caller gets.
+    fn on_error<'a>(&'a self, cx: &'a HookContext<'a>, error: &'a Error) -> BoxFuture<'a, ()> {
+        let _ = (cx, error);
+        Box::pin(std::future::ready(()))
+    }
 }
 
 impl<H: Hook + ?Sized> Hook for Arc<H> {
+    fn before_turn<'a>(&'a self, cx: &'a HookContext<'a>, turn: &'a mut TurnStart<'_>) -> BoxFuture<'a, ()> {
+        (**self).before_turn(cx, turn)
+    }
+    fn on_stream_delta<'a>(&'a self, cx: &'a HookContext<'a>, delta: Delta<'a>) -> BoxFuture<'a, ()> {
+        (**self).on_stream_delta(cx, delta)
+    }
+    fn on_invalid_tool_call<'a>(
+        &'a self,
+        cx: &'a HookContext<'a>,
+        call: &'a ToolCall,
+        problem: &'a InvalidToolCall,
+        message: &'a mut String,
+    ) -> BoxFuture<'a, ()> {
+        (**self).on_invalid_tool_call(cx, call, problem, message)
+    }
+    fn on_error<'a>(&'a self, cx: &'a HookContext<'a>, error: &'a Error) -> BoxFuture<'a, ()> {
+        (**self).on_error(cx, error)
+    }
     fn before_model_call<'a>(
         &'a self,
         cx: &'a HookContext<'a>,
@@ -242,114 +321,5 @@ impl<H: Hook + ?Sized> Hook for Arc<H> {
     }
     fn turn_end<'a>(&'a self, cx: &'a HookContext<'a>, result: &'a AgentResult) -> BoxFuture<'a, ()> {
         (**self).turn_end(cx, result)
-    }
-}
-
-/// The agent's permission policy as the first hook: a call it refuses is denied with the
-/// text the model reads. A call it would ask about with nobody to ask, on a policy that
-/// defers its asks, takes the session's recorded answer, or is deferred until one is
-/// recorded ([`crate::approval`]).
-impl Hook for crate::tool::permission::PermissionPolicy {
-    fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
-        Box::pin(async move {
-            if self.defers(call) {
-                // The call's own answer first, then a `remember` of its tool.
-                return match cx.approvals.decision(&call.id) {
-                    None if cx.approvals.remembers(&call.name) => ToolCallDecision::Allow,
-                    None => ToolCallDecision::Defer,
-                    Some(Decision::Allow { arguments: None }) => ToolCallDecision::Allow,
-                    Some(Decision::Allow { arguments: Some(a) }) => ToolCallDecision::Replace(a.to_string()),
-                    Some(Decision::Deny { message }) => ToolCallDecision::Deny(
-                        message.clone().unwrap_or_else(|| crate::approval::default_denial(&call.name)),
-                    ),
-                };
-            }
-            match self.check(call).await {
-                Ok(()) => ToolCallDecision::Allow,
-                Err(refused) => ToolCallDecision::Deny(refused),
-            }
-        })
-    }
-}
-
-/// The agent's hooks in order; every point runs them all, a decision stops at the first
-/// hook that does not continue.
-#[derive(Clone, Default)]
-pub(crate) struct Hooks(Vec<Arc<dyn Hook>>);
-
-impl Hooks {
-    /// The chain a turn runs: the permission policy (unless it allows everything), then
-    /// the attached hooks.
-    pub fn chain(permissions: &crate::tool::permission::PermissionPolicy, attached: &[Arc<dyn Hook>]) -> Self {
-        let mut all: Vec<Arc<dyn Hook>> = Vec::with_capacity(attached.len() + 1);
-        if !permissions.allows_everything() {
-            all.push(Arc::new(permissions.clone()));
-        }
-        all.extend(attached.iter().cloned());
-        Hooks(all)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    pub async fn before_model_call(&self, cx: &HookContext<'_>, call: &mut ModelCall<'_>) -> ModelCallDecision {
-        for h in &self.0 {
-            match h.before_model_call(cx, call).await {
-                ModelCallDecision::Continue => {}
-                stop => return stop,
-            }
-        }
-        ModelCallDecision::Continue
-    }
-
-    pub async fn after_model_response(&self, cx: &HookContext<'_>, response: &mut ChatResponse) {
-        for h in &self.0 {
-            h.after_model_response(cx, response).await;
-        }
-    }
-
-    /// The first word that is not "allow"; a replacement is passed on to the later hooks,
-    /// which see the call with the new arguments.
-    pub async fn before_tool_call(&self, cx: &HookContext<'_>, call: &ToolCall) -> ToolCallDecision {
-        let mut replaced: Option<ToolCall> = None;
-        for h in &self.0 {
-            let current = replaced.as_ref().unwrap_or(call);
-            match h.before_tool_call(cx, current).await {
-                ToolCallDecision::Allow => {}
-                ToolCallDecision::Replace(arguments) => {
-                    replaced = Some(ToolCall { arguments, ..current.clone() });
-                }
-                other => return other,
-            }
-        }
-        match replaced {
-            Some(c) => ToolCallDecision::Replace(c.arguments),
-            None => ToolCallDecision::Allow,
-        }
-    }
-
-    pub async fn after_tool_result(&self, cx: &HookContext<'_>, call: &ToolCall, outcome: &mut ToolOutcome) {
-        for h in &self.0 {
-            h.after_tool_result(cx, call, outcome).await;
-        }
-    }
-
-    pub async fn after_step(&self, cx: &HookContext<'_>, step: Step<'_>) {
-        for h in &self.0 {
-            h.after_step(cx, step).await;
-        }
-    }
-
-    pub async fn turn_end(&self, cx: &HookContext<'_>, result: &AgentResult) {
-        for h in &self.0 {
-            h.turn_end(cx, result).await;
-        }
-    }
-}
-
-impl std::fmt::Debug for Hooks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Hooks({})", self.0.len())
     }
 }
