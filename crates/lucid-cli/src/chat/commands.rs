@@ -289,7 +289,7 @@ fn memory_report(session: &lucid::Session, style: Style) -> String {
     let recalled = session.recalled();
     if !recalled.is_empty() {
         out.push_str(&format!("{}\n", style.dim("recalled for the last turn:")));
-        for r in recalled {
+        for r in &recalled {
             out.push_str(&format!("  - {}\n", truncate(r, 200)));
         }
     }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod memory_mock;
+
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
