@@ -166,7 +166,20 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             println!("{:<11} {:<10} {:<32} {:<52} notes", "provider", "api", "key variable", "default base URL");
             for p in lucid::model::Preset::all() {
                 let keys = if p.key_vars.is_empty() { "(none)".to_string() } else { p.key_vars.join(", ") };
-                println!("{:<11} {:<10} {:<32} {:<52} {}", p.name, p.protocol.api_name(), keys, p.base_url, p.notes);
+                // The CLI's own word on its flags beside the record's notes.
+                let flags = match p.protocol {
+                    lucid::model::Protocol::OpenAiResponses => " (`--api chat` for Chat Completions)",
+                    _ if p.is_local() => " (`--model` names the served model)",
+                    _ => "",
+                };
+                println!(
+                    "{:<11} {:<10} {:<32} {:<52} {}{flags}",
+                    p.name,
+                    p.protocol.api_name(),
+                    keys,
+                    p.base_url,
+                    p.notes
+                );
             }
             Ok(0)
         }

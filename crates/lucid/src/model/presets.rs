@@ -95,7 +95,7 @@ pub(super) fn rows() -> Vec<Provider> {
             catalogue: "openai".into(),
             embeddings: Some(Embeddings { default_model: "text-embedding-3-small".into(), batch: 64 }),
             hosting: Hosting::Hosted,
-            notes: "Responses API by default (stateless: store false, reasoning replayed); --api chat for Chat Completions".into(),
+            notes: "Responses API by default (stateless: store false, reasoning replayed); Chat Completions on request".into(),
         },
         Provider {
             name: "anthropic".into(),
@@ -215,7 +215,7 @@ pub(super) fn rows() -> Vec<Provider> {
             catalogue: "vllm".into(),
             embeddings: None,
             hosting: Hosting::Local { detect: false },
-            notes: "local; no key; --model must name the served model".into(),
+            notes: "local; no key; the model named must be the one served".into(),
         },
         Provider {
             name: "llamacpp".into(),
