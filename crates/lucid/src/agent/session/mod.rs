@@ -67,14 +67,8 @@ pub struct Session {
     /// What the tools are told this session is when it has no id: a name of this value
     /// alone, so a stateful tool (the `python` interpreter) keeps one state per session.
     unsaved: String,
-    /// The history was edited (cleared, undone, compressed): the next save replaces it whole.
-    edited: bool,
-    /// Messages of the last turn (from its user message) the store already holds; what
-    /// follows is written by the next save. Trimming only drops older turns, so this
-    /// count stays true while the turn grows.
-    turn_saved: usize,
-    /// The stored history ended with unanswered tool calls: the next run answers them.
-    recover: bool,
+    /// Where the session stands with its store.
+    sync: persist::StoreSync,
     /// Provider-reported prompt tokens over Lucid's estimate, smoothed over calls.
     calibration: f64,
     /// What the hooks keep with the session (the memory's summaries among it).
@@ -85,10 +79,6 @@ pub struct Session {
     /// Answers to calls waiting for approval and tools allowed for the session (kept in a
     /// stored session's metadata too).
     approvals: crate::approval::Approvals,
-    /// The current turn wrote to the store.
-    touched: bool,
-    /// A dropped turn had written to the store: the next turn starts from what it holds.
-    reload: bool,
     /// Who the session belongs to, told to the tools ([`Session::set_owner`]).
     owner: Option<String>,
 }
@@ -97,9 +87,7 @@ pub struct Session {
 struct Snapshot {
     context: Context,
     hook_state: HookState,
-    edited: bool,
-    turn_saved: usize,
-    recover: bool,
+    sync: persist::StoreSync,
     deferred: Vec<String>,
     approvals: crate::approval::Approvals,
 }
@@ -115,15 +103,11 @@ impl Session {
             spent: crate::outcome::Spend::default(),
             id: None,
             unsaved: format!("unsaved-{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..)),
-            edited: false,
-            turn_saved: 0,
-            recover: false,
+            sync: persist::StoreSync::default(),
             calibration: 1.0,
             hook_state: HookState::default(),
             deferred: Vec::new(),
             approvals: Default::default(),
-            touched: false,
-            reload: false,
             owner: None,
         }
     }
@@ -166,10 +150,10 @@ impl Session {
             self.context.set_system(system);
         }
         self.hook_state = hook_state;
-        self.recover = recover;
+        self.sync.recover = recover;
         self.deferred = if recover { deferred } else { Vec::new() };
-        self.edited = false;
-        self.turn_saved = self.last_turn_len();
+        self.sync.edited = false;
+        self.sync.turn_saved = self.last_turn_len();
     }
 
     /// Writes what the session spent to its store's metadata.
@@ -184,7 +168,7 @@ impl Session {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         let stored = store.load(id).await?;
         self.take_stored(stored);
-        self.reload = false;
+        self.sync.reload = false;
         Ok(())
     }
 
@@ -192,9 +176,7 @@ impl Session {
         Snapshot {
             context: self.context.clone(),
             hook_state: self.hook_state.clone(),
-            edited: self.edited,
-            turn_saved: self.turn_saved,
-            recover: self.recover,
+            sync: self.sync,
             deferred: self.deferred.clone(),
             approvals: self.approvals.clone(),
         }
@@ -203,9 +185,8 @@ impl Session {
     fn restore(&mut self, s: Snapshot) {
         self.context = s.context;
         self.hook_state = s.hook_state;
-        self.edited = s.edited;
-        self.turn_saved = s.turn_saved;
-        self.recover = s.recover;
+        // What the store was told stays known (`touched`, `reload`).
+        self.sync = persist::StoreSync { touched: self.sync.touched, reload: self.sync.reload, ..s.sync };
         self.deferred = s.deferred;
         self.approvals = s.approvals;
     }
@@ -376,7 +357,7 @@ impl Session {
     /// stored session saves the edited history whole after its next turn, or on
     /// [`Session::save`]).
     pub fn context_mut(&mut self) -> &mut Context {
-        self.edited = true;
+        self.sync.edited = true;
         &mut self.context
     }
 
@@ -391,7 +372,7 @@ impl Session {
         self.context.clear();
         self.context.set_recall(None);
         self.hook_state.clear();
-        self.edited = true;
+        self.sync.edited = true;
     }
 
     /// The summaries of turns that left the window, oldest first (see
@@ -453,7 +434,7 @@ impl Session {
         }
         let done = done?;
         if let Err(e) = saved {
-            self.edited = true;
+            self.sync.edited = true;
             return Err(e);
         }
         Ok(done)

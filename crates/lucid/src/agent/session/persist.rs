@@ -15,16 +15,34 @@ use super::Session;
 use crate::error::Result;
 use crate::store::{SessionStore, TurnLock};
 
+/// Where a session stands with its store: what the next save must write, and what a
+/// dropped turn left there.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct StoreSync {
+    /// The history was edited (cleared, undone, compressed): the next save replaces it whole.
+    pub edited: bool,
+    /// Messages of the last turn (from its user message) the store already holds; what
+    /// follows is written by the next save. Trimming only drops older turns, so this
+    /// count stays true while the turn grows.
+    pub turn_saved: usize,
+    /// The stored history ended with unanswered tool calls: the next run answers them.
+    pub recover: bool,
+    /// The current turn wrote to the store.
+    pub touched: bool,
+    /// A dropped turn had written to the store: the next turn starts from what it holds.
+    pub reload: bool,
+}
+
 impl Session {
     /// Writes the whole history to the store now, replacing what it held (each turn is
     /// saved on its own when it ends; call this after editing the history, e.g. `clear`).
     pub async fn save(&mut self) -> Result<()> {
         self.save_hook_state().await?;
         if let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) {
-            self.touched = true;
+            self.sync.touched = true;
             store.replace(id, self.context.history()).await?;
-            self.edited = false;
-            self.turn_saved = self.last_turn_len();
+            self.sync.edited = false;
+            self.sync.turn_saved = self.last_turn_len();
         }
         Ok(())
     }
@@ -40,7 +58,7 @@ impl Session {
     async fn save_hook_state(&mut self) -> Result<()> {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         if let Some(patch) = self.hook_state.changes() {
-            self.touched = true;
+            self.sync.touched = true;
             store.merge_metadata(id, patch).await?;
             self.hook_state.saved();
         }
@@ -67,16 +85,16 @@ impl Session {
     async fn write_unsaved(&mut self) -> Result<()> {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         let len = self.last_turn_len();
-        if self.edited || len < self.turn_saved {
-            self.touched = true;
+        if self.sync.edited || len < self.sync.turn_saved {
+            self.sync.touched = true;
             store.replace(id, self.context.history()).await?;
-            self.edited = false;
-        } else if len > self.turn_saved {
-            self.touched = true;
+            self.sync.edited = false;
+        } else if len > self.sync.turn_saved {
+            self.sync.touched = true;
             let end = self.context.messages().len();
-            store.append(id, &self.context.messages()[end - (len - self.turn_saved)..]).await?;
+            store.append(id, &self.context.messages()[end - (len - self.sync.turn_saved)..]).await?;
         }
-        self.turn_saved = len;
+        self.sync.turn_saved = len;
         Ok(())
     }
 
@@ -85,7 +103,7 @@ impl Session {
     pub(super) async fn commit(&mut self) {
         if let Err(e) = self.write_unsaved().await {
             tracing::warn!(session = self.id.as_deref().unwrap_or_default(), error = %e, "could not commit a step of the turn; the end of the turn writes it");
-            self.edited = true;
+            self.sync.edited = true;
         }
     }
 

@@ -59,7 +59,7 @@ impl Session {
         let mut patch = self.approvals.settle(&ids, at);
         self.deferred = ids;
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
-        self.touched = true;
+        self.sync.touched = true;
         patch.insert(DEFERRED_KEY.into(), serde_json::json!(self.deferred));
         store.merge_metadata(id, serde_json::Value::Object(patch)).await.map_err(|e| match e {
             crate::store::StoreError::Failed { store, message, source } => Error::Store {

@@ -45,8 +45,8 @@ impl Drop for Unfinished<'_> {
         tracing::debug!(session = s.id.as_deref().unwrap_or_default(), "turn dropped before its end; undone");
         s.restore(before);
         s.canceller.end();
-        if s.touched {
-            s.reload = true;
+        if s.sync.touched {
+            s.sync.reload = true;
         }
     }
 }
@@ -66,7 +66,7 @@ impl Session {
             crate::telemetry::system_name(&*config.model),
             config.model.model_name(),
         );
-        self.touched = false;
+        self.sync.touched = false;
         let before = Some(self.snapshot());
         let turn = Unfinished { session: self, before };
         let result = turn.session.drive_turn(prompt, stream, events, options).instrument(span.clone()).await;
@@ -99,7 +99,7 @@ impl Session {
     ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
         let lock = self.lock_turn().await?;
-        if self.reload
+        if self.sync.reload
             && let Err(e) = self.reload_from_store().await
         {
             if let Some(lock) = lock {
@@ -110,8 +110,8 @@ impl Session {
         let token = self.canceller.begin();
         let mut run = RunState { session: self.spent, ..RunState::default() };
         let mut cancelled = false;
-        if self.recover {
-            self.recover = false;
+        if self.sync.recover {
+            self.sync.recover = false;
             cancelled = self.answer_open_calls(&token, events, &mut run).await;
         }
         let outcome = if cancelled {
@@ -128,7 +128,7 @@ impl Session {
         if !deferred {
             self.context.repair();
         }
-        self.recover = deferred;
+        self.sync.recover = deferred;
         self.canceller.end();
         self.usage += run.usage;
         self.spent.add(run.usage, run.turn.iterations as u64, run.cost);
@@ -159,7 +159,7 @@ impl Session {
         crate::redact::redact_result(&mut result);
         if let Err(e) = saved {
             // The store holds less than the session: the next save writes it whole.
-            self.edited = true;
+            self.sync.edited = true;
             return Err(Error::TurnNotSaved {
                 session: self.id.clone().unwrap_or_default(),
                 result: Box::new(result),
@@ -199,7 +199,7 @@ impl Session {
         let prompted = prompt.is_some();
         if let Some(prompt) = prompt {
             self.context.push(prompt);
-            self.turn_saved = 0;
+            self.sync.turn_saved = 0;
         }
         if let Some(prompt) = query {
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
@@ -217,7 +217,7 @@ impl Session {
             };
             config.hooks.before_turn(&cx, &mut start).await;
             let (used, rewritten) = (start.usage, start.rewritten);
-            self.edited |= rewritten;
+            self.sync.edited |= rewritten;
             // What the hooks' own calls (summaries) used is part of the turn's cost.
             run.usage += used;
             run.add_cost(config, &crate::model::fallback::label(&*config.model, None), &used);
@@ -419,10 +419,10 @@ impl Session {
             ..config.limits
         };
         self.context.trim_with(&limits, &*config.counter);
-        if !self.context.repair().is_clean() && self.turn_saved > 0 {
+        if !self.context.repair().is_clean() && self.sync.turn_saved > 0 {
             // It may have changed messages already stored (a call id renamed): the
             // written ones are no longer a prefix, so the next write replaces.
-            self.edited = true;
+            self.sync.edited = true;
         }
     }
 
