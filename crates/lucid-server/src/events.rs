@@ -2,6 +2,8 @@
 //! JSON object (the SSE `event:` is its `type`), and the end of a turn says where the run
 //! went (`completed`, `needs_input`, `needs_approval`, `cancelled`, `failed`).
 
+use lucid::model::ModelError;
+use lucid::store::StoreError;
 use lucid::{AgentEvent, AgentResult, StopReason};
 use serde_json::{Value, json};
 
@@ -39,7 +41,7 @@ impl Outcome {
 
     /// The outcome of a turn that failed with `error`.
     pub fn of_error(error: &lucid::Error) -> Outcome {
-        if matches!(error, lucid::Error::Cancelled) {
+        if error.is_cancelled() {
             return Outcome { status: RunStatus::Cancelled, result: None, error: None };
         }
         Outcome { status: RunStatus::Failed, result: None, error: Some(error_body(error)) }
@@ -50,10 +52,10 @@ impl Outcome {
 pub fn error_body(error: &lucid::Error) -> Value {
     let message = lucid::redact::redact(&error.to_string()).into_owned();
     let code = match error {
-        lucid::Error::Provider(_) => "provider_error",
-        lucid::Error::Network { .. } => "network_error",
-        lucid::Error::SessionBusy { .. } => "session_busy",
-        lucid::Error::Store { .. } | lucid::Error::TurnNotSaved { .. } => "store_error",
+        lucid::Error::Model(ModelError::Provider(_)) => "provider_error",
+        lucid::Error::Model(ModelError::Network { .. }) => "network_error",
+        lucid::Error::Store(StoreError::Busy { .. }) => "session_busy",
+        lucid::Error::Store(StoreError::Failed { .. }) | lucid::Error::TurnNotSaved { .. } => "store_error",
         _ => "run_failed",
     };
     json!({"error": {"message": message, "type": "server_error", "param": null, "code": code}})
@@ -91,10 +93,8 @@ pub fn encode(event: &AgentEvent) -> (&'static str, Value) {
             }
             (kind, body)
         }
-        AgentEvent::Error(e) => match e {
-            lucid::Error::Cancelled => ("cancelled", json!({"type": "cancelled", "result": Value::Null})),
-            e => ("error", json!({"type": "error", "error": error_body(e)["error"]})),
-        },
+        AgentEvent::Error(e) if e.is_cancelled() => ("cancelled", json!({"type": "cancelled", "result": Value::Null})),
+        AgentEvent::Error(e) => ("error", json!({"type": "error", "error": error_body(e)["error"]})),
         // An event kind this server does not know yet (the library added one): named by
         // its debug form, never ending the stream.
         other => {

@@ -171,14 +171,18 @@ pub(crate) fn record_error(span: &Span, error: &crate::Error) {
 /// kind of failure.
 fn error_type(error: &crate::Error) -> String {
     use crate::Error;
+    use crate::model::ModelError;
+    use crate::store::StoreError;
     match error {
-        Error::Provider(p) => p.status.map_or_else(|| "provider_error".to_string(), |s| s.to_string()),
-        Error::Network { .. } => "network".into(),
-        Error::Decode { .. } => "decode".into(),
-        Error::StreamTruncated { .. } => "stream_truncated".into(),
-        Error::Cancelled => "cancelled".into(),
-        Error::Store { .. } | Error::TurnNotSaved { .. } => "store".into(),
-        Error::SessionBusy { .. } => "session_busy".into(),
+        Error::Model(ModelError::Provider(p)) => {
+            p.status.map_or_else(|| "provider_error".to_string(), |s| s.to_string())
+        }
+        Error::Model(ModelError::Network { .. }) => "network".into(),
+        Error::Model(ModelError::Decode { .. }) => "decode".into(),
+        Error::Model(ModelError::StreamTruncated { .. }) => "stream_truncated".into(),
+        e if e.is_cancelled() => "cancelled".into(),
+        Error::Store(StoreError::Failed { .. }) | Error::TurnNotSaved { .. } => "store".into(),
+        Error::Store(StoreError::Busy { .. }) => "session_busy".into(),
         _ => "_OTHER".into(),
     }
 }

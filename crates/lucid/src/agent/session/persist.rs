@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::Session;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::{SUMMARIES_KEY, SessionStore, TurnLock};
 
 impl Session {
@@ -39,11 +39,12 @@ impl Session {
     async fn save_summaries(&mut self) -> Result<()> {
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         if self.memory.dirty {
-            let summaries = serde_json::to_value(&self.memory.summaries).map_err(|e| Error::Store {
-                store: store.kind(),
-                message: format!("the summaries of session `{id}` cannot be written: {e}"),
-                source: Some(Box::new(e)),
-            })?;
+            let summaries =
+                serde_json::to_value(&self.memory.summaries).map_err(|e| crate::store::StoreError::Failed {
+                    store: store.kind(),
+                    message: format!("the summaries of session `{id}` cannot be written: {e}"),
+                    source: Some(Box::new(e)),
+                })?;
             self.touched = true;
             store.merge_metadata(id, serde_json::json!({ SUMMARIES_KEY: summaries })).await?;
             self.memory.dirty = false;

@@ -295,7 +295,9 @@ impl Session {
                 (response, primary)
             };
             let mut response = match response {
-                Err(Error::Provider(e)) if e.is_context_overflow() && run.cap.is_none() => {
+                Err(Error::Model(crate::model::ModelError::Provider(e)))
+                    if e.is_context_overflow() && run.cap.is_none() =>
+                {
                     // The provider counts more than the estimate said: keep 60% of what was
                     // sent (older turns go first, never the current one) and try once more.
                     let sent = self.context.count_tokens(&*config.counter);
@@ -477,8 +479,9 @@ async fn call_model(
             StreamEvent::Done(response) => return Ok(response),
         }
     }
-    Err(Error::StreamTruncated {
+    Err(crate::model::ModelError::StreamTruncated {
         provider: config.model.provider().to_string(),
         message: "the stream ended without a complete answer".into(),
-    })
+    }
+    .into())
 }
