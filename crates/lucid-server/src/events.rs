@@ -145,4 +145,27 @@ mod tests {
         assert!(is_last("error") && !is_last("text_delta"));
         assert_eq!(Outcome::of_error(&lucid::Error::Cancelled).status, RunStatus::Cancelled);
     }
+
+    #[test]
+    fn a_layers_error_keeps_its_code_and_a_cancelled_model_call_is_a_cancelled_run() {
+        let code = |e: lucid::Error| error_body(&e)["error"]["code"].as_str().map(str::to_string);
+        let provider = lucid::ProviderError::new("openai", Some(503), "overloaded");
+        assert_eq!(code(provider.into()).as_deref(), Some("provider_error"));
+        let network = ModelError::Network {
+            provider: "openai".into(),
+            url: "http://127.0.0.1:9".into(),
+            message: "connection refused".into(),
+            retryable: true,
+            reached: false,
+            source: None,
+        };
+        assert_eq!(code(network.into()).as_deref(), Some("network_error"));
+        let busy = StoreError::Busy { id: "s".into(), owner: "h:1:n".into(), in_this_process: false };
+        assert_eq!(code(busy.into()).as_deref(), Some("session_busy"));
+        assert_eq!(code(StoreError::failed("map", "no").into()).as_deref(), Some("store_error"));
+        assert_eq!(code(ModelError::Config("no key".into()).into()).as_deref(), Some("run_failed"));
+        let cancelled = lucid::Error::from(ModelError::Cancelled);
+        assert_eq!(Outcome::of_error(&cancelled).status, RunStatus::Cancelled);
+        assert_eq!(encode(&AgentEvent::Error(cancelled)).0, "cancelled");
+    }
 }
