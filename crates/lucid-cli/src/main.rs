@@ -206,8 +206,8 @@ fn report(e: &anyhow::Error) -> i32 {
     if let Some(le) = e.downcast_ref::<lucid::Error>() {
         eprintln!("lucid: {}", display::safe(&lucid::redact::redact(&display::with_flags(&le.to_string()))));
         return match le {
-            lucid::Error::Config(_) => 2,
-            lucid::Error::Cancelled => 130,
+            e if e.is_config() => 2,
+            e if e.is_cancelled() => 130,
             lucid::Error::NeedsInput { .. } => 4,
             _ => 1,
         };

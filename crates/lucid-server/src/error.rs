@@ -202,7 +202,7 @@ impl From<lucid::store::StoreError> for ApiError {
 impl From<lucid::Error> for ApiError {
     fn from(e: lucid::Error) -> Self {
         match e {
-            lucid::Error::SessionBusy { id, .. } => {
+            lucid::Error::Store(lucid::store::StoreError::Busy { id, .. }) => {
                 ApiError::conflict("session_busy", format!("session `{id}` already has a run going"))
             }
             other => ApiError::internal(other),

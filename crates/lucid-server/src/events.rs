@@ -2,6 +2,8 @@
 //! JSON object (the SSE `event:` is its `type`), and the end of a turn says where the run
 //! went (`completed`, `needs_input`, `needs_approval`, `cancelled`, `failed`).
 
+use lucid::model::ModelError;
+use lucid::store::StoreError;
 use lucid::{AgentEvent, AgentResult, StopReason};
 use serde_json::{Value, json};
 
@@ -39,7 +41,7 @@ impl Outcome {
 
     /// The outcome of a turn that failed with `error`.
     pub fn of_error(error: &lucid::Error) -> Outcome {
-        if matches!(error, lucid::Error::Cancelled) {
+        if error.is_cancelled() {
             return Outcome { status: RunStatus::Cancelled, result: None, error: None };
         }
         Outcome { status: RunStatus::Failed, result: None, error: Some(error_body(error)) }
@@ -50,10 +52,10 @@ impl Outcome {
 pub fn error_body(error: &lucid::Error) -> Value {
     let message = lucid::redact::redact(&error.to_string()).into_owned();
     let code = match error {
-        lucid::Error::Provider(_) => "provider_error",
-        lucid::Error::Network { .. } => "network_error",
-        lucid::Error::SessionBusy { .. } => "session_busy",
-        lucid::Error::Store { .. } | lucid::Error::TurnNotSaved { .. } => "store_error",
+        lucid::Error::Model(ModelError::Provider(_)) => "provider_error",
+        lucid::Error::Model(ModelError::Network { .. }) => "network_error",
+        lucid::Error::Store(StoreError::Busy { .. }) => "session_busy",
+        lucid::Error::Store(StoreError::Failed { .. }) | lucid::Error::TurnNotSaved { .. } => "store_error",
         _ => "run_failed",
     };
     json!({"error": {"message": message, "type": "server_error", "param": null, "code": code}})
@@ -91,10 +93,8 @@ pub fn encode(event: &AgentEvent) -> (&'static str, Value) {
             }
             (kind, body)
         }
-        AgentEvent::Error(e) => match e {
-            lucid::Error::Cancelled => ("cancelled", json!({"type": "cancelled", "result": Value::Null})),
-            e => ("error", json!({"type": "error", "error": error_body(e)["error"]})),
-        },
+        AgentEvent::Error(e) if e.is_cancelled() => ("cancelled", json!({"type": "cancelled", "result": Value::Null})),
+        AgentEvent::Error(e) => ("error", json!({"type": "error", "error": error_body(e)["error"]})),
         // An event kind this server does not know yet (the library added one): named by
         // its debug form, never ending the stream.
         other => {
@@ -144,5 +144,28 @@ mod tests {
         assert_eq!((kind, body["error"]["code"].as_str()), ("error", Some("run_failed")));
         assert!(is_last("error") && !is_last("text_delta"));
         assert_eq!(Outcome::of_error(&lucid::Error::Cancelled).status, RunStatus::Cancelled);
+    }
+
+    #[test]
+    fn a_layers_error_keeps_its_code_and_a_cancelled_model_call_is_a_cancelled_run() {
+        let code = |e: lucid::Error| error_body(&e)["error"]["code"].as_str().map(str::to_string);
+        let provider = lucid::ProviderError::new("openai", Some(503), "overloaded");
+        assert_eq!(code(provider.into()).as_deref(), Some("provider_error"));
+        let network = ModelError::Network {
+            provider: "openai".into(),
+            url: "http://127.0.0.1:9".into(),
+            message: "connection refused".into(),
+            retryable: true,
+            reached: false,
+            source: None,
+        };
+        assert_eq!(code(network.into()).as_deref(), Some("network_error"));
+        let busy = StoreError::Busy { id: "s".into(), owner: "h:1:n".into(), in_this_process: false };
+        assert_eq!(code(busy.into()).as_deref(), Some("session_busy"));
+        assert_eq!(code(StoreError::failed("map", "no").into()).as_deref(), Some("store_error"));
+        assert_eq!(code(ModelError::Config("no key".into()).into()).as_deref(), Some("run_failed"));
+        let cancelled = lucid::Error::from(ModelError::Cancelled);
+        assert_eq!(Outcome::of_error(&cancelled).status, RunStatus::Cancelled);
+        assert_eq!(encode(&AgentEvent::Error(cancelled)).0, "cancelled");
     }
 }

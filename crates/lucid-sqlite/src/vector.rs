@@ -58,7 +58,8 @@ impl SqliteVectorIndex {
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.display().to_string(), source })?;
+            std::fs::create_dir_all(dir)
+                .map_err(|source| StoreError::Io { path: dir.display().to_string(), source })?;
         }
         let conn = Connection::open(path).map_err(db_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(db_err)?;
@@ -104,11 +105,11 @@ impl SqliteVectorIndex {
             }
             let blob: Vec<u8> = row.get(9).map_err(db_err)?;
             if dim != mirror.dim || blob.len() != dim * 4 {
-                return Err(Error::Store {
-                    store: "sqlite-vectors",
-                    message: format!("a stored vector has {dim} dimensions, the index {}", mirror.dim),
-                    source: None,
-                });
+                return Err(StoreError::failed(
+                    "sqlite-vectors",
+                    format!("a stored vector has {dim} dimensions, the index {}", mirror.dim),
+                )
+                .into());
             }
             mirror.vectors.extend(blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
             let metadata: String = row.get(7).map_err(db_err)?;
@@ -190,11 +191,11 @@ impl VectorIndex for SqliteVectorIndex {
                 return Ok(Vec::new());
             }
             if query.len() != mirror.dim {
-                return Err(Error::Store {
-                    store: "sqlite-vectors",
-                    message: format!("the query has {} dimensions, the index {}", query.len(), mirror.dim),
-                    source: None,
-                });
+                return Err(StoreError::failed(
+                    "sqlite-vectors",
+                    format!("the query has {} dimensions, the index {}", query.len(), mirror.dim),
+                )
+                .into());
             }
             let scores: Vec<(f32, usize)> = mirror
                 .vectors

@@ -17,7 +17,8 @@ use lucid_sqlite::SqliteVectorIndex;
 #[tokio::main]
 async fn main() -> lucid::Result<()> {
     let dir = std::env::temp_dir().join("lucid-example-memory");
-    std::fs::create_dir_all(&dir).map_err(|source| lucid::Error::Io { path: dir.display().to_string(), source })?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|source| lucid::store::StoreError::Io { path: dir.display().to_string(), source })?;
 
     let spec = std::env::var("LUCID_MODEL").unwrap_or_else(|_| "openai:gpt-4o-mini".into());
     let embeddings_url = std::env::var("LUCID_EMBEDDINGS_URL").unwrap_or_else(|_| "https://api.openai.com/v1".into());

@@ -171,14 +171,18 @@ pub(crate) fn record_error(span: &Span, error: &crate::Error) {
 /// kind of failure.
 fn error_type(error: &crate::Error) -> String {
     use crate::Error;
+    use crate::model::ModelError;
+    use crate::store::StoreError;
     match error {
-        Error::Provider(p) => p.status.map_or_else(|| "provider_error".to_string(), |s| s.to_string()),
-        Error::Network { .. } => "network".into(),
-        Error::Decode { .. } => "decode".into(),
-        Error::StreamTruncated { .. } => "stream_truncated".into(),
-        Error::Cancelled => "cancelled".into(),
-        Error::Store { .. } | Error::TurnNotSaved { .. } => "store".into(),
-        Error::SessionBusy { .. } => "session_busy".into(),
+        Error::Model(ModelError::Provider(p)) => {
+            p.status.map_or_else(|| "provider_error".to_string(), |s| s.to_string())
+        }
+        Error::Model(ModelError::Network { .. }) => "network".into(),
+        Error::Model(ModelError::Decode { .. }) => "decode".into(),
+        Error::Model(ModelError::StreamTruncated { .. }) => "stream_truncated".into(),
+        e if e.is_cancelled() => "cancelled".into(),
+        Error::Store(StoreError::Failed { .. }) | Error::TurnNotSaved { .. } => "store".into(),
+        Error::Store(StoreError::Busy { .. }) => "session_busy".into(),
         _ => "_OTHER".into(),
     }
 }
@@ -215,4 +219,30 @@ pub(crate) fn tool_span(name: &str, call_id: &str) -> Span {
         span.record("otel.name", format!("execute_tool {name}"));
     }
     span
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_type;
+    use crate::model::ModelError;
+    use crate::store::StoreError;
+    use crate::{Error, ProviderError};
+
+    #[test]
+    fn the_error_type_looks_through_the_layer_to_the_failure() {
+        let provider = Error::from(ProviderError::new("openai", Some(429), "slow down"));
+        assert_eq!(error_type(&provider), "429");
+        let mid_stream = Error::from(ProviderError::new("anthropic", None, "Overloaded"));
+        assert_eq!(error_type(&mid_stream), "provider_error");
+        let cut = ModelError::StreamTruncated { provider: "openai".into(), message: "no [DONE]".into() };
+        assert_eq!(error_type(&cut.into()), "stream_truncated");
+        let bad = ModelError::Decode { provider: "openai".into(), message: "not JSON".into() };
+        assert_eq!(error_type(&bad.into()), "decode");
+        assert_eq!(error_type(&ModelError::Cancelled.into()), "cancelled");
+        assert_eq!(error_type(&Error::Cancelled), "cancelled");
+        let busy = StoreError::Busy { id: "s".into(), owner: "h:1:n".into(), in_this_process: true };
+        assert_eq!(error_type(&busy.into()), "session_busy");
+        assert_eq!(error_type(&StoreError::failed("map", "no").into()), "store");
+        assert_eq!(error_type(&Error::Config("no store".into())), "_OTHER");
+    }
 }

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use lucid::history::validate;
 use lucid::model::http::HttpTransport;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{Anthropic, ChatModel, Gemini};
+use lucid::model::{Anthropic, ChatModel, Gemini, ModelError};
 use lucid::prelude::*;
 use lucid_mock::{MockServer, Reply};
 use serde_json::{Value, json};
@@ -148,7 +148,7 @@ async fn anthropic_overload_inside_a_200_stream_is_a_retryable_error() {
     let mut s = agent(anthropic(&server)).session();
     let events: Vec<AgentEvent> = s.run_stream("hi").collect().await;
     match events.last() {
-        Some(AgentEvent::Error(lucid::Error::Provider(p))) => {
+        Some(AgentEvent::Error(lucid::Error::Model(ModelError::Provider(p)))) => {
             assert!(p.retryable && p.mid_stream);
             assert_eq!(p.to_string(), "anthropic returned an error mid-stream overloaded_error: Overloaded");
         }
@@ -233,7 +233,7 @@ async fn gemini_stream_without_a_finish_reason_is_truncated() {
     let mut s = agent(gemini(&server)).session();
     let events: Vec<AgentEvent> = s.run_stream("hi").collect().await;
     assert!(
-        matches!(events.last(), Some(AgentEvent::Error(lucid::Error::StreamTruncated { .. }))),
+        matches!(events.last(), Some(AgentEvent::Error(lucid::Error::Model(ModelError::StreamTruncated { .. })))),
         "{:?}",
         events.last()
     );

@@ -44,7 +44,7 @@ async fn a_record_of_ones_own_with_a_presets_fields_passes_the_presets_quota_moc
         for record in [preset.clone(), twin(preset)] {
             let (err, requests) = first_error(&record, status, body.clone()).await;
             assert!(
-                matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted && !e.retryable),
+                matches!(err.provider(), Some(e) if e.kind == QuotaExhausted && !e.retryable),
                 "{}: {err:?}",
                 record.name
             );
@@ -89,12 +89,12 @@ async fn the_record_decides_not_the_name() {
     // A record named `zhipu` without Zhipu's quota codes: 1113 is only a rate limit for it.
     let not_glm = Provider::compatible().renamed("zhipu");
     let (err, requests) = first_error(&not_glm, 429, json!({"error": {"code": "1113", "message": "arrears"}})).await;
-    assert!(matches!(&err, lucid::Error::Provider(e) if e.kind == RateLimited), "{err:?}");
+    assert!(matches!(err.provider(), Some(e) if e.kind == RateLimited), "{err:?}");
     assert_eq!(requests, 3, "retried as a rate limit");
     // Zhipu's record under any name keeps them.
     let glm = Provider::find("zhipu").unwrap().renamed("glm-prod");
     let (err, requests) = first_error(&glm, 429, json!({"error": {"code": "1113", "message": "arrears"}})).await;
-    assert!(matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted), "{err:?}");
+    assert!(matches!(err.provider(), Some(e) if e.kind == QuotaExhausted), "{err:?}");
     assert_eq!(requests, 1);
 }
 
@@ -109,6 +109,6 @@ async fn a_native_protocols_record_adds_its_own_quota_codes() {
     let base = server.url().trim_end_matches("/v1").to_string();
     let model = gateway.client().key("k").model("m").base_url(base).transport(transport.unwrap()).build().unwrap();
     let err = lucid::Agent::builder(model).build().session().run("hi").await.unwrap_err();
-    assert!(matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted && !e.retryable), "{err:?}");
+    assert!(matches!(err.provider(), Some(e) if e.kind == QuotaExhausted && !e.retryable), "{err:?}");
     assert_eq!(server.requests().len(), 1);
 }

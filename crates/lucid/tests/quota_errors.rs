@@ -91,7 +91,7 @@ async fn openai_insufficient_quota_is_one_request_on_every_compatible_preset() {
         let model = preset.client().key("k").model("m").base_url(server.url()).build().unwrap();
         let err = lucid::Agent::builder(model).build().session().run("hi").await.unwrap_err();
         assert!(
-            matches!(&err, lucid::Error::Provider(e) if e.kind == QuotaExhausted && !e.retryable),
+            matches!(err.provider(), Some(e) if e.kind == QuotaExhausted && !e.retryable),
             "{}: {err:?}",
             preset.name
         );

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{ChatOptions, OpenAiResponses, http::HttpTransport};
+use lucid::model::{ChatOptions, ModelError, OpenAiResponses, http::HttpTransport};
 use lucid::prelude::*;
 use lucid::{Error, Message};
 use lucid_mock::responses::ResponsesServer;
@@ -103,7 +103,7 @@ async fn temperature_for_a_reasoning_model_is_refused_before_any_request() {
     let (server, _) = server().await;
     let mut s = agent(&server, ChatOptions { temperature: Some(0.2), ..Default::default() }).session();
     let e = s.run("What is 2 + 3?").await.unwrap_err();
-    assert!(matches!(&e, Error::Config(m) if m.contains("temperature")), "{e}");
+    assert!(matches!(&e, Error::Model(ModelError::Config(m)) if m.contains("temperature")), "{e}");
     assert!(server.requests().is_empty());
 }
 

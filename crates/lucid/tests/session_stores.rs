@@ -212,7 +212,7 @@ async fn a_second_concurrent_turn_on_one_session_gets_a_clear_error() {
     let first = tokio::spawn(async move { a.run_stream("one").collect::<Vec<_>>().await });
     tokio::time::sleep(Duration::from_millis(50)).await;
     let err = b.run("two").await.unwrap_err();
-    assert!(matches!(err, lucid::Error::SessionBusy { .. }), "{err:?}");
+    assert!(matches!(err, lucid::Error::Store(lucid::store::StoreError::Busy { .. })), "{err:?}");
     assert!(err.to_string().starts_with("session `shared` is busy"), "{err}");
     let events = first.await.unwrap();
     assert!(matches!(events.last(), Some(AgentEvent::Completed(_))));

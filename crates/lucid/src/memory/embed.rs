@@ -72,7 +72,7 @@ pub fn normalize(v: &mut [f32]) {
 }
 
 fn decode_err(provider: &str, message: String) -> Error {
-    Error::Decode { provider: provider.to_string(), message }
+    crate::model::ModelError::Decode { provider: provider.to_string(), message }.into()
 }
 
 /// Shared plumbing of the HTTP embedders.

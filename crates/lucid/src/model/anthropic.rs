@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Map, Value, json};
 
-use crate::error::ProviderError;
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage, content_parts};
+use crate::model::ProviderError;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::{StreamDecoder, insert_secret};

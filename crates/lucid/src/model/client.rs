@@ -11,7 +11,7 @@ use futures::future::BoxFuture;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
-use crate::error::ProviderError;
+use crate::model::ProviderError;
 use crate::model::catalogue::{self, Capabilities};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::{HttpRequest, HttpTransport, StreamDecoder};

@@ -24,8 +24,8 @@ use futures::{FutureExt, StreamExt};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::error::ProviderErrorKind;
 use crate::message::Message;
+use crate::model::ProviderErrorKind;
 use crate::model::error::{ModelError, Result};
 use crate::model::transcript::Transcript;
 use crate::model::{ChatModel, ChatOptions, ChatRequest, ChatResponse, EventStream, IntoChatModel, StreamEvent};

@@ -10,8 +10,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use super::{ChatModel, ChatOptions, ChatRequest, ChatResponse, EventStream, ModelError, Result, StreamEvent};
-use crate::error::ProviderError;
 use crate::message::{AssistantMessage, FinishReason, Message, ToolCall, Usage};
+use crate::model::ProviderError;
 
 /// A model that answers from a script and keeps every request it was sent. Clones share
 /// the script and the record, so a test keeps one clone and gives the other to the agent.

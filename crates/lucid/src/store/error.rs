@@ -1,9 +1,6 @@
-//! What a session store's failures are: [`StoreError`], the store layer's own error. It
-//! converts into [`lucid::Error`](crate::Error) (`?` works in a turn), keeping its shape:
-//! a busy session stays [`Error::SessionBusy`](crate::Error::SessionBusy), a failure
-//! [`Error::Store`](crate::Error::Store) with its source.
-
-use crate::error::{Error, busy_message};
+//! What a session store's failures are: [`StoreError`], the store layer's own error.
+//! [`lucid::Error`](crate::Error) wraps it whole as [`Error::Store`](crate::Error::Store)
+//! (`?` works in a turn), so a busy session is `Error::Store(StoreError::Busy { .. })`.
 
 /// The result of a store operation.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -15,7 +12,7 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// let e = StoreError::failed("map", "no session `s`");
 /// assert_eq!(e.to_string(), "the map session store failed: no session `s`");
 /// let lucid: lucid::Error = e.into();
-/// assert!(matches!(lucid, lucid::Error::Store { store: "map", .. }));
+/// assert!(matches!(lucid, lucid::Error::Store(StoreError::Failed { store: "map", .. })));
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -67,13 +64,8 @@ impl StoreError {
     }
 }
 
-impl From<StoreError> for Error {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Failed { store, message, source } => Error::Store { store, message, source },
-            StoreError::Busy { id, owner, in_this_process } => Error::SessionBusy { id, owner, in_this_process },
-            StoreError::Io { path, source } => Error::Io { path, source },
-            StoreError::Config(message) => Error::Config(message),
-        }
-    }
+/// The words for a session whose turn lock `owner` holds.
+fn busy_message(id: &str, owner: &str, in_this_process: bool) -> String {
+    let here = if in_this_process { ", in this process" } else { "" };
+    format!("session `{id}` is busy: another turn is running ({owner}{here})")
 }

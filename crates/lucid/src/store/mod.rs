@@ -102,7 +102,7 @@
 //! ```
 
 pub mod encoding;
-mod error;
+pub(crate) mod error;
 mod in_memory;
 pub mod lock;
 #[cfg(feature = "test-kit")]

@@ -73,7 +73,7 @@ async fn an_over_length_error_trims_harder_and_tries_once_more() {
     assert!(reqs.len() > 12 && reqs.len() < 24, "at most one retry per turn: {} requests", reqs.len());
     // A single turn larger than the window cannot be trimmed: a clear error, the session valid.
     let err = s.run("x".repeat(9_000)).await.unwrap_err();
-    assert!(matches!(&err, Error::Provider(e) if e.is_context_overflow()), "{err:?}");
+    assert!(matches!(err.provider(), Some(e) if e.is_context_overflow()), "{err:?}");
     assert!(validate(s.messages()).is_ok());
 }
 

@@ -28,7 +28,7 @@ async fn exhausted_quota_429_is_not_retried() {
     let mut s = agent(&server).session();
     let err = s.run("hello").await.unwrap_err();
     match &err {
-        Error::Provider(p) => {
+        Error::Model(ModelError::Provider(p)) => {
             assert_eq!(p.kind, ProviderErrorKind::QuotaExhausted);
             assert!(!p.retryable);
         }
@@ -76,7 +76,7 @@ async fn a_stream_cut_mid_answer_is_a_clear_error_and_the_history_stays_valid() 
     }
     drop(events);
     match last {
-        Some(AgentEvent::Error(e)) => assert!(matches!(e, Error::StreamTruncated { .. }), "{e}"),
+        Some(AgentEvent::Error(e)) => assert!(matches!(e, Error::Model(ModelError::StreamTruncated { .. })), "{e}"),
         other => panic!("expected an error event, got {other:?}"),
     }
     assert!(validate(s.messages()).is_ok());
@@ -94,7 +94,7 @@ async fn network_failure_is_a_clear_error() {
         .with_transport(HttpTransport::builder().retry(RetryPolicy::none()).build().unwrap());
     let mut s = Agent::builder(Arc::new(m)).build().session();
     let err = s.run("hello").await.unwrap_err();
-    assert!(matches!(err, Error::Network { retryable: true, .. }), "{err:?}");
+    assert!(matches!(err, Error::Model(ModelError::Network { retryable: true, .. })), "{err:?}");
     assert!(
         err.to_string().starts_with(&format!("could not reach openai at http://127.0.0.1:{port}/v1/chat/completions")),
         "{err}"
@@ -129,7 +129,7 @@ async fn a_malformed_body_is_a_decode_error_and_the_history_stays_valid() {
         MockServer::sequence(vec![ok(tool_call_completion(&[("c1", "add", r#"{"a":1,"b":1}"#)])), garbage]).await;
     let mut s = agent(&server).session();
     let err = s.run("1+1").await.unwrap_err();
-    assert!(matches!(err, Error::Decode { .. }), "{err:?}");
+    assert!(matches!(err, Error::Model(ModelError::Decode { .. })), "{err:?}");
     assert!(err.to_string().contains("could not decode"), "{err}");
     assert!(validate(s.messages()).is_ok());
     assert_eq!(s.messages().len(), 4, "the completed tool round is kept");
@@ -145,7 +145,7 @@ async fn an_error_inside_a_200_stream_is_reported_with_its_message() {
     let mut s = agent(&server).session();
     let events: Vec<AgentEvent> = s.run_stream("hi").collect().await;
     match events.last() {
-        Some(AgentEvent::Error(Error::Provider(p))) => {
+        Some(AgentEvent::Error(Error::Model(ModelError::Provider(p)))) => {
             assert!(p.mid_stream && p.retryable);
             assert_eq!(p.message, "The server had an error while processing your request.");
         }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use lucid::history::validate;
 use lucid::model::retry::RetryPolicy;
-use lucid::model::{OpenAiCompatible, http::HttpTransport};
+use lucid::model::{ModelError, OpenAiCompatible, http::HttpTransport};
 use lucid::prelude::*;
 use lucid::{Error, ProviderErrorKind};
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream};

@@ -29,7 +29,7 @@ use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use futures::future::BoxFuture;
 use lucid::agent::hooks::{Hook, HookContext, ModelCall, ModelCallDecision};
-use lucid::model::{ChatOptions, ToolChoice};
+use lucid::model::{ChatOptions, ModelError, ToolChoice};
 use lucid::tool::permission::Permission;
 use lucid::{Agent, AgentEvent, AgentResult, FinishReason, Session, StopReason, Tool};
 use serde_json::{Value, json};
@@ -114,9 +114,9 @@ pub(in crate::routes) fn answer(result: &AgentResult) -> String {
 pub(in crate::routes) fn failure(e: &lucid::Error) -> ApiError {
     let body = error_body(e);
     let status = match e {
-        lucid::Error::Provider(_) | lucid::Error::Network { .. } | lucid::Error::StreamTruncated { .. } => {
-            StatusCode::BAD_GATEWAY
-        }
+        lucid::Error::Model(
+            ModelError::Provider(_) | ModelError::Network { .. } | ModelError::StreamTruncated { .. },
+        ) => StatusCode::BAD_GATEWAY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     let code = match body["error"]["code"].as_str() {

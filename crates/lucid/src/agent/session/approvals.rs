@@ -94,14 +94,16 @@ impl Session {
         }
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         store.merge_metadata(id, patch).await.map_err(|e| match e {
-            crate::store::StoreError::Failed { store, message, source } => Error::Store {
-                store,
-                message: format!(
-                    "the answer to the call `{}` of session `{id}` cannot be kept: {message}",
-                    call.call_id
-                ),
-                source,
-            },
+            crate::store::StoreError::Failed { store, message, source } => {
+                Error::from(crate::store::StoreError::Failed {
+                    store,
+                    message: format!(
+                        "the answer to the call `{}` of session `{id}` cannot be kept: {message}",
+                        call.call_id
+                    ),
+                    source,
+                })
+            }
             other => other.into(),
         })
     }

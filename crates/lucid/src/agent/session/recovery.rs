@@ -62,11 +62,13 @@ impl Session {
         self.sync.touched = true;
         patch.insert(DEFERRED_KEY.into(), serde_json::json!(self.deferred));
         store.merge_metadata(id, serde_json::Value::Object(patch)).await.map_err(|e| match e {
-            crate::store::StoreError::Failed { store, message, source } => Error::Store {
-                store,
-                message: format!("the deferred calls of session `{id}` cannot be kept: {message}"),
-                source,
-            },
+            crate::store::StoreError::Failed { store, message, source } => {
+                Error::from(crate::store::StoreError::Failed {
+                    store,
+                    message: format!("the deferred calls of session `{id}` cannot be kept: {message}"),
+                    source,
+                })
+            }
             other => other.into(),
         })
     }

@@ -330,12 +330,12 @@ impl Session {
             (response, primary)
         };
         let mut response = match response {
-            Err(Error::Provider(e)) if e.is_context_overflow() => {
+            Err(Error::Model(crate::model::ModelError::Provider(e))) if e.is_context_overflow() => {
                 // The provider counts more than the estimate said: the machine tightens
                 // the window once and asks again.
                 let sent = self.context.count_tokens(&*config.counter);
                 match run.turn.on(Event::OverWindow { sent }) {
-                    Action::Fail => return Err(Error::Provider(e)),
+                    Action::Fail => return Err(crate::model::ModelError::Provider(e).into()),
                     next => {
                         tracing::info!(provider = %e.provider, estimated = sent, error = %e.message, "over the context window; trimming harder and trying again");
                         return Ok(Some(next));
@@ -474,8 +474,9 @@ async fn call_model(
             StreamEvent::Done(response) => return Ok(response),
         }
     }
-    Err(Error::StreamTruncated {
+    Err(crate::model::ModelError::StreamTruncated {
         provider: config.model.provider().to_string(),
         message: "the stream ended without a complete answer".into(),
-    })
+    }
+    .into())
 }

@@ -99,10 +99,11 @@ impl ConversationMemory {
             if pieces.is_empty() {
                 // Turns are never dropped for an empty summary.
                 *usage += cost;
-                return Err(crate::error::Error::Decode {
+                return Err(crate::model::ModelError::Decode {
                     provider: env.model.provider().to_string(),
                     message: "the summary call answered no text".into(),
-                });
+                }
+                .into());
             }
             for piece in pieces {
                 made.push(Summary {

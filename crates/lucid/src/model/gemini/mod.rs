@@ -12,8 +12,8 @@ use reqwest::header::{HeaderMap, HeaderName};
 use serde_json::{Map, Value, json};
 
 use crate::content::Part;
-use crate::error::ProviderError;
 use crate::message::{FinishReason, Message};
+use crate::model::ProviderError;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::insert_secret;

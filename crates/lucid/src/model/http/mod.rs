@@ -24,7 +24,7 @@ use bytes::Bytes;
 use futures::StreamExt;
 use tracing::Instrument;
 
-use crate::error::ProviderError;
+use crate::model::ProviderError;
 use crate::model::error::{ModelError, Result};
 use crate::model::retry::{RetryPolicy, retry_after};
 use crate::model::sse::SseEvent;

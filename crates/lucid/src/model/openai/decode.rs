@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::ProviderError;
 use crate::message::{AssistantMessage, FinishReason, Reasoning, ToolCall, Usage};
+use crate::model::ProviderError;
 use crate::model::error::{ModelError, Result};
 use crate::model::http::StreamDecoder;
 use crate::model::presets::OPENAI_QUOTA;

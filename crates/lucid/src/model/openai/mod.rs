@@ -11,8 +11,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::content::Part;
-use crate::error::ProviderError;
 use crate::message::Message;
+use crate::model::ProviderError;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;

@@ -22,8 +22,8 @@ use serde_json::{Map, Value, json};
 
 pub use stream::ResponsesStreamDecoder;
 
-use crate::error::ProviderError;
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
+use crate::model::ProviderError;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::error::ProviderError;
+use crate::model::ProviderError;
 use crate::model::error::{ModelError, Result};
 use crate::model::http::StreamDecoder;
 use crate::model::sse::SseEvent;

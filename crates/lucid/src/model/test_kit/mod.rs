@@ -54,8 +54,8 @@ use serde_json::{Value, json};
 pub use http::{Wire, codec_suite, sse_data, sse_event};
 
 use super::{ChatModel, ChatOptions, ChatRequest, ChatResponse, StreamEvent};
-use crate::error::ProviderErrorKind;
 use crate::message::{FinishReason, Message, ToolCall, Usage, is_minted};
+use crate::model::ProviderErrorKind;
 use crate::model::error::ModelError;
 use crate::tool::ToolSpec;
 
