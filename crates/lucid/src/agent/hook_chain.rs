@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::approval::Decision;
 use crate::error::Error;
 use crate::hooks::{
-    Delta, Hook, HookContext, InvalidToolCall, ModelCall, ModelCallDecision, Step, ToolCallDecision, TurnStart,
+    Delta, Hook, HookContext, InvalidToolCall, ModelCall, ModelCallDecision, SpanOf, Step, ToolCallDecision, TurnStart,
 };
 use crate::message::ToolCall;
 use crate::model::ChatResponse;
@@ -62,7 +62,19 @@ impl Hooks {
             all.push(Arc::new(memory.clone()));
         }
         all.extend(attached.iter().cloned());
+        all.push(Arc::new(super::telemetry_hook::Telemetry));
         Hooks(all)
+    }
+
+    /// The first span a hook gives (the telemetry's, when no earlier hook gives one).
+    pub fn span(&self, cx: &HookContext<'_>, of: SpanOf<'_>) -> tracing::Span {
+        self.0.iter().find_map(|h| h.span(cx, of)).unwrap_or_else(tracing::Span::none)
+    }
+
+    pub async fn on_model_error(&self, cx: &HookContext<'_>, error: &Error) {
+        for h in &self.0 {
+            h.on_model_error(cx, error).await;
+        }
     }
 
     pub async fn before_turn(&self, cx: &HookContext<'_>, turn: &mut TurnStart<'_>) {

@@ -13,6 +13,7 @@ mod events;
 mod hook_chain;
 mod machine;
 mod session;
+mod telemetry_hook;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -18,7 +18,9 @@
 //! | [`Hook::after_tool_result`] | read or edit the result |
 //! | [`Hook::after_step`] | see each step once it is in the history (and committed, for a durable session) |
 //! | [`Hook::turn_end`] | see the turn's result |
+//! | [`Hook::on_model_error`] | see a model call's failure (the turn may go on) |
 //! | [`Hook::on_error`] | see the error a turn failed with |
+//! | [`Hook::span`] | give the span the turn, a model call or a tool call runs in (with the points that follow it) |
 //!
 //! The agent's [`PermissionPolicy`](crate::tool::permission::PermissionPolicy) is itself
 //! the first hook of every agent, and its
@@ -183,9 +185,49 @@ pub enum Delta<'a> {
 /// What is wrong with a tool call the model made ([`Hook::on_invalid_tool_call`]).
 pub use crate::tool::InvalidCall as InvalidToolCall;
 
+/// What a span is asked for ([`Hook::span`]).
+#[derive(Clone, Copy)]
+#[non_exhaustive]
+pub enum SpanOf<'a> {
+    /// The turn, of an agent with this model.
+    Turn {
+        /// The agent's model.
+        model: &'a dyn crate::model::ChatModel,
+    },
+    /// One model call, with the request as the hooks left it.
+    ModelCall {
+        /// The agent's model.
+        model: &'a dyn crate::model::ChatModel,
+        /// What the call sends.
+        call: &'a ModelCall<'a>,
+    },
+    /// One tool call.
+    ToolCall(&'a ToolCall),
+}
+
+impl std::fmt::Debug for SpanOf<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpanOf::Turn { model } => write!(f, "Turn({})", model.model_name()),
+            SpanOf::ModelCall { model, .. } => write!(f, "ModelCall({})", model.model_name()),
+            SpanOf::ToolCall(c) => write!(f, "ToolCall({})", c.name),
+        }
+    }
+}
+
 /// Code that takes part in every turn; see the [module docs](self). Every method has a
 /// no-op default.
 pub trait Hook: Send + Sync + 'static {
+    /// The span a part of the turn runs in: the turn (and its `turn_end`, `on_error`), a
+    /// model call (and its `on_stream_delta`, `after_model_response`, `on_model_error`),
+    /// a tool call (and its `after_tool_result`). The first hook that gives one names it;
+    /// Lucid's [telemetry](crate::telemetry) gives the OpenTelemetry GenAI spans, last,
+    /// so a hook of yours may give its own instead.
+    fn span(&self, cx: &HookContext<'_>, of: SpanOf<'_>) -> Option<tracing::Span> {
+        let _ = (cx, of);
+        None
+    }
+
     /// When a user's message opens a turn (it is the window's last message), before the
     /// first model call: rewrite the window (summarise, trim, pin what to recall) and keep
     /// state with the session ([`TurnStart::state`]). The built-in
@@ -264,6 +306,14 @@ pub trait Hook: Send + Sync + 'static {
         Box::pin(std::future::ready(()))
     }
 
+    /// When a model call fails, in its span: the turn fails with the error, unless it is
+    /// the first over-the-window error of the turn (the window is tightened and the call
+    /// made again).
+    fn on_model_error<'a>(&'a self, cx: &'a HookContext<'a>, error: &'a Error) -> BoxFuture<'a, ()> {
+        let _ = (cx, error);
+        Box::pin(std::future::ready(()))
+    }
+
     /// When the turn fails (a provider error retries could not fix, a store that cannot
     /// save the turn…), with the error the caller gets.
     fn on_error<'a>(&'a self, cx: &'a HookContext<'a>, error: &'a Error) -> BoxFuture<'a, ()> {
@@ -273,6 +323,12 @@ pub trait Hook: Send + Sync + 'static {
 }
 
 impl<H: Hook + ?Sized> Hook for Arc<H> {
+    fn span(&self, cx: &HookContext<'_>, of: SpanOf<'_>) -> Option<tracing::Span> {
+        (**self).span(cx, of)
+    }
+    fn on_model_error<'a>(&'a self, cx: &'a HookContext<'a>, error: &'a Error) -> BoxFuture<'a, ()> {
+        (**self).on_model_error(cx, error)
+    }
     fn before_turn<'a>(&'a self, cx: &'a HookContext<'a>, turn: &'a mut TurnStart<'_>) -> BoxFuture<'a, ()> {
         (**self).before_turn(cx, turn)
     }

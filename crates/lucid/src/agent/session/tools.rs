@@ -11,7 +11,7 @@ use super::Session;
 use super::run_state::{RunState, record};
 use super::stream::Events;
 use crate::agent::{AgentConfig, AgentEvent};
-use crate::hooks::{Step, ToolCallDecision};
+use crate::hooks::{SpanOf, Step, ToolCallDecision};
 use crate::message::{Message, ToolCall};
 use crate::tool::{ToolContext, ToolOutcome};
 
@@ -70,6 +70,9 @@ impl Session {
         let owner = self.owner.clone();
         let accepts = config.model.capabilities();
         let queue = events.queue();
+        // Each call runs in the span the hooks give it (the telemetry's `execute_tool`).
+        let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+        let spans: Vec<tracing::Span> = calls_now.iter().map(|c| config.hooks.span(&cx, SpanOf::ToolCall(c))).collect();
         let mut results = futures::stream::iter(plans.into_iter().enumerate().map(|(i, plan)| {
             let c = &calls_now[i];
             let ctx = ToolContext {
@@ -87,17 +90,14 @@ impl Session {
                 }),
             };
             let attached = ctx.attachments.clone();
-            let span = crate::telemetry::tool_span(&c.name, &c.id);
+            let span = spans[i].clone();
             async move {
                 let started = Instant::now();
                 let outcome = match plan {
                     Plan::Answer(outcome) => outcome,
                     Plan::Run(call) => tools.execute(&call, ctx, config.tool_timeout).await,
                 };
-                if outcome.is_error {
-                    crate::telemetry::record_tool_error(&tracing::Span::current());
-                }
-                (c, outcome, started.elapsed(), attached.take())
+                (c, outcome, started.elapsed(), attached.take(), tracing::Span::current())
             }
             .instrument(span)
         }))
@@ -110,12 +110,10 @@ impl Session {
                 r = results.next() => Some(r),
             };
             match next {
-                Some(Some((c, mut outcome, elapsed, attached))) => {
+                Some(Some((c, mut outcome, elapsed, attached, span))) => {
                     done += 1;
-                    if !config.hooks.is_empty() {
-                        let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-                        config.hooks.after_tool_result(&cx, c, &mut outcome).await;
-                    }
+                    let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+                    config.hooks.after_tool_result(&cx, c, &mut outcome).instrument(span).await;
                     events.emit(|| AgentEvent::ToolCallFinished {
                         id: c.id.clone(),
                         name: c.name.clone(),

@@ -19,7 +19,7 @@ use crate::agent::machine::{Action, Event, NotRun, TurnState};
 use crate::agent::{AgentConfig, AgentEvent, AgentResult, StopReason};
 use crate::context::ContextLimits;
 use crate::error::{Error, Result};
-use crate::hooks::{Delta, HookContext, ModelCall, ModelCallDecision, Step, TurnStart};
+use crate::hooks::{Delta, HookContext, ModelCall, ModelCallDecision, SpanOf, Step, TurnStart};
 use crate::message::{Message, ToolCall, Usage};
 use crate::model::{ChatOptions, ChatRequest, ChatResponse, StreamEvent};
 
@@ -52,7 +52,7 @@ impl Drop for Unfinished<'_> {
 }
 
 impl Session {
-    /// One turn, in its `invoke_agent` span ([`crate::telemetry`]).
+    /// One turn, in the span the hooks give (the telemetry's `invoke_agent`).
     pub(super) async fn drive(
         &mut self,
         prompt: Option<Message>,
@@ -61,31 +61,17 @@ impl Session {
         options: Option<&ChatOptions>,
     ) -> Result<AgentResult> {
         let config = Arc::clone(&self.agent.config);
-        let span = crate::telemetry::agent_span(
-            config.name.as_deref(),
-            crate::telemetry::system_name(&*config.model),
-            config.model.model_name(),
-        );
+        let run = RunState { session: self.spent, ..RunState::default() };
+        let cx = run.hook_context(&config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+        let span = config.hooks.span(&cx, SpanOf::Turn { model: &*config.model });
         self.sync.touched = false;
         let before = Some(self.snapshot());
         let turn = Unfinished { session: self, before };
         let result = turn.session.drive_turn(prompt, stream, events, options).instrument(span.clone()).await;
         turn.done();
-        match &result {
-            Ok(r) => {
-                crate::telemetry::record_usage(&span, r.usage);
-                if let Some(model) = &r.model {
-                    crate::telemetry::record_response_model(&span, None, model);
-                }
-            }
-            Err(e) => {
-                crate::telemetry::record_error(&span, e);
-                if !config.hooks.is_empty() {
-                    let run = RunState { session: self.spent, ..RunState::default() };
-                    let cx = run.hook_context(&config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-                    config.hooks.on_error(&cx, e).await;
-                }
-            }
+        if let Err(e) = &result {
+            let cx = run.hook_context(&config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            config.hooks.on_error(&cx, e).instrument(span).await;
         }
         result
     }
@@ -280,7 +266,7 @@ impl Session {
         run.turn.calling();
         events.emit(|| AgentEvent::Iteration(run.turn.iterations));
         run.content.clear();
-        let (response, primary) = {
+        let (response, primary, chat) = {
             let options = run.turn.options.as_ref().unwrap_or(&config.options);
             // The report call offers no tools: its answer is the structured report.
             let specs = if run.turn.reporting { &[] } else { config.tools.specs() };
@@ -306,28 +292,19 @@ impl Session {
                 }
             }
             let primary = crate::model::fallback::label(&*config.model, Some(&call.options));
-            let chat = crate::telemetry::chat_span(
-                crate::telemetry::system_name(&*config.model),
-                config.model.model_name(),
-                &call.messages,
-            );
-            let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            let chat = config.hooks.span(&cx, SpanOf::ModelCall { model: &*config.model, call: &call });
+            let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
             let answer = call_model(config, &cx, request, stream, events, &mut run.content).instrument(chat.clone());
             let response = tokio::select! {
                 biased;
                 _ = token.cancelled() => return Ok(None),
                 r = answer => r,
             };
-            match &response {
-                Ok(r) => {
-                    crate::telemetry::record_answer(&chat, r.usage, r.finish_reason, &r.message);
-                    let answered = r.fallbacks.last().map_or(primary.as_str(), |s| s.to.as_str());
-                    crate::telemetry::record_response_model(&chat, r.model.as_deref(), answered);
-                }
-                Err(e) => crate::telemetry::record_error(&chat, e),
+            if let Err(e) = &response {
+                config.hooks.on_model_error(&cx, e).instrument(chat.clone()).await;
             }
-            (response, primary)
+            (response, primary, chat)
         };
         let mut response = match response {
             Err(Error::Model(crate::model::ModelError::Provider(e))) if e.is_context_overflow() => {
@@ -351,10 +328,8 @@ impl Session {
             *run.model_usage.entry(answered.clone()).or_default() += u;
             self.calibrate(estimated, u);
         }
-        if !config.hooks.is_empty() {
-            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-            config.hooks.after_model_response(&cx, &mut response).await;
-        }
+        let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+        config.hooks.after_model_response(&cx, &mut response).instrument(chat).await;
         run.model = Some(answered);
         run.finish_reason = response.finish_reason;
         let cut: Vec<String> = response.incomplete_tool_calls().map(|c| c.id.clone()).collect();
