@@ -252,6 +252,20 @@ impl Codec for OpenAiCodec {
 /// ```
 pub type OpenAiCompatible = HttpModel<OpenAiCodec>;
 
+/// A client for an OpenAI-protocol record's default base URL with a bearer key (Chat
+/// Completions or Responses): the codec made from the record shares it with the client.
+pub(crate) fn client_for_record<C: Codec>(
+    record: &Provider,
+    model: &str,
+    api_key: Option<String>,
+    codec: impl FnOnce(Arc<Provider>) -> C,
+) -> Result<HttpModel<C>> {
+    let record = Arc::new(record.clone());
+    let headers = bearer_headers(api_key.as_deref(), &[])?;
+    let codec = codec(Arc::clone(&record));
+    Ok(HttpModel::with_codec(&record.name, &record.base_url, model, headers, codec)?.with_record(record))
+}
+
 impl HttpModel<OpenAiCodec> {
     /// A client for any compatible server at `base_url`, with [`Quirks::COMPATIBLE`].
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
@@ -271,15 +285,7 @@ impl HttpModel<OpenAiCodec> {
     /// A client for an OpenAI-protocol preset's default base URL and quirks; it carries
     /// the record.
     pub fn from_preset(preset: &Provider, model: &str, api_key: Option<String>) -> Result<Self> {
-        let record = Arc::new(preset.clone());
-        Ok(HttpModel::with_codec(
-            &preset.name,
-            &preset.base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec::for_record(Arc::clone(&record)),
-        )?
-        .with_record(record))
+        client_for_record(preset, model, api_key, OpenAiCodec::for_record)
     }
 
     /// Replaces the quirks (e.g. a different [`crate::model::presets::ContentPolicy`] for a gateway).

@@ -450,14 +450,6 @@ impl HttpModel<ResponsesCodec> {
     /// A client for a preset's default base URL, speaking the Responses API; it carries
     /// the record.
     pub fn from_preset(preset: &Provider, model: &str, api_key: Option<String>) -> Result<Self> {
-        let record = Arc::new(preset.clone());
-        Ok(HttpModel::with_codec(
-            &preset.name,
-            &preset.base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            ResponsesCodec::for_record(Arc::clone(&record)),
-        )?
-        .with_record(record))
+        openai::client_for_record(preset, model, api_key, ResponsesCodec::for_record)
     }
 }
