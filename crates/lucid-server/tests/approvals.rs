@@ -10,23 +10,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Api, error_code, parse_sse, start};
+use common::{Api, add, error_code, parse_sse, start};
 use lucid::prelude::*;
 use lucid::tool::permission::{Permission, PermissionPolicy};
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream};
 use lucid_server::{ApiKeys, ServerConfig};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 /// The model: a user message `[[id, tool, {args}], …]` is those calls; after tool results,
 /// an answer listing every result of the step, `results: r1 | r2 | …`.

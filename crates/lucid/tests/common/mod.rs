@@ -9,6 +9,17 @@ use lucid::model::ChatResponse;
 use lucid::{ProviderError, Usage};
 use lucid_mock::RecordedRequest;
 
+/// Adds two integers: the tool of the agents under test.
+#[lucid::prelude::tool]
+pub async fn add(
+    /// first operand
+    a: i64,
+    /// second operand
+    b: i64,
+) -> Result<i64, lucid::ToolError> {
+    Ok(a + b)
+}
+
 /// The value of `var`, naming a real part a test needs; `None` (with the reason printed,
 /// and the test skipped) when it is unset — except under CI (`CI=true`), where a missing
 /// real part fails the test instead of letting it pass unseen.
