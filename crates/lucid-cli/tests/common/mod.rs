@@ -10,6 +10,19 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The arguments of `lucid run` against the scripted server at `url` with the model `m`,
+/// then `rest`.
+pub fn mock_run<'a>(url: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", "--base-url", url, "-m", "m"];
+    args.extend_from_slice(rest);
+    args
+}
+
+/// The body of the answer to `request`, as text.
+pub async fn body_text(request: reqwest::RequestBuilder) -> String {
+    request.send().await.unwrap().text().await.unwrap()
+}
+
 /// `lucid` run in the folder `dir` (HOME too, so no stray configuration file is read),
 /// with these environment variables besides PATH and HOME, on a blocking thread so an
 /// in-process server keeps serving.
