@@ -11,7 +11,7 @@ mod tenants;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Sse, add, parse_sse};
+use common::{Sse, add, body_text, parse_sse};
 use lucid::prelude::*;
 use lucid::tool::AskUser;
 use lucid_mock::{MockServer, RecordedRequest, Reply, bench_handler, text_stream, tool_call_stream};

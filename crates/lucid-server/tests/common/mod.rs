@@ -128,6 +128,11 @@ impl Api {
     }
 }
 
+/// The body of the answer to `request`, as text.
+pub async fn body_text(request: reqwest::RequestBuilder) -> String {
+    request.send().await.unwrap().text().await.unwrap()
+}
+
 /// One Server-Sent Event.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sse {
