@@ -252,6 +252,17 @@ impl Codec for OpenAiCodec {
 /// ```
 pub type OpenAiCompatible = HttpModel<OpenAiCodec>;
 
+/// A client for any OpenAI-protocol server at `base_url` with a bearer key (Chat
+/// Completions or Responses), known as `openai`.
+pub(crate) fn client_at<C: Codec>(
+    base_url: &str,
+    api_key: Option<String>,
+    model: &str,
+    codec: C,
+) -> Result<HttpModel<C>> {
+    HttpModel::with_codec("openai", base_url, model, bearer_headers(api_key.as_deref(), &[])?, codec)
+}
+
 /// A client for an OpenAI-protocol record's default base URL with a bearer key (Chat
 /// Completions or Responses): the codec made from the record shares it with the client.
 pub(crate) fn client_for_record<C: Codec>(
@@ -269,14 +280,7 @@ pub(crate) fn client_for_record<C: Codec>(
 impl HttpModel<OpenAiCodec> {
     /// A client for any compatible server at `base_url`, with [`Quirks::COMPATIBLE`].
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        HttpModel::with_codec(
-            "openai",
-            base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec::new(Quirks::COMPATIBLE),
-        )
-        .map(|m| {
+        client_at(base_url, api_key, model, OpenAiCodec::new(Quirks::COMPATIBLE)).map(|m| {
             let record = Arc::clone(m.codec().record());
             m.with_record(record)
         })

@@ -26,7 +26,6 @@ use crate::error::ProviderError;
 use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCall, Usage};
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
-use crate::model::http::bearer_headers;
 use crate::model::openai::options;
 use crate::model::presets::Api;
 use crate::model::provider::{Provider, QuotaRule};
@@ -438,13 +437,7 @@ pub type OpenAiResponses = HttpModel<ResponsesCodec>;
 impl HttpModel<ResponsesCodec> {
     /// A client for any Responses server at `base_url`.
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        HttpModel::with_codec(
-            "openai",
-            base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            ResponsesCodec::default(),
-        )
+        openai::client_at(base_url, api_key, model, ResponsesCodec::default())
     }
 
     /// A client for a preset's default base URL, speaking the Responses API; it carries
