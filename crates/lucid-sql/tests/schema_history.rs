@@ -12,6 +12,38 @@ use serde_json::{Value, json};
 #[cfg(feature = "postgres")]
 static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// A fresh schema `schema` on the test server, the plain role `role` (made once; the SQL
+/// tools refuse a superuser) granted `grants` on it, then `setup` run as the admin: the
+/// admin's client and the URL that connects as `role`.
+#[cfg(feature = "postgres")]
+async fn postgres_schema(
+    url: &str,
+    schema: &str,
+    role: &str,
+    grants: &str,
+    setup: &str,
+) -> (tokio_postgres::Client, String) {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             DO $$ BEGIN CREATE ROLE {role} LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT {grants} ON SCHEMA {schema} TO {role};
+             {setup}"
+        ))
+        .await
+        .unwrap();
+    let config: tokio_postgres::Config = url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let role_url =
+        format!("postgres://{role}@{host}:{}/{}", config.get_ports()[0], config.get_dbname().unwrap_or("postgres"));
+    (client, role_url)
+}
+
 async fn call(tool: &SchemaHistoryTool, args: Value) -> Value {
     let out = tool.invoke(args.clone(), Default::default()).await.unwrap_or_else(|e| panic!("{args}: {e}"));
     serde_json::from_str(&out).unwrap()
@@ -162,30 +194,12 @@ async fn postgres_versions_are_saved_diffed_and_restored() {
     };
     let _one_at_a_time = POSTGRES.lock().await;
     let schema = format!("hist_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    let client = Arc::new(client);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
-             CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));
-             DO $$ BEGIN CREATE ROLE lucid_historian LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-             GRANT USAGE ON SCHEMA {schema} TO lucid_historian;"
-        ))
-        .await
-        .unwrap();
-    // The SQL tools connect as a plain role (they refuse a superuser).
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match &config.get_hosts()[0] {
-        tokio_postgres::config::Host::Tcp(h) => h.clone(),
-        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-    };
-    let reader = format!(
-        "postgres://lucid_historian@{host}:{}/{}",
-        config.get_ports()[0],
-        config.get_dbname().unwrap_or("postgres")
+    let tables = format!(
+        "CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+         CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));"
     );
+    let (client, reader) = postgres_schema(&url, &schema, "lucid_historian", "USAGE", &tables).await;
+    let client = Arc::new(client);
     let dir = std::env::temp_dir().join(format!("lucid-schema-history-pg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let history = SchemaHistory::open(dir.join("lucid.db"), project_of(&reader)).unwrap();
@@ -284,28 +298,11 @@ async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
     };
     let _one_at_a_time = POSTGRES.lock().await;
     let schema = format!("migrate_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
-             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;
-             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
-             ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
-        ))
-        .await
-        .unwrap();
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match &config.get_hosts()[0] {
-        tokio_postgres::config::Host::Tcp(h) => h.clone(),
-        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-    };
-    let migrator = format!(
-        "postgres://lucid_migrator@{host}:{}/{}",
-        config.get_ports()[0],
-        config.get_dbname().unwrap_or("postgres")
+    let city = format!(
+        "CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
+         ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
     );
+    let (client, migrator) = postgres_schema(&url, &schema, "lucid_migrator", "USAGE, CREATE", &city).await;
     let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -473,26 +470,7 @@ async fn postgres_migrations_cannot_end_their_transaction() {
     };
     let _one_at_a_time = POSTGRES.lock().await;
     let schema = format!("hostile_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
-             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;"
-        ))
-        .await
-        .unwrap();
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match &config.get_hosts()[0] {
-        tokio_postgres::config::Host::Tcp(h) => h.clone(),
-        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-    };
-    let migrator = format!(
-        "postgres://lucid_migrator@{host}:{}/{}",
-        config.get_ports()[0],
-        config.get_dbname().unwrap_or("postgres")
-    );
+    let (client, migrator) = postgres_schema(&url, &schema, "lucid_migrator", "USAGE, CREATE", "").await;
     let dir = std::env::temp_dir().join(format!("lucid-sql-hostile-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
