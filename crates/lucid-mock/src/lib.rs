@@ -144,6 +144,23 @@ impl Reply {
     }
 }
 
+/// A text answer: streamed in two pieces (split at the middle character boundary) when
+/// `stream`, else one `chat.completion`.
+pub fn text_reply(stream: bool, text: &str) -> Reply {
+    if stream {
+        let mid = (0..=text.len() / 2).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        Reply::sse(&text_stream(&[&text[..mid], &text[mid..]]))
+    } else {
+        Reply::json(200, &text_completion(text))
+    }
+}
+
+/// An answer calling tools `(id, name, arguments JSON text)`: streamed when `stream`, else
+/// one `chat.completion`.
+pub fn tool_call_reply(stream: bool, calls: &[(&str, &str, &str)]) -> Reply {
+    if stream { Reply::sse(&tool_call_stream(calls)) } else { Reply::json(200, &tool_call_completion(calls)) }
+}
+
 /// An OpenAI `chat.completion` answering with text.
 pub fn text_completion(text: &str) -> Value {
     json!({
