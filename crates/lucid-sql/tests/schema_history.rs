@@ -12,25 +12,29 @@ use serde_json::{Value, json};
 #[cfg(feature = "postgres")]
 static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// A fresh schema `schema` on the test server, the plain role `role` (made once; the SQL
-/// tools refuse a superuser) granted `grants` on it, then `setup` run as the admin: the
-/// admin's client and the URL that connects as `role`.
+/// The test server (`None` when there is none), held until the guard drops, with a fresh
+/// schema `{prefix}_{pid}` and the plain role `role` (made once; the SQL tools refuse a
+/// superuser) granted `grants` on it, then `setup(schema)` run as the admin: the guard, the
+/// admin's client, the schema and the URL that connects as `role`.
 #[cfg(feature = "postgres")]
 async fn postgres_schema(
-    url: &str,
-    schema: &str,
+    prefix: &str,
     role: &str,
     grants: &str,
-    setup: &str,
-) -> (tokio_postgres::Client, String) {
-    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    setup: impl FnOnce(&str) -> String,
+) -> Option<(tokio::sync::MutexGuard<'static, ()>, tokio_postgres::Client, String, String)> {
+    let url = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server")?;
+    let one_at_a_time = POSTGRES.lock().await;
+    let schema = format!("{prefix}_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(conn);
     client
         .batch_execute(&format!(
             "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
              DO $$ BEGIN CREATE ROLE {role} LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
              GRANT {grants} ON SCHEMA {schema} TO {role};
-             {setup}"
+             {}",
+            setup(&schema)
         ))
         .await
         .unwrap();
@@ -41,7 +45,7 @@ async fn postgres_schema(
     };
     let role_url =
         format!("postgres://{role}@{host}:{}/{}", config.get_ports()[0], config.get_dbname().unwrap_or("postgres"));
-    (client, role_url)
+    Some((one_at_a_time, client, schema, role_url))
 }
 
 async fn call(tool: &SchemaHistoryTool, args: Value) -> Value {
@@ -189,16 +193,17 @@ async fn versions_kept_in_the_postgres_store_as_in_the_sqlite_file() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_versions_are_saved_diffed_and_restored() {
-    let Some(url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+    let setup = |schema: &str| {
+        format!(
+            "CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));"
+        )
+    };
+    let Some((_one_at_a_time, client, schema, reader)) =
+        postgres_schema("hist", "lucid_historian", "USAGE", setup).await
+    else {
         return;
     };
-    let _one_at_a_time = POSTGRES.lock().await;
-    let schema = format!("hist_{}", std::process::id());
-    let tables = format!(
-        "CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-         CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));"
-    );
-    let (client, reader) = postgres_schema(&url, &schema, "lucid_historian", "USAGE", &tables).await;
     let client = Arc::new(client);
     let dir = std::env::temp_dir().join(format!("lucid-schema-history-pg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -293,16 +298,17 @@ async fn sqlite_migrations_apply_in_one_transaction_or_not_at_all() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
-    let Some(url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+    let setup = |schema: &str| {
+        format!(
+            "CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
+             ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
+        )
+    };
+    let Some((_one_at_a_time, client, schema, migrator)) =
+        postgres_schema("migrate", "lucid_migrator", "USAGE, CREATE", setup).await
+    else {
         return;
     };
-    let _one_at_a_time = POSTGRES.lock().await;
-    let schema = format!("migrate_{}", std::process::id());
-    let city = format!(
-        "CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
-         ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
-    );
-    let (client, migrator) = postgres_schema(&url, &schema, "lucid_migrator", "USAGE, CREATE", &city).await;
     let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -465,12 +471,11 @@ async fn names_that_are_sql_stay_names() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_migrations_cannot_end_their_transaction() {
-    let Some(url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+    let Some((_one_at_a_time, client, schema, migrator)) =
+        postgres_schema("hostile", "lucid_migrator", "USAGE, CREATE", |_| String::new()).await
+    else {
         return;
     };
-    let _one_at_a_time = POSTGRES.lock().await;
-    let schema = format!("hostile_{}", std::process::id());
-    let (client, migrator) = postgres_schema(&url, &schema, "lucid_migrator", "USAGE, CREATE", "").await;
     let dir = std::env::temp_dir().join(format!("lucid-sql-hostile-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
