@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 
 mod provider_section;
 
+#[allow(unused_imports)] // used by some of the test files only
 pub use provider_section::provider_section;
 
 /// Output bytes as text.
