@@ -11,39 +11,8 @@ mod common;
 use std::path::Path;
 
 use common::{run_in, test_dir, text};
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream};
+use lucid_mock::MockServer;
 use serde_json::{Value, json};
-
-/// The model: a user message `[[id, tool, {args}], …]` is those calls; after tool results,
-/// an answer listing every result of the step, `results: r1 | r2 | …`.
-fn scripted(req: &RecordedRequest) -> Reply {
-    let body = req.json();
-    let stream = body["stream"] == true;
-    let messages = body["messages"].as_array().cloned().unwrap_or_default();
-    let last = messages.last().cloned().unwrap_or(Value::Null);
-    if last["role"] == "tool" {
-        let from = messages.iter().rposition(|m| m["role"] == "assistant").unwrap_or(0);
-        let results: Vec<&str> = messages[from..].iter().filter_map(|m| m["content"].as_str()).collect();
-        let text = format!("results: {}", results.join(" | "));
-        return if stream { Reply::sse(&text_stream(&[&text])) } else { Reply::json(200, &text_completion(&text)) };
-    }
-    let said: Value = serde_json::from_str(last["content"].as_str().unwrap_or("[]")).unwrap_or(json!([]));
-    let calls: Vec<(String, String, String)> = said
-        .as_array()
-        .map(|a| {
-            a.iter().map(|c| (c[0].as_str().unwrap().into(), c[1].as_str().unwrap().into(), c[2].to_string())).collect()
-        })
-        .unwrap_or_default();
-    if calls.is_empty() {
-        return Reply::json(200, &text_completion("nothing to do"));
-    }
-    let calls: Vec<(&str, &str, &str)> = calls.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
-    if stream {
-        Reply::sse(&lucid_mock::tool_call_stream(&calls))
-    } else {
-        Reply::json(200, &lucid_mock::tool_call_completion(&calls))
-    }
-}
 
 fn write_config(dir: &Path, mock: &MockServer) {
     let config = format!(
@@ -69,7 +38,7 @@ fn write(id: &str, path: &str, content: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn run_stops_for_approval_and_a_request_with_approvals_continues_it() {
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     let dir = test_dir("approvals-run");
     write_config(&dir, &mock);
     let calls = json!([write("c1", "a.txt", "A"), write("c2", "b.txt", "B"), write("c3", "c.txt", "C")]);
@@ -200,7 +169,7 @@ mod serve {
         let Some(admin) = common::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts PostgreSQL") else { return };
         let database = lucid_mock::PgDatabase::create(&admin, "lucid_serve_approvals").await;
         let store = database.url.clone();
-        let mock = MockServer::start(scripted).await;
+        let mock = MockServer::start(lucid_mock::calls_as_told).await;
         let dir = test_dir("approvals-serve");
         write_config(&dir, &mock);
         let http = lucid::model::http::reqwest_client_builder().build().unwrap();

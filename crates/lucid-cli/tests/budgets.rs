@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run_in, test_dir, text};
+use common::{mock_run, run_in, test_dir, text};
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, tool_call_completion};
 use serde_json::Value;
 
@@ -92,23 +92,21 @@ async fn a_session_budget_from_the_configuration_holds_over_runs() {
         let (dir, url) = (dir.clone(), url.clone());
         async move {
             let store = dir.join("s.db");
-            let args = [
-                "run",
-                "--base-url",
+            let args = mock_run(
                 &url,
-                "-m",
-                "m",
-                "--tools",
-                "calculator",
-                "--json",
-                "--config",
-                "c.toml",
-                "--session",
-                "work",
-                "--store",
-                store.to_str().unwrap(),
-                prompt,
-            ];
+                &[
+                    "--tools",
+                    "calculator",
+                    "--json",
+                    "--config",
+                    "c.toml",
+                    "--session",
+                    "work",
+                    "--store",
+                    store.to_str().unwrap(),
+                    prompt,
+                ],
+            );
             run_in(&dir, &args, &[]).await
         }
     };

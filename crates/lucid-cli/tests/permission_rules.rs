@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{run_in, test_dir, text};
+use common::{mock_run, run_in, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
 
@@ -33,23 +33,21 @@ async fn run_allows_cargo_test_by_rule_and_refuses_everything_else() {
     )
     .unwrap();
     let url = server.url();
-    let args = [
-        "run",
-        "--base-url",
+    let args = mock_run(
         &url,
-        "-m",
-        "m",
-        "--tools",
-        "shell",
-        "--config",
-        "rules.toml",
-        "--ask",
-        "shell(git push:*)",
-        "--json",
-        "--max-iterations",
-        "10",
-        "test it",
-    ];
+        &[
+            "--tools",
+            "shell",
+            "--config",
+            "rules.toml",
+            "--ask",
+            "shell(git push:*)",
+            "--json",
+            "--max-iterations",
+            "10",
+            "test it",
+        ],
+    );
     let out = run_in(&dir, &args, &vars).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -111,25 +109,23 @@ async fn rules_see_commands_inside_shell_constructs_and_paths_through_links() {
     replies.push(Reply::json(200, &text_completion("done")));
     let server = MockServer::sequence(replies).await;
     let url = server.url();
-    let args = [
-        "run",
-        "--base-url",
+    let args = mock_run(
         &url,
-        "-m",
-        "m",
-        "--tools",
-        "shell,read_file",
-        "--deny",
-        "shell(rm *)",
-        "--ask",
-        "shell(git push:*)",
-        "--deny",
-        "read_file(secrets/**)",
-        "--json",
-        "--max-iterations",
-        "10",
-        "go",
-    ];
+        &[
+            "--tools",
+            "shell,read_file",
+            "--deny",
+            "shell(rm *)",
+            "--ask",
+            "shell(git push:*)",
+            "--deny",
+            "read_file(secrets/**)",
+            "--json",
+            "--max-iterations",
+            "10",
+            "go",
+        ],
+    );
     let out = run_in(&dir, &args, &[]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();

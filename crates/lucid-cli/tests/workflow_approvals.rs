@@ -12,33 +12,8 @@ mod common;
 use std::path::Path;
 
 use common::{run_in, test_dir, text};
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion};
+use lucid_mock::MockServer;
 use serde_json::{Value, json};
-
-/// The model: a user message `[[id, tool, {args}], …]` is those calls; after tool results,
-/// an answer listing every result of the step, `results: r1 | r2 | …`.
-fn scripted(req: &RecordedRequest) -> Reply {
-    let body = req.json();
-    let messages = body["messages"].as_array().cloned().unwrap_or_default();
-    let last = messages.last().cloned().unwrap_or(Value::Null);
-    if last["role"] == "tool" {
-        let from = messages.iter().rposition(|m| m["role"] == "assistant").unwrap_or(0);
-        let results: Vec<&str> = messages[from..].iter().filter_map(|m| m["content"].as_str()).collect();
-        return Reply::json(200, &text_completion(&format!("results: {}", results.join(" | "))));
-    }
-    let said: Value = serde_json::from_str(last["content"].as_str().unwrap_or("[]")).unwrap_or(json!([]));
-    let calls: Vec<(String, String, String)> = said
-        .as_array()
-        .map(|a| {
-            a.iter().map(|c| (c[0].as_str().unwrap().into(), c[1].as_str().unwrap().into(), c[2].to_string())).collect()
-        })
-        .unwrap_or_default();
-    if calls.is_empty() {
-        return Reply::json(200, &text_completion("nothing to do"));
-    }
-    let calls: Vec<(&str, &str, &str)> = calls.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
-    Reply::json(200, &lucid_mock::tool_call_completion(&calls))
-}
 
 fn write(id: &str, path: &str, content: &str) -> Value {
     json!([id, "write_file", {"path": path, "content": content}])
@@ -94,7 +69,7 @@ async fn resume(dir: &Path, session: &str, approvals: Value, extra: &[&str]) -> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_workflow_step_stops_for_approval_and_resume_continues_from_it() {
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     let dir = test_dir("workflow-approvals");
     setup(&dir, &mock);
     let calls = json!([write("c1", "a.txt", "A"), write("c2", "b.txt", "B"), write("c3", "c.txt", "C")]);
@@ -165,7 +140,7 @@ async fn a_workflow_step_stops_for_approval_and_resume_continues_from_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_after_the_approval_timeout_deny_the_waiting_calls() {
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     let dir = test_dir("approvals-expire");
     setup(&dir, &mock);
 

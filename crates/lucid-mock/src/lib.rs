@@ -144,6 +144,69 @@ impl Reply {
     }
 }
 
+/// A text answer: streamed in two pieces (split at the middle character boundary) when
+/// `stream`, else one `chat.completion`.
+pub fn text_reply(stream: bool, text: &str) -> Reply {
+    if stream {
+        let mid = (0..=text.len() / 2).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        Reply::sse(&text_stream(&[&text[..mid], &text[mid..]]))
+    } else {
+        Reply::json(200, &text_completion(text))
+    }
+}
+
+/// An answer calling tools `(id, name, arguments JSON text)`: streamed when `stream`, else
+/// one `chat.completion`.
+pub fn tool_call_reply(stream: bool, calls: &[(&str, &str, &str)]) -> Reply {
+    if stream { Reply::sse(&tool_call_stream(calls)) } else { Reply::json(200, &tool_call_completion(calls)) }
+}
+
+/// A handler whose model does as the user says: a user message `[[id, tool, {args}], …]`
+/// is those calls (none, or not such a list: the text "nothing to do"); after tool results,
+/// an answer listing every result of the step, `results: r1 | r2 | …`. It streams when the
+/// request asks to.
+///
+/// ```
+/// use lucid_mock::{RecordedRequest, Reply, calls_as_told};
+/// let said = serde_json::json!({"messages": [{"role": "user", "content": r#"[["c1", "add", {"a": 1}]]"#}]});
+/// let req = RecordedRequest { path: "/v1/chat/completions".into(), headers: vec![], body: said.to_string().into() };
+/// let Reply::Body { status, body, .. } = calls_as_told(&req) else { panic!("a body") };
+/// assert_eq!(status, 200);
+/// assert!(String::from_utf8_lossy(&body).contains(r#""name":"add""#));
+/// ```
+pub fn calls_as_told(req: &RecordedRequest) -> Reply {
+    let body = req.json();
+    let stream = body["stream"] == true;
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let last = messages.last().cloned().unwrap_or(Value::Null);
+    if last["role"] == "tool" {
+        let from = messages.iter().rposition(|m| m["role"] == "assistant").unwrap_or(0);
+        let results: Vec<&str> = messages[from..].iter().filter_map(|m| m["content"].as_str()).collect();
+        let text = format!("results: {}", results.join(" | "));
+        return if stream { Reply::sse(&text_stream(&[&text])) } else { Reply::json(200, &text_completion(&text)) };
+    }
+    let said: Value = serde_json::from_str(last["content"].as_str().unwrap_or("[]")).unwrap_or(json!([]));
+    let calls: Vec<(String, String, String)> = said
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| {
+                    (
+                        c[0].as_str().unwrap_or_default().into(),
+                        c[1].as_str().unwrap_or_default().into(),
+                        c[2].to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if calls.is_empty() {
+        return Reply::json(200, &text_completion("nothing to do"));
+    }
+    let calls: Vec<(&str, &str, &str)> = calls.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
+    tool_call_reply(stream, &calls)
+}
+
 /// An OpenAI `chat.completion` answering with text.
 pub fn text_completion(text: &str) -> Value {
     json!({

@@ -18,23 +18,12 @@ use serde_json::json;
 
 /// A scripted model answering `lines` in order, then "(script over)".
 fn script(lines: Vec<AssistantMessage>) -> ScriptedModel {
-    lines.into_iter().fold(ScriptedModel::new(), ScriptedModel::answer).otherwise(text("(script over)"))
+    ScriptedModel::new().answers(lines).otherwise(AssistantMessage::text("(script over)"))
 }
 
-/// The tool results the model's last request carried, by call id.
-fn last_results(model: &ScriptedModel) -> Vec<(String, String)> {
-    model.requests().last().unwrap().tool_results()
-}
-
-fn text(t: &str) -> AssistantMessage {
-    AssistantMessage { content: t.into(), ..Default::default() }
-}
-
+/// An answer calling `echo` with these call ids and arguments.
 fn calls(calls: &[(&str, serde_json::Value)]) -> AssistantMessage {
-    AssistantMessage {
-        tool_calls: calls.iter().map(|(id, args)| ToolCall::new(*id, "echo", args.clone())).collect(),
-        ..Default::default()
-    }
+    AssistantMessage::calling(calls.iter().map(|(id, args)| ToolCall::new(*id, "echo", args.clone())))
 }
 
 /// Echoes its text.
@@ -80,7 +69,7 @@ fn stored(paused: &PausedWorkflow) -> PausedWorkflow {
 async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_step() {
     let model = script(vec![
         calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"})), ("c3", json!({"text": "c"}))]),
-        text("three answered"),
+        AssistantMessage::text("three answered"),
     ]);
     let (first, after) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let flow = flow(&model, &first, &after);
@@ -117,7 +106,7 @@ async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_s
     assert_eq!(run.outputs["act"], json!("three answered"));
     assert_eq!((first.load(Ordering::SeqCst), after.load(Ordering::SeqCst)), (1, 1), "first did not run again");
     assert_eq!(
-        last_results(&model),
+        model.last_tool_results(),
         [("c1".into(), "echo: a".into()), ("c2".into(), "Not b.".into()), ("c3".into(), "echo: edited".into())]
     );
     assert_eq!(model.requests().len(), 2, "the step went on from its waiting calls, not from its prompt");
@@ -127,8 +116,10 @@ async fn a_step_waiting_for_approval_pauses_the_workflow_and_resumes_from_that_s
 
 #[tokio::test]
 async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
-    let model =
-        script(vec![calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"}))]), text("both answered")]);
+    let model = script(vec![
+        calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"}))]),
+        AssistantMessage::text("both answered"),
+    ]);
     let (first, after) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let flow = flow(&model, &first, &after);
     let paused = flow.run(json!({"topic": "x"})).await.unwrap().paused.unwrap();
@@ -144,7 +135,7 @@ async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
     assert_eq!(paused.expire_approvals(&flow, Duration::ZERO).await.unwrap(), ["c2"]);
     let run = flow.resume(paused).await.unwrap();
     assert_eq!(run.output, json!({"act": "both answered"}));
-    let results = last_results(&model);
+    let results = model.last_tool_results();
     assert_eq!(results[0], ("c1".to_string(), "echo: a".to_string()));
     assert_eq!(results[1].1, lucid::approval::expired_denial("echo"));
     assert_eq!(first.load(Ordering::SeqCst), 1);
@@ -152,9 +143,13 @@ async fn an_unanswered_call_pauses_again_and_expiry_denies_it() {
 
 #[tokio::test]
 async fn parallel_and_loop_steps_keep_what_finished_beside_the_waiting_one() {
-    let waiting = script(vec![calls(&[("w1", json!({"text": "w"}))]), text("waited")]);
-    let quick = script(vec![text("quick")]);
-    let looped = script(vec![text("round 1"), calls(&[("l1", json!({"text": "l"}))]), text("round 2")]);
+    let waiting = script(vec![calls(&[("w1", json!({"text": "w"}))]), AssistantMessage::text("waited")]);
+    let quick = script(vec![AssistantMessage::text("quick")]);
+    let looped = script(vec![
+        AssistantMessage::text("round 1"),
+        calls(&[("l1", json!({"text": "l"}))]),
+        AssistantMessage::text("round 2"),
+    ]);
     let quick_agent = Agent::builder(quick.clone()).build();
     let flow = Workflow::new("groups")
         .step(Step::parallel(
@@ -183,7 +178,7 @@ async fn parallel_and_loop_steps_keep_what_finished_beside_the_waiting_one() {
     assert_eq!(run.output, json!("round 2"));
     assert_eq!(run.outputs["both"], json!({"slow": "waited", "fast": "quick"}));
     assert_eq!(looped.requests().len(), 3, "round 1 did not run again");
-    assert_eq!(last_results(&looped), [("l1".to_string(), "No.".to_string())]);
+    assert_eq!(looped.last_tool_results(), [("l1".to_string(), "No.".to_string())]);
 }
 
 #[tokio::test]

@@ -12,9 +12,9 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Api, add, error_code, parse_sse, start};
+use common::{Api, adder, error_code, node_json, parse_sse, start};
 use lucid::prelude::*;
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_stream, tool_call_stream};
+use lucid_mock::{MockServer, RecordedRequest, Reply, text_reply, tool_call_stream};
 use lucid_server::{ApiKeys, ClientSystem, ServerConfig};
 use serde_json::{Value, json};
 
@@ -26,7 +26,7 @@ fn model(req: &RecordedRequest) -> Reply {
     let messages = body["messages"].as_array().unwrap();
     let last = messages.last().unwrap().clone();
     let offered = body["tools"].as_array().is_some_and(|t| t.iter().any(|t| t["function"]["name"] == "weather"));
-    let text = |t: &str| Reply::sse(&text_stream(&[&t[..t.len() / 2], &t[t.len() / 2..]]));
+    let text = |t: &str| text_reply(true, t);
     if offered {
         return match (last["role"].as_str(), last["content"].as_str()) {
             (Some("tool"), Some("sunny")) => text("Paris is sunny; 2 + 3 = 5."),
@@ -44,15 +44,9 @@ fn model(req: &RecordedRequest) -> Reply {
     text(&format!("You said {users} things."))
 }
 
-/// The agent `default`: system prompt "You add numbers.", tool `add`, on the mock.
-fn agent(mock: &MockServer) -> Agent {
-    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
-    Agent::builder(llm).system("You add numbers.").tool(add).build()
-}
-
 async fn serve(name: &str, tune: impl FnOnce(ServerConfig) -> ServerConfig) -> (Api, Arc<MockServer>) {
     let mock = Arc::new(MockServer::start(model).await);
-    (start(name, agent(&mock), tune).await, mock)
+    (start(name, adder(&mock), tune).await, mock)
 }
 
 fn weather() -> Value {
@@ -260,7 +254,7 @@ async fn a_failed_run_ends_with_run_error_and_a_refused_input_is_a_json_400() {
         })
         .await,
     );
-    let api = start("agui-failed", agent(&mock), |c| c).await;
+    let api = start("agui-failed", adder(&mock), |c| c).await;
     let ask = input("run-1", json!([{"id": "m1", "role": "user", "content": "hi"}]), json!([]));
     let events = run(&api, &ask).await;
     assert_eq!(types(&events), ["RUN_STARTED", "RUN_ERROR"]);
@@ -331,15 +325,7 @@ async fn ag_uis_own_http_client_drives_a_thread_with_a_front_end_tool() {
     let (api, mock) = serve("agui-client", |c| c.keys(keys)).await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/node/agui_client.cjs");
     let url = format!("{}/v1/agui/default", api.url);
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("node").args([script, &dir, &url, "acme-key-0123456789"]).output().unwrap()
-    })
-    .await
-    .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "the script failed:\n{stderr}");
-    let got: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
+    let got = node_json(script, vec![dir, url, "acme-key-0123456789".into()]).await;
     assert_eq!(
         got["first"],
         json!([

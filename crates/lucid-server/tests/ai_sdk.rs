@@ -13,11 +13,8 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{add, start};
-use lucid::prelude::*;
-use lucid_mock::{
-    MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream,
-};
+use common::{adder, node_json, start};
+use lucid_mock::{MockServer, RecordedRequest, Reply, text_reply, tool_call_reply};
 use lucid_server::ApiKeys;
 use serde_json::{Value, json};
 
@@ -30,16 +27,8 @@ fn model(req: &RecordedRequest) -> Reply {
     let messages = body["messages"].as_array().unwrap();
     let last = messages.last().unwrap().clone();
     let offered = body["tools"].as_array().is_some_and(|t| t.iter().any(|t| t["function"]["name"] == "weather"));
-    let text = |t: &str| {
-        if stream {
-            Reply::sse(&text_stream(&[&t[..t.len() / 2], &t[t.len() / 2..]]))
-        } else {
-            Reply::json(200, &text_completion(t))
-        }
-    };
-    let call = |calls: &[(&str, &str, &str)]| {
-        if stream { Reply::sse(&tool_call_stream(calls)) } else { Reply::json(200, &tool_call_completion(calls)) }
-    };
+    let text = |t: &str| text_reply(stream, t);
+    let call = |calls: &[(&str, &str, &str)]| tool_call_reply(stream, calls);
     if offered {
         return match (last["role"].as_str(), last["content"].as_str()) {
             (Some("tool"), Some(c)) if c.contains("sunny") => text("Paris is sunny; 2 + 3 = 5."),
@@ -60,17 +49,11 @@ fn model(req: &RecordedRequest) -> Reply {
     text(&format!("You said {users} things."))
 }
 
-/// The agent `default`: system prompt "You add numbers.", tool `add`, on the mock.
-fn agent(mock: &MockServer) -> Agent {
-    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
-    Agent::builder(llm).system("You add numbers.").tool(add).build()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_item_reference_is_the_stored_item_of_the_tenants_response_or_a_400_saying_why() {
     let mock = Arc::new(MockServer::start(model).await);
     let keys = ApiKeys::parse("acme:acme-key-0123456789,globex:globex-key-0123456789").unwrap();
-    let api = start("ai-sdk-item-reference", agent(&mock), |c| c.keys(keys)).await;
+    let api = start("ai-sdk-item-reference", adder(&mock), |c| c.keys(keys)).await;
     let (acme, globex) = (api.as_key("acme-key-0123456789"), api.as_key("globex-key-0123456789"));
     let hello = json!({"role": "user", "content": [{"type": "input_text", "text": "Hello"}]});
     let again = json!({"role": "user", "content": [{"type": "input_text", "text": "Again"}]});
@@ -111,7 +94,7 @@ async fn an_item_reference_is_the_stored_item_of_the_tenants_response_or_a_400_s
     // An operator who chose OpenAI's default stores a request silent on `store`, so the
     // same conversation sent by reference goes on.
     let keys = ApiKeys::parse("acme:acme-key-0123456789").unwrap();
-    let api = start("ai-sdk-store-default", agent(&mock), |c| c.keys(keys).responses_store_default(true)).await;
+    let api = start("ai-sdk-store-default", adder(&mock), |c| c.keys(keys).responses_store_default(true)).await;
     let acme = api.as_key("acme-key-0123456789");
     let (status, first) = acme.post("/v1/responses", json!({"model": "default", "input": [hello]})).await;
     assert_eq!((status, &first["store"]), (200, &json!(true)), "{first}");
@@ -134,18 +117,10 @@ async fn the_vercel_ai_sdk_drives_both_facades() {
     };
     let mock = Arc::new(MockServer::start(model).await);
     let keys = ApiKeys::parse("acme:acme-key-0123456789").unwrap();
-    let api = start("ai-sdk", agent(&mock), |c| c.keys(keys)).await;
+    let api = start("ai-sdk", adder(&mock), |c| c.keys(keys)).await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/node/ai_sdk.cjs");
     let url = api.url.clone();
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("node").args([script, &dir, &url, "acme-key-0123456789"]).output().unwrap()
-    })
-    .await
-    .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "the script failed:\n{stderr}");
-    let got: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
+    let got = node_json(script, vec![dir, url, "acme-key-0123456789".into()]).await;
     let error = |v: &Value| v["error"].as_str().unwrap_or_else(|| panic!("not an error: {v}")).to_string();
     for api in ["responses", "chat"] {
         let got = &got[api];

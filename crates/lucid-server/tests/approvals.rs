@@ -10,51 +10,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Api, error_code, parse_sse, start};
+use common::{Api, add, error_code, parse_sse, start};
 use lucid::prelude::*;
 use lucid::tool::permission::{Permission, PermissionPolicy};
-use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, text_stream};
+use lucid_mock::MockServer;
 use lucid_server::{ApiKeys, ServerConfig};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
-
-/// The model: a user message `[[id, tool, {args}], …]` is those calls; after tool results,
-/// an answer listing every result of the step, `results: r1 | r2 | …`.
-fn scripted(req: &RecordedRequest) -> Reply {
-    let body = req.json();
-    let stream = body["stream"] == true;
-    let messages = body["messages"].as_array().cloned().unwrap_or_default();
-    let last = messages.last().cloned().unwrap_or(Value::Null);
-    if last["role"] == "tool" {
-        let from = messages.iter().rposition(|m| m["role"] == "assistant").unwrap_or(0);
-        let results: Vec<&str> = messages[from..].iter().filter_map(|m| m["content"].as_str()).collect();
-        let text = format!("results: {}", results.join(" | "));
-        return if stream { Reply::sse(&text_stream(&[&text])) } else { Reply::json(200, &text_completion(&text)) };
-    }
-    let said: Value = serde_json::from_str(last["content"].as_str().unwrap_or("[]")).unwrap_or(json!([]));
-    let calls: Vec<(String, String, String)> = said
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c[0].as_str().unwrap().into(), c[1].as_str().unwrap().into(), c[2].to_string()))
-        .collect();
-    let calls: Vec<(&str, &str, &str)> = calls.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
-    if stream {
-        Reply::sse(&lucid_mock::tool_call_stream(&calls))
-    } else {
-        Reply::json(200, &lucid_mock::tool_call_completion(&calls))
-    }
-}
 
 fn agent(mock: &MockServer) -> Agent {
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
@@ -157,7 +118,7 @@ async fn approvals_over_http(api: Api) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn approvals_on_sqlite() {
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     approvals_over_http(start("approvals", agent(&mock), with_keys).await).await;
 }
 
@@ -167,7 +128,7 @@ async fn approvals_on_postgres() {
     let Some(admin) = common::postgres_url() else { return };
     let database = lucid_mock::PgDatabase::create(&admin, "lucid_approvals").await;
     let url = database.url.clone();
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     let api = common::start_on(
         common::temp_dir("approvals-pg"),
         lucid_server::Database::Postgres(url),
@@ -181,7 +142,7 @@ async fn approvals_on_postgres() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unanswered_call_expires_into_a_denial_and_the_run_goes_on() {
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     let api =
         start("approvals-expire", agent(&mock), |c| c.approval_timeout(Duration::ZERO).lease(Duration::from_secs(1)))
             .await;
@@ -206,7 +167,7 @@ async fn an_unanswered_call_expires_into_a_denial_and_the_run_goes_on() {
 async fn a_waiting_calls_arguments_are_shown_redacted() {
     const SECRET: &str = "sk-approvals-test-0123456789abcdef";
     lucid::redact::register(SECRET);
-    let mock = MockServer::start(scripted).await;
+    let mock = MockServer::start(lucid_mock::calls_as_told).await;
     let api = start("approvals-redacted", agent(&mock), |c| c).await;
     let session = api.session().await;
     let r = run(&api, &session, json!([["c1", "add", {"a": 1, "b": 2, "note": SECRET}]])).await;

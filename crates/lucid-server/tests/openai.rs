@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Api, error_code, parse_sse, start};
+use common::{Api, add, error_code, parse_sse, start};
 use lucid::prelude::*;
 use lucid_mock::{
     MockServer, RecordedRequest, Reply, bench_handler, text_completion, text_stream, tool_call_completion,
@@ -15,17 +15,6 @@ use lucid_mock::{
 };
 use lucid_server::{ClientSystem, ServerConfig};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 /// A server whose agent `default` (system prompt "You add numbers.", tool `add`) talks to
 /// a fresh benchmark mock; `tune` adjusts the configuration.

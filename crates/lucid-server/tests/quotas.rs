@@ -8,22 +8,11 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Api, error_code, parse_sse, start, start_on, temp_dir};
+use common::{Api, add, error_code, parse_sse, start, start_on, temp_dir};
 use lucid::prelude::*;
 use lucid_mock::{MockServer, RecordedRequest, bench_handler};
 use lucid_server::{ApiKeys, Database, ServerConfig};
 use serde_json::json;
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 fn agent(mock: &MockServer) -> Agent {
     let model = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Api, parse_sse, start};
+use common::{Api, body_text, parse_sse, start};
 use lucid::prelude::*;
 use lucid_mock::{
     MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream,
@@ -81,15 +81,11 @@ async fn a_key_the_model_repeats_reaches_no_client_and_no_stored_row() {
 
     // A streamed run: the key is cut between text pieces.
     let id = api.session().await;
-    let streamed = api
-        .req(reqwest::Method::POST, &format!("/v1/sessions/{id}/runs"))
-        .json(&json!({"input": "And again?", "stream": true}))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let streamed = body_text(
+        api.req(reqwest::Method::POST, &format!("/v1/sessions/{id}/runs"))
+            .json(&json!({"input": "And again?", "stream": true})),
+    )
+    .await;
     let events = parse_sse(&streamed);
     let text: String = events
         .iter()

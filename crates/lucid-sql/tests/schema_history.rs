@@ -12,6 +12,42 @@ use serde_json::{Value, json};
 #[cfg(feature = "postgres")]
 static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// The test server (`None` when there is none), held until the guard drops, with a fresh
+/// schema `{prefix}_{pid}` and the plain role `role` (made once; the SQL tools refuse a
+/// superuser) granted `grants` on it, then `setup(schema)` run as the admin: the guard, the
+/// admin's client, the schema and the URL that connects as `role`.
+#[cfg(feature = "postgres")]
+async fn postgres_schema(
+    prefix: &str,
+    role: &str,
+    grants: &str,
+    setup: impl FnOnce(&str) -> String,
+) -> Option<(tokio::sync::MutexGuard<'static, ()>, tokio_postgres::Client, String, String)> {
+    let url = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server")?;
+    let one_at_a_time = POSTGRES.lock().await;
+    let schema = format!("{prefix}_{}", std::process::id());
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             DO $$ BEGIN CREATE ROLE {role} LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT {grants} ON SCHEMA {schema} TO {role};
+             {}",
+            setup(&schema)
+        ))
+        .await
+        .unwrap();
+    let config: tokio_postgres::Config = url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let role_url =
+        format!("postgres://{role}@{host}:{}/{}", config.get_ports()[0], config.get_dbname().unwrap_or("postgres"));
+    Some((one_at_a_time, client, schema, role_url))
+}
+
 async fn call(tool: &SchemaHistoryTool, args: Value) -> Value {
     let out = tool.invoke(args.clone(), Default::default()).await.unwrap_or_else(|e| panic!("{args}: {e}"));
     serde_json::from_str(&out).unwrap()
@@ -157,35 +193,18 @@ async fn versions_kept_in_the_postgres_store_as_in_the_sqlite_file() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_versions_are_saved_diffed_and_restored() {
-    let Some(url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+    let setup = |schema: &str| {
+        format!(
+            "CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));"
+        )
+    };
+    let Some((_one_at_a_time, client, schema, reader)) =
+        postgres_schema("hist", "lucid_historian", "USAGE", setup).await
+    else {
         return;
     };
-    let _one_at_a_time = POSTGRES.lock().await;
-    let schema = format!("hist_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
     let client = Arc::new(client);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
-             CREATE TABLE {schema}.country (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_id INTEGER REFERENCES {schema}.country(id));
-             DO $$ BEGIN CREATE ROLE lucid_historian LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-             GRANT USAGE ON SCHEMA {schema} TO lucid_historian;"
-        ))
-        .await
-        .unwrap();
-    // The SQL tools connect as a plain role (they refuse a superuser).
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match &config.get_hosts()[0] {
-        tokio_postgres::config::Host::Tcp(h) => h.clone(),
-        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-    };
-    let reader = format!(
-        "postgres://lucid_historian@{host}:{}/{}",
-        config.get_ports()[0],
-        config.get_dbname().unwrap_or("postgres")
-    );
     let dir = std::env::temp_dir().join(format!("lucid-schema-history-pg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let history = SchemaHistory::open(dir.join("lucid.db"), project_of(&reader)).unwrap();
@@ -279,33 +298,17 @@ async fn sqlite_migrations_apply_in_one_transaction_or_not_at_all() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_migrations_apply_in_one_transaction_or_not_at_all() {
-    let Some(url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+    let setup = |schema: &str| {
+        format!(
+            "CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
+             ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
+        )
+    };
+    let Some((_one_at_a_time, client, schema, migrator)) =
+        postgres_schema("migrate", "lucid_migrator", "USAGE, CREATE", setup).await
+    else {
         return;
     };
-    let _one_at_a_time = POSTGRES.lock().await;
-    let schema = format!("migrate_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
-             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;
-             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO {schema}.city VALUES (1, 'Lyon');
-             ALTER TABLE {schema}.city OWNER TO lucid_migrator;"
-        ))
-        .await
-        .unwrap();
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match &config.get_hosts()[0] {
-        tokio_postgres::config::Host::Tcp(h) => h.clone(),
-        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-    };
-    let migrator = format!(
-        "postgres://lucid_migrator@{host}:{}/{}",
-        config.get_ports()[0],
-        config.get_dbname().unwrap_or("postgres")
-    );
     let dir = std::env::temp_dir().join(format!("lucid-sql-migrate-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -468,31 +471,11 @@ async fn names_that_are_sql_stay_names() {
 #[cfg(feature = "postgres")]
 #[tokio::test]
 async fn postgres_migrations_cannot_end_their_transaction() {
-    let Some(url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+    let Some((_one_at_a_time, client, schema, migrator)) =
+        postgres_schema("hostile", "lucid_migrator", "USAGE, CREATE", |_| String::new()).await
+    else {
         return;
     };
-    let _one_at_a_time = POSTGRES.lock().await;
-    let schema = format!("hostile_{}", std::process::id());
-    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
-             DO $$ BEGIN CREATE ROLE lucid_migrator LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_migrator;"
-        ))
-        .await
-        .unwrap();
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match &config.get_hosts()[0] {
-        tokio_postgres::config::Host::Tcp(h) => h.clone(),
-        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-    };
-    let migrator = format!(
-        "postgres://lucid_migrator@{host}:{}/{}",
-        config.get_ports()[0],
-        config.get_dbname().unwrap_or("postgres")
-    );
     let dir = std::env::temp_dir().join(format!("lucid-sql-hostile-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

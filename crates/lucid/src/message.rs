@@ -152,6 +152,29 @@ pub struct AssistantMessage {
 }
 
 impl AssistantMessage {
+    /// An answer of text only.
+    ///
+    /// ```
+    /// use lucid::message::AssistantMessage;
+    /// let a = AssistantMessage::text("Done.");
+    /// assert_eq!((a.content.as_str(), a.tool_calls.len()), ("Done.", 0));
+    /// ```
+    pub fn text(content: impl Into<String>) -> Self {
+        AssistantMessage { content: content.into(), ..Default::default() }
+    }
+
+    /// An answer that only calls tools, in this order.
+    ///
+    /// ```
+    /// use lucid::message::AssistantMessage;
+    /// use lucid::ToolCall;
+    /// let a = AssistantMessage::calling([ToolCall::new("call_1", "add", serde_json::json!({"a": 1, "b": 2}))]);
+    /// assert_eq!((a.content.as_str(), a.tool_calls[0].name.as_str()), ("", "add"));
+    /// ```
+    pub fn calling(tool_calls: impl IntoIterator<Item = ToolCall>) -> Self {
+        AssistantMessage { tool_calls: tool_calls.into_iter().collect(), ..Default::default() }
+    }
+
     /// True when the message carries neither text nor tool calls.
     pub fn is_empty(&self) -> bool {
         self.content.is_empty() && self.tool_calls.is_empty()

@@ -20,23 +20,12 @@ use serde_json::json;
 
 /// A scripted model answering `lines` in order, then "(script over)".
 fn script(lines: Vec<AssistantMessage>) -> ScriptedModel {
-    lines.into_iter().fold(ScriptedModel::new(), ScriptedModel::answer).otherwise(text("(script over)"))
+    ScriptedModel::new().answers(lines).otherwise(AssistantMessage::text("(script over)"))
 }
 
-/// The tool results the model's last request carried, by call id.
-fn last_results(model: &ScriptedModel) -> Vec<(String, String)> {
-    model.requests().last().unwrap().tool_results()
-}
-
-fn text(t: &str) -> AssistantMessage {
-    AssistantMessage { content: t.into(), ..Default::default() }
-}
-
+/// An answer calling `echo` with these call ids and arguments.
 fn calls(calls: &[(&str, serde_json::Value)]) -> AssistantMessage {
-    AssistantMessage {
-        tool_calls: calls.iter().map(|(id, args)| ToolCall::new(*id, "echo", args.clone())).collect(),
-        ..Default::default()
-    }
+    AssistantMessage::calling(calls.iter().map(|(id, args)| ToolCall::new(*id, "echo", args.clone())))
 }
 
 /// Echoes its text.
@@ -68,11 +57,11 @@ fn fastrand() -> u64 {
 async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     let model = script(vec![
         calls(&[("c1", json!({"text": "a"})), ("c2", json!({"text": "b"})), ("c3", json!({"text": "c"}))]),
-        text("three answered"),
+        AssistantMessage::text("three answered"),
         calls(&[("c4", json!({"text": "d"})), ("c4b", json!({"text": "dd"}))]),
-        text("four done"),
+        AssistantMessage::text("four done"),
         calls(&[("c5", json!({"text": "e"}))]),
-        text("five done"),
+        AssistantMessage::text("five done"),
     ]);
     let agent = agent(&model, store);
     let r = agent.session_with_id(id).await.unwrap().run("go").await.unwrap();
@@ -110,7 +99,7 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     assert_eq!(r.stop_reason, StopReason::Completed);
     assert_eq!(r.content, "three answered");
     assert_eq!(
-        last_results(&model),
+        model.last_tool_results(),
         [
             ("c1".to_string(), "echo: a".to_string()),
             ("c2".into(), "Not b, use c.".into()),
@@ -131,7 +120,7 @@ async fn allow_deny_edit_remember(store: Arc<dyn SessionStore>, id: &str) {
     assert!(last.pending_approvals().iter().all(|p| p.answered), "the other call of the tool is answered too");
     let r = last.resume().await.unwrap();
     assert_eq!(r.content, "four done");
-    let results = last_results(&model);
+    let results = model.last_tool_results();
     assert_eq!(
         results[results.len() - 2..],
         [("c4".to_string(), "echo: d".to_string()), ("c4b".into(), "echo: dd".into())]
@@ -159,7 +148,7 @@ async fn answers_recorded_by_one_session_let_another_resume_on_postgres() {
 
 #[tokio::test]
 async fn an_unanswered_call_expires_into_a_denial_the_model_reads() {
-    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), text("gave up")]);
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), AssistantMessage::text("gave up")]);
     let agent = agent(&model, sqlite_store("expire"));
     let r = agent.session_with_id("e").await.unwrap().run("go").await.unwrap();
     assert_eq!(r.stop_reason, StopReason::Deferred);
@@ -168,12 +157,12 @@ async fn an_unanswered_call_expires_into_a_denial_the_model_reads() {
     assert_eq!(s.expire_approvals(Duration::ZERO).await.unwrap(), ["c1"]);
     let r = agent.session_with_id("e").await.unwrap().resume().await.unwrap();
     assert_eq!(r.content, "gave up");
-    assert_eq!(last_results(&model)[0].1, lucid::approval::expired_denial("echo"));
+    assert_eq!(model.last_tool_results()[0].1, lucid::approval::expired_denial("echo"));
 }
 
 #[tokio::test]
 async fn without_defer_asks_nobody_to_ask_still_means_no() {
-    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), AssistantMessage::text("done")]);
     let agent = Agent::builder(model.clone())
         .tool(echo)
         .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask))
@@ -187,7 +176,7 @@ async fn without_defer_asks_nobody_to_ask_still_means_no() {
 
 #[tokio::test]
 async fn an_unsaved_session_keeps_its_pending_calls_in_memory() {
-    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), text("done")]);
+    let model = script(vec![calls(&[("c1", json!({"text": "a"}))]), AssistantMessage::text("done")]);
     let agent = Agent::builder(model.clone())
         .tool(echo)
         .permissions(PermissionPolicy::allow_all().set("echo", Permission::Ask).defer_asks(true))
@@ -203,8 +192,10 @@ async fn an_unsaved_session_keeps_its_pending_calls_in_memory() {
 async fn a_rule_that_asks_defers_only_the_calls_it_matches() {
     use lucid::tool::permission::Rule;
     // `echo` asks, but `echo(text=safe*)` is allowed: that call runs, the other waits.
-    let model =
-        script(vec![calls(&[("c1", json!({"text": "safe one"})), ("c2", json!({"text": "risky"}))]), text("done")]);
+    let model = script(vec![
+        calls(&[("c1", json!({"text": "safe one"})), ("c2", json!({"text": "risky"}))]),
+        AssistantMessage::text("done"),
+    ]);
     let policy = PermissionPolicy::allow_all()
         .set("echo", Permission::Ask)
         .rule(Rule::parse(Permission::Allow, "echo(text=safe*)").unwrap())
@@ -218,5 +209,5 @@ async fn a_rule_that_asks_defers_only_the_calls_it_matches() {
     assert_eq!(pending.iter().map(|p| p.call_id.as_str()).collect::<Vec<_>>(), ["c2"]);
     let r = s.resume_with([Answer::deny("c2", "No risks.")]).await.unwrap();
     assert_eq!(r.content, "done");
-    assert_eq!(last_results(&model)[1], ("c2".to_string(), "No risks.".to_string()));
+    assert_eq!(model.last_tool_results()[1], ("c2".to_string(), "No risks.".to_string()));
 }

@@ -6,22 +6,14 @@ use std::sync::Arc;
 use futures::StreamExt;
 use lucid::model::retry::RetryPolicy;
 use lucid::model::{ChatOptions, ModelError, OpenAiResponses, http::HttpTransport};
+mod common;
+
+use common::add;
 use lucid::prelude::*;
 use lucid::{Error, Message};
 use lucid_mock::responses::ResponsesServer;
 use lucid_mock::{MockServer, RecordedRequest};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 async fn server() -> (MockServer, Arc<ResponsesServer>) {
     let rules = Arc::new(ResponsesServer::default());

@@ -308,36 +308,12 @@ async fn an_answer_is_not_lost_when_its_turn_cannot_be_saved() {
     assert_eq!(texts, ["one", "first answer", "two", "second answer"], "the unsaved turn is written with the next");
 }
 
-/// A fresh database on the test server, dropped when the test ends.
-struct TempDatabase {
-    admin_url: String,
-    name: String,
-    url: String,
-}
-
-impl TempDatabase {
-    async fn create() -> Option<TempDatabase> {
-        let url = common::postgres_url()?;
-        let (base, _db) = url.rsplit_once('/').expect("a database in the URL");
-        let name = format!("lucid_t_{}_{}", std::process::id(), fastrand_u32());
-        let admin_url = format!("{base}/postgres");
-        let (client, conn) = tokio_postgres::connect(&admin_url, tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
-        Some(TempDatabase { admin_url, url: format!("{base}/{name}"), name })
-    }
-
-    async fn drop_now(self) {
-        let (client, conn) = tokio_postgres::connect(&self.admin_url, tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.batch_execute(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).await.unwrap();
-    }
-}
-
 #[tokio::test]
 async fn postgres_store_passes_the_suite_and_locks_across_pools() {
     use lucid_postgres::PostgresStore;
-    let Some(db) = TempDatabase::create().await else { return };
+    // A fresh database on the test server, dropped when the test ends.
+    let Some(admin) = common::postgres_url() else { return };
+    let db = lucid_mock::PgDatabase::create(&admin, "lucid_t_store").await;
     let store = Arc::new(PostgresStore::connect(&db.url).await.unwrap());
     suite(store.clone()).await;
     attachments(store.clone()).await;

@@ -5,22 +5,14 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+mod common;
+
+use common::add;
 use lucid::prelude::*;
 use lucid_mock::{MockServer, bench_handler};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 /// A span as recorded: its name, its fields (as text), and its parent's position.
 #[derive(Debug, Clone, Default)]

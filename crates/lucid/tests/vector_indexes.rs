@@ -51,35 +51,10 @@ mod postgres {
     use lucid_postgres::PgVectorIndex;
     use lucid_postgres::PostgresStore;
 
-    struct TempDatabase {
-        admin_url: String,
-        name: String,
-        url: String,
-    }
-
-    impl TempDatabase {
-        async fn create() -> Option<TempDatabase> {
-            let url = common::postgres_url()?;
-            let (base, _db) = url.rsplit_once('/').expect("a database in the URL");
-            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
-            let name = format!("lucid_v_{}_{nanos}", std::process::id());
-            let admin_url = format!("{base}/postgres");
-            let (client, conn) = tokio_postgres::connect(&admin_url, tokio_postgres::NoTls).await.unwrap();
-            tokio::spawn(conn);
-            client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
-            Some(TempDatabase { admin_url, url: format!("{base}/{name}"), name })
-        }
-
-        async fn drop_now(self) {
-            let (client, conn) = tokio_postgres::connect(&self.admin_url, tokio_postgres::NoTls).await.unwrap();
-            tokio::spawn(conn);
-            client.batch_execute(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).await.unwrap();
-        }
-    }
-
     #[tokio::test]
     async fn pgvector_index_passes_the_suite_and_shares_across_pools() {
-        let Some(db) = TempDatabase::create().await else { return };
+        let Some(admin) = common::postgres_url() else { return };
+        let db = lucid_mock::PgDatabase::create(&admin, "lucid_v_index").await;
         let (one, other) =
             (PostgresStore::connect(&db.url).await.unwrap(), PostgresStore::connect(&db.url).await.unwrap());
         let index = PgVectorIndex::from_deadpool(one.deadpool().clone(), DIM).await.unwrap();

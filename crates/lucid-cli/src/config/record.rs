@@ -115,6 +115,11 @@ fn content(form: &str) -> Option<ContentPolicy> {
     })
 }
 
+/// The writer of a record as a `[providers.NAME]` section, shared with the integration tests.
+#[cfg(test)]
+#[path = "../../tests/common/provider_section.rs"]
+mod provider_section;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,60 +128,11 @@ mod tests {
         toml::from_str(text).unwrap()
     }
 
-    /// Every preset written out as a configuration file's section: the record it gives is
-    /// the preset's, under the section's name.
+    /// Every preset written out as a configuration file's section, without its
+    /// `[providers.NAME]` line: the record it gives is the preset's, under the section's name.
     fn as_section(p: &Provider) -> String {
-        let form = |c: &ContentPolicy| match c {
-            ContentPolicy::Omit => "omit",
-            ContentPolicy::Null => "null",
-            ContentPolicy::Empty => "empty",
-            _ => "placeholder",
-        };
-        let protocol = match p.protocol {
-            Protocol::OpenAiChat => "chat",
-            Protocol::OpenAiResponses => "responses",
-            Protocol::Anthropic => "messages",
-            _ => "generateContent",
-        };
-        let list = |v: Vec<String>| format!("[{}]", v.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", "));
-        let (mut codes, mut statuses, mut messages) = (Vec::new(), Vec::new(), Vec::new());
-        for q in &p.quota {
-            match q {
-                QuotaRule::Code(c) => codes.push(c.to_string()),
-                QuotaRule::Status(s) => statuses.push(s.to_string()),
-                QuotaRule::Message(m) => messages.push(m.to_string()),
-                _ => unreachable!("a rule of a kind this test does not know"),
-            }
-        }
-        let reasoning = match p.quirks.reasoning_echo {
-            ReasoningEcho::CurrentTurn(f) => f,
-            _ => "never",
-        };
-        let mut s = format!(
-            "base_url = {:?}\nprotocol = {protocol:?}\nkey_vars = {}\nmodel = {:?}\ncontent = {:?}\n\
-             content_retry_codes = {}\ncontent_retry = {}\nreasoning_echo = {reasoning:?}\nstream_usage = {}\n\
-             max_tokens_field = {:?}\nformat_with_tools = {}\nquota_codes = {}\nquota_statuses = [{}]\n\
-             quota_messages = {}\ntelemetry_name = {:?}\ncatalogue = {:?}\nlocal = {}\n",
-            p.base_url,
-            list(p.key_vars.to_vec()),
-            p.default_model,
-            form(&p.quirks.content_policy),
-            list(p.content_retry.codes.clone()),
-            list(p.content_retry.forms.iter().map(|f| form(f).to_string()).collect()),
-            p.quirks.stream_usage,
-            p.quirks.max_tokens_field,
-            p.quirks.format_with_tools,
-            list(codes),
-            statuses.join(", "),
-            list(messages),
-            p.telemetry_name,
-            p.catalogue,
-            p.is_local(),
-        );
-        if let Some(e) = &p.embeddings {
-            s.push_str(&format!("embeddings_model = {:?}\nembeddings_batch = {}\n", e.default_model, e.batch));
-        }
-        s
+        let text = provider_section::provider_section("own", p, &p.base_url);
+        text.split_once('\n').map(|(_, body)| body.to_string()).unwrap()
     }
 
     #[test]

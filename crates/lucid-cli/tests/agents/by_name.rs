@@ -123,21 +123,7 @@ async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds
     })
     .await;
     let url = server.url();
-    let args = [
-        "run",
-        "--base-url",
-        &url,
-        "-m",
-        "m",
-        "--agent",
-        "db-design",
-        "--db",
-        "shop.db",
-        "--input",
-        "-",
-        "--output-format",
-        "seed",
-    ];
+    let args = mock_run(&url, &["--agent", "db-design", "--db", "shop.db", "--input", "-", "--output-format", "seed"]);
     let ask = |operation: &str| {
         json!({"text": "Which tables are there?", "context": {"operation": operation, "user": "ana",
                "currentSchema": "CREATE TABLE orders (id INTEGER PRIMARY KEY);"}})

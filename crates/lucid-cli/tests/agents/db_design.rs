@@ -42,22 +42,20 @@ async fn the_db_design_agent_keeps_its_versions_in_the_postgres_store() {
     let url = server.url();
     let project = format!("shop-{}", std::process::id());
     std::fs::write(dir.join("config.toml"), format!("db_project = \"{project}\"\n")).unwrap();
-    let args = [
-        "--config",
-        "config.toml",
-        "run",
-        "--base-url",
+    let args = mock_run(
         &url,
-        "-m",
-        "m",
-        "--store",
-        &store,
-        "--agent",
-        "db-design",
-        "--db",
-        "shop.db",
-        "Design the order tables",
-    ];
+        &[
+            "--config",
+            "config.toml",
+            "--store",
+            &store,
+            "--agent",
+            "db-design",
+            "--db",
+            "shop.db",
+            "Design the order tables",
+        ],
+    );
     let out = run_in(&dir, &args, &[]).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert!(text(&out.stdout).contains(r#""tables_added":["orders"]"#), "{}", text(&out.stdout));

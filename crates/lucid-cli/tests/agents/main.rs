@@ -12,7 +12,7 @@ mod unit_tests_rust;
 
 use std::path::Path;
 
-use common::{run_in, run_with_stdin, test_dir, text};
+use common::{mock_run, run_in, run_with_stdin, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
 

@@ -114,21 +114,8 @@ async fn the_unit_tests_agent_on_a_java_project_with_maven_junit_and_jacoco() {
     let test_path = "src/test/java/sample/UnusedTest.java";
     let server = MockServer::start(one_target_script(target, test_path, WRONG, RIGHT)).await;
     let url = server.url();
-    let args = [
-        "--config",
-        "config.toml",
-        "run",
-        "--base-url",
-        &url,
-        "-m",
-        "m",
-        "--agent",
-        "unit-tests",
-        "--trust",
-        "--json",
-        "--coverage",
-        "90",
-    ];
+    let args =
+        mock_run(&url, &["--config", "config.toml", "--agent", "unit-tests", "--trust", "--json", "--coverage", "90"]);
     let out = run_in(&dir, &args, &[]).await;
     check_one_repair(&out, &server, target, "unused", ("doublesPlusOne", "src/test/java/sample/UnusedTest.java:10"));
     assert_eq!(std::fs::read_to_string(dir.join(test_path)).unwrap(), RIGHT);

@@ -15,20 +15,7 @@ async fn the_unit_tests_agent_writes_runs_and_repairs_tests_of_a_rust_file() {
     let vars = toolchain_vars();
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let url = server.url();
-    let args = [
-        "--config",
-        "config.toml",
-        "run",
-        "--base-url",
-        &url,
-        "-m",
-        "m",
-        "--agent",
-        "unit-tests",
-        "--trust",
-        "--json",
-        "src/a.rs",
-    ];
+    let args = mock_run(&url, &["--config", "config.toml", "--agent", "unit-tests", "--trust", "--json", "src/a.rs"]);
     let out = run_in(&dir, &args, &vars).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -105,21 +92,8 @@ async fn the_unit_tests_agent_goes_target_by_target_until_the_coverage_goal() {
     let vars = toolchain_vars();
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let url = server.url();
-    let args = [
-        "--config",
-        "config.toml",
-        "run",
-        "--base-url",
-        &url,
-        "-m",
-        "m",
-        "--agent",
-        "unit-tests",
-        "--trust",
-        "--json",
-        "--coverage",
-        "60",
-    ];
+    let args =
+        mock_run(&url, &["--config", "config.toml", "--agent", "unit-tests", "--trust", "--json", "--coverage", "60"]);
     let out = run_in(&dir, &args, &vars).await;
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();

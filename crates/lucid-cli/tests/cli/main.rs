@@ -12,7 +12,7 @@ mod workflows;
 
 use std::process::Output;
 
-use common::{lucid_command, run_in, run_with_stdin, test_dir, text};
+use common::{lucid_command, mock_run, run_in, run_with_stdin, test_dir, text};
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion};
 use serde_json::{Value, json};
 

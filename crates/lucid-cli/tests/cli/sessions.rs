@@ -155,19 +155,7 @@ async fn a_session_is_kept_within_the_context_window_given() {
     for (session, config) in [("w", None), ("t", Some(off.as_str()))] {
         for prompt in [&first, &second] {
             let mut args = config.map_or(vec![], |c| vec!["--config", c]);
-            args.extend([
-                "run",
-                "--base-url",
-                &url,
-                "-m",
-                "m",
-                "--tools",
-                "none",
-                "--store",
-                &db,
-                "--session",
-                session,
-            ]);
+            args.extend(mock_run(&url, &["--tools", "none", "--store", &db, "--session", session]));
             args.extend(["--context-window", "1000", prompt.as_str()]);
             let out = run_in(&dir, &args, &[]).await;
             assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

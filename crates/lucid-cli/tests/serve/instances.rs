@@ -85,15 +85,10 @@ async fn two_instances_on_postgres_survive_a_sigkill_mid_run_and_cancel_across_i
 
     // The client reattaches to the other instance after the last event it saw.
     let last = seen.last().unwrap().0;
-    let rest = http
-        .get(format!("{url_b}/v1/runs/{run_id}/events"))
-        .header("last-event-id", last.to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let rest = common::body_text(
+        http.get(format!("{url_b}/v1/runs/{run_id}/events")).header("last-event-id", last.to_string()),
+    )
+    .await;
     buffer = rest;
     seen.extend(take_events(&mut buffer));
     let ids: Vec<u64> = seen.iter().map(|e| e.0).collect();

@@ -11,23 +11,12 @@ mod tenants;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Sse, parse_sse};
+use common::{Sse, add, body_text, parse_sse};
 use lucid::prelude::*;
 use lucid::tool::AskUser;
 use lucid_mock::{MockServer, RecordedRequest, Reply, bench_handler, text_stream, tool_call_stream};
 use lucid_server::{ApiKeys, Server, ServerConfig};
 use serde_json::{Value, json};
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 struct Api {
     url: String,

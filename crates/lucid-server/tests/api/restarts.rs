@@ -50,15 +50,10 @@ async fn shutdown_gives_up_runs_still_going_after_the_grace_and_a_restart_contin
     // The same database opened again: the run is continued from its last step and ends.
     let api = Api::at(listen(Server::open(config()).await.unwrap()).await, &mock);
     let last = before.last().and_then(|e| e.id).unwrap();
-    let after = api
-        .req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))
-        .header("last-event-id", last.to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let after = body_text(
+        api.req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events")).header("last-event-id", last.to_string()),
+    )
+    .await;
     let after = parse_sse(&after);
     assert_eq!(after.last().unwrap().event.as_deref(), Some("completed"), "{after:?}");
     let ids: Vec<u64> = before.iter().chain(&after).filter_map(|e| e.id).collect();

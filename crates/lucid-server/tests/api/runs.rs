@@ -160,25 +160,12 @@ async fn a_client_that_lost_the_stream_resumes_after_its_last_event_id_and_sees_
     drop(resp);
     let before = parse_sse(&seen);
     let last = before.last().unwrap().id.unwrap();
-    let rest = api
-        .req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))
-        .header("Last-Event-ID", last.to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let rest = body_text(
+        api.req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events")).header("Last-Event-ID", last.to_string()),
+    )
+    .await;
     let after = parse_sse(&rest);
-    let all = parse_sse(
-        &api.req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap(),
-    );
+    let all = parse_sse(&body_text(api.req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))).await);
     let joined: Vec<Sse> = before.into_iter().chain(after).collect();
     assert_eq!(joined, all, "every event once, in order");
     let ids: Vec<u64> = all.iter().map(|e| e.id.unwrap()).collect();
@@ -229,15 +216,7 @@ async fn a_run_that_asks_the_user_waits_for_input_then_goes_on() {
     );
     let (status, body) = api.post(&format!("/v1/runs/{run_id}/input"), json!({"input": "again"})).await;
     assert_eq!((status, error_code(&body)), (409, "run_not_waiting"));
-    let all = parse_sse(
-        &api.req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap(),
-    );
+    let all = parse_sse(&body_text(api.req(reqwest::Method::GET, &format!("/v1/runs/{run_id}/events"))).await);
     let ids: Vec<u64> = all.iter().map(|e| e.id.unwrap()).collect();
     assert_eq!(ids, (1..=all.len() as u64).collect::<Vec<_>>(), "the numbering goes on after the answer");
     assert!(all.iter().any(|e| e.event.as_deref() == Some("needs_input")));
@@ -294,15 +273,7 @@ async fn the_openai_facade_answers_streamed_and_not_with_usage() {
 
     let mut streamed = ask.clone();
     streamed["stream"] = json!(true);
-    let text = api
-        .req(reqwest::Method::POST, "/v1/chat/completions")
-        .json(&streamed)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = body_text(api.req(reqwest::Method::POST, "/v1/chat/completions").json(&streamed)).await;
     let events = parse_sse(&text);
     assert_eq!(events.last().unwrap().data, "[DONE]");
     let chunks: Vec<Value> =

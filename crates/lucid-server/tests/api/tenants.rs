@@ -87,29 +87,14 @@ async fn a_provider_key_never_reaches_a_client_or_the_metrics() {
     let api = start_agent("secret", mock, Agent::builder(model).build(), |c| c).await;
     let (url, http) = (&api.url, &api.http);
     let id = api.session().await;
-    let run = http
-        .post(format!("{url}/v1/sessions/{id}/runs"))
-        .json(&json!({"input": "hi"}))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let run = body_text(http.post(format!("{url}/v1/sessions/{id}/runs")).json(&json!({"input": "hi"}))).await;
     let run_json: Value = serde_json::from_str(&run).unwrap();
     assert_eq!(
         (run_json["status"].as_str(), run_json["error"]["code"].as_str()),
         (Some("failed"), Some("provider_error")),
         "{run}"
     );
-    let events = http
-        .get(format!("{url}/v1/runs/{}/events", run_json["id"].as_str().unwrap()))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let events = body_text(http.get(format!("{url}/v1/runs/{}/events", run_json["id"].as_str().unwrap()))).await;
     let ask = json!({"model": "default", "messages": [{"role": "user", "content": "hi"}]});
     let facade = http.post(format!("{url}/v1/chat/completions")).json(&ask).send().await.unwrap();
     assert_eq!(facade.status().as_u16(), 502);

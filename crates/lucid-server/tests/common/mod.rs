@@ -20,6 +20,26 @@ pub async fn add(
     Ok(a + b)
 }
 
+/// The agent `default`: system prompt "You add numbers.", tool `add`, on the mock.
+pub fn adder(mock: &lucid_mock::MockServer) -> Agent {
+    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
+    Agent::builder(llm).system("You add numbers.").tool(add).build()
+}
+
+/// Runs the Node script `script` with `args`: its standard output, read as JSON (the test
+/// fails with the script's standard error when it fails).
+pub async fn node_json(script: &'static str, args: Vec<String>) -> Value {
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node").arg(script).args(args).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the script failed:\n{stderr}");
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)))
+}
+
 /// A folder removed when the test ends.
 pub struct TempDir(pub PathBuf);
 
@@ -126,6 +146,11 @@ impl Api {
         assert_eq!(status, 201, "{s}");
         s["id"].as_str().unwrap().to_string()
     }
+}
+
+/// The body of the answer to `request`, as text.
+pub async fn body_text(request: reqwest::RequestBuilder) -> String {
+    request.send().await.unwrap().text().await.unwrap()
 }
 
 /// One Server-Sent Event.

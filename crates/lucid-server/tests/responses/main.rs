@@ -13,11 +13,8 @@ mod stored;
 
 use std::sync::Arc;
 
-use common::{Api, add, error_code, parse_sse, start};
-use lucid::prelude::*;
-use lucid_mock::{
-    MockServer, RecordedRequest, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream,
-};
+use common::{Api, adder, error_code, parse_sse, start};
+use lucid_mock::{MockServer, RecordedRequest, Reply, text_reply, tool_call_reply};
 use lucid_server::{ApiKeys, ClientSystem, ServerConfig};
 use serde_json::{Value, json};
 
@@ -31,16 +28,8 @@ fn model(req: &RecordedRequest) -> Reply {
     let messages = body["messages"].as_array().unwrap();
     let last = messages.last().unwrap().clone();
     let offered = body["tools"].as_array().is_some_and(|t| t.iter().any(|t| t["function"]["name"] == "weather"));
-    let text = |t: &str| {
-        if stream {
-            Reply::sse(&text_stream(&[&t[..t.len() / 2], &t[t.len() / 2..]]))
-        } else {
-            Reply::json(200, &text_completion(t))
-        }
-    };
-    let call = |calls: &[(&str, &str, &str)]| {
-        if stream { Reply::sse(&tool_call_stream(calls)) } else { Reply::json(200, &tool_call_completion(calls)) }
-    };
+    let text = |t: &str| text_reply(stream, t);
+    let call = |calls: &[(&str, &str, &str)]| tool_call_reply(stream, calls);
     if offered {
         return match (last["role"].as_str(), last["content"].as_str()) {
             (Some("tool"), Some("sunny")) => text("Paris is sunny; 2 + 3 = 5."),
@@ -55,15 +44,9 @@ fn model(req: &RecordedRequest) -> Reply {
     text(&format!("You said {users} things."))
 }
 
-/// The agent `default`: system prompt "You add numbers.", tool `add`, on the mock.
-fn agent(mock: &MockServer) -> Agent {
-    let llm = lucid::model::OpenAiCompatible::new(&format!("{}/v1", mock.url()), None, "mock").unwrap();
-    Agent::builder(llm).system("You add numbers.").tool(add).build()
-}
-
 async fn serve(name: &str, tune: impl FnOnce(ServerConfig) -> ServerConfig) -> (Api, Arc<MockServer>) {
     let mock = Arc::new(MockServer::start(model).await);
-    (start(name, agent(&mock), tune).await, mock)
+    (start(name, adder(&mock), tune).await, mock)
 }
 
 fn message(body: &Value) -> &str {

@@ -240,7 +240,7 @@ async fn a_run_that_fails_is_a_502_or_a_response_failed_event() {
         })
         .await,
     );
-    let api = start("responses-failed", agent(&mock), |c| c).await;
+    let api = start("responses-failed", adder(&mock), |c| c).await;
     let (status, body) = api.post("/v1/responses", json!({"model": "default", "input": "hi"})).await;
     assert_eq!((status, error_code(&body)), (502, "provider_error"), "{body}");
     let events = stream(&api, json!({"model": "default", "input": "hi", "stream": true})).await;

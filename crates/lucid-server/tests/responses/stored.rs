@@ -19,10 +19,10 @@ async fn a_stored_response_continues_with_previous_response_id_for_its_tenant_on
     let db = common::PgDatabase::create(&admin, "lucid_responses").await;
     let mock = Arc::new(MockServer::start(model).await);
     let database = lucid_server::Database::Postgres(db.url.clone());
-    let api = common::start_on(common::temp_dir("responses-stored-pg"), database, agent(&mock), two_tenants).await;
+    let api = common::start_on(common::temp_dir("responses-stored-pg"), database, adder(&mock), two_tenants).await;
     stored_responses(api, Arc::clone(&mock)).await;
     let database = lucid_server::Database::Postgres(db.url.clone());
-    let api = common::start_on(common::temp_dir("responses-quota-pg"), database, agent(&mock), capped).await;
+    let api = common::start_on(common::temp_dir("responses-quota-pg"), database, adder(&mock), capped).await;
     stored_responses_count_in_the_quota(api).await;
     db.drop_now().await;
 }

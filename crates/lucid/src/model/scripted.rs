@@ -146,6 +146,17 @@ impl ScriptedModel {
         self.push(Step::Answer(message, None))
     }
 
+    /// The next answers are `messages`, in order (each as [`answer`](Self::answer) takes it).
+    ///
+    /// ```
+    /// use lucid::message::AssistantMessage;
+    /// let model = lucid::model::ScriptedModel::new().answers([AssistantMessage::text("a"), AssistantMessage::text("b")]);
+    /// assert_eq!(model.remaining(), 2);
+    /// ```
+    pub fn answers(self, messages: impl IntoIterator<Item = AssistantMessage>) -> Self {
+        messages.into_iter().fold(self, ScriptedModel::answer)
+    }
+
     /// The answer scripted last reports `usage` (for testing budgets, prices and the
     /// context's calibration); without it an answer reports none.
     ///
@@ -178,6 +189,26 @@ impl ScriptedModel {
     /// The requests sent so far, in order.
     pub fn requests(&self) -> Vec<SeenRequest> {
         lock(&self.inner.seen).clone()
+    }
+
+    /// The tool results the last request carried, as `(call id, content)`; none before the
+    /// first request.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// /// Adds two numbers.
+    /// #[lucid::tool]
+    /// async fn add(a: i64, b: i64) -> Result<i64, lucid::ToolError> {
+    ///     Ok(a + b)
+    /// }
+    /// let model = lucid::model::ScriptedModel::new().call("add", serde_json::json!({"a": 2, "b": 3})).text("5");
+    /// assert!(model.last_tool_results().is_empty());
+    /// lucid::Agent::builder(model.clone()).tool(add).build().run("2 + 3?").await?;
+    /// assert_eq!(model.last_tool_results(), [("call_1".to_string(), "5".to_string())]);
+    /// # Ok::<(), lucid::Error>(()) }).unwrap();
+    /// ```
+    pub fn last_tool_results(&self) -> Vec<(String, String)> {
+        lock(&self.inner.seen).last().map(SeenRequest::tool_results).unwrap_or_default()
     }
 
     /// How many scripted answers are left.

@@ -8,6 +8,10 @@ use futures::StreamExt;
 use lucid::history::validate;
 use lucid::model::retry::RetryPolicy;
 use lucid::model::{ModelError, OpenAiCompatible, http::HttpTransport};
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::add;
 use lucid::prelude::*;
 use lucid::{Error, ProviderErrorKind};
 use lucid_mock::{MockServer, Reply, text_completion, text_stream, tool_call_completion, tool_call_stream};
@@ -15,17 +19,6 @@ use serde_json::{Value, json};
 
 mod context;
 mod failures;
-
-/// Adds two integers.
-#[tool]
-async fn add(
-    /// first operand
-    a: i64,
-    /// second operand
-    b: i64,
-) -> Result<i64, ToolError> {
-    Ok(a + b)
-}
 
 /// Waits, then answers.
 #[tool]

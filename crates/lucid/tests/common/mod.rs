@@ -11,21 +11,20 @@ use lucid::model::ChatResponse;
 use lucid::{ProviderError, Usage};
 use lucid_mock::RecordedRequest;
 
-/// The value of `var`, naming a real part a test needs; `None` (with the reason printed,
-/// and the test skipped) when it is unset — except under CI (`CI=true`), where a missing
-/// real part fails the test instead of letting it pass unseen.
-pub fn real_part(var: &str, how: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("{var} is not set under CI=true; {how}")
-        }
-        _ => {
-            eprintln!("skipped: {var} is not set ({how})");
-            None
-        }
-    }
+/// Adds two integers: the tool of the agents under test.
+#[lucid::prelude::tool]
+pub async fn add(
+    /// first operand
+    a: i64,
+    /// second operand
+    b: i64,
+) -> Result<i64, lucid::ToolError> {
+    Ok(a + b)
 }
+
+/// The value of `var`, naming a real part a test needs (skipped when unset, failed under
+/// `CI=true`).
+pub use lucid_mock::real_part;
 
 /// The recorded provider traffic folder (`LUCID_PROVIDER_FIXTURES`).
 pub fn fixtures_dir() -> Option<PathBuf> {

@@ -16,10 +16,12 @@ use crate::model::ProviderError;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
 use crate::model::http::bearer_headers;
+use crate::model::presets::Api;
 use crate::model::provider::{ContentPolicy, Provider, Quirks, QuotaRule, ReasoningEcho};
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, wire_parts};
+use crate::model::{ChatRequest, ChatResponse, wire_parts};
 
 mod decode;
+pub(crate) mod options;
 
 pub use crate::model::wire_parts::decode_chat_part as decode_content_part;
 pub use decode::{OpenAiStreamDecoder, decode, decode_error};
@@ -63,46 +65,8 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
         messages.push(json!({"role": "user", "content": pending}));
     }
     body.insert("messages".into(), Value::Array(messages));
-    if !req.tools.is_empty() {
-        let tools = req
-            .tools
-            .iter()
-            .map(|t| {
-                // Built by hand: `json!` would re-serialize the schema value by value
-                // instead of cloning it.
-                let mut function = Map::new();
-                function.insert("name".into(), Value::String(t.name().to_string()));
-                function.insert("description".into(), Value::String(t.description().to_string()));
-                function.insert("parameters".into(), t.parameters().clone());
-                let mut tool = Map::new();
-                tool.insert("type".into(), Value::String("function".into()));
-                tool.insert("function".into(), Value::Object(function));
-                Value::Object(tool)
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-        if let Some(p) = o.parallel_tool_calls {
-            body.insert("parallel_tool_calls".into(), Value::Bool(p));
-        }
-    }
-    if let Some(choice) = &o.tool_choice {
-        let v = match choice {
-            ToolChoice::Auto => json!("auto"),
-            ToolChoice::None => json!("none"),
-            ToolChoice::Required => json!("required"),
-            ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
-        };
-        body.insert("tool_choice".into(), v);
-    }
-    if let Some(t) = o.temperature {
-        body.insert("temperature".into(), json!(t));
-    }
-    if let Some(p) = o.top_p {
-        body.insert("top_p".into(), json!(p));
-    }
-    if let Some(m) = o.max_tokens {
-        body.insert(quirks.max_tokens_field.into(), json!(m));
-    }
+    options::insert_tools(&mut body, req, Api::Chat);
+    options::insert_sampling(&mut body, o, quirks.max_tokens_field);
     if !o.stop.is_empty() {
         body.insert("stop".into(), json!(o.stop));
     }
@@ -113,14 +77,7 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
         body.insert("reasoning_effort".into(), json!(e));
     }
     if let Some(f) = &o.response_format {
-        let v = match f {
-            ResponseFormat::Text => json!({"type": "text"}),
-            ResponseFormat::JsonObject => json!({"type": "json_object"}),
-            ResponseFormat::JsonSchema { name, schema, strict } => {
-                json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": strict}})
-            }
-        };
-        body.insert("response_format".into(), v);
+        body.insert("response_format".into(), options::response_format(f, Api::Chat));
     }
     if stream {
         body.insert("stream".into(), Value::Bool(true));
@@ -128,11 +85,7 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, quirks: &Quirks, stream: bool)
             body.insert("stream_options".into(), json!({"include_usage": true}));
         }
     }
-    if let Some(extra) = &o.extra {
-        for (k, v) in extra {
-            body.insert(k.clone(), v.clone());
-        }
-    }
+    options::insert_extra(&mut body, o);
     Value::Object(body)
 }
 
@@ -299,17 +252,35 @@ impl Codec for OpenAiCodec {
 /// ```
 pub type OpenAiCompatible = HttpModel<OpenAiCodec>;
 
+/// A client for any OpenAI-protocol server at `base_url` with a bearer key (Chat
+/// Completions or Responses), known as `openai`.
+pub(crate) fn client_at<C: Codec>(
+    base_url: &str,
+    api_key: Option<String>,
+    model: &str,
+    codec: C,
+) -> Result<HttpModel<C>> {
+    HttpModel::with_codec("openai", base_url, model, bearer_headers(api_key.as_deref(), &[])?, codec)
+}
+
+/// A client for an OpenAI-protocol record's default base URL with a bearer key (Chat
+/// Completions or Responses): the codec made from the record shares it with the client.
+pub(crate) fn client_for_record<C: Codec>(
+    record: &Provider,
+    model: &str,
+    api_key: Option<String>,
+    codec: impl FnOnce(Arc<Provider>) -> C,
+) -> Result<HttpModel<C>> {
+    let record = Arc::new(record.clone());
+    let headers = bearer_headers(api_key.as_deref(), &[])?;
+    let codec = codec(Arc::clone(&record));
+    Ok(HttpModel::with_codec(&record.name, &record.base_url, model, headers, codec)?.with_record(record))
+}
+
 impl HttpModel<OpenAiCodec> {
     /// A client for any compatible server at `base_url`, with [`Quirks::COMPATIBLE`].
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        HttpModel::with_codec(
-            "openai",
-            base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec::new(Quirks::COMPATIBLE),
-        )
-        .map(|m| {
+        client_at(base_url, api_key, model, OpenAiCodec::new(Quirks::COMPATIBLE)).map(|m| {
             let record = Arc::clone(m.codec().record());
             m.with_record(record)
         })
@@ -318,15 +289,7 @@ impl HttpModel<OpenAiCodec> {
     /// A client for an OpenAI-protocol preset's default base URL and quirks; it carries
     /// the record.
     pub fn from_preset(preset: &Provider, model: &str, api_key: Option<String>) -> Result<Self> {
-        let record = Arc::new(preset.clone());
-        Ok(HttpModel::with_codec(
-            &preset.name,
-            &preset.base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            OpenAiCodec::for_record(Arc::clone(&record)),
-        )?
-        .with_record(record))
+        client_for_record(preset, model, api_key, OpenAiCodec::for_record)
     }
 
     /// Replaces the quirks (e.g. a different [`crate::model::presets::ContentPolicy`] for a gateway).

@@ -26,10 +26,11 @@ use crate::message::{AssistantMessage, FinishReason, Message, Reasoning, ToolCal
 use crate::model::ProviderError;
 use crate::model::client::{Codec, HttpModel};
 use crate::model::error::{ModelError, Result};
-use crate::model::http::bearer_headers;
+use crate::model::openai::options;
+use crate::model::presets::Api;
 use crate::model::provider::{Provider, QuotaRule};
 use crate::model::stream::normalize_finish;
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, ToolChoice, openai, wire_parts};
+use crate::model::{ChatRequest, ChatResponse, openai, wire_parts};
 
 /// Whether `model` is one of OpenAI's reasoning models, which reject `temperature` and
 /// `top_p` (the o-series, GPT-5 and later, the codex models).
@@ -107,46 +108,8 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
         encode_message(m, &mut input);
     }
     body.insert("input".into(), Value::Array(input));
-    if !req.tools.is_empty() {
-        let tools = req
-            .tools
-            .iter()
-            .map(|t| {
-                let mut tool = Map::new();
-                tool.insert("type".into(), json!("function"));
-                tool.insert("name".into(), Value::String(t.name().to_string()));
-                tool.insert("description".into(), Value::String(t.description().to_string()));
-                tool.insert("parameters".into(), t.parameters().clone());
-                // The Responses API makes function tools strict unless told otherwise, and
-                // strict mode rejects ordinary schemas (optional fields, no
-                // `additionalProperties: false`).
-                tool.insert("strict".into(), Value::Bool(false));
-                Value::Object(tool)
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-        if let Some(p) = o.parallel_tool_calls {
-            body.insert("parallel_tool_calls".into(), Value::Bool(p));
-        }
-    }
-    if let Some(choice) = &o.tool_choice {
-        let v = match choice {
-            ToolChoice::Auto => json!("auto"),
-            ToolChoice::None => json!("none"),
-            ToolChoice::Required => json!("required"),
-            ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
-        };
-        body.insert("tool_choice".into(), v);
-    }
-    if let Some(t) = o.temperature {
-        body.insert("temperature".into(), json!(t));
-    }
-    if let Some(p) = o.top_p {
-        body.insert("top_p".into(), json!(p));
-    }
-    if let Some(m) = o.max_tokens {
-        body.insert("max_output_tokens".into(), json!(m));
-    }
+    options::insert_tools(&mut body, req, Api::Responses);
+    options::insert_sampling(&mut body, o, "max_output_tokens");
     if o.reasoning_effort.is_some() || o.reasoning_summary.is_some() {
         let mut r = Map::new();
         if let Some(e) = &o.reasoning_effort {
@@ -158,25 +121,14 @@ pub fn encode(req: &ChatRequest<'_>, model: &str, stream: bool) -> Value {
         body.insert("reasoning".into(), Value::Object(r));
     }
     if let Some(f) = &o.response_format {
-        let format = match f {
-            ResponseFormat::Text => json!({"type": "text"}),
-            ResponseFormat::JsonObject => json!({"type": "json_object"}),
-            ResponseFormat::JsonSchema { name, schema, strict } => {
-                json!({"type": "json_schema", "name": name, "schema": schema, "strict": strict})
-            }
-        };
-        body.insert("text".into(), json!({ "format": format }));
+        body.insert("text".into(), json!({ "format": options::response_format(f, Api::Responses) }));
     }
     body.insert("store".into(), Value::Bool(false));
     body.insert("include".into(), json!(["reasoning.encrypted_content"]));
     if stream {
         body.insert("stream".into(), Value::Bool(true));
     }
-    if let Some(extra) = &o.extra {
-        for (k, v) in extra {
-            body.insert(k.clone(), v.clone());
-        }
-    }
+    options::insert_extra(&mut body, o);
     Value::Object(body)
 }
 
@@ -485,26 +437,12 @@ pub type OpenAiResponses = HttpModel<ResponsesCodec>;
 impl HttpModel<ResponsesCodec> {
     /// A client for any Responses server at `base_url`.
     pub fn new(base_url: &str, api_key: Option<String>, model: &str) -> Result<Self> {
-        HttpModel::with_codec(
-            "openai",
-            base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            ResponsesCodec::default(),
-        )
+        openai::client_at(base_url, api_key, model, ResponsesCodec::default())
     }
 
     /// A client for a preset's default base URL, speaking the Responses API; it carries
     /// the record.
     pub fn from_preset(preset: &Provider, model: &str, api_key: Option<String>) -> Result<Self> {
-        let record = Arc::new(preset.clone());
-        Ok(HttpModel::with_codec(
-            &preset.name,
-            &preset.base_url,
-            model,
-            bearer_headers(api_key.as_deref(), &[])?,
-            ResponsesCodec::for_record(Arc::clone(&record)),
-        )?
-        .with_record(record))
+        openai::client_for_record(preset, model, api_key, ResponsesCodec::for_record)
     }
 }
