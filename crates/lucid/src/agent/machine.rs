@@ -4,6 +4,9 @@
 //! the hooks take part at the driver's points.
 //!
 //! ```text
+//!   Recovered ─► Stop(Cancelled) | Stop(Deferred: calls wait, no new message) | Open ─► Begin
+//!   StepTaken ─► Commit (durable steps) | Continue
+//!
 //!            ┌────────────── Begin / ToolsDone (none waiting) ──────────────┐
 //!            ▼                                                              │
 //!       CallModel ── Answered ──► RunTools ── ToolsDone ─────────────────────┘
@@ -47,6 +50,13 @@ impl NotRun {
 
 /// What happened, told to the turn.
 pub(crate) enum Event<'a> {
+    /// The turn's start, after the calls a stored history left open were answered:
+    /// whether that was cancelled, whether calls still wait for an approval, and whether a
+    /// new user message came.
+    Recovered { cancelled: bool, waiting: bool, prompted: bool },
+    /// A step (the user's message, a model message with calls, a tool result) is in the
+    /// history.
+    StepTaken,
     /// The turn opened (the user's message in, the hooks' `before_turn` done).
     Begin,
     /// The run was cancelled (or a stop after the turn was asked for, between calls).
@@ -66,6 +76,13 @@ pub(crate) enum Event<'a> {
 /// What the driver does next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Action {
+    /// Give up the calls still waiting (a new message answers them "interrupted"), take the
+    /// user's message in and run the hooks' `before_turn`; then [`Event::Begin`].
+    Open,
+    /// Commit the history to the store now (durable steps).
+    Commit,
+    /// Nothing to do at this point.
+    Continue,
     /// Call the model with [`TurnState::options`], offering the tools unless
     /// [`TurnState::reporting`].
     CallModel,
@@ -104,6 +121,8 @@ pub(crate) struct TurnState {
     pub stop_message: Option<String>,
     /// The output token limit in force, for the words of an `OutputLimit` stop.
     pub max_tokens: Option<u32>,
+    /// Each step is committed as it is taken ([`crate::AgentBuilder::durable_steps`]).
+    pub durable: bool,
 }
 
 impl TurnState {
@@ -122,6 +141,11 @@ impl TurnState {
     /// The next action after `event`.
     pub fn on(&mut self, event: Event<'_>) -> Action {
         match event {
+            Event::Recovered { cancelled: true, .. } => Action::Stop(StopReason::Cancelled),
+            Event::Recovered { waiting: true, prompted: false, .. } => Action::Stop(StopReason::Deferred),
+            Event::Recovered { .. } => Action::Open,
+            Event::StepTaken if self.durable => Action::Commit,
+            Event::StepTaken => Action::Continue,
             Event::Begin => self.call(),
             Event::Cancelled => Action::Stop(StopReason::Cancelled),
             Event::HookStopped { reason, why } => {
@@ -280,6 +304,19 @@ mod tests {
         );
         assert_eq!(t.iterations, 1, "the refused call is not counted");
         assert_eq!(t.on(Event::Cancelled), Action::Stop(StopReason::Cancelled));
+    }
+
+    #[test]
+    fn the_opening_and_the_commits() {
+        let mut t = TurnState { durable: true, ..TurnState::default() };
+        let opened = |cancelled, waiting, prompted| Event::Recovered { cancelled, waiting, prompted };
+        assert_eq!(t.on(opened(true, true, true)), Action::Stop(StopReason::Cancelled));
+        assert_eq!(t.on(opened(false, true, false)), Action::Stop(StopReason::Deferred), "calls wait, no message");
+        assert_eq!(t.on(opened(false, true, true)), Action::Open, "a new message gives the waiting calls up");
+        assert_eq!(t.on(opened(false, false, false)), Action::Open, "a resume");
+        assert_eq!(t.on(Event::StepTaken), Action::Commit);
+        let mut t = through_json(&TurnState::default());
+        assert_eq!(t.on(Event::StepTaken), Action::Continue);
     }
 
     #[test]

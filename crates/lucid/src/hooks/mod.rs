@@ -269,9 +269,9 @@ pub trait Hook: Send + Sync + 'static {
         Box::pin(std::future::ready(ToolCallDecision::Allow))
     }
 
-    /// A call the tools cannot take (an unknown name, arguments that are not JSON or do not
-    /// match the schema), before the hooks are asked about it: it does not run, and the
-    /// model reads `message` as its failed result; edit it to tell the model more.
+    /// A call the hooks allowed that the tools cannot take (an unknown name, arguments
+    /// that are not JSON or do not match the schema): it does not run, and the model reads
+    /// `message` as its failed result; edit it to tell the model more.
     fn on_invalid_tool_call<'a>(
         &'a self,
         cx: &'a HookContext<'a>,

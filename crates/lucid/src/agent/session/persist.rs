@@ -65,9 +65,10 @@ impl Session {
         Ok(())
     }
 
-    /// A step is in the history: a session with durable steps commits it now.
-    pub(super) async fn step_taken(&mut self, config: &crate::agent::AgentConfig) {
-        if config.durable_steps {
+    /// A step is in the history: the turn's machine says whether it is committed now
+    /// (durable steps).
+    pub(super) async fn step_taken(&mut self, run: &mut super::run_state::RunState) {
+        if run.turn.on(crate::agent::machine::Event::StepTaken) == crate::agent::machine::Action::Commit {
             self.commit().await;
         }
     }

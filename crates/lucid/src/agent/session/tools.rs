@@ -43,17 +43,22 @@ impl Session {
                 continue;
             }
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-            if let Some((problem, mut told)) = config.tools.invalid(c).await {
-                // It cannot run: the model reads why, and nobody is asked about it.
-                config.hooks.on_invalid_tool_call(&cx, c, &problem, &mut told).await;
-                plans.push(Plan::Answer(ToolOutcome::error(told)));
-                continue;
-            }
-            match config.hooks.before_tool_call(&cx, c).await {
-                ToolCallDecision::Allow => plans.push(Plan::Run(c.clone())),
-                ToolCallDecision::Replace(arguments) => plans.push(Plan::Run(ToolCall { arguments, ..c.clone() })),
-                ToolCallDecision::Deny(why) => plans.push(Plan::Answer(ToolOutcome::error(why))),
+            let allowed = match config.hooks.before_tool_call(&cx, c).await {
+                ToolCallDecision::Allow => c.clone(),
+                ToolCallDecision::Replace(arguments) => ToolCall { arguments, ..c.clone() },
+                ToolCallDecision::Deny(why) => {
+                    plans.push(Plan::Answer(ToolOutcome::error(why)));
+                    continue;
+                }
                 ToolCallDecision::Defer => break,
+            };
+            // An allowed call the tools cannot take does not run: the model reads why.
+            match config.tools.invalid(&allowed).await {
+                Some((problem, mut told)) => {
+                    config.hooks.on_invalid_tool_call(&cx, &allowed, &problem, &mut told).await;
+                    plans.push(Plan::Answer(ToolOutcome::error(told)));
+                }
+                None => plans.push(Plan::Run(allowed)),
             }
         }
         let calls_now = &calls[..plans.len()];
@@ -124,7 +129,7 @@ impl Session {
                     run.records.push(record(c, Some(&outcome), Some(elapsed)));
                     run.questions.extend(outcome.questions);
                     self.context.push(result_message(c, outcome.content, outcome.is_error, attached, accepts));
-                    self.step_taken(config).await;
+                    self.step_taken(run).await;
                     if !config.hooks.is_empty()
                         && let Some(last) = self.context.messages().last()
                     {

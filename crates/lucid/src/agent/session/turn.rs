@@ -94,21 +94,22 @@ impl Session {
             return Err(e);
         }
         let token = self.canceller.begin();
-        let mut run = RunState { session: self.spent, ..RunState::default() };
+        let turn = TurnState { durable: config.durable_steps, ..TurnState::default() };
+        let mut run = RunState { session: self.spent, turn, ..RunState::default() };
         let mut cancelled = false;
         if self.sync.recover {
             self.sync.recover = false;
             cancelled = self.answer_open_calls(&token, events, &mut run).await;
         }
-        let outcome = if cancelled {
-            Ok(StopReason::Cancelled)
-        } else if !run.deferred.is_empty() && prompt.is_none() {
-            Ok(StopReason::Deferred)
-        } else {
-            // A new message gives up calls still deferred: the repair answers them.
-            run.deferred.clear();
-            self.open_turn(&config, prompt, options, &mut run).await;
-            self.iterate(&config, &token, stream, events, &mut run).await
+        let opened = Event::Recovered { cancelled, waiting: !run.deferred.is_empty(), prompted: prompt.is_some() };
+        let outcome = match run.turn.on(opened) {
+            Action::Stop(reason) => Ok(reason),
+            _ => {
+                // A new message gives up calls still deferred: the repair answers them.
+                run.deferred.clear();
+                self.open_turn(&config, prompt, options, &mut run).await;
+                self.iterate(&config, &token, stream, events, &mut run).await
+            }
         };
         let deferred = matches!(outcome, Ok(StopReason::Deferred));
         if !deferred {
@@ -208,7 +209,7 @@ impl Session {
             run.usage += used;
             run.add_cost(config, &crate::model::fallback::label(&*config.model, None), &used);
         }
-        self.step_taken(config).await;
+        self.step_taken(run).await;
         if prompted
             && !config.hooks.is_empty()
             && let Some(at) = self.context.last_turn_start()
@@ -216,9 +217,11 @@ impl Session {
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
             config.hooks.after_step(&cx, Step::UserMessage(&self.context.messages()[at])).await;
         }
-        run.turn =
-            TurnState::new(config.max_iterations, options, !config.tools.is_empty(), config.model.format_with_tools());
-        run.turn.max_tokens = config.options.max_tokens.or(options.and_then(|o| o.max_tokens));
+        run.turn = TurnState {
+            max_tokens: config.options.max_tokens.or(options.and_then(|o| o.max_tokens)),
+            durable: run.turn.durable,
+            ..TurnState::new(config.max_iterations, options, !config.tools.is_empty(), config.model.format_with_tools())
+        };
     }
 
     /// Drives the turn's state machine ([`crate::agent::machine`]): does the I/O each
@@ -356,7 +359,7 @@ impl Session {
         }
         let calls = message.tool_calls.clone();
         self.context.push(Message::Assistant(message));
-        self.step_taken(config).await;
+        self.step_taken(run).await;
         if !config.hooks.is_empty()
             && let Some(last) = self.context.messages().last()
         {
