@@ -7,6 +7,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
+use crate::trajectory::{self, Call, Match};
+
 /// One judge, as a dataset file names it.
 ///
 /// ```
@@ -19,7 +21,8 @@ use serde_json::{Map, Value, json};
 /// - Numeric: {tolerance: 0.01}
 /// ").unwrap();
 /// let out = serde_json::json!("Paris, France");
-/// let passed: Vec<Option<bool>> = judges.iter().map(|j| j.judge(&out, None).map(|v| v.passed)).collect();
+/// let answer = lucid_eval::Answer::new(&out);
+/// let passed: Vec<Option<bool>> = judges.iter().map(|j| j.judge(&answer).map(|v| v.passed)).collect();
 /// assert_eq!(passed, [None, Some(true), Some(true), Some(true), None]);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +68,44 @@ pub enum JudgeSpec {
         /// The type's name.
         type_name: String,
     },
+    /// The tool calls made, against the calls expected ([`Match`]); the verdict's score
+    /// is the match's (1 or 0, or F1), and it passes at `threshold` or above.
+    ToolTrajectory {
+        /// The calls expected.
+        calls: Vec<Call>,
+        /// How they are held against the calls made.
+        how: Match,
+        /// The least score that passes (default 1).
+        threshold: f64,
+    },
+}
+
+/// What a judge looks at: an agent's answer to a case, and how it got there.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer<'a> {
+    /// The answer: text as a JSON string, or the JSON of a structured answer.
+    pub output: &'a Value,
+    /// The case's `expected_output`.
+    pub expected: Option<&'a Value>,
+    /// The tool calls the agent made, in order.
+    pub calls: &'a [Call],
+}
+
+impl<'a> Answer<'a> {
+    /// An answer with nothing expected and no tool calls.
+    pub fn new(output: &'a Value) -> Self {
+        Answer { output, expected: None, calls: &[] }
+    }
+
+    /// With the case's expected output.
+    pub fn expected(self, expected: Option<&'a Value>) -> Self {
+        Answer { expected, ..self }
+    }
+
+    /// With the tool calls made.
+    pub fn calls(self, calls: &'a [Call]) -> Self {
+        Answer { calls, ..self }
+    }
 }
 
 /// What a judge says of one output.
@@ -77,6 +118,9 @@ pub struct Verdict {
     /// Why not, when it fails (and the judge says).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A score in [0, 1], for judges that give partial credit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 impl JudgeSpec {
@@ -90,12 +134,14 @@ impl JudgeSpec {
             JudgeSpec::Numeric { .. } => "Numeric",
             JudgeSpec::JsonSchema { .. } => "JsonSchema",
             JudgeSpec::IsInstance { .. } => "IsInstance",
+            JudgeSpec::ToolTrajectory { .. } => "ToolTrajectory",
         }
     }
 
-    /// The verdict on `output`, given the case's expected output; `None` when the judge
-    /// has nothing to say (no expected output to compare with).
-    pub fn judge(&self, output: &Value, expected: Option<&Value>) -> Option<Verdict> {
+    /// The verdict on an answer; `None` when the judge has nothing to say (no expected
+    /// output to compare with).
+    pub fn judge(&self, answer: &Answer<'_>) -> Option<Verdict> {
+        let (output, expected) = (answer.output, answer.expected);
         let failed = match self {
             JudgeSpec::EqualsExpected => {
                 let expected = expected?;
@@ -146,12 +192,22 @@ impl JudgeSpec {
                 let passes = of == type_name || (of == "bool" && type_name == "int");
                 (!passes).then(|| format!("output is of type {of}"))
             }
+            JudgeSpec::ToolTrajectory { calls, how, threshold } => {
+                let (score, why) = trajectory::score(answer.calls, calls, *how);
+                let failed = (score < *threshold).then(|| why.unwrap_or_default());
+                return Some(Verdict { score: Some(score), ..self.verdict(failed) });
+            }
         };
         Some(self.verdict(failed))
     }
 
     fn verdict(&self, failed: Option<String>) -> Verdict {
-        Verdict { judge: self.name().to_string(), passed: failed.is_none(), reason: failed.filter(|r| !r.is_empty()) }
+        Verdict {
+            judge: self.name().to_string(),
+            passed: failed.is_none(),
+            reason: failed.filter(|r| !r.is_empty()),
+            score: None,
+        }
     }
 
     /// The judge from its name and arguments (`args`: `None`, one positional value, or an
@@ -233,9 +289,26 @@ impl JudgeSpec {
                 let type_name = needs(&m, "type_name")?.as_str().map(str::to_string).ok_or("`type_name` is text")?;
                 JudgeSpec::IsInstance { type_name }
             }
+            "ToolTrajectory" => {
+                let m = kwargs("calls");
+                known(&m, &["calls", "match", "threshold"])?;
+                let calls = serde_json::from_value(needs(&m, "calls")?).map_err(|e| format!("`calls`: {e}"))?;
+                let how = match m.get("match") {
+                    None => Match::default(),
+                    Some(v) => serde_json::from_value(v.clone())
+                        .map_err(|_| format!("`match` is exact, in_order, any_order or f1, not {v}"))?,
+                };
+                let threshold = match m.get("threshold") {
+                    None => 1.0,
+                    Some(v) => {
+                        v.as_f64().filter(|t| (0.0..=1.0).contains(t)).ok_or("`threshold` is a number from 0 to 1")?
+                    }
+                };
+                JudgeSpec::ToolTrajectory { calls, how, threshold }
+            }
             other => {
                 return Err(format!(
-                    "no judge is named `{other}` (there are EqualsExpected, Equals, Contains, Regex, Numeric, JsonSchema, IsInstance)"
+                    "no judge is named `{other}` (there are EqualsExpected, Equals, Contains, Regex, Numeric, JsonSchema, IsInstance, ToolTrajectory)"
                 ));
             }
         })
@@ -256,6 +329,9 @@ impl JudgeSpec {
             }),
             JudgeSpec::JsonSchema { schema } => Some(json!({ "schema": schema })),
             JudgeSpec::IsInstance { type_name } => Some(json!({ "type_name": type_name })),
+            JudgeSpec::ToolTrajectory { calls, how, threshold } => {
+                Some(json!({ "calls": calls, "match": how, "threshold": threshold }))
+            }
         }
     }
 }
@@ -304,6 +380,7 @@ impl schemars::JsonSchema for JudgeSpec {
                 one("Numeric", json!({"description": "the tolerance, or {value, tolerance}"})),
                 one("JsonSchema", json!({"description": "the schema, or {schema}"})),
                 one("IsInstance", json!({"description": "the type name, or {type_name}"})),
+                one("ToolTrajectory", json!({"description": "the calls expected ([{name, arguments}]), or {calls, match: exact | in_order | any_order | f1, threshold}"})),
             ]
         })
     }
@@ -395,7 +472,7 @@ mod tests {
     }
 
     fn passes(spec: &str, output: Value, expected: Option<Value>) -> Option<bool> {
-        judge(spec).judge(&output, expected.as_ref()).map(|v| v.passed)
+        judge(spec).judge(&Answer::new(&output).expected(expected.as_ref())).map(|v| v.passed)
     }
 
     #[test]
@@ -413,7 +490,7 @@ mod tests {
         assert_eq!(passes("Contains: {value: 2, as_strings: true}", json!(12), None), Some(true));
         assert_eq!(passes("IsInstance: int", json!(true), None), Some(true), "a bool is an int");
         assert_eq!(passes("IsInstance: str", json!(3.5), None), Some(false));
-        let v = judge("Contains: Tom").judge(&json!("the cat is Felix"), None).unwrap();
+        let v = judge("Contains: Tom").judge(&Answer::new(&json!("the cat is Felix"))).unwrap();
         assert_eq!(
             v.reason.as_deref(),
             Some("Output string 'the cat is Felix' does not contain expected string 'Tom'")
@@ -431,6 +508,23 @@ mod tests {
         assert_eq!(passes(schema, json!("{\"name\": \"Tom\"}"), None), Some(true), "text holding JSON");
         assert_eq!(passes(schema, json!({"name": 3}), None), Some(false));
         assert_eq!(passes(schema, json!("not json"), None), Some(false));
+    }
+
+    #[test]
+    fn a_trajectory_is_scored_and_passes_at_its_threshold() {
+        let made = [Call::new("search", json!({"q": "rust"})), Call::new("read", json!({"id": 1}))];
+        let output = json!("done");
+        let answer = Answer::new(&output).calls(&made);
+        let spec =
+            "ToolTrajectory: {calls: [{name: read}, {name: search, arguments: {q: go}}], match: f1, threshold: 0.7}";
+        let v = judge(spec).judge(&answer).unwrap();
+        assert_eq!((v.passed, v.score), (true, Some(0.75)), "{v:?}");
+        let v = judge("ToolTrajectory: [{name: read}, {name: search}]").judge(&answer).unwrap();
+        assert_eq!((v.passed, v.score), (true, Some(1.0)), "any order by default");
+        let v =
+            judge("ToolTrajectory: {calls: [{name: read}, {name: search}], match: in_order}").judge(&answer).unwrap();
+        assert!(!v.passed && v.reason.unwrap().contains("in order"));
+        assert!(serde_norway::from_str::<JudgeSpec>("ToolTrajectory: {calls: [], match: sideways}").is_err());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Evaluates Lucid agents on datasets: the cases ([`Dataset`], from YAML, JSON or JSONL
 //! files in the shape pydantic-evals writes) and the judges that score an agent's answers
-//! ([`JudgeSpec`], giving [`Verdict`]s).
+//! and its tool calls ([`JudgeSpec`] on an [`Answer`], giving [`Verdict`]s).
 //!
 //! ```
 //! use lucid_eval::Dataset;
@@ -12,9 +12,10 @@
 //! evaluators: [EqualsExpected]
 //! ", "sums.yaml")?;
 //! let case = &dataset.cases[0];
-//! let answer = serde_json::json!("4");
+//! let output = serde_json::json!("4");
+//! let answer = lucid_eval::Answer::new(&output).expected(case.expected_output.as_ref());
 //! for judge in case.evaluators.iter().chain(&dataset.evaluators) {
-//!     let verdict = judge.judge(&answer, case.expected_output.as_ref()).unwrap();
+//!     let verdict = judge.judge(&answer).unwrap();
 //!     assert!(verdict.passed, "{verdict:?}");
 //! }
 //! # Ok::<(), lucid_eval::DatasetError>(())
@@ -22,6 +23,8 @@
 
 mod dataset;
 mod judge;
+mod trajectory;
 
 pub use dataset::{Case, Dataset, DatasetError};
-pub use judge::{JudgeSpec, Verdict};
+pub use judge::{Answer, JudgeSpec, Verdict};
+pub use trajectory::{Call, Match};
