@@ -1,6 +1,9 @@
 //! Evaluates Lucid agents on datasets: the cases ([`Dataset`], from YAML, JSON or JSONL
-//! files in the shape pydantic-evals writes) and the judges that score an agent's answers
-//! and its tool calls ([`JudgeSpec`] on an [`Answer`], giving [`Verdict`]s).
+//! files in the shape pydantic-evals writes), the judges that score an agent's answers
+//! and its tool calls ([`JudgeSpec`] on an [`Answer`], giving [`Verdict`]s), the
+//! [`Runner`] that runs every case (repeated, concurrently, within budgets) into a
+//! [`Report`], and [`cassette`]s that record a run's HTTP exchanges with the model and
+//! replay them offline.
 //!
 //! ```
 //! use lucid_eval::Dataset;
@@ -21,10 +24,15 @@
 //! # Ok::<(), lucid_eval::DatasetError>(())
 //! ```
 
+pub mod cassette;
 mod dataset;
 mod judge;
+pub mod report;
+pub mod run;
 mod trajectory;
 
 pub use dataset::{Case, Dataset, DatasetError};
 pub use judge::{Answer, JudgeSpec, Verdict};
+pub use report::Report;
+pub use run::Runner;
 pub use trajectory::{Call, Match};
