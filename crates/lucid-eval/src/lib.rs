@@ -26,5 +26,5 @@ mod judge;
 mod trajectory;
 
 pub use dataset::{Case, Dataset, DatasetError};
-pub use judge::{Answer, JudgeSpec, Verdict};
+pub use judge::{Answer, CommandLine, FromEnv, Judge, JudgeEnv, JudgeError, JudgeModels, JudgeSpec, Spent, Verdict};
 pub use trajectory::{Call, Match};
