@@ -206,10 +206,27 @@ mod tests {
         judge(&line, timeout, Some(dir)).await.unwrap()
     }
 
-    fn temp_dir(name: &str) -> std::path::PathBuf {
+    /// A fresh folder of the test's own, removed when dropped.
+    struct TempDir(std::path::PathBuf);
+
+    impl std::ops::Deref for TempDir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn temp_dir(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("lucid-eval-command-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        TempDir(dir)
     }
 
     #[tokio::test]
@@ -254,27 +271,66 @@ mod tests {
         assert!(reason.chars().count() < TAIL_CHARS + 300, "{} characters", reason.chars().count());
     }
 
-    #[tokio::test]
-    async fn a_timeout_kills_the_command_and_what_it_started() {
-        let dir = temp_dir("timeout");
-        let pidfile = dir.join("grandchild.pid");
-        // The shell starts a grandchild that would outlive it, records its pid, and waits.
-        let line = "sh -c 'sleep 300' & echo $! > grandchild.pid; wait";
-        let v = run(shell(line), Duration::from_millis(500), &dir).await;
-        let reason = v.reason.unwrap();
-        assert!(!v.passed && reason.contains("did not finish within 0.5 s"), "{reason}");
-        let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
-        // The group was killed: the grandchild is gone (or a zombie being reaped by init).
-        let mut gone = false;
+    /// The shell starts a grandchild that would outlive it, records its pid, and waits.
+    const GRANDCHILD: &str = "sh -c 'sleep 300' & echo $! > grandchild.pid; wait";
+
+    /// Whether the grandchild whose pid the command wrote is gone (or a zombie left for
+    /// init to reap); waits for it up to 5 s.
+    #[cfg(target_os = "linux")]
+    async fn grandchild_gone(dir: &Path) -> bool {
+        let mut pid = None;
         for _ in 0..100 {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            if stat.is_empty() || stat.contains(") Z ") {
-                gone = true;
-                break;
+            pid = std::fs::read_to_string(dir.join("grandchild.pid")).ok().and_then(|p| p.trim().parse::<u32>().ok());
+            let stat = pid.map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default());
+            if stat.is_some_and(|s| s.is_empty() || s.contains(") Z ")) {
+                return true;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        assert!(gone, "the grandchild {pid} still runs");
+        assert!(pid.is_some(), "the command wrote no pid");
+        false
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_timeout_kills_the_command_and_what_it_started() {
+        let dir = temp_dir("timeout");
+        let v = run(shell(GRANDCHILD), Duration::from_millis(500), &dir).await;
+        let reason = v.reason.unwrap();
+        assert!(!v.passed && reason.contains("did not finish within 0.5 s"), "{reason}");
+        assert!(grandchild_gone(&dir).await, "the grandchild still runs");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn dropping_the_judging_kills_what_the_command_started() {
+        let dir = temp_dir("dropped");
+        let line = shell(GRANDCHILD);
+        let judging = judge(&line, Duration::from_secs(300), Some(&dir));
+        // The runner gives up on the case (its budget, Ctrl-C): the future is dropped.
+        let _ = tokio::time::timeout(Duration::from_millis(500), judging).await;
+        assert!(grandchild_gone(&dir).await, "the grandchild still runs");
+    }
+
+    #[tokio::test]
+    async fn a_command_that_ends_leaves_nothing_running() {
+        let dir = temp_dir("leftover");
+        // The shell exits at once; its grandchild would hold the pipes for 300 s.
+        let v = run(shell("sleep 300 & echo $! > grandchild.pid; echo started"), Duration::from_secs(30), &dir).await;
+        assert!(v.passed, "{v:?}");
+        #[cfg(target_os = "linux")]
+        assert!(grandchild_gone(&dir).await, "the grandchild still runs");
+    }
+
+    #[test]
+    fn the_tail_is_bounded_while_reading() {
+        let mut tail = Tail::default();
+        for i in 0..10_000 {
+            tail.push(format!("line {i}\n").repeat(10).as_bytes());
+            assert!(tail.bytes.len() <= 2 * TAIL_BYTES);
+        }
+        let text = tail.text();
+        assert!(text.starts_with("[") && text.ends_with("line 9999\n"), "{}", &text[..80]);
     }
 
     #[tokio::test]
