@@ -2,6 +2,12 @@
 //! files in the shape pydantic-evals writes) and the judges that score an agent's answers
 //! and its tool calls ([`JudgeSpec`] on an [`Answer`], giving [`Verdict`]s).
 //!
+//! Judges that compare answer at once ([`JudgeSpec::judge`]); every judge, the `Command`
+//! and `LLMJudge` of a dataset and judges written in Rust, answers through the [`Judge`]
+//! trait in a [`JudgeEnv`] that says where an LLM judge's model comes from ([`JudgeModels`],
+//! [`FromEnv`]). An answer carries what its run [`Spent`] (tokens, cost, time), which the
+//! limit judges (`MaxDuration`, `MaxTokens`, `MaxCost`) read.
+//!
 //! ```
 //! use lucid_eval::Dataset;
 //! let dataset = Dataset::from_yaml("

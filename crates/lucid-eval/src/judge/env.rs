@@ -232,3 +232,58 @@ impl Judge for JudgeSpec {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A judge written in Rust: passes answers of at most its number of bytes.
+    struct Short(usize);
+
+    impl Judge for Short {
+        fn name(&self) -> String {
+            "Short".into()
+        }
+
+        fn judge<'a>(
+            &'a self,
+            answer: &'a Answer<'a>,
+            _: &'a JudgeEnv<'a>,
+        ) -> BoxFuture<'a, Result<Option<Verdict>, JudgeError>> {
+            let len = answer.output.as_str().map_or(0, str::len);
+            Box::pin(async move { Ok(Some(Verdict::new(self.name(), len <= self.0))) })
+        }
+    }
+
+    #[tokio::test]
+    async fn dataset_judges_and_rust_judges_run_side_by_side() {
+        let judges: Vec<Box<dyn Judge>> = vec![
+            Box::new(serde_norway::from_str::<JudgeSpec>("Contains: lo").unwrap()),
+            Box::new(Short(3)),
+            Box::new(JudgeSpec::EqualsExpected),
+        ];
+        let models = FromEnv::new();
+        let env = JudgeEnv::new(&models);
+        let output = json!("hello");
+        let answer = Answer::new(&output);
+        let mut said = Vec::new();
+        for judge in &judges {
+            said.push((judge.name(), judge.judge(&answer, &env).await.unwrap().map(|v| v.passed)));
+        }
+        let names = |n: &str| n.to_string();
+        assert_eq!(
+            said,
+            [(names("Contains"), Some(true)), (names("Short"), Some(false)), (names("EqualsExpected"), None)]
+        );
+    }
+
+    #[test]
+    fn models_from_the_environment_are_made_once() {
+        // A local provider needs no key.
+        let models = FromEnv::new().default_model("ollama:llama3.2");
+        let (a, b) = (models.model(None).unwrap(), models.model(Some("ollama:llama3.2")).unwrap());
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.model_name(), "llama3.2");
+    }
+}
