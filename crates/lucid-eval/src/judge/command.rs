@@ -125,8 +125,11 @@ pub(crate) async fn judge(
             cmd
         }
         CommandLine::Args(args) => {
-            let mut cmd = tokio::process::Command::new(&args[0]);
-            cmd.args(&args[1..]);
+            let Some((program, args)) = args.split_first() else {
+                return Ok(Verdict::new("Command", false).reason("the command is empty: it names no program"));
+            };
+            let mut cmd = tokio::process::Command::new(program);
+            cmd.args(args);
             cmd
         }
     };
@@ -355,6 +358,13 @@ mod tests {
     async fn without_a_project_folder_it_fails_saying_so() {
         let v = judge(&shell("true"), Duration::from_secs(5), None).await.unwrap();
         assert!(!v.passed && v.reason.unwrap().contains("no project folder"));
+    }
+
+    #[tokio::test]
+    async fn an_empty_command_built_in_code_fails() {
+        let dir = temp_dir("empty");
+        let v = run(CommandLine::Args(Vec::new()), Duration::from_secs(5), &dir).await;
+        assert!(!v.passed && v.reason.unwrap().contains("names no program"));
     }
 
     #[tokio::test]

@@ -156,7 +156,12 @@ impl Ask<'_> {
         let tokens = response.usage.as_ref().map(|u| u.input_tokens + u.output_tokens);
         let cost = response.usage.as_ref().and_then(|usage| env.prices.price_for(&*model).and_then(|p| p.cost(usage)));
         tracing::debug!(model = model.model_name(), ?tokens, ?cost, "LLM judge answered");
-        let verdict = match lucid::structured::parse::<Grading>(&response.message.content, &schema) {
+        // Read as pydantic reads it: keys beyond the three are ignored.
+        let mut open = schema;
+        if let Some(m) = open.as_object_mut() {
+            m.remove("additionalProperties");
+        }
+        let verdict = match lucid::structured::parse::<Grading>(&response.message.content, &open) {
             Ok(g) => Verdict::new(NAME, g.passed).reason(g.reason).score(g.score),
             Err(e) => {
                 let said: String = response.message.content.chars().take(300).collect();
@@ -239,6 +244,10 @@ mod tests {
     #[tokio::test]
     async fn a_malformed_answer_is_a_failed_verdict() {
         let output = json!("x");
+        let model =
+            ScriptedModel::new().text("```json\n{\"reason\": \"ok\", \"pass\": true, \"score\": 1, \"extra\": 2}\n```");
+        let v = verdict(&spec("LLMJudge: r"), &model, &Answer::new(&output), &Prices::default()).await;
+        assert_eq!((v.passed, v.score), (true, Some(1.0)), "a fence and an extra key read, as pydantic-ai reads them");
         for said in ["I think it passes.", r#"{"reason": "ok", "pass": "yes", "score": 1}"#, r#"{"pass": true}"#] {
             let model = ScriptedModel::new().text(said);
             let v = verdict(&spec("LLMJudge: r"), &model, &Answer::new(&output), &Prices::default()).await;
