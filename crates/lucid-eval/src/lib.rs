@@ -5,6 +5,12 @@
 //! [`Report`], and [`cassette`]s that record a run's HTTP exchanges with the model and
 //! replay them offline.
 //!
+//! Judges that compare answer at once ([`JudgeSpec::judge`]); every judge, the `Command`
+//! and `LLMJudge` of a dataset and judges written in Rust, answers through the [`Judge`]
+//! trait in a [`JudgeEnv`] that says where an LLM judge's model comes from ([`JudgeModels`],
+//! [`FromEnv`]). An answer carries what its run [`Spent`] (tokens, cost, time), which the
+//! limit judges (`MaxDuration`, `MaxTokens`, `MaxCost`) read.
+//!
 //! ```
 //! use lucid_eval::Dataset;
 //! let dataset = Dataset::from_yaml("
@@ -32,7 +38,7 @@ pub mod run;
 mod trajectory;
 
 pub use dataset::{Case, Dataset, DatasetError};
-pub use judge::{Answer, JudgeSpec, Verdict};
+pub use judge::{Answer, CommandLine, FromEnv, Judge, JudgeEnv, JudgeError, JudgeModels, JudgeSpec, Spent, Verdict};
 pub use report::Report;
 pub use run::Runner;
 pub use trajectory::{Call, Match};

@@ -102,7 +102,7 @@ mod tests {
         let mut r = Report::new("d");
         for (name, passed, score) in results {
             let mut case = CaseReport::new(*name, serde_json::Value::Null);
-            let v = Verdict { judge: "ToolTrajectory".into(), passed: *passed, reason: None, score: Some(*score) };
+            let v = Verdict::new("ToolTrajectory", *passed).score(*score);
             case.attempts.push(Attempt { passed: *passed, verdicts: vec![v], ..Attempt::new(0, Status::Done) });
             r.cases.push(case);
         }

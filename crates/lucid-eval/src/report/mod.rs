@@ -398,7 +398,11 @@ mod tests {
     use super::*;
 
     fn verdict(judge: &str, passed: bool, score: Option<f64>) -> Verdict {
-        Verdict { judge: judge.into(), passed, reason: None, score }
+        let v = Verdict::new(judge, passed);
+        match score {
+            Some(s) => v.score(s),
+            None => v,
+        }
     }
 
     fn attempt(repeat: u32, status: Status, verdicts: Vec<Verdict>) -> Attempt {

@@ -74,6 +74,7 @@ where
                 model_calls: result.iterations as u64,
                 cost_usd: result.cost_usd,
                 over_budget,
+                workdir: None,
             })
         }
         .boxed()

@@ -19,12 +19,14 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use futures::future::BoxFuture;
 use lucid::agent::budget::Limits;
+use lucid::model::prices::Prices;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::cassette::CassetteServer;
 use crate::dataset::{Case, Dataset};
+use crate::judge::{FromEnv, Judge, JudgeModels, Spent};
 use crate::report::{Attempt, CaseReport, Report, Status};
 use crate::trajectory::Call;
 pub use agent::AgentSubject;
@@ -61,6 +63,9 @@ pub struct Outcome {
     pub cost_usd: Option<f64>,
     /// Why the subject stopped at its budget, when it did.
     pub over_budget: Option<String>,
+    /// The folder the agent worked in (a case's project), for the judges that look at it
+    /// (a `Command` runs there).
+    pub workdir: Option<std::path::PathBuf>,
 }
 
 impl Outcome {
@@ -77,6 +82,11 @@ impl Outcome {
     /// With what it spent: tokens, model calls and dollars (`None`: a price is unknown).
     pub fn spent(self, tokens: u64, model_calls: u64, cost_usd: Option<f64>) -> Self {
         Outcome { tokens, model_calls, cost_usd, ..self }
+    }
+
+    /// With the folder the agent worked in.
+    pub fn workdir(self, dir: impl Into<std::path::PathBuf>) -> Self {
+        Outcome { workdir: Some(dir.into()), ..self }
     }
 
     /// Stopped at its budget, for this reason.
@@ -139,6 +149,9 @@ pub struct Runner {
     cancel: CancellationToken,
     cassette: Option<Arc<CassetteServer>>,
     progress: Option<OnProgress>,
+    models: Arc<dyn JudgeModels>,
+    prices: Arc<Prices>,
+    judges: Vec<Arc<dyn Judge>>,
 }
 
 impl Default for Runner {
@@ -172,6 +185,9 @@ impl Runner {
             cancel: CancellationToken::new(),
             cassette: None,
             progress: None,
+            models: Arc::new(FromEnv::new()),
+            prices: Arc::new(Prices::default()),
+            judges: Vec::new(),
         }
     }
 
@@ -221,6 +237,25 @@ impl Runner {
     /// Puts a cassette between the subject and its model.
     pub fn cassette(mut self, server: Arc<CassetteServer>) -> Self {
         self.cassette = Some(server);
+        self
+    }
+
+    /// Where an LLM judge's model comes from (default: [`FromEnv`], which names none by
+    /// default: a dataset's `LLMJudge` then names its model).
+    pub fn judge_models(mut self, models: Arc<dyn JudgeModels>) -> Self {
+        self.models = models;
+        self
+    }
+
+    /// The prices an LLM judge's cost is reckoned with.
+    pub fn prices(mut self, prices: Prices) -> Self {
+        self.prices = Arc::new(prices);
+        self
+    }
+
+    /// Adds a judge written in Rust: it judges every attempt, after the dataset's judges.
+    pub fn judge(mut self, judge: impl Judge + 'static) -> Self {
+        self.judges.push(Arc::new(judge));
         self
     }
 
@@ -377,14 +412,34 @@ impl Runner {
         attempt.tokens = outcome.tokens;
         attempt.model_calls = outcome.model_calls;
         attempt.cost_usd = outcome.cost_usd;
-        attempt.calls = outcome.calls.clone();
+        attempt.calls.clone_from(&outcome.calls);
         attempt.output = Some(outcome.output.clone());
         if let Some(why) = outcome.over_budget {
             attempt.status = Status::OverBudget;
             attempt.error = Some(why);
             return attempt;
         }
-        attempt.verdicts = judging::judge(self.judge_time, dataset, case, &outcome, name).await;
+        let judged = judging::Judged {
+            output: outcome.output,
+            expected: case.expected_output.clone(),
+            calls: outcome.calls,
+            inputs: case.inputs.clone(),
+            metadata: case.metadata.clone(),
+            spent: Spent {
+                tokens: attempt.tokens,
+                cost_usd: attempt.cost_usd,
+                duration: Duration::from_millis(attempt.duration_ms),
+                model_calls: attempt.model_calls,
+            },
+            workdir: outcome.workdir,
+        };
+        let judging = judging::Judging {
+            limit: self.judge_time,
+            models: self.models.clone(),
+            prices: self.prices.clone(),
+            extra: self.judges.clone(),
+        };
+        attempt.verdicts = judging.judge(judging::specs(case, &dataset.evaluators), judged, name).await;
         attempt.passed = attempt.verdicts.iter().all(|v| v.passed);
         attempt
     }
