@@ -4,6 +4,8 @@
 //! (JUnit XML, HTML, a terminal table), and [`compare`] holds one against a baseline.
 
 mod compare;
+mod junit;
+mod table;
 
 use std::collections::BTreeMap;
 use std::path::Path;
