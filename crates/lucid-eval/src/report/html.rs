@@ -8,6 +8,10 @@ use super::{Attempt, CaseReport, Report, Status};
 
 const CSS: &str = include_str!("assets/report.css");
 const JS: &str = include_str!("assets/report.js");
+/// Runs first: whatever the page tries to load from outside itself is refused by its
+/// Content-Security-Policy, and named in `<html data-blocked>` (the browser test reads it).
+const WATCH: &str = "document.addEventListener('securitypolicyviolation',function(e){\
+    var d=document.documentElement.dataset;d.blocked=(d.blocked?d.blocked+' ':'')+(e.blockedURI||e.violatedDirective);});";
 
 /// The longest reason shown in the cases table (the transcript has it whole).
 const REASON_CHARS: usize = 240;
@@ -45,7 +49,7 @@ impl Report {
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
              <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\
-             <title>{}</title><style>{CSS}</style></head><body>\n",
+             <title>{}</title><style>{CSS}</style><script>{WATCH}</script></head><body>\n",
             esc(&title)
         );
         self.header(&mut out);
@@ -173,7 +177,7 @@ impl Report {
              <text class=\"muted\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\
              <text class=\"muted\" x=\"{}\" y=\"{}\" text-anchor=\"end\">0</text>\
              <line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"currentColor\" stroke-opacity=\".25\"/>",
-            h + top + 22.0,
+            h + top + 30.0,
             left - 6.0,
             top + 10.0,
             seconds(max),
@@ -195,11 +199,23 @@ impl Report {
                 seconds(*ms)
             );
         }
+        let y = h + top + 22.0;
         let _ = write!(
             svg,
-            "<text class=\"muted\" x=\"{left}\" y=\"{y}\">{n} cases, in order; mean time of their attempts</text></svg>",
-            y = h + top + 22.0
+            "<text class=\"muted\" x=\"{left}\" y=\"{y}\">{n} cases, in order: their attempts' mean</text>"
         );
+        let legend = [("passed", "#1f9d55"), ("flaky", "#d98b00"), ("failed", "#d64545"), ("not run", "#9aa0ad")];
+        for (k, (label, color)) in legend.iter().enumerate() {
+            let x = 300.0 + k as f64 * 64.0;
+            let _ = write!(
+                svg,
+                "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"10\" rx=\"2\" fill=\"{color}\"/>\
+                 <text class=\"muted\" x=\"{}\" y=\"{y}\">{label}</text>",
+                y - 9.5,
+                x + 14.0
+            );
+        }
+        svg.push_str("</svg>");
         svg
     }
 
@@ -464,8 +480,8 @@ mod tests {
         }
         assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(html.contains("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;"));
-        assert_eq!(html.matches("<script").count(), 2, "the data and the page's script");
-        assert_eq!(html.matches("</script>").count(), 2);
+        assert_eq!(html.matches("<script").count(), 3, "the watch, the data and the page's script");
+        assert_eq!(html.matches("</script>").count(), 3);
         let back: Report = serde_json::from_str(embedded(&html)).expect("the embedded data is the report");
         assert_eq!(back, r);
     }
@@ -492,7 +508,7 @@ mod tests {
         assert_eq!(html.matches("data-failed=\"1\"").count(), 9);
         let durations = &html[html.find("class=\"chart durations\"").unwrap_or(0)..];
         let durations = &durations[..durations.find("</svg>").unwrap_or(0)];
-        assert_eq!(durations.matches("<rect").count(), 25);
+        assert_eq!(durations.matches("<rect").count(), 25 + 4, "a bar per case, and the legend");
         assert!(html.contains("EqualsExpected: 16 of 25 passed"));
         assert!(html.contains(
             "<div class=\"reason\">EqualsExpected: expected &quot;0&quot;, got &quot;I do not know.&quot;</div>"
