@@ -13,6 +13,30 @@ use serde_json::{Value, json};
 /// The longest Chromium may take to render the page before it is killed.
 const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(90);
 
+/// Clicks the time column's head twice (longest first), then tries the "failed only"
+/// switch and the filter box, then opens a case, writing what it saw on `<body>`.
+const DRIVER: &str = r#"
+(function () {
+  var body = document.body.dataset, shown = document.getElementById('shown');
+  var time = document.querySelectorAll('#cases th')[6];
+  time.click();
+  time.click();
+  body.sorted = Array.prototype.map.call(document.querySelectorAll('#cases tbody tr.case'), function (r) { return r.dataset.case; }).join(',');
+  var only = document.getElementById('failed-only');
+  only.checked = true;
+  only.dispatchEvent(new Event('change'));
+  body.failedOnly = shown.textContent;
+  only.checked = false;
+  only.dispatchEvent(new Event('change'));
+  var filter = document.getElementById('filter');
+  filter.value = 'OVERLOADED';
+  filter.dispatchEvent(new Event('input'));
+  body.filtered = shown.textContent;
+  document.querySelector('#cases tr.case[data-case="5"]').click();
+  body.opened = document.querySelectorAll('tr.transcript').length;
+})();
+"#;
+
 /// One attempt, as the report's JSON writes it.
 fn attempt(i: usize, repeat: u32) -> Value {
     let sum = (2 * i).to_string();
@@ -189,6 +213,25 @@ fn the_html_report_renders_offline_in_headless_chromium() {
     assert!(transcript.contains("missing call add"), "the verdicts' reasons: {transcript}");
     assert!(transcript.contains("add({\n  \"a\": 7,"), "the tool calls: {transcript}");
     assert!(html.contains("adds &lt;b&gt;small&lt;/b&gt; numbers &amp; more"));
+    // The controls, driven by a script of the test's added to a copy of the page.
+    let driven = dir.path().join("driven.html");
+    std::fs::write(&driven, html.replace("</body>", &format!("<script>{DRIVER}</script></body>"))).expect("written");
+    let dom = chromium(&bin, &dir.path().join("profile-3"), &["--dump-dom"], &format!("file://{}", driven.display()));
+    let body = dom.find("<body").map_or("", |at| &dom[at..]);
+    let body = &body[..body.find('>').map_or(0, |end| end + 1)];
+    let mut by_time: Vec<usize> = (0..25).collect();
+    let ms = |i: usize| report.cases[i].attempts.iter().map(|a| a.duration_ms).sum::<u64>();
+    by_time.sort_by_key(|&i| (std::cmp::Reverse(ms(i)), i));
+    let by_time: Vec<String> = by_time.iter().map(usize::to_string).collect();
+    assert!(
+        dom.contains(&format!("data-sorted=\"{}\"", by_time.join(","))),
+        "sorted by time, longest first: {body} against {by_time:?}"
+    );
+    let failed = report.cases.iter().filter(|c| !c.unfinished() && !c.passed_all()).count();
+    assert!(dom.contains(&format!("data-failed-only=\"{failed} of 25 cases\"")), "failed only: {body}");
+    assert!(dom.contains("data-filtered=\"3 of 25 cases\""), "filtered by a reason's word: {body}");
+    assert!(dom.contains("data-opened=\"1\""), "a click opens the transcript: {body}");
+
     // The page's policy refuses every outside load and names it in `data-blocked`.
     assert!(dom.contains("Content-Security-Policy"), "the policy");
     assert!(!dom.contains("data-blocked"), "the page reached outside itself: {}", &dom[..dom.len().min(400)]);

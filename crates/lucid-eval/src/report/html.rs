@@ -226,8 +226,10 @@ impl Report {
              <input id=\"filter\" type=\"search\" placeholder=\"Filter: name, tag, judge, reason\" aria-label=\"Filter cases\">\
              <label><input id=\"failed-only\" type=\"checkbox\"> failed only</label>\
              <span id=\"shown\">{n} of {n} cases</span></div>\
-             <table id=\"cases\"><thead><tr><th>Case</th><th>Tags</th><th>Attempts</th><th>Verdicts</th>\
-             <th class=\"num\">Tokens</th><th class=\"num\">Cost</th><th class=\"num\">Time</th></tr></thead><tbody>",
+             <table id=\"cases\"><thead><tr><th class=\"sort\" title=\"Sort\">Case</th><th>Tags</th>\
+             <th class=\"sort\" title=\"Sort by attempts passed\">Attempts</th><th class=\"sort\" title=\"Sort by verdicts failed\">Verdicts</th>\
+             <th class=\"num sort\" title=\"Sort\">Tokens</th><th class=\"num sort\" title=\"Sort\">Cost</th>\
+             <th class=\"num sort\" title=\"Sort\">Time</th></tr></thead><tbody>",
             n = self.cases.len()
         );
         for (i, case) in self.cases.iter().enumerate() {
@@ -248,7 +250,8 @@ fn case_row(out: &mut String, i: usize, case: &CaseReport) {
     for tag in &case.tags {
         let _ = write!(out, "<span class=\"tag\">{}</span>", esc(tag));
     }
-    out.push_str("</td><td>");
+    let passed = case.attempts.iter().filter(|a| a.passed).count();
+    let _ = write!(out, "</td><td data-sort=\"{passed}\">");
     for a in &case.attempts {
         let (class, mark) = pill(a);
         let _ = write!(
@@ -258,7 +261,9 @@ fn case_row(out: &mut String, i: usize, case: &CaseReport) {
             a.status.as_str()
         );
     }
-    out.push_str("</td><td>");
+    let failed_verdicts = case.attempts.iter().flat_map(|a| &a.verdicts).filter(|v| !v.passed).count();
+    let unfinished = case.attempts.iter().filter(|a| a.status != Status::Done).count();
+    let _ = write!(out, "</td><td data-sort=\"{}\">", failed_verdicts + unfinished);
     // Each judge once, with its verdicts over the attempts; the failed ones' reasons below.
     let mut judges: Vec<(&str, usize, usize)> = Vec::new();
     for v in case.attempts.iter().flat_map(|a| &a.verdicts) {
@@ -302,8 +307,10 @@ fn case_row(out: &mut String, i: usize, case: &CaseReport) {
     let ms: u64 = case.attempts.iter().map(|a| a.duration_ms).sum();
     let _ = writeln!(
         out,
-        "</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+        "</td><td class=\"num\" data-sort=\"{tokens}\">{}</td><td class=\"num\" data-sort=\"{}\">{}</td>\
+         <td class=\"num\" data-sort=\"{ms}\">{}</td></tr>",
         thousands(tokens),
+        cost.unwrap_or(-1.0),
         cost.map_or("?".into(), |c| format!("${c:.4}")),
         seconds(ms)
     );

@@ -146,6 +146,31 @@
     });
     shown.textContent = n + ' of ' + rows.length + ' cases';
   }
+  // A click on a column's head sorts by it; a second click reverses. A row's transcript
+  // moves with it.
+  var body = document.querySelector('#cases tbody');
+  var heads = Array.prototype.slice.call(document.querySelectorAll('#cases th.sort'));
+  heads.forEach(function (th) {
+    th.addEventListener('click', function () {
+      var col = th.cellIndex, down = th.classList.contains('up');
+      heads.forEach(function (h) { h.classList.remove('up', 'down'); });
+      th.classList.add(down ? 'down' : 'up');
+      function key(row) {
+        var td = row.children[col];
+        return td.dataset.sort !== undefined ? Number(td.dataset.sort) : td.textContent.toLowerCase();
+      }
+      var sorted = rows.slice().sort(function (a, b) {
+        var x = key(a), y = key(b);
+        var c = x < y ? -1 : x > y ? 1 : 0;
+        return (down ? -c : c) || Number(a.dataset.case) - Number(b.dataset.case);
+      });
+      sorted.forEach(function (row) {
+        var next = row.nextElementSibling;
+        body.appendChild(row);
+        if (next && next.classList.contains('transcript')) body.appendChild(next);
+      });
+    });
+  });
   filter.addEventListener('input', apply);
   failedOnly.addEventListener('change', apply);
   // `#case=3` opens the fourth case's transcript (links, and tests).
