@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::table::{seconds, thousands};
+use super::table::{percent, seconds, thousands};
 use super::{Attempt, CaseReport, Report, Status};
 
 const CSS: &str = include_str!("assets/report.css");
@@ -20,12 +20,17 @@ impl Report {
     /// The report as one static HTML page with everything inlined (no CDN, font or other
     /// request): a header with the run's scores, a chart of each judge's pass rate and one
     /// of the cases' durations (inline SVG), and the cases table, filtered by a text box
-    /// and a "failed only" switch. A click on a case opens its transcript: inputs,
-    /// expected output, each attempt's verdicts, tool calls, output and HTTP exchanges (a
-    /// streamed response shown as its events). `#case=N` in the address opens case `N`.
+    /// and a "failed only" switch and sorted by a click on a column's head. A click on a
+    /// case opens its transcript: inputs, expected output, each attempt's verdicts, tool
+    /// calls, output and HTTP exchanges (a streamed response shown as its events), built
+    /// by the page's script from the report's JSON only when opened. `#case=N` in the
+    /// address opens case `N` (from 0).
     ///
     /// Everything from the data is escaped: a model's output shows as text, and the
-    /// report's JSON, embedded for the transcripts, cannot close its `<script>` tag.
+    /// report's JSON, embedded for the transcripts, cannot close its `<script>` tag. The
+    /// page's Content-Security-Policy refuses any outside load, and names what it refused
+    /// in `<html data-blocked>`. A 1,000-case report with two exchanges per attempt is
+    /// about 1.5 MB.
     ///
     /// ```
     /// use lucid_eval::report::{Attempt, CaseReport, Report, Status};
@@ -356,10 +361,6 @@ fn rate_color(rate: f64) -> &'static str {
     }
 }
 
-fn percent(rate: f64) -> String {
-    format!("{:.1}%", rate * 100.0)
-}
-
 /// `text` cut to `chars` characters, ending in `…` when cut.
 fn cut(text: &str, chars: usize) -> String {
     match text.char_indices().nth(chars) {
@@ -427,7 +428,7 @@ mod tests {
     }
 
     /// `n` cases, one in three failing, each attempt with two exchanges.
-    pub(super) fn report(n: usize) -> Report {
+    fn report(n: usize) -> Report {
         let mut r = Report::new("math <&> \"quotes\"");
         r.model = Some("openai:gpt-4o-mini".into());
         r.mode = Some("replay".into());

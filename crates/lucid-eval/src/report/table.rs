@@ -291,7 +291,7 @@ fn pad_left(text: &str, width: usize) -> String {
     format!("{}{text}", " ".repeat(width.saturating_sub(text.width())))
 }
 
-fn percent(rate: f64) -> String {
+pub(super) fn percent(rate: f64) -> String {
     format!("{:.1}%", rate * 100.0)
 }
 
