@@ -256,7 +256,7 @@ fn case_row(out: &mut String, i: usize, case: &CaseReport) {
         let _ = write!(out, "<span class=\"tag\">{}</span>", esc(tag));
     }
     let passed = case.attempts.iter().filter(|a| a.passed).count();
-    let _ = write!(out, "</td><td data-sort=\"{passed}\">");
+    let _ = write!(out, "</td><td class=\"attempts\" data-sort=\"{passed}\">");
     for a in &case.attempts {
         let (class, mark) = pill(a);
         let _ = write!(
@@ -527,6 +527,15 @@ mod tests {
         cut.cases[24].attempts[0] = Attempt::new(0, Status::NotRun);
         cut.summarise();
         assert!(cut.to_html().contains("This run was interrupted: 1 of 25 cases did not finish."));
+    }
+
+    #[test]
+    fn an_empty_run_still_renders() {
+        let mut r = Report::new("empty");
+        r.summarise();
+        let html = r.to_html();
+        assert!(html.contains("No verdicts.") && html.contains("No cases.") && html.contains("0 of 0 cases"));
+        assert!(html.ends_with("</body></html>\n"));
     }
 
     #[test]
