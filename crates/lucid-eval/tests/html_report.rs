@@ -112,7 +112,8 @@ fn report() -> Report {
 fn chromium(bin: &str, profile: &Path, args: &[&str], url: &str) -> String {
     use std::os::unix::process::CommandExt as _;
     let mut child = Command::new(bin)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"])
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"])
+        .arg("--disable-extensions")
         .args(["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-pings"])
         // No name resolves, and no proxy is reached: the page has no network.
         .arg("--host-resolver-rules=MAP * ~NOTFOUND")
