@@ -330,7 +330,7 @@ fn pill(a: &Attempt) -> (&'static str, &'static str) {
         Status::OverBudget => ("error", "budget"),
         Status::CassetteMismatch => ("error", "cassette"),
         Status::Cancelled => ("skip", "cancelled"),
-        _ => ("skip", "not run"),
+        Status::NotRun => ("skip", "not run"),
     }
 }
 

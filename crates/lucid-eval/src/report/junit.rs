@@ -138,8 +138,7 @@ fn status(attempt: &Attempt) -> TestCaseStatus {
             }
             status
         }
-        // Cancelled, never run, and whatever a later version adds.
-        _ => {
+        Status::Cancelled | Status::NotRun => {
             let mut status = TestCaseStatus::skipped();
             status.set_type(attempt.status.as_str());
             status.set_message(why.unwrap_or_else(|| attempt.status.as_str().to_string()));
