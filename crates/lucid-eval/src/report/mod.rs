@@ -4,6 +4,9 @@
 //! (JUnit XML, HTML, a terminal table), and [`compare`] holds one against a baseline.
 
 mod compare;
+mod html;
+mod junit;
+mod table;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,6 +18,7 @@ use crate::cassette::Exchange;
 use crate::judge::Verdict;
 use crate::trajectory::Call;
 pub use compare::{Comparison, Drop, compare};
+pub use table::TABLE_WIDTH;
 
 /// The version of the report's JSON shape; a report of another version is refused.
 pub const REPORT_FORMAT: u32 = 1;
