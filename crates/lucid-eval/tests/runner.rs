@@ -241,3 +241,55 @@ async fn an_agent_over_its_token_budget_is_stopped_and_scored_so() {
     let report = Runner::new().run(&dataset, &subject).await;
     assert!(report.cases[0].attempts[0].passed, "{:?}", report.cases[0].attempts[0]);
 }
+
+/// A judge written in Rust that panics on "boom", blocks its thread forever on "block",
+/// and otherwise passes answers that say "yes".
+struct Moody;
+
+impl lucid_eval::Judge for Moody {
+    fn name(&self) -> String {
+        "Moody".into()
+    }
+
+    fn judge<'a>(
+        &'a self,
+        answer: &'a lucid_eval::Answer<'a>,
+        _env: &'a lucid_eval::JudgeEnv<'a>,
+    ) -> BoxFuture<'a, Result<Option<lucid_eval::Verdict>, lucid_eval::JudgeError>> {
+        async move {
+            match answer.inputs.and_then(|i| i.as_str()) {
+                Some("boom") => panic!("the judge fell over"),
+                // Blocks its thread without ever yielding: only a thread of its own saves the run.
+                Some("block") => loop {
+                    std::thread::sleep(Duration::from_secs(3600));
+                },
+                _ => Ok(Some(lucid_eval::Verdict::new("Moody", answer.output == "yes"))),
+            }
+        }
+        .boxed()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_judge_that_panics_or_hangs_fails_its_verdict_and_the_run_goes_on() {
+    let dataset = Dataset::from_yaml(
+        "cases: [{name: fine, inputs: ok}, {name: panics, inputs: boom}, {name: hangs, inputs: block}, {name: after, inputs: ok}]\nevaluators: [{Equals: yes}]",
+        "d.yaml",
+    )
+    .unwrap();
+    // "boom" and "block" are not special to the subject: it answers "yes" to them.
+    struct Yes;
+    impl Subject for Yes {
+        fn run<'a>(&'a self, _: &'a Trial<'a>) -> BoxFuture<'a, Result<Outcome, String>> {
+            async { Ok(Outcome::answer("yes")) }.boxed()
+        }
+    }
+    let report = Runner::new().judge(Moody).judge_time(Duration::from_millis(300)).run(&dataset, &Yes).await;
+    let verdict = |i: usize| report.cases[i].attempts[0].verdicts.last().cloned().unwrap();
+    assert!(verdict(0).passed && verdict(3).passed);
+    assert_eq!(verdict(1).reason.as_deref(), Some("the judge panicked: the judge fell over"));
+    assert_eq!(verdict(2).reason.as_deref(), Some("the judge did not answer within 300 ms"));
+    assert!(!verdict(2).passed);
+    assert_eq!(report.summary.judges["Equals"].passed, 4, "the dataset's judges still judged every case");
+    assert_eq!((report.summary.finished, report.summary.passed), (4, 2));
+}

@@ -439,12 +439,9 @@ mod tests {
             let mut a = Attempt::new(0, Status::Done);
             a.passed = i % 3 != 0;
             a.output = Some(json!(if a.passed { (2 * i).to_string() } else { "I do not know.".into() }));
-            a.verdicts = vec![Verdict {
-                judge: "EqualsExpected".into(),
-                passed: a.passed,
-                reason: (!a.passed).then(|| format!("expected \"{}\", got \"I do not know.\"", 2 * i)),
-                score: None,
-            }];
+            let v = Verdict::new("EqualsExpected", a.passed);
+            a.verdicts =
+                vec![if a.passed { v } else { v.reason(format!("expected \"{}\", got \"I do not know.\"", 2 * i)) }];
             a.tokens = 120 + i as u64;
             a.model_calls = 2;
             a.cost_usd = Some(0.0001);

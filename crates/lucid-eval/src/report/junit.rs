@@ -24,12 +24,7 @@ impl Report {
     /// let mut report = Report::new("sums");
     /// let mut case = CaseReport::new("two plus two", serde_json::json!("What is 2 + 2?"));
     /// let mut attempt = Attempt::new(0, Status::Done);
-    /// attempt.verdicts.push(Verdict {
-    ///     judge: "EqualsExpected".into(),
-    ///     passed: false,
-    ///     reason: Some("expected 4, got 5".into()),
-    ///     score: None,
-    /// });
+    /// attempt.verdicts.push(Verdict::new("EqualsExpected", false).reason("expected 4, got 5"));
     /// case.attempts.push(attempt);
     /// report.cases.push(case);
     /// report.summarise();
@@ -164,7 +159,11 @@ mod tests {
     use crate::judge::Verdict;
 
     fn verdict(judge: &str, passed: bool, reason: Option<&str>) -> Verdict {
-        Verdict { judge: judge.into(), passed, reason: reason.map(str::to_string), score: None }
+        let v = Verdict::new(judge, passed);
+        match reason {
+            Some(r) => v.reason(r),
+            None => v,
+        }
     }
 
     fn report() -> Report {

@@ -329,7 +329,7 @@ mod tests {
 
     fn attempt(repeat: u32, status: Status, failed: &[&str]) -> Attempt {
         let mut a = Attempt::new(repeat, status);
-        let verdict = |judge: &str, passed| Verdict { judge: judge.into(), passed, reason: None, score: None };
+        let verdict = |judge: &str, passed| Verdict::new(judge, passed);
         if status == Status::Done {
             a.verdicts.push(verdict("Equals", !failed.contains(&"Equals")));
             a.verdicts.extend(failed.iter().filter(|j| **j != "Equals").map(|j| verdict(j, false)));

@@ -53,30 +53,34 @@ where
     F: Fn(&Trial<'_>) -> Result<AgentBuilder, String> + Send + Sync,
 {
     fn run<'a>(&'a self, trial: &'a Trial<'a>) -> BoxFuture<'a, Result<Outcome, String>> {
-        async move {
-            let mut builder = (self.make)(trial)?;
-            let budget = Budget::default().run(trial.limits);
-            if !budget.is_unlimited() {
-                builder = builder.budget(budget);
-            }
-            let agent = builder.build();
-            let prompt = match &trial.case.inputs {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let result = agent.run(prompt).await.map_err(|e| e.to_string())?;
-            let over_budget = (result.stop_reason == StopReason::BudgetExceeded)
-                .then(|| result.stop_message.clone().unwrap_or_else(|| "the case's budget was spent".into()));
-            Ok(Outcome {
-                output: Value::String(result.content),
-                calls: result.tool_calls.into_iter().map(|c| Call::new(c.name, c.arguments)).collect(),
-                tokens: result.usage.input_tokens + result.usage.output_tokens,
-                model_calls: result.iterations as u64,
-                cost_usd: result.cost_usd,
-                over_budget,
-                workdir: None,
-            })
-        }
-        .boxed()
+        async move { run_agent((self.make)(trial)?, trial).await }.boxed()
     }
+}
+
+/// Runs the agent `builder` makes on a case attempt: attaches the attempt's budget, gives
+/// the case's inputs as the prompt (text as it is; other JSON as its text) and reads the
+/// outcome from the run's result. What [`AgentSubject`] does, for a subject that builds
+/// its agent some other way (asynchronously, from a configuration).
+pub async fn run_agent(mut builder: AgentBuilder, trial: &Trial<'_>) -> Result<Outcome, String> {
+    let budget = Budget::default().run(trial.limits);
+    if !budget.is_unlimited() {
+        builder = builder.budget(budget);
+    }
+    let agent = builder.build();
+    let prompt = match &trial.case.inputs {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let result = agent.run(prompt).await.map_err(|e| e.to_string())?;
+    let over_budget = (result.stop_reason == StopReason::BudgetExceeded)
+        .then(|| result.stop_message.clone().unwrap_or_else(|| "the case's budget was spent".into()));
+    Ok(Outcome {
+        output: Value::String(result.content),
+        calls: result.tool_calls.into_iter().map(|c| Call::new(c.name, c.arguments)).collect(),
+        tokens: result.usage.input_tokens + result.usage.output_tokens,
+        model_calls: result.iterations as u64,
+        cost_usd: result.cost_usd,
+        over_budget,
+        workdir: None,
+    })
 }

@@ -75,19 +75,25 @@ impl Judging {
         verdicts
     }
 
-    /// Runs one judge on a blocking thread, bounded by the time for a judge.
+    /// Runs one judge on a thread of its own, bounded by the time for a judge. A plain
+    /// thread, not the runtime's blocking pool: the runtime waits for its blocking tasks
+    /// when it shuts down, and a judge that never returns would hold the process.
     async fn guarded(&self, judge: Arc<dyn Judge>, name: String, judged: Arc<Judged>) -> Option<Verdict> {
         let (models, prices) = (self.models.clone(), self.prices.clone());
         let handle = tokio::runtime::Handle::current();
-        let task = tokio::task::spawn_blocking(move || {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new().name(format!("judge {name}")).spawn(move || {
             let env = JudgeEnv::new(&*models).prices(&prices);
             let answer = judged.answer();
-            handle.block_on(AssertUnwindSafe(judge.judge(&answer, &env)).catch_unwind())
+            let _ = tx.send(handle.block_on(AssertUnwindSafe(judge.judge(&answer, &env)).catch_unwind()));
         });
         let failed = |why: String| Some(Verdict::new(name.clone(), false).reason(why));
-        match tokio::time::timeout(self.limit, task).await {
-            Err(_) => failed(format!("the judge did not answer within {:.0} s", self.limit.as_secs_f64())),
-            Ok(Err(e)) => failed(format!("the judge's thread failed: {e}")),
+        if let Err(e) = spawned {
+            return failed(format!("the judge's thread could not start: {e}"));
+        }
+        match tokio::time::timeout(self.limit, rx).await {
+            Err(_) => failed(format!("the judge did not answer within {}", super::shown(self.limit))),
+            Ok(Err(_)) => failed("the judge's thread ended without an answer".into()),
             Ok(Ok(Err(panic))) => failed(format!("the judge panicked: {}", panic_text(&*panic))),
             Ok(Ok(Ok(Err(e)))) => failed(format!("the judge failed: {e}")),
             Ok(Ok(Ok(Ok(verdict)))) => verdict,

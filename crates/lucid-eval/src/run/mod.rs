@@ -29,7 +29,7 @@ use crate::dataset::{Case, Dataset};
 use crate::judge::{FromEnv, Judge, JudgeModels, Spent};
 use crate::report::{Attempt, CaseReport, Report, Status};
 use crate::trajectory::Call;
-pub use agent::AgentSubject;
+pub use agent::{AgentSubject, run_agent};
 
 /// One attempt at a case, as the subject gets it.
 #[derive(Debug, Clone)]
@@ -399,7 +399,7 @@ impl Runner {
             }
             Some(Err(limit)) => {
                 attempt.status = Status::OverBudget;
-                attempt.error = Some(format!("stopped after {}, the case's time budget", lucid_duration(limit)));
+                attempt.error = Some(format!("stopped after {}, the case's time budget", shown(limit)));
                 return attempt;
             }
             Some(Ok(Err(e))) => {
@@ -445,8 +445,14 @@ impl Runner {
     }
 }
 
-/// "1.5 s", "2 min 3 s".
-fn lucid_duration(d: Duration) -> String {
+/// "300 ms", "1.5 s", "2 min 3 s".
+fn shown(d: Duration) -> String {
     let s = d.as_secs_f64();
-    if s < 60.0 { format!("{s:.1} s") } else { format!("{} min {} s", d.as_secs() / 60, d.as_secs() % 60) }
+    if s < 1.0 {
+        format!("{} ms", d.as_millis())
+    } else if s < 60.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{} min {} s", d.as_secs() / 60, d.as_secs() % 60)
+    }
 }
