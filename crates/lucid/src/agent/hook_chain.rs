@@ -107,10 +107,6 @@ impl Hooks {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub async fn before_model_call(&self, cx: &HookContext<'_>, call: &mut ModelCall<'_>) -> ModelCallDecision {
         for h in &self.0 {
             match h.before_model_call(cx, call).await {

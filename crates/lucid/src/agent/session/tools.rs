@@ -130,9 +130,7 @@ impl Session {
                     run.questions.extend(outcome.questions);
                     self.context.push(result_message(c, outcome.content, outcome.is_error, attached, accepts));
                     self.step_taken(run).await;
-                    if !config.hooks.is_empty()
-                        && let Some(last) = self.context.messages().last()
-                    {
+                    if let Some(last) = self.context.messages().last() {
                         let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
                         config.hooks.after_step(&cx, Step::ToolResult(last)).await;
                     }

@@ -153,21 +153,19 @@ impl Session {
                 source: Box::new(e),
             });
         }
-        if !config.hooks.is_empty() {
-            let cx = HookContext {
-                session_id: self.id.as_deref(),
-                owner: self.owner.as_deref(),
-                agent: config.name.as_deref(),
-                iteration: result.iterations,
-                usage: result.usage,
-                approvals: &self.approvals,
-                cost_usd: result.cost_usd,
-                prompt_tokens: None,
-                prompt_cost_usd: None,
-                session: run_session,
-            };
-            config.hooks.turn_end(&cx, &result).await;
-        }
+        let cx = HookContext {
+            session_id: self.id.as_deref(),
+            owner: self.owner.as_deref(),
+            agent: config.name.as_deref(),
+            iteration: result.iterations,
+            usage: result.usage,
+            approvals: &self.approvals,
+            cost_usd: result.cost_usd,
+            prompt_tokens: None,
+            prompt_cost_usd: None,
+            session: run_session,
+        };
+        config.hooks.turn_end(&cx, &result).await;
         Ok(result)
     }
 
@@ -181,8 +179,8 @@ impl Session {
         run: &mut RunState,
     ) {
         self.context.repair();
-        // The hooks need the text after the context took it; copy it only for them.
-        let query = if config.hooks.is_empty() { None } else { prompt.as_ref().map(|m| m.text().to_string()) };
+        // The hooks need the text after the context took it: a copy for them.
+        let query = prompt.as_ref().map(|m| m.text().to_string());
         let prompted = prompt.is_some();
         if let Some(prompt) = prompt {
             self.context.push(prompt);
@@ -210,10 +208,7 @@ impl Session {
             run.add_cost(config, &crate::model::fallback::label(&*config.model, None), &used);
         }
         self.step_taken(run).await;
-        if prompted
-            && !config.hooks.is_empty()
-            && let Some(at) = self.context.last_turn_start()
-        {
+        if prompted && let Some(at) = self.context.last_turn_start() {
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
             config.hooks.after_step(&cx, Step::UserMessage(&self.context.messages()[at])).await;
         }
@@ -278,24 +273,22 @@ impl Session {
                 tools: Cow::Borrowed(specs),
                 options: Cow::Borrowed(options),
             };
-            if !config.hooks.is_empty() {
-                let mut cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
-                if config.estimate_prompt {
-                    let tokens = (estimated as f64 * self.calibration).ceil() as u64;
-                    cx.prompt_tokens = Some(tokens);
-                    cx.prompt_cost_usd = config.prices.price_for(&*config.model).map(|p| p.input_cost(tokens));
-                }
-                let stop = match config.hooks.before_model_call(&cx, &mut call).await {
-                    ModelCallDecision::Stop(why) => Some((StopReason::Stopped, why)),
-                    ModelCallDecision::OverBudget(why) => Some((StopReason::BudgetExceeded, why)),
-                    _ => None,
-                };
-                if let Some((reason, why)) = stop {
-                    return Ok(Some(run.turn.on(Event::HookStopped { reason, why })));
-                }
+            let mut cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            if config.estimate_prompt {
+                let tokens = (estimated as f64 * self.calibration).ceil() as u64;
+                cx.prompt_tokens = Some(tokens);
+                cx.prompt_cost_usd = config.prices.price_for(&*config.model).map(|p| p.input_cost(tokens));
+            }
+            let stop = match config.hooks.before_model_call(&cx, &mut call).await {
+                ModelCallDecision::Stop(why) => Some((StopReason::Stopped, why)),
+                ModelCallDecision::OverBudget(why) => Some((StopReason::BudgetExceeded, why)),
+                _ => None,
+            };
+            if let Some((reason, why)) = stop {
+                return Ok(Some(run.turn.on(Event::HookStopped { reason, why })));
             }
             let primary = crate::model::fallback::label(&*config.model, Some(&call.options));
-            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            // The same context the hooks saw before the call (with its estimate of the prompt).
             let chat = config.hooks.span(&cx, SpanOf::ModelCall { model: &*config.model, call: &call });
             let request = ChatRequest::new(&call.messages, &call.tools, &call.options);
             let answer = call_model(config, &cx, request, stream, events, &mut run.content).instrument(chat.clone());
@@ -360,9 +353,7 @@ impl Session {
         let calls = message.tool_calls.clone();
         self.context.push(Message::Assistant(message));
         self.step_taken(run).await;
-        if !config.hooks.is_empty()
-            && let Some(last) = self.context.messages().last()
-        {
+        if let Some(last) = self.context.messages().last() {
             let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
             config.hooks.after_step(&cx, Step::ModelMessage(last)).await;
         }
@@ -436,15 +427,11 @@ async fn call_model(
         match event? {
             StreamEvent::TextDelta(t) => {
                 partial.push_str(&t);
-                if !config.hooks.is_empty() {
-                    config.hooks.on_stream_delta(cx, Delta::Text(&t)).await;
-                }
+                config.hooks.on_stream_delta(cx, Delta::Text(&t)).await;
                 events.emit(|| AgentEvent::TextDelta(t));
             }
             StreamEvent::ReasoningDelta(t) => {
-                if !config.hooks.is_empty() {
-                    config.hooks.on_stream_delta(cx, Delta::Reasoning(&t)).await;
-                }
+                config.hooks.on_stream_delta(cx, Delta::Reasoning(&t)).await;
                 events.emit(|| AgentEvent::ReasoningDelta(t))
             }
             StreamEvent::ToolCallStarted { .. } | StreamEvent::ToolCallDelta { .. } => {}
