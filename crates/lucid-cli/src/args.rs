@@ -2,6 +2,7 @@
 //! help of `--tools` drawn from the library's catalogue. A leaf: it uses no other module of
 //! the CLI.
 
+mod eval;
 mod grants;
 mod mcp;
 #[cfg(feature = "server")]
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 use crate::catalogue::catalogue;
 use clap::{Args, Parser, Subcommand};
 
+pub use eval::{EvalAction, EvalRunArgs};
 pub use grants::{ApprovalArgs, LimitArgs, McpArgs};
 #[cfg(feature = "mcp")]
 pub use mcp::LoginClient;
@@ -64,6 +66,12 @@ pub enum Command {
     Agents {
         #[command(subcommand)]
         action: crate::agent_args::AgentsAction,
+    },
+    /// Evaluate an agent on a dataset: cases, judges, repeats, cassettes, reports and a
+    /// regression gate.
+    Eval {
+        #[command(subcommand)]
+        action: EvalAction,
     },
     /// Run a workflow file (TOML or YAML).
     Workflow {

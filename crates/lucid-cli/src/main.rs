@@ -17,6 +17,7 @@ mod checklist;
 mod config;
 mod config_show;
 mod display;
+mod eval;
 mod local;
 mod mcp;
 mod memory;
@@ -160,6 +161,7 @@ async fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Models { offline, action } => models::run(action, config::hub(offline)).await,
         Command::Agents { action } => agents::run(action, &file),
         Command::Workflow { action } => workflow::run(action, &file.settings).await,
+        Command::Eval { action } => eval::run(action, file).await,
         Command::Config { action: args::ConfigAction::Show { model } } => config_show::show(&model, &file).await,
         Command::Config { action: args::ConfigAction::Init { .. } } | Command::Completions { .. } => Ok(0),
         Command::Providers => {
