@@ -58,3 +58,62 @@ async fn a_run_sends_its_genai_spans_to_the_otlp_collector() {
     let tool = &spans.iter().find(|(n, _)| n.starts_with("execute_tool")).unwrap().1;
     assert_eq!(tool["gen_ai.tool.call.id"]["stringValue"], "call_1");
 }
+
+/// Every span event's name and attributes, with the name of its span.
+fn events(requests: &[RecordedRequest]) -> Vec<(String, String, Value)> {
+    let mut out = Vec::new();
+    for r in requests.iter().filter(|r| r.path == "/v1/traces") {
+        let body = r.json();
+        for rs in body["resourceSpans"].as_array().into_iter().flatten() {
+            for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
+                for span in ss["spans"].as_array().into_iter().flatten() {
+                    for e in span["events"].as_array().into_iter().flatten() {
+                        let mut attrs = serde_json::Map::new();
+                        for a in e["attributes"].as_array().into_iter().flatten() {
+                            attrs.insert(a["key"].as_str().unwrap_or_default().to_string(), a["value"].clone());
+                        }
+                        let span_name = span["name"].as_str().unwrap_or_default().to_string();
+                        out.push((span_name, e["name"].as_str().unwrap_or_default().to_string(), Value::Object(attrs)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_eval_sends_each_verdict_as_a_gen_ai_evaluation_result_in_its_case_span() {
+    let model = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("Paris")),
+        Reply::json(200, &text_completion("Lyon")),
+    ])
+    .await;
+    let collector = MockServer::start(|_req: &RecordedRequest| Reply::json(200, &json!({}))).await;
+    let endpoint = collector.url().trim_end_matches("/v1").to_string();
+    let dir = test_dir("otel-eval");
+    std::fs::write(
+        dir.join("capitals.yaml"),
+        "cases:\n  - {name: france, inputs: Capital of France?}\n  - {name: again, inputs: Capital of France?}\nevaluators: [{Contains: Paris}]\n",
+    )
+    .unwrap();
+    let out = common::run_in(
+        &dir,
+        &["eval", "run", "capitals.yaml", "--base-url", &model.url(), "-m", "mock-model"],
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint), ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let events = events(&collector.requests());
+    let results: Vec<_> = events.iter().filter(|(_, name, _)| name == "gen_ai.evaluation.result").collect();
+    assert_eq!(results.len(), 2, "{events:?}");
+    let label = |case: &str| {
+        let (_, _, attrs) = results.iter().find(|(span, _, _)| span == &format!("eval {case}")).unwrap();
+        assert_eq!(attrs["gen_ai.evaluation.name"]["stringValue"], "Contains");
+        attrs["gen_ai.evaluation.score.label"]["stringValue"].clone()
+    };
+    assert_eq!(label("france"), "pass");
+    assert_eq!(label("again"), "fail");
+    let spans = spans(&collector.requests());
+    assert!(spans.iter().any(|(n, _)| n == "invoke_agent"), "the agents' spans go out beside: {spans:?}");
+}
