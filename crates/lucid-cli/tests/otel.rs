@@ -7,24 +7,32 @@ use common::{test_dir, text};
 use lucid_mock::{MockServer, RecordedRequest, Reply, text_completion, tool_call_completion};
 use serde_json::{Value, json};
 
-/// Every span name and its attributes (key → JSON value) in the collector's requests.
-fn spans(requests: &[RecordedRequest]) -> Vec<(String, Value)> {
+/// Every span of the collector's requests, as the exporter sent it.
+fn all_spans(requests: &[RecordedRequest]) -> Vec<Value> {
     let mut out = Vec::new();
     for r in requests.iter().filter(|r| r.path == "/v1/traces") {
         let body = r.json();
         for rs in body["resourceSpans"].as_array().into_iter().flatten() {
             for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
-                for span in ss["spans"].as_array().into_iter().flatten() {
-                    let mut attrs = serde_json::Map::new();
-                    for a in span["attributes"].as_array().into_iter().flatten() {
-                        attrs.insert(a["key"].as_str().unwrap_or_default().to_string(), a["value"].clone());
-                    }
-                    out.push((span["name"].as_str().unwrap_or_default().to_string(), Value::Object(attrs)));
-                }
+                out.extend(ss["spans"].as_array().into_iter().flatten().cloned());
             }
         }
     }
     out
+}
+
+/// OTLP's `[{key, value}]` attributes as an object (key → JSON value).
+fn attributes(of: &Value) -> Value {
+    let mut attrs = serde_json::Map::new();
+    for a in of["attributes"].as_array().into_iter().flatten() {
+        attrs.insert(a["key"].as_str().unwrap_or_default().to_string(), a["value"].clone());
+    }
+    Value::Object(attrs)
+}
+
+/// Every span name and its attributes in the collector's requests.
+fn spans(requests: &[RecordedRequest]) -> Vec<(String, Value)> {
+    all_spans(requests).iter().map(|s| (s["name"].as_str().unwrap_or_default().to_string(), attributes(s))).collect()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -59,24 +67,13 @@ async fn a_run_sends_its_genai_spans_to_the_otlp_collector() {
     assert_eq!(tool["gen_ai.tool.call.id"]["stringValue"], "call_1");
 }
 
-/// Every span event's name and attributes, with the name of its span.
+/// Every span event's span name, name and attributes.
 fn events(requests: &[RecordedRequest]) -> Vec<(String, String, Value)> {
     let mut out = Vec::new();
-    for r in requests.iter().filter(|r| r.path == "/v1/traces") {
-        let body = r.json();
-        for rs in body["resourceSpans"].as_array().into_iter().flatten() {
-            for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
-                for span in ss["spans"].as_array().into_iter().flatten() {
-                    for e in span["events"].as_array().into_iter().flatten() {
-                        let mut attrs = serde_json::Map::new();
-                        for a in e["attributes"].as_array().into_iter().flatten() {
-                            attrs.insert(a["key"].as_str().unwrap_or_default().to_string(), a["value"].clone());
-                        }
-                        let span_name = span["name"].as_str().unwrap_or_default().to_string();
-                        out.push((span_name, e["name"].as_str().unwrap_or_default().to_string(), Value::Object(attrs)));
-                    }
-                }
-            }
+    for span in all_spans(requests) {
+        let span_name = span["name"].as_str().unwrap_or_default();
+        for e in span["events"].as_array().into_iter().flatten() {
+            out.push((span_name.to_string(), e["name"].as_str().unwrap_or_default().to_string(), attributes(e)));
         }
     }
     out

@@ -13,20 +13,8 @@ use std::time::Duration;
 use lucid::Message;
 use lucid::model::{ChatModel, ResponseFormat, ScriptedModel};
 use lucid_eval::{Answer, Dataset, Judge, JudgeEnv, Spent, Verdict};
+use lucid_mock::real_part;
 use serde_json::Value;
-
-/// The value of `var`, naming a real part the test needs: skipped when unset, failed under
-/// `CI=true`.
-fn real_part(var: &str, how: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("{var} is not set under CI=true; {how}"),
-        _ => {
-            eprintln!("skipped: {var} is not set ({how})");
-            None
-        }
-    }
-}
 
 fn parity_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity")
