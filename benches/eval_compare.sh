@@ -3,7 +3,8 @@
 # cases (eval-bench's), each a two-call agent run (the `add` tool, then the answer) against
 # one `lucid-mock-server --eval`, judged by EqualsExpected, Contains and IsInstance. One command:
 #   bash benches/eval_compare.sh [N] [C...]        (default: 1000 cases at C=1 and C=50)
-# Prints one JSON line per run and a table. The Python side runs in $LUCID_EVALBENCH_PYTHON,
+# Then the same without the agent (`--no-agent`: each case answered in-process from its
+# prompt), the harness alone. Prints one JSON line per run and a table. The Python side runs in $LUCID_EVALBENCH_PYTHON,
 # else in a venv under /tmp made from benches/eval_pydantic.requirements.
 # LUCID_EVALBENCH_ONLY=lucid runs the Lucid side alone (no Python needed).
 set -euo pipefail
@@ -63,6 +64,18 @@ for c in "${concurrencies[@]}"; do
     wait $mock 2>/dev/null || true
     rm -f "$urlfile"
     trap - EXIT
+    echo "$line"
+    results+=("$line")
+  done
+done
+for c in "${concurrencies[@]}"; do
+  for harness in lucid pydantic; do
+    [ -n "$only" ] && [ "$harness" != "$only" ] && continue
+    if [ "$harness" = lucid ]; then
+      line="$("$bin/eval-bench" --no-agent --n "$n" --concurrency "$c")"
+    else
+      line="$("$python" benches/eval_pydantic.py --no-agent --n "$n" --concurrency "$c")"
+    fi
     echo "$line"
     results+=("$line")
   done

@@ -1,6 +1,7 @@
 """The eval-bench cases through pydantic-evals, for benches/eval_compare.sh.
 
     python eval_pydantic.py --base-url URL [--n N] [--concurrency C]
+    python eval_pydantic.py --no-agent [--n N] [--concurrency C]
     python eval_pydantic.py --print-cases [--n N]
 
 The same cases as crates/lucid-bench/src/bin/eval_bench.rs (same formula; eval_compare.sh
@@ -8,13 +9,15 @@ diffs both `--print-cases`), the same dataset evaluators (EqualsExpected,
 Contains('The answer is'), IsInstance('str')), and a task that runs a pydantic-ai Agent on
 an OpenAI-compatible model at URL with the same `add` tool. `dataset.evaluate(task,
 max_concurrency=C, progress=False)`; nothing printed but one JSON line with the same fields
-as eval-bench's. pydantic-evals runs as installed by default: logfire-api without logfire
+as eval-bench's. `--no-agent` answers each case in-process from its prompt (no model, no
+tool): what is left is the harness alone. pydantic-evals runs as installed by default: logfire-api without logfire
 and opentelemetry-api without an SDK, so its spans are no-ops and no span tree is recorded.
 """
 
 import argparse
 import asyncio
 import json
+import re
 import resource
 import sys
 import time
@@ -60,6 +63,10 @@ async def run(args):
         result = await agent.run(prompt)
         return result.output
 
+    async def arithmetic(prompt: str) -> str:
+        a, b = re.match(r"What is (-?\d+) \+ (-?\d+)\?", prompt).groups()
+        return f"The answer is {int(a) + int(b)}."
+
     cases = []
     for i in range(args.n):
         name, prompt, expected = case(i)
@@ -72,7 +79,7 @@ async def run(args):
 
     cpu_before, _ = rusage()
     started = time.monotonic()
-    report = await dataset.evaluate(task, max_concurrency=args.concurrency, progress=False)
+    report = await dataset.evaluate(arithmetic if args.no_agent else task, max_concurrency=args.concurrency, progress=False)
     wall_s = time.monotonic() - started
     cpu_after, peak_rss_mib = rusage()
 
@@ -92,6 +99,7 @@ async def run(args):
                 "version": f"pydantic-evals {md.version('pydantic-evals')}, pydantic-ai-slim {md.version('pydantic-ai-slim')}",
                 "cases": len(cases),
                 "concurrency": args.concurrency,
+                "agent": not args.no_agent,
                 "finished": finished,
                 "passed": passed,
                 "pass_rate": passed / finished if finished else 0.0,
@@ -113,12 +121,13 @@ def main():
     p.add_argument("--n", type=int, default=1000)
     p.add_argument("--concurrency", type=int, default=1)
     p.add_argument("--print-cases", action="store_true")
+    p.add_argument("--no-agent", action="store_true")
     args = p.parse_args()
     if args.print_cases:
         for i in range(args.n):
             print("\t".join(case(i)))
         return
-    if not args.base_url:
+    if not args.base_url and not args.no_agent:
         sys.exit("--base-url is required (lucid-mock-server --eval prints one)")
     asyncio.run(run(args))
 

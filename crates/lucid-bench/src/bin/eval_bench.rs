@@ -6,6 +6,9 @@
 //! model at URL and the `add` tool) against `lucid-mock-server --eval`, and prints one JSON
 //! line: cases, concurrency, wall and CPU seconds of the run, peak RSS, pass rate.
 //!
+//! `--no-agent` answers each case in-process from its prompt (no model, no tool): what is
+//! left is the harness alone (the runner, the judges, the report).
+//!
 //! `eval-bench --print-cases [--n N]` prints the cases instead (`name<TAB>prompt<TAB>expected`),
 //! so that `benches/eval_compare.sh` checks that `benches/eval_pydantic.py` runs the same.
 
@@ -13,10 +16,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
+use futures::FutureExt;
+use futures::future::BoxFuture;
 use lucid::Agent;
 use lucid::model::OpenAiCompatible;
 use lucid_bench::{SYSTEM, add};
-use lucid_eval::run::AgentSubject;
+use lucid_eval::run::{AgentSubject, Outcome, Subject, Trial};
 use lucid_eval::{Dataset, Runner};
 use serde_json::{Value, json};
 
@@ -32,6 +37,23 @@ fn case(i: usize) -> (String, String, String) {
     // Every tenth case expects a wrong sum: a harness must fail exactly those.
     let sum = if i % 10 == 9 { a + b + 1 } else { a + b };
     (format!("case-{i:04}"), prompt, format!("The answer is {sum}."))
+}
+
+/// `A + B` of a case's prompt `What is A + B?…`.
+fn sum_of(prompt: &str) -> Option<i64> {
+    let sum = prompt.strip_prefix("What is ")?.split_once('?')?.0;
+    let (a, b) = sum.split_once(" + ")?;
+    Some(a.parse::<i64>().ok()? + b.parse::<i64>().ok()?)
+}
+
+/// `--no-agent`'s subject: the right answer, worked out from the prompt at once.
+struct Arithmetic;
+
+impl Subject for Arithmetic {
+    fn run<'a>(&'a self, trial: &'a Trial<'a>) -> BoxFuture<'a, Result<Outcome, String>> {
+        let answer = trial.case.prompt().and_then(sum_of).ok_or_else(|| "not a sum".to_string());
+        futures::future::ready(answer.map(|s| Outcome::answer(format!("The answer is {s}.")))).boxed()
+    }
 }
 
 /// The N cases with the dataset's three judges.
@@ -56,10 +78,11 @@ struct Args {
     n: usize,
     concurrency: usize,
     print_cases: bool,
+    no_agent: bool,
 }
 
 fn parse_args() -> anyhow::Result<Args> {
-    let mut args = Args { base_url: None, n: 1000, concurrency: 1, print_cases: false };
+    let mut args = Args { base_url: None, n: 1000, concurrency: 1, print_cases: false, no_agent: false };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
@@ -70,8 +93,9 @@ fn parse_args() -> anyhow::Result<Args> {
                 args.concurrency = value("--concurrency")?.parse().context("--concurrency takes a whole number")?
             }
             "--print-cases" => args.print_cases = true,
+            "--no-agent" => args.no_agent = true,
             other => bail!(
-                "unknown argument {other}; usage: eval-bench --base-url URL [--n N] [--concurrency C] | --print-cases [--n N]"
+                "unknown argument {other}; usage: eval-bench (--base-url URL | --no-agent) [--n N] [--concurrency C] | --print-cases [--n N]"
             ),
         }
     }
@@ -89,18 +113,22 @@ fn main() -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let base_url = args.base_url.context("--base-url is required (lucid-mock-server --eval prints one)")?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let dataset = dataset(args.n)?;
-        // One model (one HTTP client) shared by every case's agent, as a user would.
-        let model = Arc::new(OpenAiCompatible::new(&base_url, Some("sk-mock".into()), "gpt-4o-mini")?);
-        let subject = AgentSubject::new(move |_trial| {
-            Ok(Agent::builder(model.clone()).system(SYSTEM).tool(add).max_iterations(4))
-        });
+        let subject: Box<dyn Subject> = if args.no_agent {
+            Box::new(Arithmetic)
+        } else {
+            let base_url = args.base_url.context("--base-url is required (lucid-mock-server --eval prints one)")?;
+            // One model (one HTTP client) shared by every case's agent, as a user would.
+            let model = Arc::new(OpenAiCompatible::new(&base_url, Some("sk-mock".into()), "gpt-4o-mini")?);
+            Box::new(AgentSubject::new(move |_trial| {
+                Ok(Agent::builder(model.clone()).system(SYSTEM).tool(add).max_iterations(4))
+            }))
+        };
         let (cpu_before, _) = lucid_bench::rusage();
         let started = Instant::now();
-        let report = Runner::new().concurrency(args.concurrency).run(&dataset, &subject).await;
+        let report = Runner::new().concurrency(args.concurrency).run(&dataset, &*subject).await;
         let wall_s = started.elapsed().as_secs_f64();
         let (cpu_after, peak_rss_mib) = lucid_bench::rusage();
         let judges: serde_json::Map<String, Value> =
@@ -111,6 +139,7 @@ fn main() -> anyhow::Result<()> {
             "version": concat!("lucid ", env!("CARGO_PKG_VERSION")),
             "cases": report.summary.cases,
             "concurrency": args.concurrency,
+            "agent": !args.no_agent,
             "finished": report.summary.finished,
             "passed": report.summary.passed,
             "pass_rate": report.summary.pass_rate,
@@ -142,5 +171,7 @@ mod tests {
         assert_eq!((d.cases.len(), d.evaluators.len()), (1000, 3));
         let prompts: std::collections::HashSet<_> = d.cases.iter().filter_map(|c| c.prompt()).collect();
         assert!(prompts.len() > 900, "{}", prompts.len());
+        assert_eq!(sum_of(&case(1).1), Some(28));
+        assert!(d.cases.iter().all(|c| c.prompt().and_then(sum_of).is_some()));
     }
 }
