@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
+pub mod eval;
 pub mod images;
 pub mod responses;
 
