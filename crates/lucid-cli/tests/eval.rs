@@ -160,3 +160,41 @@ async fn a_malformed_dataset_names_its_file_line_and_field() {
     assert!(text(&out.stderr).contains("not JSON"), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_llm_judge_without_a_model_grades_with_the_agents_own_and_its_reason_is_kept() {
+    use lucid_mock::{MockServer, Reply, text_completion};
+    let model = MockServer::sequence(vec![
+        Reply::json(200, &text_completion("Paris")),
+        Reply::json(200, &text_completion(r#"{"reason": "It names Paris.", "pass": true, "score": 1.0}"#)),
+    ])
+    .await;
+    let dir = test_dir("eval-llm-judge");
+    std::fs::write(
+        dir.join("judged.yaml"),
+        "cases:\n  - {name: capital, inputs: Capital of France?}\nevaluators:\n  - LLMJudge: {rubric: The answer names the capital of France.}\n",
+    )
+    .unwrap();
+    let json = dir.join("report.json");
+    let args = [
+        "eval",
+        "run",
+        "judged.yaml",
+        "--base-url",
+        &model.url(),
+        "-m",
+        "mock-model",
+        "--json",
+        &json.display().to_string(),
+    ];
+    let out = lucid(&dir, &args.map(String::from)).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = Report::from_file(&json).unwrap();
+    let verdict = &report.cases[0].attempts[0].verdicts[0];
+    assert_eq!((verdict.judge.as_str(), verdict.passed), ("LLMJudge", true), "{verdict:?}");
+    assert_eq!(verdict.reason.as_deref(), Some("It names Paris."));
+    assert!(verdict.tokens.is_some(), "{verdict:?}");
+    let judged = &model.requests()[1].json();
+    assert!(judged["messages"].to_string().contains("The answer names the capital of France."), "{judged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -40,6 +40,11 @@ pub struct Dataset {
     /// Judges every case gets, after its own.
     #[serde(default)]
     pub evaluators: Vec<JudgeSpec>,
+    /// The folder of the file the dataset was read from ([`Dataset::from_file`]): the cases'
+    /// attachments are found from it. Not part of the file.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub folder: Option<std::path::PathBuf>,
 }
 
 /// One case: what the agent is given, what is expected, and the judges of its own.
@@ -60,6 +65,10 @@ pub struct Case {
     /// Labels to select cases by.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// Files sent with the prompt (images, PDFs, audio, text), as paths relative to the
+    /// dataset's file (Lucid's own field).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<String>,
     /// Judges for this case only.
     #[serde(default)]
     pub evaluators: Vec<JudgeSpec>,
@@ -122,7 +131,7 @@ impl Dataset {
             field: None,
             message: format!("cannot be read: {e}"),
         })?;
-        match path.extension().and_then(|e| e.to_str()) {
+        let read = match path.extension().and_then(|e| e.to_str()) {
             Some("yaml" | "yml") => Dataset::from_yaml(&text, &file),
             Some("json") => Dataset::from_json(&text, &file),
             Some("jsonl") => Dataset::from_jsonl(&text, &file),
@@ -136,7 +145,8 @@ impl Dataset {
                     other.map_or_else(|| "(none)".to_string(), |e| format!("`.{e}`"))
                 ),
             }),
-        }
+        };
+        read.map(|d| Dataset { folder: path.parent().map(Path::to_path_buf), ..d })
     }
 
     /// Reads a dataset in YAML; `file` names it in errors.
@@ -179,7 +189,7 @@ impl Dataset {
             cases.push(case);
         }
         let name = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned());
-        Dataset { name, cases, evaluators: Vec::new() }.checked(file)
+        Dataset { name, cases, evaluators: Vec::new(), folder: None }.checked(file)
     }
 
     /// The JSON Schema of the dataset format (for editors, and for the documentation).

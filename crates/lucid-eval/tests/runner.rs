@@ -293,3 +293,29 @@ async fn a_judge_that_panics_or_hangs_fails_its_verdict_and_the_run_goes_on() {
     assert_eq!(report.summary.judges["Equals"].passed, 4, "the dataset's judges still judged every case");
     assert_eq!((report.summary.finished, report.summary.passed), (4, 2));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversation_and_attachments_reach_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("note.txt"), "The code word is heron.").unwrap();
+    let file = dir.path().join("chat.yaml");
+    std::fs::write(
+        &file,
+        "cases:\n  - name: recall\n    inputs:\n      - {role: user, content: My name is Ann.}\n      - {role: assistant, content: Hello Ann.}\n      - {role: user, content: What is my name and the code word?}\n    attachments: [note.txt]\n    evaluators: [{Contains: Ann}]\n  - name: missing file\n    inputs: Read it.\n    attachments: [nowhere.pdf]\n",
+    )
+    .unwrap();
+    let dataset = Dataset::from_file(&file).unwrap();
+    let model = ScriptedModel::new().text("You are Ann; the word is heron.");
+    let seen = model.clone();
+    let subject = AgentSubject::new(move |_| Ok(Agent::builder(model.clone())));
+    let report = Runner::new().run(&dataset, &subject).await;
+    assert!(report.cases[0].attempts[0].passed, "{:?}", report.cases[0].attempts[0]);
+    let sent = &seen.requests()[0].messages;
+    let texts: Vec<String> = sent.iter().map(|m| format!("{m:?}")).collect();
+    assert_eq!(sent.len(), 3, "the history and the last message: {texts:?}");
+    assert!(texts[0].contains("My name is Ann.") && texts[1].contains("Hello Ann."), "{texts:?}");
+    assert!(texts[2].contains("What is my name") && texts[2].contains("note.txt"), "{texts:?}");
+    let missing = &report.cases[1].attempts[0];
+    assert_eq!(missing.status, Status::Error);
+    assert!(missing.error.as_deref().unwrap().contains("nowhere.pdf"), "{missing:?}");
+}

@@ -2,6 +2,7 @@
 //! or replaying them offline), prints the report's table, writes it as JSON, JUnit XML or
 //! HTML, and holds it against a baseline (the regression gate).
 
+mod judges;
 mod progress;
 
 use std::io::IsTerminal;
@@ -139,6 +140,12 @@ async fn run_dataset(args: EvalRunArgs, file: FileConfig) -> anyhow::Result<i32>
     if let Some(mode) = mode {
         runner = runner.cassette(Arc::new(CassetteServer::start(mode).await?));
     }
+    runner = runner.judge_models(Arc::new(judges::resolve(&dataset, &cfg, &file).await?));
+    let mut prices = lucid::model::prices::Prices::default();
+    for (model, price) in &settings.prices {
+        prices = prices.set(model.clone(), *price);
+    }
+    runner = runner.prices(prices);
     let total = dataset.cases.len() * args.repeats.max(1) as usize;
     let bar = progress::Bar::new(total, std::io::stderr().is_terminal());
     runner = runner.on_progress(move |p| bar.show(p));

@@ -45,6 +45,8 @@ pub struct Trial<'a> {
     pub base_url: Option<String>,
     /// The attempt's budget: attach it to the agent (`AgentBuilder::budget`).
     pub limits: Limits,
+    /// The folder the case's attachment paths are relative to (the dataset file's).
+    pub folder: Option<&'a std::path::Path>,
 }
 
 /// What a subject did with a case.
@@ -359,8 +361,14 @@ impl Runner {
             },
             None => None,
         };
-        let trial =
-            Trial { case, name, repeat, base_url: tape.as_ref().map(|(_, url)| url.clone()), limits: self.case_limits };
+        let trial = Trial {
+            case,
+            name,
+            repeat,
+            base_url: tape.as_ref().map(|(_, url)| url.clone()),
+            limits: self.case_limits,
+            folder: dataset.folder.as_deref(),
+        };
         let started = Instant::now();
         let run = subject.run(&trial);
         let bounded = async {
