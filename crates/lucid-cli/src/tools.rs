@@ -14,8 +14,8 @@ use lucid::tool::{Interviewer, ToolRegistry};
 
 use crate::config::{AgentSettings, ConfigError};
 
-/// The tools named in the settings. File tools and the shell work in the current
-/// directory; `ask_user` is answered by `interviewer`, or stops the run without one.
+/// The tools named in the settings. File tools and the shell work in the settings' root
+/// (the current directory unless it is set); `ask_user` is answered by `interviewer`, or stops the run without one.
 pub fn build(
     settings: &AgentSettings,
     interviewer: Option<Arc<dyn Interviewer>>,
@@ -78,7 +78,7 @@ pub fn workflow_registry(settings: &AgentSettings, guarded: bool) -> anyhow::Res
     Ok(registry)
 }
 
-/// What the built-in tools of these settings are made from: the current directory, the
+/// What the built-in tools of these settings are made from: the root (else the current directory), the
 /// shell's timeout, the interpreter, the protected paths lifted.
 /// `schema_history` keeps its versions in the session store (`store`: a SQLite file, else
 /// the default file, or a Postgres store), per project (`db_project`, else the
@@ -111,7 +111,11 @@ fn setup(settings: &AgentSettings) -> anyhow::Result<Setup> {
     }
     let files =
         settings.writable_protected.iter().fold(lucid_tools::FilesConfig::default(), |f, p| f.unprotect(p.clone()));
-    let mut setup = Setup::new(std::env::current_dir()?).with(sandbox).with(files);
+    let root = match &settings.root {
+        Some(root) => root.clone(),
+        None => std::env::current_dir()?,
+    };
+    let mut setup = Setup::new(root).with(sandbox).with(files);
     if let Some(db) = &settings.db {
         let mut sql = SqlConfig::new(db);
         if settings.tools.iter().any(|t| t == "schema_history") {

@@ -198,3 +198,90 @@ async fn an_llm_judge_without_a_model_grades_with_the_agents_own_and_its_reason_
     assert!(judged["messages"].to_string().contains("The answer names the capital of France."), "{judged}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A case's project and database: each attempt works in a fresh copy (the agent's tools
+/// and a `Command` judge there), the dataset's own files stay as they were, and a case runs
+/// the agent it configures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_attempt_works_in_its_own_copy_of_the_cases_project_and_database() {
+    use lucid_mock::{MockServer, Reply, text_completion, tool_call_completion};
+    let write = r#"{"path": "notes.txt", "content": "written"}"#;
+    let count = r#"{"sql": "SELECT count(*) AS n FROM t"}"#;
+    let model = MockServer::sequence(vec![
+        Reply::json(200, &tool_call_completion(&[("c1", "write_file", write)])),
+        Reply::json(200, &text_completion("done")),
+        Reply::json(200, &tool_call_completion(&[("c2", "write_file", write)])),
+        Reply::json(200, &text_completion("done")),
+        Reply::json(200, &tool_call_completion(&[("c3", "sql_query", count)])),
+        Reply::json(200, &text_completion("3")),
+        Reply::json(200, &tool_call_completion(&[("c4", "sql_query", count)])),
+        Reply::json(200, &text_completion("3")),
+    ])
+    .await;
+    let dir = test_dir("eval-project");
+    std::fs::create_dir_all(dir.join("cases/proj")).unwrap();
+    std::fs::write(dir.join("cases/proj/main.py"), "print('hi')\n").unwrap();
+    let db = rusqlite::Connection::open(dir.join("cases/app.db")).unwrap();
+    db.execute_batch("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);").unwrap();
+    drop(db);
+    // The judge passes only in a folder holding the project's file and the note the
+    // agent wrote, and nothing else: a copy shared between attempts would hold more.
+    std::fs::write(
+        dir.join("cases/d.yaml"),
+        r#"cases:
+  - name: writes
+    inputs: Write the note.
+    project: proj
+    agent: {tools: [write_file], system: You write notes.}
+    evaluators:
+      - Command: {run: "test \"$(cat notes.txt)\" = written && test -f main.py && test \"$(ls -A | wc -l)\" -eq 2"}
+  - name: counts
+    inputs: How many rows has t?
+    database: app.db
+    agent: {tools: [sql_query]}
+    expected_output: "3"
+    evaluators: [EqualsExpected, {Command: {run: "test -f app.db"}}]
+"#,
+    )
+    .unwrap();
+    let json = dir.join("report.json");
+    let args = [
+        "eval",
+        "run",
+        "cases/d.yaml",
+        "--base-url",
+        &model.url(),
+        "-m",
+        "mock-model",
+        "--allow",
+        "write_file",
+        "--repeats",
+        "2",
+        "--json",
+        &json.display().to_string(),
+    ]
+    .map(String::from);
+    let out = lucid(&dir, &args).await;
+    let report = Report::from_file(&json).unwrap_or_else(|e| panic!("{e}\n{}", text(&out.stderr)));
+    // Both attempts at each case passed: the second found no note of the first's.
+    for case in &report.cases {
+        assert_eq!(case.attempts.len(), 2);
+        for a in &case.attempts {
+            assert!(a.passed, "{}: {a:?}\n{}", case.name, text(&out.stderr));
+        }
+    }
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The case's agent: its own system prompt and only its tool; the database's rows
+    // reached the model from the attempt's copy.
+    let requests = model.requests();
+    let first = requests[0].json();
+    assert_eq!(first["messages"][0]["content"], "You write notes.", "{first}");
+    let tools: Vec<&str> =
+        first["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).collect();
+    assert_eq!(tools, ["write_file"]);
+    let rows = requests[5].json()["messages"].to_string();
+    assert!(rows.contains("| 3"), "{rows}");
+    // The dataset's project is as it was.
+    assert!(!dir.join("cases/proj/notes.txt").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -40,6 +40,9 @@ pub struct Dataset {
     /// Judges every case gets, after its own.
     #[serde(default)]
     pub evaluators: Vec<JudgeSpec>,
+    /// The agent every case runs unless it names its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentSpec>,
     /// The folder of the file the dataset was read from ([`Dataset::from_file`]): the cases'
     /// attachments are found from it. Not part of the file.
     #[serde(skip)]
@@ -69,9 +72,47 @@ pub struct Case {
     /// dataset's file (Lucid's own field).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<String>,
+    /// A folder beside the dataset's file the agent starts in: each attempt works in a
+    /// fresh copy of it (its tools' root, where a `Command` judge runs), so no attempt sees
+    /// another's changes (Lucid's own field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// A SQLite database file beside the dataset's file: each attempt gets a fresh copy
+    /// (in its project's copy when the file is inside the project, else in the attempt's
+    /// folder) as the agent's database (Lucid's own field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+    /// The agent this case runs, over the dataset's (Lucid's own field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentSpec>,
     /// Judges for this case only.
     #[serde(default)]
     pub evaluators: Vec<JudgeSpec>,
+}
+
+/// The agent a case runs: a name the runner's subject knows (for `lucid eval`, an agent
+/// as `--agent` names it: the configuration's, the user's or a shipped one), or a
+/// configuration (for `lucid eval`, the keys of an `[agents.NAME]` section that shape the
+/// agent: `system`, `tools`, `max_iterations`…).
+///
+/// ```
+/// let d = lucid_eval::Dataset::from_yaml("
+/// agent: db-design
+/// cases:
+///   - {inputs: List the tables.}
+///   - {inputs: hi, agent: {system: Answer in one word., tools: []}}
+/// ", "d.yaml")?;
+/// assert_eq!(d.agent, Some(lucid_eval::AgentSpec::Named("db-design".into())));
+/// assert!(matches!(d.cases[1].agent, Some(lucid_eval::AgentSpec::Config(_))));
+/// # Ok::<(), lucid_eval::DatasetError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AgentSpec {
+    /// An agent by name.
+    Named(String),
+    /// An agent's configuration.
+    Config(serde_json::Map<String, Value>),
 }
 
 impl Case {
@@ -136,7 +177,7 @@ impl Dataset {
             Some("json") => Dataset::from_json(&text, &file),
             Some("jsonl") => Dataset::from_jsonl(&text, &file),
             other => Err(DatasetError {
-                file,
+                file: file.clone(),
                 line: None,
                 column: None,
                 field: None,
@@ -146,7 +187,35 @@ impl Dataset {
                 ),
             }),
         };
-        read.map(|d| Dataset { folder: path.parent().map(Path::to_path_buf), ..d })
+        let folder = path.parent().map(Path::to_path_buf);
+        read.and_then(|d| Dataset { folder, ..d }.files_inside(&file))
+    }
+
+    /// Refuses a case whose attachment, project or database is not a file (or, for a
+    /// project, a folder) inside the dataset's folder: a dataset cannot send the user's
+    /// other files to a model.
+    fn files_inside(self, file: &str) -> Result<Dataset, DatasetError> {
+        for (i, case) in self.cases.iter().enumerate() {
+            let named = case.attachments.iter().enumerate().map(|(j, a)| (format!("attachments[{j}]"), a, false));
+            let named = named
+                .chain(case.project.iter().map(|p| ("project".to_string(), p, true)))
+                .chain(case.database.iter().map(|d| ("database".to_string(), d, false)));
+            for (field, name, folder) in named {
+                let bad = |message: String| DatasetError {
+                    file: file.to_string(),
+                    line: None,
+                    column: None,
+                    field: Some(format!("cases[{i}].{field}")),
+                    message,
+                };
+                let path = inside(self.folder.as_deref(), name).map_err(bad)?;
+                if path.is_dir() != folder {
+                    let want = if folder { "a folder" } else { "a file" };
+                    return Err(bad(format!("`{name}` is not {want}")));
+                }
+            }
+        }
+        Ok(self)
     }
 
     /// Reads a dataset in YAML; `file` names it in errors.
@@ -189,7 +258,7 @@ impl Dataset {
             cases.push(case);
         }
         let name = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned());
-        Dataset { name, cases, evaluators: Vec::new(), folder: None }.checked(file)
+        Dataset { name, cases, evaluators: Vec::new(), agent: None, folder: None }.checked(file)
     }
 
     /// The JSON Schema of the dataset format (for editors, and for the documentation).
@@ -222,6 +291,25 @@ impl Dataset {
         }
         Ok(self)
     }
+}
+
+/// `name` (relative, as a dataset gives it) found in `folder` (else the current
+/// directory): refused when it is absolute, missing, or resolves (through `..` or a link)
+/// outside the folder.
+pub(crate) fn inside(folder: Option<&Path>, name: &str) -> Result<std::path::PathBuf, String> {
+    if Path::new(name).is_absolute() {
+        return Err(format!("`{name}` must be a path relative to the dataset's folder"));
+    }
+    let base = match folder.filter(|f| !f.as_os_str().is_empty()) {
+        Some(f) => f.to_path_buf(),
+        None => std::env::current_dir().map_err(|e| format!("the current directory: {e}"))?,
+    };
+    let root = std::fs::canonicalize(&base).map_err(|e| format!("{}: {e}", base.display()))?;
+    let path = std::fs::canonicalize(base.join(name)).map_err(|e| format!("`{name}`: {e}"))?;
+    if !path.starts_with(&root) {
+        return Err(format!("`{name}` is outside the dataset's folder {}", root.display()));
+    }
+    Ok(path)
 }
 
 /// A JSON error with its place; `line` (of a JSONL file) overrides the parser's.
@@ -281,6 +369,32 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("cases[1].name"));
         let e = Dataset::from_file("/nonexistent/d.csv").unwrap_err();
         assert!(e.message.contains("cannot be read"), "{e}");
+    }
+
+    #[test]
+    fn a_case_names_only_files_inside_the_datasets_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("proj")).unwrap();
+        std::fs::write(dir.path().join("app.db"), "").unwrap();
+        let at = |body: &str| {
+            let path = dir.path().join("d.yaml");
+            std::fs::write(&path, format!("cases:\n  - inputs: x\n  - inputs: y\n    {body}\n")).unwrap();
+            Dataset::from_file(&path)
+        };
+        let d = at("project: proj\n    database: app.db").unwrap();
+        assert_eq!((d.cases[1].project.as_deref(), d.cases[1].database.as_deref()), (Some("proj"), Some("app.db")));
+        for (body, field, says) in [
+            ("project: /etc", "cases[1].project", "relative"),
+            ("project: ../", "cases[1].project", "outside the dataset's folder"),
+            ("project: app.db", "cases[1].project", "is not a folder"),
+            ("database: proj", "cases[1].database", "is not a file"),
+            ("database: gone.db", "cases[1].database", "gone.db"),
+            ("attachments: [../../etc/passwd]", "cases[1].attachments[0]", ""),
+        ] {
+            let e = at(body).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some(field), "{body}: {e}");
+            assert!(e.message.contains(says), "{body}: {e}");
+        }
     }
 
     #[test]

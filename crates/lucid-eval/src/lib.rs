@@ -37,7 +37,7 @@ pub mod report;
 pub mod run;
 mod trajectory;
 
-pub use dataset::{Case, Dataset, DatasetError};
+pub use dataset::{AgentSpec, Case, Dataset, DatasetError};
 pub use judge::{Answer, CommandLine, FromEnv, Judge, JudgeEnv, JudgeError, JudgeModels, JudgeSpec, Spent, Verdict};
 pub use report::Report;
 pub use run::Runner;

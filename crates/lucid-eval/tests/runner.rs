@@ -301,7 +301,7 @@ async fn a_conversation_and_attachments_reach_the_model() {
     let file = dir.path().join("chat.yaml");
     std::fs::write(
         &file,
-        "cases:\n  - name: recall\n    inputs:\n      - {role: user, content: My name is Ann.}\n      - {role: assistant, content: Hello Ann.}\n      - {role: user, content: What is my name and the code word?}\n    attachments: [note.txt]\n    evaluators: [{Contains: Ann}]\n  - name: missing file\n    inputs: Read it.\n    attachments: [nowhere.pdf]\n",
+        "cases:\n  - name: recall\n    inputs:\n      - {role: user, content: My name is Ann.}\n      - {role: assistant, content: Hello Ann.}\n      - {role: user, content: What is my name and the code word?}\n    attachments: [note.txt]\n    evaluators: [{Contains: Ann}]\n",
     )
     .unwrap();
     let dataset = Dataset::from_file(&file).unwrap();
@@ -315,7 +315,15 @@ async fn a_conversation_and_attachments_reach_the_model() {
     assert_eq!(sent.len(), 3, "the history and the last message: {texts:?}");
     assert!(texts[0].contains("My name is Ann.") && texts[1].contains("Hello Ann."), "{texts:?}");
     assert!(texts[2].contains("What is my name") && texts[2].contains("note.txt"), "{texts:?}");
-    let missing = &report.cases[1].attempts[0];
+    // A file the dataset names that is not there: refused when the file is read, naming
+    // the field; a dataset made in code finds out at the attempt.
+    let missing = "cases:\n  - name: missing file\n    inputs: Read it.\n    attachments: [nowhere.pdf]\n";
+    std::fs::write(&file, missing).unwrap();
+    let e = Dataset::from_file(&file).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("cases[0].attachments[0]"), "{e}");
+    assert!(e.message.contains("nowhere.pdf"), "{e}");
+    let report = Runner::new().run(&Dataset::from_yaml(missing, "d.yaml").unwrap(), &subject).await;
+    let missing = &report.cases[0].attempts[0];
     assert_eq!(missing.status, Status::Error);
     assert!(missing.error.as_deref().unwrap().contains("nowhere.pdf"), "{missing:?}");
 }

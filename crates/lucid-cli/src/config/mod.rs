@@ -66,6 +66,9 @@ pub struct AgentSettings {
     /// The project `schema_history` keeps the database's versions under.
     pub db_project: Option<String>,
     pub writable_protected: Vec<String>,
+    /// The folder the file tools, the shell and the test tools work in; `None`: the
+    /// current directory (`lucid eval` gives each attempt at a case with a project its own).
+    pub root: Option<std::path::PathBuf>,
     /// `[tests]`: the commands of `run_tests` and `coverage` (read by those tools only, which
     /// a build without `test-tools` leaves out).
     #[cfg_attr(not(feature = "test-tools"), allow(dead_code))]
@@ -194,6 +197,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         db,
         db_project: file.db_project.clone(),
         writable_protected: file.writable_protected.clone().unwrap_or_default(),
+        root: None,
         tests: file.tests.clone().unwrap_or_default(),
         memory: memory_settings(file.memory.as_ref())?,
     })

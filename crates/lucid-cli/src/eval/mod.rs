@@ -2,6 +2,7 @@
 //! or replaying them offline), prints the report's table, writes it as JSON, JUnit XML or
 //! HTML, and holds it against a baseline (the regression gate).
 
+mod agents;
 mod judges;
 mod progress;
 
@@ -50,11 +51,35 @@ pub async fn run(action: EvalAction, file: FileConfig) -> anyhow::Result<i32> {
     }
 }
 
-/// The configured agent, built afresh for each attempt; its provider points at the
-/// attempt's tape when a cassette is in use.
+/// The configured agent, built afresh for each attempt: the case's own agent when it names
+/// one, working in the attempt's folder on its copy of the database when the case has
+/// them; its provider points at the attempt's tape when a cassette is in use.
 struct ConfiguredAgent {
     cfg: ModelConfig,
     settings: AgentSettings,
+    /// The cases' agents, by [`agents::key`].
+    by_case: std::collections::BTreeMap<String, AgentSettings>,
+}
+
+impl ConfiguredAgent {
+    /// The settings of `trial`'s agent, in its folder.
+    fn settings(&self, trial: &Trial<'_>) -> AgentSettings {
+        let mut settings =
+            trial.agent.and_then(|a| self.by_case.get(&agents::key(a))).unwrap_or(&self.settings).clone();
+        if let Some(dir) = trial.workdir {
+            settings.root = Some(dir.to_path_buf());
+            // Versions of the attempt's database stay with the attempt, beside its project
+            // (out of the agent's reach), not in the user's store.
+            if let Some(outside) = dir.parent() {
+                settings.store = Some(outside.join("history.db").to_string_lossy().into_owned());
+                settings.db_project = None;
+            }
+        }
+        if let Some(db) = trial.database {
+            settings.db = Some(db.to_string_lossy().into_owned());
+        }
+        settings
+    }
 }
 
 impl Subject for ConfiguredAgent {
@@ -64,7 +89,8 @@ impl Subject for ConfiguredAgent {
             if let Some(url) = &trial.base_url {
                 cfg.base_url.clone_from(url);
             }
-            let builder = crate::agent::builder(&cfg, &self.settings, crate::agent::People::default(), &[])
+            let settings = self.settings(trial);
+            let builder = crate::agent::builder(&cfg, &settings, crate::agent::People::default(), &[])
                 .await
                 .map_err(|e| format!("{e:#}"))?;
             run_agent(builder, trial).await
@@ -92,12 +118,12 @@ async fn run_dataset(args: EvalRunArgs, file: FileConfig) -> anyhow::Result<i32>
     if dataset.name.is_none() {
         dataset.name = args.dataset.file_stem().map(|s| s.to_string_lossy().into_owned());
     }
-    let (file, _) = crate::agents::apply(args.agent.named.as_deref(), file)?;
-    let mut cfg = config::resolve(&args.model, &file.settings).await?;
-    let settings = config::agent_settings(&args.agent, &file.settings, ToolDefaults::Run)?;
-    if crate::trust::runs_project_code(&settings) {
-        crate::trust::ensure(&std::env::current_dir()?, args.agent.trust)?;
-    }
+    let (run_file, _) = crate::agents::apply(args.agent.named.as_deref(), file.clone())?;
+    let mut cfg = config::resolve(&args.model, &run_file.settings).await?;
+    let settings = config::agent_settings(&args.agent, &run_file.settings, ToolDefaults::Run)?;
+    let by_case = agents::resolve(&dataset, &args.agent, &file, &run_file)?;
+    trusted(&dataset, &settings, &by_case, args.agent.trust)?;
+    let file = run_file;
     let mode = match (&args.record, &args.replay) {
         (Some(dir), _) => Some(Mode::Record { dir: dir.clone(), upstream: cfg.base_url.clone() }),
         (None, Some(dir)) => Some(Mode::Replay { dir: dir.clone() }),
@@ -151,7 +177,7 @@ async fn run_dataset(args: EvalRunArgs, file: FileConfig) -> anyhow::Result<i32>
     runner = runner.on_progress(move |p| bar.show(p));
     let model = format!("{}:{}", cfg.provider, cfg.model);
     tracing::info!(dataset = %args.dataset.display(), model, cases = dataset.cases.len(), "evaluating");
-    let subject = ConfiguredAgent { cfg, settings };
+    let subject = ConfiguredAgent { cfg, settings, by_case };
     let mut report = runner.run(&dataset, &subject).await;
     report.agent = args.agent.named.clone();
     report.model = Some(model);
@@ -177,6 +203,29 @@ async fn run_dataset(args: EvalRunArgs, file: FileConfig) -> anyhow::Result<i32>
         eprintln!("lucid: the run's budget was spent: the cases not run are reported so");
     }
     Ok(if interrupted.is_cancelled() { 130 } else { code })
+}
+
+/// Makes sure the project code the cases' agents may run is trusted (`--trust`, or asked):
+/// the dataset's folder, where the cases' projects are copied from, and the current
+/// directory, where an agent of a case without a project works.
+fn trusted(
+    dataset: &Dataset,
+    settings: &AgentSettings,
+    by_case: &std::collections::BTreeMap<String, AgentSettings>,
+    trust: bool,
+) -> anyhow::Result<()> {
+    let runs_code = |case: &lucid_eval::Case| {
+        let spec = case.agent.as_ref().or(dataset.agent.as_ref());
+        crate::trust::runs_project_code(spec.and_then(|s| by_case.get(&agents::key(s))).unwrap_or(settings))
+    };
+    if dataset.cases.iter().any(|c| c.project.is_some() && runs_code(c)) {
+        let folder = dataset.folder.clone().filter(|f| !f.as_os_str().is_empty());
+        crate::trust::ensure(&folder.map_or_else(std::env::current_dir, Ok)?, trust)?;
+    }
+    if dataset.cases.iter().any(|c| c.project.is_none() && runs_code(c)) {
+        crate::trust::ensure(&std::env::current_dir()?, trust)?;
+    }
+    Ok(())
 }
 
 /// Writes the report in the forms asked for.

@@ -134,7 +134,7 @@ fn conversation(inputs: &Value) -> (Vec<Message>, String) {
 /// A case's attachment, read from the dataset's folder (bounded as Lucid bounds any
 /// attachment) and sent as what its content is.
 fn attachment(folder: Option<&Path>, name: &str) -> Result<Part, String> {
-    let path = folder.map_or_else(|| Path::new(name).to_path_buf(), |f| f.join(name));
+    let path = crate::dataset::inside(folder, name).map_err(|e| format!("attachment {e}"))?;
     let size = std::fs::metadata(&path).map_err(|e| format!("attachment {}: {e}", path.display()))?.len();
     if size > MAX_ATTACHMENT_BYTES as u64 {
         return Err(format!("attachment {}: {size} bytes, over the {MAX_ATTACHMENT_BYTES}-byte limit", path.display()));

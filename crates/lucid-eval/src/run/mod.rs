@@ -11,6 +11,7 @@
 
 mod agent;
 mod judging;
+mod scratch;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,11 +26,12 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::cassette::CassetteServer;
-use crate::dataset::{Case, Dataset};
+use crate::dataset::{AgentSpec, Case, Dataset};
 use crate::judge::{FromEnv, Judge, JudgeModels, Spent};
 use crate::report::{Attempt, CaseReport, Report, Status};
 use crate::trajectory::Call;
 pub use agent::{AgentSubject, run_agent};
+pub use scratch::{MAX_PROJECT_BYTES, MAX_PROJECT_ENTRIES};
 
 /// One attempt at a case, as the subject gets it.
 #[derive(Debug, Clone)]
@@ -47,6 +49,14 @@ pub struct Trial<'a> {
     pub limits: Limits,
     /// The folder the case's attachment paths are relative to (the dataset file's).
     pub folder: Option<&'a std::path::Path>,
+    /// The attempt's own folder, when the case has a project or a database: a fresh copy
+    /// of the project (or an empty folder) to run the agent's tools in. Removed once the
+    /// attempt is judged.
+    pub workdir: Option<&'a std::path::Path>,
+    /// The attempt's copy of the case's database.
+    pub database: Option<&'a std::path::Path>,
+    /// The agent the case runs (its own, else the dataset's), for a subject that knows it.
+    pub agent: Option<&'a AgentSpec>,
 }
 
 /// What a subject did with a case.
@@ -361,6 +371,17 @@ impl Runner {
             },
             None => None,
         };
+        let scratch = match prepared(dataset, case).await {
+            Ok(s) => s,
+            Err(e) => {
+                if let (Some(server), Some((id, _))) = (&self.cassette, &tape) {
+                    let _ = server.close(*id);
+                }
+                attempt.status = Status::Error;
+                attempt.error = Some(e);
+                return attempt;
+            }
+        };
         let trial = Trial {
             case,
             name,
@@ -368,6 +389,9 @@ impl Runner {
             base_url: tape.as_ref().map(|(_, url)| url.clone()),
             limits: self.case_limits,
             folder: dataset.folder.as_deref(),
+            workdir: scratch.as_ref().map(|s| s.workdir.as_path()),
+            database: scratch.as_ref().and_then(|s| s.database.as_deref()),
+            agent: case.agent.as_ref().or(dataset.agent.as_ref()),
         };
         let started = Instant::now();
         let run = subject.run(&trial);
@@ -439,7 +463,7 @@ impl Runner {
                 duration: Duration::from_millis(attempt.duration_ms),
                 model_calls: attempt.model_calls,
             },
-            workdir: outcome.workdir,
+            workdir: outcome.workdir.or_else(|| scratch.as_ref().map(|s| s.workdir.clone())),
         };
         let judging = judging::Judging {
             limit: self.judge_time,
@@ -451,6 +475,17 @@ impl Runner {
         attempt.passed = attempt.verdicts.iter().all(|v| v.passed);
         attempt
     }
+}
+
+/// The attempt's folder for `case` (see [`scratch`]), made off the runtime's threads.
+async fn prepared(dataset: &Dataset, case: &Case) -> Result<Option<scratch::Scratch>, String> {
+    if case.project.is_none() && case.database.is_none() {
+        return Ok(None);
+    }
+    let (folder, case) = (dataset.folder.clone(), case.clone());
+    tokio::task::spawn_blocking(move || scratch::prepare(folder.as_deref(), &case))
+        .await
+        .map_err(|e| format!("preparing the attempt's folder: {e}"))?
 }
 
 /// "300 ms", "1.5 s", "2 min 3 s".
