@@ -43,6 +43,11 @@ pub struct Dataset {
     /// The agent every case runs unless it names its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentSpec>,
+    /// pydantic-evals' judges of a whole report (a confusion matrix…), which its
+    /// `Dataset.to_file` writes (as `[]` when there are none). Lucid has none yet: a dataset
+    /// that lists one is refused, saying so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub report_evaluators: Vec<Value>,
     /// The folder of the file the dataset was read from ([`Dataset::from_file`]): the cases'
     /// attachments are found from it. Not part of the file.
     #[serde(skip)]
@@ -258,7 +263,8 @@ impl Dataset {
             cases.push(case);
         }
         let name = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned());
-        Dataset { name, cases, evaluators: Vec::new(), agent: None, folder: None }.checked(file)
+        Dataset { name, cases, evaluators: Vec::new(), agent: None, report_evaluators: Vec::new(), folder: None }
+            .checked(file)
     }
 
     /// The JSON Schema of the dataset format (for editors, and for the documentation).
@@ -275,8 +281,18 @@ impl Dataset {
             .collect()
     }
 
-    /// Refuses two cases of one name: a report could not tell them apart.
+    /// Refuses two cases of one name (a report could not tell them apart) and the report
+    /// judges Lucid does not have.
     fn checked(self, file: &str) -> Result<Dataset, DatasetError> {
+        if !self.report_evaluators.is_empty() {
+            return Err(DatasetError {
+                file: file.to_string(),
+                line: None,
+                column: None,
+                field: Some("report_evaluators".into()),
+                message: "judges of a whole report are not supported yet: judge each case (`evaluators`)".into(),
+            });
+        }
         let names = self.case_names();
         for (i, name) in names.iter().enumerate() {
             if names[..i].contains(name) {
@@ -367,6 +383,9 @@ mod tests {
         let e = Dataset::from_yaml("cases:\n  - name: a\n    inputs: 1\n  - name: a\n    inputs: 2\n", "d.yaml")
             .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("cases[1].name"));
+        let e = Dataset::from_yaml("cases: []\nreport_evaluators: [ConfusionMatrixEvaluator]\n", "d.yaml").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("report_evaluators"), "{e}");
+        assert!(Dataset::from_yaml("cases: []\nreport_evaluators: []\n", "d.yaml").is_ok());
         let e = Dataset::from_file("/nonexistent/d.csv").unwrap_err();
         assert!(e.message.contains("cannot be read"), "{e}");
     }

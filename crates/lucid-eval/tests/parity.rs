@@ -130,3 +130,46 @@ async fn verdicts_match_pydantic_evals() {
     eprintln!("{compared} verdicts on {} cases the same as pydantic-evals', {prompts} LLM judge prompts", ours.len());
     assert!(compared >= 60 && prompts >= 5, "{compared} verdicts, {prompts} prompts");
 }
+
+/// A dataset pydantic-evals writes (`Dataset.to_file`: its schema comment, `report_evaluators`,
+/// a `timedelta` as ISO 8601) reads as the same cases and judges.
+#[test]
+fn a_dataset_pydantic_evals_writes_reads_the_same() {
+    let Some(python) = real_part("LUCID_TEST_PYDANTIC_EVALS", ".ci/run installs pydantic-evals and sets it") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("written.yaml");
+    let script = r#"
+import sys
+from datetime import timedelta
+from pydantic_evals import Case, Dataset
+from pydantic_evals.evaluators import Contains, EqualsExpected, LLMJudge, MaxDuration
+Dataset[str, str, dict](
+    name="written",
+    cases=[
+        Case(name="a", inputs="What is 2 + 2?", expected_output="4", metadata={"level": 1},
+             evaluators=[Contains(value="4")]),
+        Case(name="b", inputs="Say hi", evaluators=[LLMJudge(rubric="It greets.", include_input=True)]),
+    ],
+    evaluators=[EqualsExpected(), MaxDuration(seconds=timedelta(seconds=1.5)), MaxDuration(seconds=2)],
+).to_file(sys.argv[1])
+"#;
+    let out = std::process::Command::new(&python).arg("-c").arg(script).arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let dataset = Dataset::from_file(&file).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(dataset.case_names(), ["a", "b"]);
+    assert_eq!(dataset.cases[0].expected_output, Some(Value::String("4".into())));
+    let judges: Vec<Value> = dataset.evaluators.iter().map(|j| serde_json::to_value(j).unwrap()).collect();
+    assert_eq!(
+        judges,
+        [
+            serde_json::json!("EqualsExpected"),
+            serde_json::json!({"MaxDuration": {"seconds": 1.5}}),
+            serde_json::json!({"MaxDuration": {"seconds": 2.0}})
+        ],
+        "{text}"
+    );
+    assert_eq!(dataset.cases[1].evaluators.len(), 1);
+}

@@ -133,7 +133,13 @@ impl JudgeSpec {
             "MaxDuration" => {
                 let m = named("seconds");
                 known(&m, &["seconds"])?;
-                JudgeSpec::MaxDuration { seconds: positive(&m, "seconds")? }
+                // pydantic-evals writes a `timedelta` as ISO 8601 (`PT1.5S`).
+                let seconds = match needs(&m, "seconds")? {
+                    Value::String(text) => iso_duration(&text)
+                        .ok_or_else(|| format!("`seconds` of `{name}` is a number of zero or more, or an ISO 8601 duration (`PT1.5S`), not `{text}`"))?,
+                    _ => positive(&m, "seconds")?,
+                };
+                JudgeSpec::MaxDuration { seconds }
             }
             "MaxTokens" => {
                 let m = named("tokens");
@@ -280,7 +286,7 @@ impl schemars::JsonSchema for JudgeSpec {
                 one("JsonSchema", json!({"description": "the schema, or {schema}"})),
                 one("IsInstance", json!({"description": "the type name, or {type_name}"})),
                 one("ToolTrajectory", json!({"description": "the calls expected ([{name, arguments}]), or {calls, match: exact | in_order | any_order | f1, threshold}"})),
-                one("MaxDuration", json!({"description": "the longest run that passes in seconds, or {seconds}", "oneOf": [{"type": "number", "minimum": 0}, {"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0}}, "required": ["seconds"], "additionalProperties": false}]})),
+                one("MaxDuration", json!({"description": "the longest run that passes in seconds, or {seconds}", "oneOf": [{"type": "number", "minimum": 0}, {"type": "string", "description": "an ISO 8601 duration, as pydantic writes a timedelta: PT1.5S"}, {"type": "object", "properties": {"seconds": {"type": ["number", "string"], "minimum": 0}}, "required": ["seconds"], "additionalProperties": false}]})),
                 one("MaxTokens", json!({"description": "the most tokens that pass, or {tokens}", "oneOf": [{"type": "integer", "minimum": 0}, {"type": "object", "properties": {"tokens": {"type": "integer", "minimum": 0}}, "required": ["tokens"], "additionalProperties": false}]})),
                 one("MaxCost", json!({"description": "the highest cost that passes in US dollars, or {usd}", "oneOf": [{"type": "number", "minimum": 0}, {"type": "object", "properties": {"usd": {"type": "number", "minimum": 0}}, "required": ["usd"], "additionalProperties": false}]})),
                 one("Command", json!({
@@ -309,6 +315,33 @@ impl schemars::JsonSchema for JudgeSpec {
             ]
         })
     }
+}
+
+/// Seconds of an ISO 8601 duration as pydantic writes a `timedelta` (`PT1.5S`,
+/// `P1DT2H3M4.5S`, `P2W`); `None` for anything else, a negative one included.
+fn iso_duration(text: &str) -> Option<f64> {
+    let rest = text.strip_prefix('P')?;
+    let (date, time) = rest.split_once('T').unwrap_or((rest, ""));
+    if rest.is_empty() || rest.ends_with('T') {
+        return None;
+    }
+    let mut total = 0.0;
+    for (part, units) in
+        [(date, &[('W', 604_800.0), ('D', 86_400.0)][..]), (time, &[('H', 3600.0), ('M', 60.0), ('S', 1.0)][..])]
+    {
+        let mut part = part;
+        for (unit, scale) in units {
+            if let Some(at) = part.find(*unit) {
+                let n: f64 = part[..at].parse().ok().filter(|n: &f64| n.is_finite() && *n >= 0.0)?;
+                total += n * scale;
+                part = &part[at + 1..];
+            }
+        }
+        if !part.is_empty() {
+            return None;
+        }
+    }
+    Some(total)
 }
 
 #[cfg(test)]
@@ -340,6 +373,15 @@ mod tests {
     fn each_form_of_the_new_judges_reads() {
         assert_eq!(judge("MaxDuration: 1.5"), JudgeSpec::MaxDuration { seconds: 1.5 });
         assert_eq!(judge("MaxDuration: {seconds: 2}"), JudgeSpec::MaxDuration { seconds: 2.0 });
+        // As pydantic-evals 2.62 writes `MaxDuration(seconds=timedelta(...))`.
+        assert_eq!(judge("MaxDuration: PT1.5S"), JudgeSpec::MaxDuration { seconds: 1.5 });
+        assert_eq!(judge("MaxDuration: PT2M0.005S"), JudgeSpec::MaxDuration { seconds: 120.005 });
+        assert_eq!(judge("MaxDuration: {seconds: P1DT1H}"), JudgeSpec::MaxDuration { seconds: 90_000.0 });
+        assert_eq!(judge("MaxDuration: P1W"), JudgeSpec::MaxDuration { seconds: 604_800.0 });
+        for bad in ["PT", "P", "PT-1S", "PT1X", "1S", "PT1S2"] {
+            let e = serde_norway::from_str::<JudgeSpec>(&format!("MaxDuration: {bad}")).unwrap_err().to_string();
+            assert!(e.contains("ISO 8601"), "{bad}: {e}");
+        }
         assert_eq!(judge("MaxTokens: 100"), JudgeSpec::MaxTokens { tokens: 100 });
         assert_eq!(judge("MaxCost: {usd: 0.5}"), JudgeSpec::MaxCost { usd: 0.5 });
         let shell = CommandLine::Shell("pytest -q".into());
