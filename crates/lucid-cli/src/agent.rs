@@ -37,6 +37,10 @@ pub async fn builder(
     for (model, price) in &settings.prices {
         b = b.price(model.clone(), *price);
     }
+    // Small models call a tool again for an answer they have; the in-process one is small.
+    if settings.skip_repeated_calls.unwrap_or(cfg.provider == crate::config::LOCAL) {
+        b = b.hook(lucid::hooks::RepeatedCalls::default());
+    }
     if let Some(s) = &settings.system {
         b = b.system(s.clone());
     }

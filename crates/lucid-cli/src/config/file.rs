@@ -62,6 +62,11 @@ pub struct Settings {
     pub tool_env: Option<Vec<String>>,
     /// `shell` commands may reach the network (default: no network but loopback).
     pub shell_network: Option<bool>,
+    /// A tool call that asks again what the conversation already answers (the same call,
+    /// or an earlier result as its arguments) is not run, and the next step offers text
+    /// only (`lucid::hooks::RepeatedCalls`). Default: on for the in-process model, off for
+    /// the others.
+    pub skip_repeated_calls: Option<bool>,
     /// Protected paths the file tools may write all the same (`".env*"`…; see
     /// `lucid_tools::PROTECTED`).
     pub writable_protected: Option<Vec<String>>,
@@ -373,6 +378,7 @@ fn overlay(mut top: Settings, profile: Settings) -> Settings {
         python,
         tool_env,
         shell_network,
+        skip_repeated_calls,
         db,
         db_project,
         writable_protected,

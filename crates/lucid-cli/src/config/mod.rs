@@ -18,7 +18,7 @@ mod starter;
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use model::ModelConfig;
+pub use model::{LOCAL, ModelConfig};
 pub use resolve::{resolve, resolve_named, resolve_with_source};
 
 use crate::args::{AgentArgs, ToolDefaults};
@@ -62,6 +62,8 @@ pub struct AgentSettings {
     pub isolated_tool_env: bool,
     /// `shell` commands may reach the network.
     pub shell_network: bool,
+    /// `skip_repeated_calls` of the configuration (unset: on for the in-process model).
+    pub skip_repeated_calls: Option<bool>,
     pub db: Option<String>,
     /// The project `schema_history` keeps the database's versions under.
     pub db_project: Option<String>,
@@ -194,6 +196,7 @@ pub fn agent_settings(args: &AgentArgs, file: &Settings, defaults: ToolDefaults)
         tool_env: file.tool_env.clone().unwrap_or_default(),
         isolated_tool_env: false,
         shell_network: file.shell_network.unwrap_or(false),
+        skip_repeated_calls: file.skip_repeated_calls,
         db,
         db_project: file.db_project.clone(),
         writable_protected: file.writable_protected.clone().unwrap_or_default(),

@@ -67,6 +67,7 @@
 //! let agent = lucid::Agent::builder(model).hook(Guard::default()).build();
 //! ```
 
+mod repeat;
 mod state;
 
 use std::borrow::Cow;
@@ -74,6 +75,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
+pub use repeat::RepeatedCalls;
 pub use state::{HookState, TurnStart};
 
 use crate::approval::Approvals;
@@ -113,6 +115,11 @@ pub struct HookContext<'a> {
     pub prompt_cost_usd: Option<f64>,
     /// What the session spent before this turn (its stored total, for a stored session).
     pub session: crate::outcome::Spend,
+    /// The conversation so far, where the point has it: before a tool call, every message
+    /// up to the model's message that made the call (a hook can see what was asked and
+    /// answered before: [`RepeatedCalls`]); empty elsewhere (a model call's messages are
+    /// its [`ModelCall::messages`]).
+    pub messages: &'a [Message],
 }
 
 /// The request of one model call, as a hook may edit it. Each part is borrowed from the

@@ -70,6 +70,7 @@ impl RunState {
             prompt_tokens: None,
             prompt_cost_usd: None,
             session: self.session,
+            messages: &[],
         }
     }
 

@@ -11,7 +11,7 @@ use super::Session;
 use super::run_state::{RunState, record};
 use super::stream::Events;
 use crate::agent::{AgentConfig, AgentEvent};
-use crate::hooks::{SpanOf, Step, ToolCallDecision};
+use crate::hooks::{HookContext, SpanOf, Step, ToolCallDecision};
 use crate::message::{Message, ToolCall};
 use crate::tool::{ToolContext, ToolOutcome};
 
@@ -42,7 +42,10 @@ impl Session {
                 plans.push(Plan::Answer(ToolOutcome::error(why.to_string())));
                 continue;
             }
-            let cx = run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals);
+            let cx = HookContext {
+                messages: self.context.messages(),
+                ..run.hook_context(config, self.id.as_deref(), self.owner.as_deref(), &self.approvals)
+            };
             let allowed = match config.hooks.before_tool_call(&cx, c).await {
                 ToolCallDecision::Allow => c.clone(),
                 ToolCallDecision::Replace(arguments) => ToolCall { arguments, ..c.clone() },

@@ -164,6 +164,7 @@ impl Session {
             prompt_tokens: None,
             prompt_cost_usd: None,
             session: run_session,
+            messages: &[],
         };
         config.hooks.turn_end(&cx, &result).await;
         Ok(result)
