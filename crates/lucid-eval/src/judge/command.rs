@@ -107,11 +107,13 @@ fn kill_group(pid: Option<u32>) {
 #[cfg(not(unix))]
 fn kill_group(_: Option<u32>) {}
 
-/// Runs `line` in `workdir` for at most `timeout`: the verdict passes on exit 0.
+/// Runs `line` in `workdir` for at most `timeout`: the verdict passes on exit 0. It gets
+/// the dataset's folder, absolute, in `LUCID_EVAL_DATASET_DIR`.
 pub(crate) async fn judge(
     line: &CommandLine,
     timeout: Duration,
     workdir: Option<&Path>,
+    dataset_dir: Option<&Path>,
 ) -> Result<Verdict, JudgeError> {
     let shown = line.to_string();
     let Some(workdir) = workdir else {
@@ -138,6 +140,9 @@ pub(crate) async fn judge(
         if let Some(value) = std::env::var_os(var) {
             cmd.env(var, value);
         }
+    }
+    if let Some(dir) = dataset_dir.and_then(|d| std::fs::canonicalize(d).ok()) {
+        cmd.env("LUCID_EVAL_DATASET_DIR", dir);
     }
     cmd.current_dir(workdir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
     // Its own process group, so what the command starts is killed with it.
@@ -206,7 +211,7 @@ mod tests {
     }
 
     async fn run(line: CommandLine, timeout: Duration, dir: &Path) -> Verdict {
-        judge(&line, timeout, Some(dir)).await.unwrap()
+        judge(&line, timeout, Some(dir), None).await.unwrap()
     }
 
     /// A fresh folder of the test's own, removed when dropped.
@@ -260,6 +265,19 @@ mod tests {
         let v =
             run(shell("test -z \"$LUCID_EVAL_TEST_SECRET\" && test -n \"$PATH\""), Duration::from_secs(30), &dir).await;
         assert!(v.passed, "{v:?}");
+    }
+
+    #[tokio::test]
+    async fn the_datasets_folder_is_told_absolute() {
+        let (dir, data) = (temp_dir("in"), temp_dir("dataset"));
+        std::fs::write(data.join("check.sh"), "exit 0").unwrap();
+        let line = shell(
+            "test \"$LUCID_EVAL_DATASET_DIR\" = \"$(cd \"$LUCID_EVAL_DATASET_DIR\" && pwd -P)\" && sh \"$LUCID_EVAL_DATASET_DIR/check.sh\"",
+        );
+        let v = judge(&line, Duration::from_secs(30), Some(&dir), Some(&data)).await.unwrap();
+        assert!(v.passed, "{v:?}");
+        let v = judge(&line, Duration::from_secs(30), Some(&dir), None).await.unwrap();
+        assert!(!v.passed, "no dataset folder, no variable");
     }
 
     #[tokio::test]
@@ -323,7 +341,7 @@ mod tests {
     async fn dropping_the_judging_kills_what_the_command_started() {
         let dir = temp_dir("dropped");
         let line = shell(GRANDCHILD);
-        let judging = judge(&line, Duration::from_secs(300), Some(&dir));
+        let judging = judge(&line, Duration::from_secs(300), Some(&dir), None);
         // The runner gives up on the case (its budget, Ctrl-C) once the grandchild runs: the
         // judging is dropped.
         let pid = tokio::select! {
@@ -356,7 +374,7 @@ mod tests {
 
     #[tokio::test]
     async fn without_a_project_folder_it_fails_saying_so() {
-        let v = judge(&shell("true"), Duration::from_secs(5), None).await.unwrap();
+        let v = judge(&shell("true"), Duration::from_secs(5), None, None).await.unwrap();
         assert!(!v.passed && v.reason.unwrap().contains("no project folder"));
     }
 
@@ -371,7 +389,7 @@ mod tests {
     async fn a_program_that_does_not_exist_is_an_error() {
         let dir = temp_dir("missing");
         let line = CommandLine::Args(vec!["lucid-eval-no-such-program".into()]);
-        let e = judge(&line, Duration::from_secs(5), Some(&dir)).await.unwrap_err();
+        let e = judge(&line, Duration::from_secs(5), Some(&dir), None).await.unwrap_err();
         assert!(e.to_string().contains("could not start"), "{e}");
     }
 }

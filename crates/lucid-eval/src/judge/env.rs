@@ -217,7 +217,9 @@ impl Judge for JudgeSpec {
     ) -> BoxFuture<'a, Result<Option<Verdict>, JudgeError>> {
         match self {
             JudgeSpec::Command { run, timeout } => {
-                Box::pin(async move { command::judge(run, *timeout, answer.workdir).await.map(Some) })
+                Box::pin(
+                    async move { command::judge(run, *timeout, answer.workdir, answer.dataset_dir).await.map(Some) },
+                )
             }
             JudgeSpec::LlmJudge { rubric, model, include_input, include_expected_output } => {
                 let ask = llm::Ask {

@@ -184,6 +184,9 @@ pub struct Answer<'a> {
     pub spent: Spent,
     /// The case's project folder after the agent ran (where `Command` runs).
     pub workdir: Option<&'a Path>,
+    /// The dataset's folder (a `Command` finds it in `LUCID_EVAL_DATASET_DIR`: a checker
+    /// kept there is out of the agent's reach).
+    pub dataset_dir: Option<&'a Path>,
 }
 
 impl<'a> Answer<'a> {
@@ -197,6 +200,7 @@ impl<'a> Answer<'a> {
             metadata: None,
             spent: Spent::default(),
             workdir: None,
+            dataset_dir: None,
         }
     }
 
@@ -228,6 +232,11 @@ impl<'a> Answer<'a> {
     /// With the case's project folder.
     pub fn workdir(self, workdir: Option<&'a Path>) -> Self {
         Answer { workdir, ..self }
+    }
+
+    /// With the dataset's folder.
+    pub fn dataset_dir(self, dataset_dir: Option<&'a Path>) -> Self {
+        Answer { dataset_dir, ..self }
     }
 }
 

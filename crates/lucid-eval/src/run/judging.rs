@@ -30,6 +30,7 @@ pub(super) struct Judged {
     pub(super) metadata: Option<Value>,
     pub(super) spent: Spent,
     pub(super) workdir: Option<PathBuf>,
+    pub(super) dataset_dir: Option<PathBuf>,
 }
 
 impl Judged {
@@ -41,6 +42,7 @@ impl Judged {
             .metadata(self.metadata.as_ref())
             .spent(self.spent)
             .workdir(self.workdir.as_deref())
+            .dataset_dir(self.dataset_dir.as_deref())
     }
 }
 

@@ -464,6 +464,7 @@ impl Runner {
                 model_calls: attempt.model_calls,
             },
             workdir: outcome.workdir.or_else(|| scratch.as_ref().map(|s| s.workdir.clone())),
+            dataset_dir: dataset.folder.as_ref().map(|f| if f.as_os_str().is_empty() { ".".into() } else { f.clone() }),
         };
         let judging = judging::Judging {
             limit: self.judge_time,
