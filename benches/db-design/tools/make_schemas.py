@@ -293,6 +293,8 @@ def sample(db):
     """Keeps at most MAX_ROWS rows a table, each child's rows chosen among those whose
     parents were kept; rows left dangling by a cycle are then deleted until none is."""
     kept = sqlite3.connect(":memory:")
+    # The rows kept so far, copied beside the source for the EXISTS tests below.
+    db.execute("ATTACH DATABASE ':memory:' AS kept")
     for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"):
         kept.execute(sql)
     for t in order_parents_first(db):
@@ -308,9 +310,7 @@ def sample(db):
             inner = " AND ".join(f"p.{q(b)} = c.{q(a)}" for a, b in zip(frm, to))
             nulls = " OR ".join(f"c.{q(a)} IS NULL" for a in frm)
             conds.append((parent, frm, to, f"({nulls} OR EXISTS (SELECT 1 FROM kept.{q(parent)} p WHERE {inner}))"))
-        kept.commit()
-        db.execute("ATTACH DATABASE ':memory:' AS kept") if "kept" not in [r[1] for r in db.execute("PRAGMA database_list")] else None
-        # Copy the kept parents into the source's attached database for the EXISTS checks.
+        # The kept parents, copied into the source's attached database for the EXISTS tests.
         for parent, _, _, _ in conds:
             db.execute(f"DROP TABLE IF EXISTS kept.{q(parent)}")
             pcols = [r[1] for r in db.execute(f"PRAGMA table_info({q(parent)})")]
