@@ -2,9 +2,9 @@
 # Makes the benchmark's SQLite databases from schemas/<name>.sqlite.sql, with python3's
 # sqlite3 only:
 #   bash benches/db-design/build.sh [OUT]      (OUT defaults to benches/db-design/dbs)
-# Each schema becomes OUT/<name>/<name>.db, the folder a case starts in (its `project`),
-# with OUT/<name>/.bench/invariants.py beside it: the dataset's Command judges run
-# `python3 .bench/invariants.py <name>.db '<json>'` in the attempt's copy of that folder.
+# Each schema becomes OUT/<name>/<name>.db, the folder a case starts in (its `project`);
+# the dataset's Command judges run invariants.py from the dataset's folder
+# ($LUCID_EVAL_DATASET_DIR) on the attempt's copy of the database.
 # Existing databases are made again from scratch.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,7 +12,7 @@ out="${1:-$here/dbs}"
 mkdir -p "$out"
 for sql in "$here"/schemas/*.sqlite.sql; do
   name="$(basename "$sql" .sqlite.sql)"
-  mkdir -p "$out/$name/.bench"
+  mkdir -p "$out/$name"
   rm -f "$out/$name/$name.db"
   python3 - "$sql" "$out/$name/$name.db" <<'PY'
 import sqlite3, sys
@@ -28,5 +28,4 @@ db.execute("VACUUM")
 db.close()
 print(f"{dst}: {tables} tables")
 PY
-  cp "$here/invariants.py" "$out/$name/.bench/invariants.py"
 done

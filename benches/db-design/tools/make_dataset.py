@@ -93,7 +93,8 @@ def write_dataset(path):
         "# The db-design benchmark: schema-change requests over five public sample schemas.",
         "# Written by tools/make_dataset.py from tools/cases.py: edit those, not this file.",
         "# Run `bash benches/db-design/build.sh` first: each case starts in a copy of",
-        "# dbs/<schema>/ (its database and .bench/invariants.py, the Command judge's checker).",
+        "# dbs/<schema>/ (its database); the Command judge runs invariants.py from the dataset's",
+        "# folder (LUCID_EVAL_DATASET_DIR), out of the agent's reach.",
         "name: db-design",
         "agent: db-design",
         "cases:",
@@ -105,7 +106,8 @@ def write_dataset(path):
             md = metadata(db, schema, case)
             tags = [case["size"], schema] + (["unclear"] if case.get("unclear") else [])
             judge_input = {"invariants": md["invariants"]}
-            run = ["python3", ".bench/invariants.py", f"{schema}.db", json.dumps(judge_input, ensure_ascii=False)]
+            run = ["sh", "-c", 'exec python3 "$LUCID_EVAL_DATASET_DIR/invariants.py" "$@"', "invariants",
+                   f"{schema}.db", json.dumps(judge_input, ensure_ascii=False)]
             lines += [
                 f"  - name: {case['name']}",
                 f"    inputs: {yaml_str(case['prompt'])}",
