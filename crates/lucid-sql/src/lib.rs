@@ -41,6 +41,8 @@ compile_error!("lucid-sql needs the feature `sqlite` or `postgres` (or both): a 
 mod catalogue;
 #[cfg(feature = "sqlite")]
 mod diff;
+#[cfg(feature = "sqlite")]
+mod dryrun;
 mod guard;
 #[cfg(feature = "sqlite")]
 mod history;
@@ -48,9 +50,13 @@ mod history;
 mod history_pg;
 mod lexer;
 #[cfg(feature = "sqlite")]
+mod lint;
+#[cfg(feature = "sqlite")]
 mod migrate;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(feature = "sqlite")]
+mod review;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod table;
@@ -72,6 +78,8 @@ pub(crate) use history::HistoryStore;
 pub use history::{SchemaHistory, SchemaHistoryTool, Version, project_of};
 #[cfg(feature = "sqlite")]
 pub use migrate::SqlMigrate;
+#[cfg(feature = "sqlite")]
+pub use review::{Finding, Review, Severity, StatementEffect};
 pub use table::Table;
 
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec, parse_args};
@@ -223,6 +231,31 @@ impl Database {
             Backend::Sqlite(db) => db.apply(sql).await,
             #[cfg(feature = "postgres")]
             Backend::Postgres(db) => db.apply(sql).await,
+        }
+    }
+
+    /// Rehearses a migration on a scratch copy made in a folder of its own under `parent`
+    /// (removed after): `up`, then `down` (or, without it, the DDL back to the schema
+    /// before), measured and compared ([`Review`]). The database itself is only read.
+    /// `None` where no rehearsal is made yet (Postgres).
+    #[cfg(feature = "sqlite")]
+    pub async fn rehearse(
+        &self,
+        up: &str,
+        down: Option<&str>,
+        parent: &std::path::Path,
+    ) -> Result<Option<Review>, SqlError> {
+        match &self.backend {
+            Backend::Sqlite(db) => {
+                let (path, up, down, parent) =
+                    (db.path().to_path_buf(), up.to_string(), down.map(str::to_string), parent.to_path_buf());
+                tokio::task::spawn_blocking(move || dryrun::rehearse(&path, &up, down.as_deref(), &parent))
+                    .await
+                    .map_err(|e| SqlError::Database(format!("the rehearsal's thread failed: {e}")))?
+                    .map(Some)
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => Ok(None),
         }
     }
 

@@ -1,0 +1,210 @@
+//! `sql_migrate` rehearses every migration on a scratch copy of a real SQLite file before
+//! it touches the database: the effects and the data lost are reported, the lint flags
+//! what destroys or breaks, a `down` that does not restore is refused (naming what
+//! differs) unless the call says `irreversible`, a migration that fails half-way changes
+//! nothing anywhere, and hostile ones are refused.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lucid::Tool;
+use lucid_sql::{Database, SchemaHistory, SqlMigrate};
+use serde_json::{Value, json};
+
+/// A fresh folder with `shop.db` made by `setup`, its own scratch folder, and the tool.
+fn setup(name: &str, sql: &str) -> (PathBuf, SqlMigrate) {
+    let dir = std::env::temp_dir().join(format!("lucid-dry-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("scratch")).unwrap();
+    let path = dir.join("shop.db");
+    rusqlite::Connection::open(&path).unwrap().execute_batch(sql).unwrap();
+    let db = Arc::new(Database::open(path.to_str().unwrap()).unwrap());
+    let history = SchemaHistory::open(dir.join("lucid.db"), "p").unwrap();
+    let migrate = SqlMigrate::new(db, history, &dir).scratch_dir(dir.join("scratch"));
+    (dir, migrate)
+}
+
+const CITY: &str = "CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT);
+    CREATE INDEX idx_x ON city (name);
+    INSERT INTO city VALUES (1, 'Lyon', 'a@x'), (2, 'Nice', 'b@x'), (3, 'Metz', 'c@x');";
+
+async fn run(migrate: &SqlMigrate, args: Value) -> Result<Value, String> {
+    match migrate.invoke(args, Default::default()).await {
+        Ok(out) => Ok(serde_json::from_str(&out).unwrap()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A city's row.
+type City = (i64, String, Option<String>);
+
+/// The file's whole schema and rows, to show it was not touched.
+fn contents(path: &Path) -> (Vec<String>, Vec<City>) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut s = conn.prepare("SELECT sql FROM sqlite_schema ORDER BY name").unwrap();
+    let schema = s.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
+    let rows = match conn.prepare("SELECT id, name, email FROM city ORDER BY id") {
+        Ok(mut s) => {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().collect::<Result<_, _>>().unwrap()
+        }
+        Err(_) => Vec::new(),
+    };
+    (schema, rows)
+}
+
+fn nothing_written(dir: &Path) {
+    assert!(!dir.join("migrations").exists(), "no migration file");
+    assert_eq!(std::fs::read_dir(dir.join("scratch")).unwrap().count(), 0, "the scratch copy is gone");
+}
+
+#[tokio::test]
+async fn a_migration_that_restores_is_applied_and_its_effects_reported() {
+    let (dir, migrate) = setup("restores", CITY);
+    let up = "ALTER TABLE city ADD COLUMN people INTEGER; UPDATE city SET people = 1000 WHERE id < 3; \
+              CREATE INDEX city_people ON city (people)";
+    let down = "DROP INDEX city_people; ALTER TABLE city DROP COLUMN people";
+    let out = run(&migrate, json!({"name": "people", "up": up, "down": down})).await.unwrap();
+    let review = &out["review"];
+    assert_eq!(review["restores"], true, "{out}");
+    assert_eq!(out["irreversible"], false);
+    assert_eq!(review["statements"][0]["changes"], json!(["column people added to city"]), "{review}");
+    assert_eq!(review["statements"][1]["rows_affected"], 2, "{review}");
+    assert_eq!(review["statements"][2]["changes"], json!(["index city_people on city added"]), "{review}");
+    assert_eq!(review["lost"], json!([]));
+    assert_eq!(review["lint"], json!([]), "{review}");
+    let (_, rows) = contents(&dir.join("shop.db"));
+    assert_eq!(rows.len(), 3);
+    let people: i64 = rusqlite::Connection::open(dir.join("shop.db"))
+        .unwrap()
+        .query_row("SELECT count(people) FROM city", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(people, 2, "applied to the real database");
+    assert_eq!(std::fs::read_dir(dir.join("scratch")).unwrap().count(), 0, "the scratch copy is gone");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn a_down_that_forgets_an_index_is_refused_naming_it_unless_irreversible() {
+    let (dir, migrate) = setup("index", CITY);
+    let shop = dir.join("shop.db");
+    let was = contents(&shop);
+    let args = json!({"name": "note", "up": "DROP INDEX idx_x; ALTER TABLE city ADD COLUMN note TEXT",
+                      "down": "ALTER TABLE city DROP COLUMN note"});
+    let err = run(&migrate, args.clone()).await.unwrap_err();
+    assert!(err.contains("down does not restore: index idx_x on city is missing"), "{err}");
+    assert!(err.contains("nothing was applied") && err.contains("irreversible"), "{err}");
+    assert_eq!(contents(&shop), was, "the real database is untouched");
+    nothing_written(&dir);
+
+    let mut agreed = args;
+    agreed["irreversible"] = json!(true);
+    let out = run(&migrate, agreed).await.unwrap();
+    assert_eq!(out["irreversible"], true, "{out}");
+    assert_eq!(out["review"]["not_restored"], json!(["index idx_x on city is missing"]), "{out}");
+    assert_ne!(contents(&shop), was, "applied once the user agreed");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn drop_column_on_a_filled_table_is_flagged_and_the_review_shows_the_values_lost() {
+    let (dir, migrate) = setup("drop", CITY);
+    let args = json!({"name": "no email", "up": "ALTER TABLE city DROP COLUMN email",
+                      "down": "ALTER TABLE city ADD COLUMN email TEXT"});
+    let review = migrate.review(&args).await.unwrap().unwrap();
+    let text = review.to_text();
+    println!("{text}");
+    assert_eq!(review.lost, ["3 values of column email of city (dropped)"]);
+    assert!(review.findings.iter().any(|f| f.rule == "drop-column-with-data" && f.why.contains("3 values")));
+    assert!(text.contains("Data lost: 3 values of column email of city (dropped)"), "{text}");
+    assert!(text.contains("Lint warning [drop-column-with-data]"), "{text}");
+    assert!(text.contains("down does not restore: the values of table city are not restored: email"), "{text}");
+    assert!(text.contains("1. ALTER TABLE city DROP COLUMN email — 0 rows affected; column email dropped from city"));
+
+    let err = run(&migrate, args.clone()).await.unwrap_err();
+    assert!(err.contains("email (3 values before, 0 after)"), "{err}");
+    nothing_written(&dir);
+    let mut agreed = args;
+    agreed["irreversible"] = json!(true);
+    let out = run(&migrate, agreed).await.unwrap();
+    assert_eq!(out["review"]["lost"], json!(["3 values of column email of city (dropped)"]));
+    assert_eq!(out["review"]["lint"][0]["rule"], "drop-column-with-data");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn a_migration_that_breaks_foreign_keys_is_refused_and_a_key_without_index_flagged() {
+    let (dir, migrate) = setup("fk", CITY);
+    let was = contents(&dir.join("shop.db"));
+    let make = "CREATE TABLE visit (id INTEGER PRIMARY KEY, city INTEGER REFERENCES city(id))";
+    let err = run(&migrate, json!({"name": "visits", "up": format!("{make}; INSERT INTO visit VALUES (1, 99)")}))
+        .await
+        .unwrap_err();
+    // Refused by SQLite's enforcement on the scratch copy where foreign keys are on (the
+    // bundled SQLite), by `PRAGMA foreign_key_check` after up where they are off.
+    assert!(
+        err.contains("FOREIGN KEY constraint failed")
+            || (err.contains("[foreign-key-check]") && err.contains("1 in visit")),
+        "{err}"
+    );
+    assert_eq!(contents(&dir.join("shop.db")), was);
+    nothing_written(&dir);
+
+    let out = run(&migrate, json!({"name": "visits", "up": format!("{make}; INSERT INTO visit VALUES (1, 2)")}))
+        .await
+        .unwrap();
+    let lint = &out["review"]["lint"];
+    assert_eq!(lint[0]["rule"], "foreign-key-without-index", "{out}");
+    assert!(lint[0]["why"].as_str().unwrap().contains("CREATE INDEX … ON visit (city)"), "{out}");
+    assert_eq!(out["review"]["restores"], true, "the default down drops the table: {out}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn a_migration_failing_half_way_changes_nothing_on_the_database_or_the_scratch_copy() {
+    let (dir, migrate) = setup("half", CITY);
+    let shop = dir.join("shop.db");
+    let was = contents(&shop);
+    let bytes = std::fs::read(&shop).unwrap();
+    let up = "CREATE TABLE a (x); INSERT INTO a VALUES (1); DELETE FROM city; UPDATE city SET name = no_such_column";
+    let err = run(&migrate, json!({"name": "half", "up": up})).await.unwrap_err();
+    assert!(err.contains("statement 4 failed") && err.contains("rolled back"), "{err}");
+    assert!(err.contains("the database was not touched"), "{err}");
+    assert_eq!(contents(&shop), was);
+    assert_eq!(std::fs::read(&shop).unwrap(), bytes, "not one byte of the real file changed");
+    nothing_written(&dir);
+    assert!(SchemaHistory::open(dir.join("lucid.db"), "p").unwrap().list().await.unwrap().is_empty());
+
+    // A down that fails is a down that does not restore.
+    let err = run(&migrate, json!({"name": "b", "up": "CREATE TABLE b (x)", "down": "DROP TABLE nowhere"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("down does not restore: down fails after up") && err.contains("no such table"), "{err}");
+    assert_eq!(contents(&shop), was);
+    nothing_written(&dir);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn hostile_migrations_are_refused_with_a_clear_message() {
+    let (dir, migrate) = setup("hostile", CITY);
+    let shop = dir.join("shop.db");
+    let was = contents(&shop);
+    let other = dir.join("other.db");
+    for (args, said) in [
+        (json!({"name": "x", "up": format!("ATTACH '{}' AS o; CREATE TABLE o.t (x)", other.display())}), "ATTACH"),
+        (
+            json!({"name": "x", "up": "CREATE TABLE t (x)", "down": format!("ATTACH '{}' AS o", other.display())}),
+            "the migration's down was refused at its statement 1",
+        ),
+        (json!({"name": "../../x", "up": "CREATE TABLE t (x)"}), "reads as a path"),
+        (json!({"name": "a\\..\\x", "up": "CREATE TABLE t (x)"}), "reads as a path"),
+    ] {
+        let err = run(&migrate, args.clone()).await.unwrap_err();
+        assert!(err.contains(said) && err.contains("nothing was run"), "{args}: {err}");
+    }
+    assert_eq!(contents(&shop), was);
+    assert!(!other.exists(), "no file attached");
+    assert!(!dir.parent().unwrap().join("x.up.sql").exists());
+    nothing_written(&dir);
+    std::fs::remove_dir_all(dir).ok();
+}
