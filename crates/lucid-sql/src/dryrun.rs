@@ -103,7 +103,7 @@ pub(super) fn rehearse(path: &Path, up: &str, down: Option<&str>, parent: &Path)
         foreign_keys_unreadable,
         integrity: integrity_check(&conn)?,
     };
-    let findings = lint(&up, &before, &after, &checks);
+    let findings = lint(Dialect::Sqlite, &up, &before, &after, &checks);
 
     let down = given_down.unwrap_or_else(|| migration(&after.tables, &before.tables));
     let mut not_restored = Vec::new();
@@ -136,7 +136,7 @@ fn scratch_error(e: rusqlite::Error) -> SqlError {
     SqlError::Database(format!("the scratch copy: {e}"))
 }
 
-fn first_line(statement: &str) -> String {
+pub(super) fn first_line(statement: &str) -> String {
     let line = statement.lines().next().unwrap_or("").trim();
     let cut: String = line.chars().take(100).collect();
     if cut.len() < statement.trim().len() { format!("{cut}…") } else { cut }

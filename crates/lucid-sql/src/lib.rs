@@ -43,6 +43,8 @@ mod catalogue;
 mod diff;
 #[cfg(feature = "sqlite")]
 mod dryrun;
+#[cfg(all(feature = "sqlite", feature = "postgres"))]
+mod dryrun_pg;
 mod guard;
 #[cfg(feature = "sqlite")]
 mod history;
@@ -236,8 +238,10 @@ impl Database {
 
     /// Rehearses a migration on a scratch copy made in a folder of its own under `parent`
     /// (removed after): `up`, then `down` (or, without it, the DDL back to the schema
-    /// before), measured and compared ([`Review`]). The database itself is only read.
-    /// `None` where no rehearsal is made yet (Postgres).
+    /// before), measured and compared ([`Review`]). A SQLite file is only read (and
+    /// copied); on Postgres the rehearsal is one transaction on the database that is
+    /// rolled back, which holds the locks `up` takes until then. `None` is kept for a
+    /// database with no rehearsal.
     #[cfg(feature = "sqlite")]
     pub async fn rehearse(
         &self,
@@ -255,7 +259,7 @@ impl Database {
                     .map(Some)
             }
             #[cfg(feature = "postgres")]
-            Backend::Postgres(_) => Ok(None),
+            Backend::Postgres(db) => dryrun_pg::rehearse(db, up, down, self.limits.timeout).await.map(Some),
         }
     }
 

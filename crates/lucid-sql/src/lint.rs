@@ -4,6 +4,7 @@
 //! rebuilt by copy), and what SQLite's own checks (`foreign_key_check`,
 //! `integrity_check`) say after it. Each finding names its rule and says why.
 
+use super::guard::Dialect;
 use super::lexer::{Rules, Token, lex};
 use super::review::{Finding, Severity, Snapshot};
 use super::table::TableSchema;
@@ -23,7 +24,13 @@ pub(super) struct Checks {
 }
 
 /// The findings of `up` (its statements, the snapshots before and after it, the checks).
-pub(super) fn lint(statements: &[String], before: &Snapshot, after: &Snapshot, checks: &Checks) -> Vec<Finding> {
+pub(super) fn lint(
+    dialect: Dialect,
+    statements: &[String],
+    before: &Snapshot,
+    after: &Snapshot,
+    checks: &Checks,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut push = |rule, severity, why: String| out.push(Finding { rule, severity, why });
     let find = |list: &[TableSchema], name: &str| list.iter().find(|t| t.name == name).cloned();
@@ -62,6 +69,21 @@ pub(super) fn lint(statements: &[String], before: &Snapshot, after: &Snapshot, c
         for c in &t.columns {
             let was = old.columns.iter().find(|o| o.name == c.name);
             if let Some(o) = was
+                && dialect == Dialect::Postgres
+                && o.ty != c.ty
+            {
+                push(
+                    "type-change-rewrites",
+                    if rows > 0 { Severity::Warning } else { Severity::Note },
+                    format!(
+                        "column {} of {} changes from {} to {}: Postgres rewrites the table's {rows} rows (and its \
+                         indexes) under an ACCESS EXCLUSIVE lock, blocking reads and writes, and a value that does \
+                         not convert fails the migration",
+                        c.name, t.name, o.ty, c.ty
+                    ),
+                );
+            } else if let Some(o) = was
+                && dialect == Dialect::Sqlite
                 && affinity(&o.ty) != affinity(&c.ty)
             {
                 let filled = before.data.get(&t.name).and_then(|d| d.filled.get(&c.name)).copied().unwrap_or(0);
@@ -117,6 +139,21 @@ pub(super) fn lint(statements: &[String], before: &Snapshot, after: &Snapshot, c
                         t.name,
                         t.name,
                         c.name
+                    ),
+                );
+            }
+        }
+    }
+    if dialect == Dialect::Postgres {
+        for table in indexed(statements) {
+            let rows = before.data.get(&table).map_or(0, |d| d.rows);
+            if rows > 0 {
+                push(
+                    "create-index-locks-writes",
+                    Severity::Warning,
+                    format!(
+                        "CREATE INDEX on {table} blocks its writes while it reads its {rows} rows; on a busy table \
+                         build it with CREATE INDEX CONCURRENTLY outside the migration"
                     ),
                 );
             }
@@ -196,6 +233,35 @@ fn shown_type(ty: &str) -> &str {
     if ty.is_empty() { "(no type)" } else { ty }
 }
 
+/// The tables `CREATE [UNIQUE] INDEX [name] ON [ONLY] table` index, named as a schema
+/// lists them (`schema.table`, `public` left out).
+fn indexed(statements: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in statements {
+        let Ok(tokens) = lex(s, Rules::Postgres) else { continue };
+        let t: Vec<Token> =
+            tokens.into_iter().map(|l| l.token).filter(|t| !matches!(t, Token::Space | Token::Comment)).collect();
+        let kw = |i: usize, k: &str| matches!(t.get(i), Some(Token::Word { value, quoted: false }) if value.eq_ignore_ascii_case(k));
+        if !(kw(0, "CREATE") && (kw(1, "INDEX") || (kw(1, "UNIQUE") && kw(2, "INDEX")))) {
+            continue;
+        }
+        let Some(on) = (2..t.len().min(10)).find(|&i| kw(i, "ON")) else { continue };
+        let at = if kw(on + 1, "ONLY") { on + 2 } else { on + 1 };
+        let name = |i: usize| match t.get(i) {
+            Some(Token::Word { value, .. }) => Some(value.clone()),
+            _ => None,
+        };
+        match (name(at), t.get(at + 1), name(at + 2)) {
+            (Some(schema), Some(Token::Period), Some(table)) if schema != "public" => {
+                out.push(format!("{schema}.{table}"));
+            }
+            (Some(_), Some(Token::Period), Some(table)) | (Some(table), ..) => out.push(table),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The tables and columns renamed by `ALTER TABLE … RENAME [COLUMN] … TO …`: (old, new),
 /// a column as `table.column`.
 fn renames(statements: &[String]) -> Vec<(String, String)> {
@@ -267,7 +333,7 @@ mod tests {
             foreign_keys_unreadable: None,
             integrity: vec!["row 3 missing from index i".into()],
         };
-        let found = lint(&[], &before, &after, &checks);
+        let found = lint(Dialect::Sqlite, &[], &before, &after, &checks);
         let rules: Vec<(&str, Severity)> = found.iter().map(|f| (f.rule, f.severity)).collect();
         assert_eq!(
             rules,
@@ -294,6 +360,10 @@ mod tests {
             "ALTER TABLE main.\"u\" RENAME COLUMN a TO b".to_string(),
             "ALTER TABLE v RENAME c TO d".to_string(),
         ];
+        assert_eq!(
+            indexed(&["CREATE INDEX i ON s.t (a)".into(), "create unique index j on only t(b)".into()]),
+            ["s.t", "t"]
+        );
         assert_eq!(
             renames(&s),
             [("t_new".into(), "t".into()), ("u.a".into(), "u.b".into()), ("v.c".into(), "v.d".into())]

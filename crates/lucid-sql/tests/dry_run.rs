@@ -208,3 +208,120 @@ async fn hostile_migrations_are_refused_with_a_clear_message() {
     nothing_written(&dir);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The same on the Postgres of `.ci/run` (`LUCID_TEST_POSTGRES_URL`; skipped with a word
+/// when unset): the rehearsal is a transaction rolled back, and a migration runs as a
+/// plain role owning a schema of its own.
+#[cfg(feature = "postgres")]
+#[tokio::test]
+async fn postgres_migrations_are_rehearsed_in_a_transaction_rolled_back() {
+    let Some(admin_url) = lucid_mock::real_part("LUCID_TEST_POSTGRES_URL", ".ci/run starts a Postgres server") else {
+        return;
+    };
+    let schema = format!("dryrun_{}", std::process::id());
+    let (admin, conn) = tokio_postgres::connect(&admin_url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    admin
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+             DO $$ BEGIN CREATE ROLE lucid_dryrun LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+             GRANT USAGE, CREATE ON SCHEMA {schema} TO lucid_dryrun;
+             CREATE TABLE {schema}.city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT);
+             CREATE INDEX idx_x ON {schema}.city (name);
+             INSERT INTO {schema}.city VALUES (1, 'Lyon', 'a@x'), (2, 'Nice', 'b@x'), (3, 'Metz', 'c@x');
+             ALTER TABLE {schema}.city OWNER TO lucid_dryrun;"
+        ))
+        .await
+        .unwrap();
+    let config: tokio_postgres::Config = admin_url.parse().unwrap();
+    let host = match &config.get_hosts()[0] {
+        tokio_postgres::config::Host::Tcp(h) => h.clone(),
+        tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+    };
+    let url = format!(
+        "postgres://lucid_dryrun@{host}:{}/{}",
+        config.get_ports()[0],
+        config.get_dbname().unwrap_or("postgres")
+    );
+    let dir = std::env::temp_dir().join(format!("lucid-dry-run-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let tool = |url: &str| {
+        let db = Arc::new(Database::open(url).unwrap());
+        SqlMigrate::new(db, SchemaHistory::open(dir.join("lucid.db"), "p").unwrap(), &dir)
+    };
+    let migrate = tool(&url);
+    let state = || {
+        let admin = &admin;
+        let schema = schema.clone();
+        async move {
+            let q = format!(
+                "SELECT (SELECT string_agg(column_name::text, ',' ORDER BY ordinal_position) FROM information_schema.columns \
+                 WHERE table_schema = '{schema}' AND table_name = 'city'), \
+                 (SELECT string_agg(indexname::text, ',' ORDER BY indexname) FROM pg_indexes WHERE schemaname = '{schema}'), \
+                 (SELECT string_agg(id || name || coalesce(email, '-'), ',' ORDER BY id) FROM {schema}.city)"
+            );
+            let r = admin.query_one(&q, &[]).await.unwrap();
+            (r.get::<_, Option<String>>(0), r.get::<_, Option<String>>(1), r.get::<_, Option<String>>(2))
+        }
+    };
+    let was = state().await;
+    let city = format!("{schema}.city");
+
+    // Applies and restores: each statement's rows reported.
+    let up = format!("ALTER TABLE {city} ADD COLUMN people INTEGER; UPDATE {city} SET people = 1 WHERE id < 3");
+    let out =
+        run(&migrate, json!({"name": "people", "up": up, "down": format!("ALTER TABLE {city} DROP COLUMN people")}))
+            .await
+            .unwrap();
+    assert_eq!(out["review"]["restores"], true, "{out}");
+    assert_eq!(out["review"]["statements"][1]["rows_affected"], 2, "{out}");
+    assert_eq!(out["review"]["statements"][0]["changes"], json!([format!("column people added to {city}")]), "{out}");
+    admin.batch_execute(&format!("ALTER TABLE {city} DROP COLUMN people")).await.unwrap();
+    assert_eq!(state().await, was);
+
+    // A down that forgets an index: refused, named; nothing changed.
+    let args = json!({"name": "note", "up": format!("DROP INDEX {schema}.idx_x; ALTER TABLE {city} ADD COLUMN note TEXT"),
+                      "down": format!("ALTER TABLE {city} DROP COLUMN note")});
+    let err = run(&migrate, args).await.unwrap_err();
+    assert!(err.contains(&format!("down does not restore: index {schema}.idx_x on {city} is missing")), "{err}");
+    assert_eq!(state().await, was);
+
+    // DROP COLUMN on a filled table: the values lost shown, flagged, refused unless irreversible.
+    let args = json!({"name": "no_email", "up": format!("ALTER TABLE {city} DROP COLUMN email"),
+                      "down": format!("ALTER TABLE {city} ADD COLUMN email TEXT")});
+    let review = migrate.review(&args).await.unwrap().unwrap();
+    assert_eq!(review.lost, [format!("3 values of column email of {city} (dropped)")]);
+    assert!(review.findings.iter().any(|f| f.rule == "drop-column-with-data"), "{review:?}");
+    assert!(run(&migrate, args).await.unwrap_err().contains("email (3 values before, 0 after)"));
+    assert_eq!(state().await, was);
+
+    // Fails half-way: nothing changed.
+    let up = format!("CREATE TABLE {schema}.a (x int); DELETE FROM {city}; UPDATE {city} SET name = no_such_column");
+    let err = run(&migrate, json!({"name": "half", "up": up})).await.unwrap_err();
+    assert!(err.contains("statement 3 failed") && err.contains("rolled back"), "{err}");
+    assert_eq!(state().await, was);
+
+    // Hostile: COPY … TO PROGRAM refused by name; one hidden in a DO block is never run, as
+    // the role that could run it (a superuser) is refused.
+    let copy = format!("COPY {city} TO PROGRAM 'touch /tmp/lucid-dryrun-pwned'");
+    let err = run(&migrate, json!({"name": "x", "up": copy})).await.unwrap_err();
+    assert!(err.contains("COPY reads or writes files and programs of the server") && err.contains("nothing was run"));
+    let superuser: bool =
+        admin.query_one("SELECT rolsuper FROM pg_roles WHERE rolname = current_user", &[]).await.unwrap().get(0);
+    if superuser {
+        let hidden = "DO $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch /tmp/lucid-dryrun-pwned'''; END $$";
+        let err = run(&tool(&admin_url), json!({"name": "x", "up": hidden})).await.unwrap_err();
+        assert!(err.contains("will not connect as"), "{err}");
+    }
+    let made: Option<String> = admin
+        .query_one("SELECT (pg_stat_file('/tmp/lucid-dryrun-pwned', true)).modification::text", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert!(made.is_none(), "no program ran on the server");
+    assert_eq!(state().await, was);
+    assert!(!dir.join("migrations").join("..").join("x.up.sql").exists());
+    admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    std::fs::remove_dir_all(dir).ok();
+}
