@@ -98,8 +98,8 @@ impl SqlMigrate {
     }
 
     /// The rehearsal of a call's arguments (`name`, `up`, `down`), without applying
-    /// anything: what an approver shows beside the SQL ([`Review::to_text`]). `None` where
-    /// the database has no rehearsal (Postgres).
+    /// anything ([`Review::to_text`] is what an approver reads beside the SQL: the tool's
+    /// [`review`](Tool::review)). `None` where the database has no rehearsal.
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -111,12 +111,12 @@ impl SqlMigrate {
     /// let db = std::sync::Arc::new(lucid_sql::Database::open(db_path.to_str().unwrap()).unwrap());
     /// let migrate = lucid_sql::SqlMigrate::new(db, lucid_sql::SchemaHistory::open(dir.join("lucid.db"), "shop").unwrap(), &dir);
     /// let args = serde_json::json!({"name": "no_note", "up": "ALTER TABLE item DROP COLUMN note"});
-    /// let review = migrate.review(&args).await.unwrap().unwrap();
+    /// let review = migrate.rehearse(&args).await.unwrap().unwrap();
     /// assert_eq!(review.lost, ["1 values of column note of item (dropped)"]);
     /// assert!(!review.restores(), "the values are not brought back");
     /// # });
     /// ```
-    pub async fn review(&self, args: &Value) -> Result<Option<Review>, ToolError> {
+    pub async fn rehearse(&self, args: &Value) -> Result<Option<Review>, ToolError> {
         let a: MigrateArgs = parse_args(args.clone())?;
         file_name(&a.name).map_err(|e| ToolError::new(e.to_string()))?;
         self.db.rehearse(&a.up, a.down.as_deref(), &self.scratch).await.map_err(|e| ToolError::new(e.to_string()))
@@ -126,21 +126,7 @@ impl SqlMigrate {
         let name = file_name(&a.name)?;
         let review = self.db.rehearse(&a.up, a.down.as_deref(), &self.scratch).await?;
         if let Some(r) = &review {
-            let errors = r.errors();
-            if !errors.is_empty() {
-                let why: Vec<String> = errors.iter().map(|f| format!("[{}] {}", f.rule, f.why)).collect();
-                return Err(SqlError::Refused(format!(
-                    "the migration was refused: on a scratch copy it leaves the database broken: {}; nothing was applied",
-                    why.join("; ")
-                )));
-            }
-            if !r.restores() && !a.irreversible {
-                return Err(SqlError::Refused(format!(
-                    "the migration was refused: down does not restore: {}; nothing was applied. Fix `down`, or, \
-                     only if the user agrees that it cannot be undone, call again with `irreversible: true`",
-                    r.not_restored.join("; ")
-                )));
-            }
+            vet(r, a.irreversible)?;
         }
         let before = self.db.tables(None).await?;
         if let Err(e) = self.db.apply(&a.up).await {
@@ -172,6 +158,27 @@ impl SqlMigrate {
         }
         Ok(out)
     }
+}
+
+/// Refuses a rehearsed migration that leaves the database broken, or whose `down` does
+/// not restore unless the call says `irreversible`.
+fn vet(r: &Review, irreversible: bool) -> Result<(), SqlError> {
+    let errors = r.errors();
+    if !errors.is_empty() {
+        let why: Vec<String> = errors.iter().map(|f| format!("[{}] {}", f.rule, f.why)).collect();
+        return Err(SqlError::Refused(format!(
+            "the migration was refused: rehearsed, it leaves the database broken: {}; nothing was applied",
+            why.join("; ")
+        )));
+    }
+    if !r.restores() && !irreversible {
+        return Err(SqlError::Refused(format!(
+            "the migration was refused: down does not restore: {}; nothing was applied. Fix `down`, or, only if \
+             the user agrees that it cannot be undone, call again with `irreversible: true`",
+            r.not_restored.join("; ")
+        )));
+    }
+    Ok(())
 }
 
 /// The migration's name as it goes into its file names: letters and digits (lower-cased)
@@ -243,6 +250,21 @@ impl Tool for SqlMigrate {
         async move {
             let a: MigrateArgs = parse_args(args)?;
             Ok(self.migrate(a).await.map_err(|e| ToolError::new(e.to_string()))?.to_string())
+        }
+        .boxed()
+    }
+
+    /// The rehearsal, as the user reads it before approving: the migration's name and
+    /// whether it is marked irreversible, then [`Review::to_text`]. A migration the call
+    /// would refuse (hostile, failing, broken, or not restored without `irreversible`) is
+    /// refused here, before anyone is asked.
+    fn review<'a>(&'a self, args: &'a Value) -> BoxFuture<'a, Result<Option<String>, ToolError>> {
+        async move {
+            let a: MigrateArgs = parse_args(args.clone())?;
+            let Some(r) = self.rehearse(args).await? else { return Ok(None) };
+            vet(&r, a.irreversible).map_err(|e| ToolError::new(e.to_string()))?;
+            let mark = if r.restores() { "" } else { " — IRREVERSIBLE: down does not restore it" };
+            Ok(Some(format!("Migration `{}`{mark}\n{}", a.name, r.to_text())))
         }
         .boxed()
     }

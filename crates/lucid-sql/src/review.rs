@@ -104,7 +104,7 @@ impl Review {
     /// The review as a person reads it before approving: effects, data lost, lint, and
     /// the restore check.
     pub fn to_text(&self) -> String {
-        let mut out = String::from("Dry run on a scratch copy of the database:\n");
+        let mut out = String::from("Rehearsed before anything is applied (up, then down):\n");
         for (n, s) in self.statements.iter().enumerate() {
             out.push_str(&format!("  {}. {} — {} rows affected", n + 1, s.sql, s.rows_affected));
             if !s.changes.is_empty() {

@@ -110,7 +110,7 @@ async fn drop_column_on_a_filled_table_is_flagged_and_the_review_shows_the_value
     let (dir, migrate) = setup("drop", CITY);
     let args = json!({"name": "no email", "up": "ALTER TABLE city DROP COLUMN email",
                       "down": "ALTER TABLE city ADD COLUMN email TEXT"});
-    let review = migrate.review(&args).await.unwrap().unwrap();
+    let review = migrate.rehearse(&args).await.unwrap().unwrap();
     let text = review.to_text();
     println!("{text}");
     assert_eq!(review.lost, ["3 values of column email of city (dropped)"]);
@@ -209,6 +209,75 @@ async fn hostile_migrations_are_refused_with_a_clear_message() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Approves every call, keeping the calls it was shown.
+struct Shown(std::sync::Mutex<Vec<lucid::ToolCall>>);
+
+impl lucid::tool::permission::Approver for Shown {
+    fn approve<'a>(
+        &'a self,
+        call: &'a lucid::ToolCall,
+    ) -> futures::future::BoxFuture<'a, lucid::tool::permission::Approval> {
+        self.0.lock().unwrap().push(call.clone());
+        Box::pin(async { lucid::tool::permission::Approval::Yes })
+    }
+}
+
+/// The approval the user is asked (a terminal approver, or the calls `lucid serve` and the
+/// library list as waiting) shows the rehearsal, not only the SQL; a migration the tool
+/// would refuse is refused before anyone is asked.
+#[tokio::test]
+async fn the_approval_shows_the_rehearsal_and_a_refused_migration_is_never_asked() {
+    use lucid::tool::permission::{Permission, PermissionPolicy};
+    let (dir, migrate) = setup("approval", CITY);
+    let migrate: Arc<dyn Tool> = Arc::new(migrate);
+    let drop = json!({"name": "no_email", "up": "ALTER TABLE city DROP COLUMN email",
+                      "down": "ALTER TABLE city ADD COLUMN email TEXT", "irreversible": true});
+    let shown = Arc::new(Shown(Default::default()));
+    let model = lucid::model::ScriptedModel::new()
+        .call(
+            "sql_migrate",
+            json!({"name": "no_email", "up": "ALTER TABLE city DROP COLUMN email",
+                                    "down": "ALTER TABLE city ADD COLUMN email TEXT"}),
+        )
+        .call("sql_migrate", drop.clone())
+        .text("Done.");
+    let policy = PermissionPolicy::allow_all().set("sql_migrate", Permission::Ask).approver(shown.clone());
+    let agent = lucid::Agent::builder(model.clone()).tool_arc(Arc::clone(&migrate)).permissions(policy).build();
+    agent.session().run("Drop the email column.").await.unwrap();
+    let last = model.requests().pop().unwrap();
+    let results: Vec<String> = last.tool_results().into_iter().map(|(_, c)| c).collect();
+    assert!(results[0].contains("down does not restore") && results[0].contains("before asking"), "{results:?}");
+    let asked = shown.0.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1, "the refused migration was never asked about");
+    let args = asked[0].parse_arguments().unwrap();
+    let lines: Vec<&str> = args["lucid_review"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    println!("{}", serde_json::to_string_pretty(&args).unwrap());
+    assert_eq!(args["up"], "ALTER TABLE city DROP COLUMN email");
+    assert!(lines[0].contains("IRREVERSIBLE"), "{lines:?}");
+    assert!(lines.contains(&"Data lost: 3 values of column email of city (dropped)"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Lint warning [drop-column-with-data]")), "{lines:?}");
+    assert!(results[1].contains("\"applied\":true"), "{results:?}");
+
+    // Deferred (`lucid serve`, the library): the waiting call carries the same review.
+    let model = lucid::model::ScriptedModel::new().call(
+        "sql_migrate",
+        json!({"name": "people",
+        "up": "ALTER TABLE city ADD COLUMN people INTEGER"}),
+    );
+    let policy = PermissionPolicy::allow_all().set("sql_migrate", Permission::Ask).defer_asks(true);
+    let agent = lucid::Agent::builder(model).tool_arc(migrate).permissions(policy).build();
+    let mut session = agent.session();
+    session.run("Add people.").await.unwrap();
+    let pending = session.pending_approvals();
+    let review = pending[0].review.as_deref().unwrap_or_default();
+    assert!(
+        review.contains("1. ALTER TABLE city ADD COLUMN people INTEGER — 0 rows affected; column people added to city"),
+        "{review}"
+    );
+    assert!(review.contains("Restore check: down restores"), "{review}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// The same on the Postgres of `.ci/run` (`LUCID_TEST_POSTGRES_URL`; skipped with a word
 /// when unset): the rehearsal is a transaction rolled back, and a migration runs as a
 /// plain role owning a schema of its own.
@@ -290,7 +359,7 @@ async fn postgres_migrations_are_rehearsed_in_a_transaction_rolled_back() {
     // DROP COLUMN on a filled table: the values lost shown, flagged, refused unless irreversible.
     let args = json!({"name": "no_email", "up": format!("ALTER TABLE {city} DROP COLUMN email"),
                       "down": format!("ALTER TABLE {city} ADD COLUMN email TEXT")});
-    let review = migrate.review(&args).await.unwrap().unwrap();
+    let review = migrate.rehearse(&args).await.unwrap().unwrap();
     assert_eq!(review.lost, [format!("3 values of column email of {city} (dropped)")]);
     assert!(review.findings.iter().any(|f| f.rule == "drop-column-with-data"), "{review:?}");
     assert!(run(&migrate, args).await.unwrap_err().contains("email (3 values before, 0 after)"));
