@@ -121,7 +121,8 @@ impl Session {
         self.spent.add(run.usage, run.turn.iterations as u64, run.cost);
         // What each newly deferred call's tool says a person should read before approving it.
         let mut reviews = Vec::new();
-        for c in run.deferred.iter().filter(|c| self.approvals.review(&c.id).is_none()) {
+        for c in run.deferred.iter().filter(|c| config.permissions.defers(c) && self.approvals.review(&c.id).is_none())
+        {
             let Some(tool) = config.tools.get(&c.name) else { continue };
             let args = c.parse_arguments().unwrap_or(serde_json::Value::Null);
             match tool.review(&args).await {
