@@ -46,9 +46,20 @@ impl Drop for Scratch {
     }
 }
 
+/// Where a rehearsal puts the handle that interrupts its scratch connection, once open.
+pub(super) type Interrupt = std::sync::Arc<std::sync::Mutex<Option<rusqlite::InterruptHandle>>>;
+
 /// Rehearses `up` then `down` (or, without it, the DDL back to the schema before) on a
-/// scratch copy of the SQLite file at `path`, in a folder made under `parent`.
-pub(super) fn rehearse(path: &Path, up: &str, down: Option<&str>, parent: &Path) -> Result<Review, SqlError> {
+/// scratch copy of the SQLite file at `path`, in a folder made under `parent`. The copy
+/// may grow to twice its size and 64 MiB more; `interrupt` receives the handle that stops
+/// it.
+pub(super) fn rehearse(
+    path: &Path,
+    up: &str,
+    down: Option<&str>,
+    parent: &Path,
+    interrupt: &Interrupt,
+) -> Result<Review, SqlError> {
     let up: Vec<String> =
         guard::statements(up, Dialect::Sqlite, "the migration")?.into_iter().map(str::to_string).collect();
     let given_down: Option<Vec<String>> = match down {
@@ -65,6 +76,12 @@ pub(super) fn rehearse(path: &Path, up: &str, down: Option<&str>, parent: &Path)
         .map_err(|e| SqlError::Database(format!("the scratch copy could not be made: {e}; nothing was applied")))?;
     drop(source);
     let mut conn = Connection::open_with_flags(&copy, OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(scratch_error)?;
+    if let Ok(mut slot) = interrupt.lock() {
+        *slot = Some(conn.get_interrupt_handle());
+    }
+    let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).map_err(scratch_error)?;
+    let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).map_err(scratch_error)?;
+    conn.pragma_update(None, "max_page_count", pages * 2 + (64 << 20) / size.max(512)).map_err(scratch_error)?;
     let before = snapshot(&conn)?;
     let fk_before = foreign_key_check(&conn).map_or(0, |found| found.iter().map(|(_, n)| n).sum());
 

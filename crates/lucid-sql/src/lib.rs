@@ -111,6 +111,10 @@ impl From<SqlError> for std::io::Error {
     }
 }
 
+/// How many times the statement time limit a migration's rehearsal may take in all.
+#[cfg(feature = "sqlite")]
+const REHEARSAL_TIMEOUTS: u32 = 6;
+
 /// The characters a name or type of a schema shows (the cell width is for values).
 const SCHEMA_WIDTH: usize = 200;
 
@@ -238,8 +242,8 @@ impl Database {
 
     /// Rehearses a migration on a scratch copy made in a folder of its own under `parent`
     /// (removed after): `up`, then `down` (or, without it, the DDL back to the schema
-    /// before), measured and compared ([`Review`]). A SQLite file is only read (and
-    /// copied); on Postgres the rehearsal is one transaction on the database that is
+    /// before), measured and compared ([`Review`]), within six times the statement time
+    /// limit ([`Database::timeout`]). A SQLite file is only read (and copied); on Postgres the rehearsal is one transaction on the database that is
     /// rolled back, which holds the locks `up` takes until then. `None` is kept for a
     /// database with no rehearsal.
     #[cfg(feature = "sqlite")]
@@ -253,10 +257,35 @@ impl Database {
             Backend::Sqlite(db) => {
                 let (path, up, down, parent) =
                     (db.path().to_path_buf(), up.to_string(), down.map(str::to_string), parent.to_path_buf());
-                tokio::task::spawn_blocking(move || dryrun::rehearse(&path, &up, down.as_deref(), &parent))
-                    .await
-                    .map_err(|e| SqlError::Database(format!("the rehearsal's thread failed: {e}")))?
-                    .map(Some)
+                let interrupt = dryrun::Interrupt::default();
+                let handle = std::sync::Arc::clone(&interrupt);
+                let mut task = tokio::task::spawn_blocking(move || {
+                    dryrun::rehearse(&path, &up, down.as_deref(), &parent, &handle)
+                });
+                let limit = self.limits.timeout * REHEARSAL_TIMEOUTS;
+                let done = tokio::select! {
+                    done = &mut task => done,
+                    _ = tokio::time::sleep(limit) => {
+                        // Each statement it starts is stopped, until it gives up.
+                        loop {
+                            if let Ok(slot) = interrupt.lock()
+                                && let Some(h) = slot.as_ref()
+                            {
+                                h.interrupt();
+                            }
+                            tokio::select! {
+                                _ = &mut task => break,
+                                _ = tokio::time::sleep(Duration::from_millis(50)) => {}
+                            }
+                        }
+                        return Err(SqlError::Refused(format!(
+                            "the migration's rehearsal did not finish within {:.1} s (six times the database's \
+                             statement time limit) and was stopped; nothing was applied",
+                            limit.as_secs_f64()
+                        )));
+                    }
+                };
+                done.map_err(|e| SqlError::Database(format!("the rehearsal's thread failed: {e}")))?.map(Some)
             }
             #[cfg(feature = "postgres")]
             Backend::Postgres(db) => dryrun_pg::rehearse(db, up, down, self.limits.timeout).await.map(Some),

@@ -209,6 +209,25 @@ async fn hostile_migrations_are_refused_with_a_clear_message() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A migration that never ends (or grows without end) is stopped in its rehearsal,
+/// before anyone is asked, and nothing is applied.
+#[tokio::test]
+async fn a_rehearsal_that_does_not_end_is_stopped() {
+    let (dir, _) = setup("endless", CITY);
+    let db =
+        Database::open(dir.join("shop.db").to_str().unwrap()).unwrap().timeout(std::time::Duration::from_millis(100));
+    let migrate = SqlMigrate::new(Arc::new(db), SchemaHistory::open(dir.join("lucid.db"), "p").unwrap(), &dir)
+        .scratch_dir(dir.join("scratch"));
+    let was = contents(&dir.join("shop.db"));
+    let up = "CREATE TABLE n (x); \
+              WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) INSERT INTO n SELECT x FROM c";
+    let err = run(&migrate, json!({"name": "endless", "up": up})).await.unwrap_err();
+    assert!(err.contains("rehearsal did not finish within 0.6 s") && err.contains("nothing was applied"), "{err}");
+    assert_eq!(contents(&dir.join("shop.db")), was);
+    nothing_written(&dir);
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// Approves every call, keeping the calls it was shown.
 struct Shown(std::sync::Mutex<Vec<lucid::ToolCall>>);
 
