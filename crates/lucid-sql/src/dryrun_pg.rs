@@ -80,7 +80,7 @@ async fn run(client: &Client, up: &[String], given_down: Option<Vec<String>>) ->
     let mut findings = Vec::new();
     if let Err(e) = client.batch_execute("SET CONSTRAINTS ALL IMMEDIATE").await {
         findings.push(Finding {
-            rule: "constraint-validation",
+            rule: "constraint-validation".into(),
             severity: Severity::Error,
             why: format!("after up, the deferred constraints do not hold: {}", db_error(e)),
         });

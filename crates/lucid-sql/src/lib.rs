@@ -61,6 +61,8 @@ mod postgres;
 mod review;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+#[cfg(all(feature = "sqlite", feature = "postgres"))]
+mod squawk;
 mod table;
 #[cfg(feature = "sqlite")]
 mod versions;
@@ -153,6 +155,9 @@ enum Backend {
 pub struct Database {
     backend: Backend,
     limits: Limits,
+    /// Squawk, which lints a Postgres migration's rehearsal where it is installed.
+    #[cfg(feature = "postgres")]
+    squawk: std::path::PathBuf,
 }
 
 impl Database {
@@ -185,7 +190,12 @@ impl Database {
                 )));
             }
         };
-        Ok(Database { backend, limits })
+        Ok(Database {
+            backend,
+            limits,
+            #[cfg(feature = "postgres")]
+            squawk: "squawk".into(),
+        })
     }
 
     /// At most this many rows in a query's table (100 unless set); the count says how
@@ -198,6 +208,20 @@ impl Database {
     /// At most this many characters of one cell (200 unless set).
     pub fn cell_width(mut self, chars: usize) -> Self {
         self.limits.cell = chars.max(1);
+        self
+    }
+
+    /// The Squawk program (PyPI `squawk-cli`) that lints a Postgres migration when it is
+    /// rehearsed ([`Database::rehearse`]): `squawk` on the `PATH` unless set; none is run
+    /// when it is not there.
+    ///
+    /// ```
+    /// let db = lucid_sql::Database::open("postgres://app@127.0.0.1/shop").unwrap().squawk("/opt/squawk/bin/squawk");
+    /// # let _ = db;
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub fn squawk(mut self, program: impl Into<std::path::PathBuf>) -> Self {
+        self.squawk = program.into();
         self
     }
 
@@ -244,8 +268,9 @@ impl Database {
     /// (removed after): `up`, then `down` (or, without it, the DDL back to the schema
     /// before), measured and compared ([`Review`]), within six times the statement time
     /// limit ([`Database::timeout`]). A SQLite file is only read (and copied); on Postgres the rehearsal is one transaction on the database that is
-    /// rolled back, which holds the locks `up` takes until then. `None` is kept for a
-    /// database with no rehearsal.
+    /// rolled back, which holds the locks `up` takes until then, and Squawk lints it where
+    /// it is installed ([`Database::squawk`]). `None` is kept for a database with no
+    /// rehearsal.
     #[cfg(feature = "sqlite")]
     pub async fn rehearse(
         &self,
@@ -288,7 +313,11 @@ impl Database {
                 done.map_err(|e| SqlError::Database(format!("the rehearsal's thread failed: {e}")))?.map(Some)
             }
             #[cfg(feature = "postgres")]
-            Backend::Postgres(db) => dryrun_pg::rehearse(db, up, down, self.limits.timeout).await.map(Some),
+            Backend::Postgres(db) => {
+                let mut review = dryrun_pg::rehearse(db, up, down, self.limits.timeout).await?;
+                review.findings.extend(squawk::lint(&self.squawk, up).await);
+                Ok(Some(review))
+            }
         }
     }
 

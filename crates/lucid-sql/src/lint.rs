@@ -32,7 +32,7 @@ pub(super) fn lint(
     checks: &Checks,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut push = |rule, severity, why: String| out.push(Finding { rule, severity, why });
+    let mut push = |rule: &str, severity, why: String| out.push(Finding { rule: rule.into(), severity, why });
     let find = |list: &[TableSchema], name: &str| list.iter().find(|t| t.name == name).cloned();
     for (table, b) in &before.data {
         let Some(a) = after.data.get(table) else {
@@ -334,7 +334,7 @@ mod tests {
             integrity: vec!["row 3 missing from index i".into()],
         };
         let found = lint(Dialect::Sqlite, &[], &before, &after, &checks);
-        let rules: Vec<(&str, Severity)> = found.iter().map(|f| (f.rule, f.severity)).collect();
+        let rules: Vec<(&str, Severity)> = found.iter().map(|f| (f.rule.as_str(), f.severity)).collect();
         assert_eq!(
             rules,
             [

@@ -46,8 +46,9 @@ pub enum Severity {
 /// One lint finding: the rule's name, how serious, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    /// The rule (`drop-column-with-data`, `foreign-key-without-index`…).
-    pub rule: &'static str,
+    /// The rule (`drop-column-with-data`, `foreign-key-without-index`…; Squawk's as
+    /// `squawk:ban-drop-column`).
+    pub rule: String,
     /// How serious it is.
     pub severity: Severity,
     /// What it found, and why it matters.

@@ -334,8 +334,14 @@ async fn postgres_migrations_are_rehearsed_in_a_transaction_rolled_back() {
     let dir = std::env::temp_dir().join(format!("lucid-dry-run-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    // Squawk (PyPI `squawk-cli`) where the test is given one; else none is run.
+    let squawk = std::env::var("LUCID_TEST_SQUAWK").ok().filter(|p| !p.is_empty());
+    if squawk.is_none() {
+        eprintln!("Squawk not checked: LUCID_TEST_SQUAWK is not set (a squawk program, PyPI squawk-cli)");
+    }
     let tool = |url: &str| {
-        let db = Arc::new(Database::open(url).unwrap());
+        let db = Database::open(url).unwrap().squawk(squawk.clone().unwrap_or_else(|| "/nonexistent/squawk".into()));
+        let db = Arc::new(db);
         SqlMigrate::new(db, SchemaHistory::open(dir.join("lucid.db"), "p").unwrap(), &dir)
     };
     let migrate = tool(&url);
@@ -381,6 +387,10 @@ async fn postgres_migrations_are_rehearsed_in_a_transaction_rolled_back() {
     let review = migrate.rehearse(&args).await.unwrap().unwrap();
     assert_eq!(review.lost, [format!("3 values of column email of {city} (dropped)")]);
     assert!(review.findings.iter().any(|f| f.rule == "drop-column-with-data"), "{review:?}");
+    if squawk.is_some() {
+        assert!(review.findings.iter().any(|f| f.rule == "squawk:ban-drop-column"), "{review:?}");
+        assert!(!review.findings.iter().any(|f| f.rule == "squawk:prefer-robust-stmts"), "{review:?}");
+    }
     assert!(run(&migrate, args).await.unwrap_err().contains("email (3 values before, 0 after)"));
     assert_eq!(state().await, was);
 
