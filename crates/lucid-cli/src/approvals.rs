@@ -60,8 +60,15 @@ pub fn pending_json(pending: &[PendingCall]) -> Value {
     let mut v = json!(
         pending
             .iter()
-            .map(|p| json!({"call_id": p.call_id, "tool": p.tool, "arguments": p.arguments,
-                            "requested_at": p.requested_at, "answered": p.answered}))
+            .map(|p| {
+                let mut v = json!({"call_id": p.call_id, "tool": p.tool, "arguments": p.arguments,
+                                   "requested_at": p.requested_at, "answered": p.answered});
+                // What the tool says the user should read before approving (a migration's rehearsal).
+                if let Some(review) = &p.review {
+                    v["review"] = Value::String(review.clone());
+                }
+                v
+            })
             .collect::<Vec<_>>()
     );
     lucid::redact::redact_json(&mut v);

@@ -112,6 +112,10 @@ pub fn pending_json(call: &lucid::approval::PendingCall, timeout: std::time::Dur
         "answered": call.answered, "requested_at": call.requested_at,
         "expires_at": call.requested_at.map(|at| at + timeout.as_millis() as i64),
     });
+    // What the tool says the user should read before approving (a migration's rehearsal).
+    if let Some(review) = &call.review {
+        v["review"] = Value::String(review.clone());
+    }
     lucid::redact::redact_json(&mut v);
     v
 }

@@ -41,6 +41,10 @@ compile_error!("lucid-sql needs the feature `sqlite` or `postgres` (or both): a 
 mod catalogue;
 #[cfg(feature = "sqlite")]
 mod diff;
+#[cfg(feature = "sqlite")]
+mod dryrun;
+#[cfg(all(feature = "sqlite", feature = "postgres"))]
+mod dryrun_pg;
 mod guard;
 #[cfg(feature = "sqlite")]
 mod history;
@@ -48,11 +52,17 @@ mod history;
 mod history_pg;
 mod lexer;
 #[cfg(feature = "sqlite")]
+mod lint;
+#[cfg(feature = "sqlite")]
 mod migrate;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
+mod review;
+#[cfg(feature = "sqlite")]
 mod sqlite;
+#[cfg(all(feature = "sqlite", feature = "postgres"))]
+mod squawk;
 mod table;
 #[cfg(feature = "sqlite")]
 mod versions;
@@ -72,6 +82,8 @@ pub(crate) use history::HistoryStore;
 pub use history::{SchemaHistory, SchemaHistoryTool, Version, project_of};
 #[cfg(feature = "sqlite")]
 pub use migrate::SqlMigrate;
+#[cfg(feature = "sqlite")]
+pub use review::{Finding, Review, Severity, StatementEffect};
 pub use table::Table;
 
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSet, ToolSpec, parse_args};
@@ -100,6 +112,10 @@ impl From<SqlError> for std::io::Error {
         std::io::Error::new(std::io::ErrorKind::InvalidInput, e)
     }
 }
+
+/// How many times the statement time limit a migration's rehearsal may take in all.
+#[cfg(feature = "sqlite")]
+const REHEARSAL_TIMEOUTS: u32 = 6;
 
 /// The characters a name or type of a schema shows (the cell width is for values).
 const SCHEMA_WIDTH: usize = 200;
@@ -139,6 +155,9 @@ enum Backend {
 pub struct Database {
     backend: Backend,
     limits: Limits,
+    /// Squawk, which lints a Postgres migration's rehearsal where it is installed.
+    #[cfg(feature = "postgres")]
+    squawk: std::path::PathBuf,
 }
 
 impl Database {
@@ -171,7 +190,12 @@ impl Database {
                 )));
             }
         };
-        Ok(Database { backend, limits })
+        Ok(Database {
+            backend,
+            limits,
+            #[cfg(feature = "postgres")]
+            squawk: "squawk".into(),
+        })
     }
 
     /// At most this many rows in a query's table (100 unless set); the count says how
@@ -184,6 +208,20 @@ impl Database {
     /// At most this many characters of one cell (200 unless set).
     pub fn cell_width(mut self, chars: usize) -> Self {
         self.limits.cell = chars.max(1);
+        self
+    }
+
+    /// The Squawk program (PyPI `squawk-cli`) that lints a Postgres migration when it is
+    /// rehearsed ([`Database::rehearse`]): `squawk` on the `PATH` unless set; none is run
+    /// when it is not there.
+    ///
+    /// ```
+    /// let db = lucid_sql::Database::open("postgres://app@127.0.0.1/shop").unwrap().squawk("/opt/squawk/bin/squawk");
+    /// # let _ = db;
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub fn squawk(mut self, program: impl Into<std::path::PathBuf>) -> Self {
+        self.squawk = program.into();
         self
     }
 
@@ -223,6 +261,63 @@ impl Database {
             Backend::Sqlite(db) => db.apply(sql).await,
             #[cfg(feature = "postgres")]
             Backend::Postgres(db) => db.apply(sql).await,
+        }
+    }
+
+    /// Rehearses a migration on a scratch copy made in a folder of its own under `parent`
+    /// (removed after): `up`, then `down` (or, without it, the DDL back to the schema
+    /// before), measured and compared ([`Review`]), within six times the statement time
+    /// limit ([`Database::timeout`]). A SQLite file is only read (and copied); on Postgres the rehearsal is one transaction on the database that is
+    /// rolled back, which holds the locks `up` takes until then, and Squawk lints it where
+    /// it is installed ([`Database::squawk`]). `None` is kept for a database with no
+    /// rehearsal.
+    #[cfg(feature = "sqlite")]
+    pub async fn rehearse(
+        &self,
+        up: &str,
+        down: Option<&str>,
+        parent: &std::path::Path,
+    ) -> Result<Option<Review>, SqlError> {
+        match &self.backend {
+            Backend::Sqlite(db) => {
+                let (path, up, down, parent) =
+                    (db.path().to_path_buf(), up.to_string(), down.map(str::to_string), parent.to_path_buf());
+                let interrupt = dryrun::Interrupt::default();
+                let handle = std::sync::Arc::clone(&interrupt);
+                let mut task = tokio::task::spawn_blocking(move || {
+                    dryrun::rehearse(&path, &up, down.as_deref(), &parent, &handle)
+                });
+                let limit = self.limits.timeout * REHEARSAL_TIMEOUTS;
+                let done = tokio::select! {
+                    done = &mut task => done,
+                    _ = tokio::time::sleep(limit) => {
+                        // Each statement it starts is stopped, until it gives up.
+                        loop {
+                            if let Ok(slot) = interrupt.lock()
+                                && let Some(h) = slot.as_ref()
+                            {
+                                h.interrupt();
+                            }
+                            tokio::select! {
+                                _ = &mut task => break,
+                                _ = tokio::time::sleep(Duration::from_millis(50)) => {}
+                            }
+                        }
+                        return Err(SqlError::Refused(format!(
+                            "the migration's rehearsal did not finish within {:.1} s (six times the database's \
+                             statement time limit) and was stopped; nothing was applied",
+                            limit.as_secs_f64()
+                        )));
+                    }
+                };
+                done.map_err(|e| SqlError::Database(format!("the rehearsal's thread failed: {e}")))?.map(Some)
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(db) => {
+                let mut review = dryrun_pg::rehearse(db, up, down, self.limits.timeout).await?;
+                review.findings.extend(squawk::lint(&self.squawk, up).await);
+                Ok(Some(review))
+            }
         }
     }
 

@@ -67,6 +67,21 @@ impl Postgres {
         Ok(())
     }
 
+    /// A connection that may write (the URL's own settings), for a rehearsal: refused, as
+    /// the read-only one is, for a role that could reach the server's files or programs
+    /// (`COPY … TO PROGRAM` inside a `DO` block or a function).
+    #[cfg(feature = "sqlite")]
+    pub(super) async fn writer(&self) -> Result<Client, SqlError> {
+        let (client, connection) = self.writer.connect(NoTls).await.map_err(db_error)?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("the rehearsal's Postgres connection ended: {e}");
+            }
+        });
+        refuse_powerful(&client).await?;
+        Ok(client)
+    }
+
     async fn connect(&self) -> Result<Client, SqlError> {
         let (client, connection) = self.config.connect(NoTls).await.map_err(db_error)?;
         tokio::spawn(async move {
@@ -74,27 +89,7 @@ impl Postgres {
                 tracing::debug!("the SQL tools' Postgres connection ended: {e}");
             }
         });
-        // A role that is, or may SET ROLE to, a superuser or a holder of the server's
-        // file, program or signal rights: `MEMBER` follows every chain of grants.
-        let row = client
-            .query_one(
-                "SELECT current_user::text, coalesce(string_agg(r.rolname::text, ', ' ORDER BY r.rolname), '') \
-                 FROM pg_roles r WHERE (r.rolsuper OR r.rolname IN ('pg_write_server_files', \
-                 'pg_read_server_files', 'pg_execute_server_program', 'pg_signal_backend')) \
-                 AND pg_has_role(current_user, r.oid, 'MEMBER')",
-                &[],
-            )
-            .await
-            .map_err(db_error)?;
-        let (role, powerful): (String, String) = (row.get(0), row.get(1));
-        if !powerful.is_empty() {
-            return Err(SqlError::Url(format!(
-                "the SQL tools will not connect as `{role}`: it is or may become {powerful} (a superuser, or a \
-                 member of pg_write_server_files, pg_read_server_files, pg_execute_server_program or \
-                 pg_signal_backend can reach the server's files, programs or other sessions even in a \
-                 read-only transaction: COPY … TO PROGRAM); connect as a role without those rights"
-            )));
-        }
+        refuse_powerful(&client).await?;
         Ok(client)
     }
 
@@ -173,40 +168,66 @@ impl Postgres {
     pub(super) async fn tables(&self, only: Option<&str>, limits: Limits) -> Result<Vec<TableSchema>, SqlError> {
         let only = only.map(str::to_string);
         let tables = self
-            .transaction(limits, move |client| {
-                async move {
-                    let only = only.as_deref();
-                    let rows = client
-                        .query(
-                            "SELECT c.oid, CASE WHEN n.nspname = 'public' THEN c.relname::text \
-                             ELSE n.nspname || '.' || c.relname END, \
-                             CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' ELSE 'table' END, \
-                             CASE WHEN n.nspname = 'public' THEN NULL ELSE n.nspname::text END \
-                             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-                             WHERE c.relkind IN ('r', 'p', 'v', 'm') \
-                             AND n.nspname NOT IN ('pg_catalog', 'information_schema') \
-                             AND n.nspname NOT LIKE 'pg\\_%' \
-                             AND ($1::text IS NULL OR c.relname = $1 OR n.nspname || '.' || c.relname = $1) \
-                             ORDER BY n.nspname, c.relname",
-                            &[&only],
-                        )
-                        .await
-                        .map_err(db_error)?;
-                    if let (Some(t), true) = (only, rows.is_empty()) {
-                        return Err(SqlError::Database(format!("no such table: {t}")));
-                    }
-                    let mut tables = Vec::with_capacity(rows.len());
-                    for row in rows {
-                        let oid: u32 = row.get(0);
-                        tables.push(describe(client, oid, row.get(1), row.get(2), row.get(3)).await?);
-                    }
-                    Ok(tables)
-                }
-                .boxed()
-            })
+            .transaction(limits, move |client| async move { list_tables(client, only.as_deref()).await }.boxed())
             .await?;
         Ok(tables)
     }
+}
+
+/// Refuses a role that is, or may become, one that reaches the server's files, programs
+/// or other sessions.
+async fn refuse_powerful(client: &Client) -> Result<(), SqlError> {
+    // A role that is, or may SET ROLE to, a superuser or a holder of the server's
+    // file, program or signal rights: `MEMBER` follows every chain of grants.
+    let row = client
+        .query_one(
+            "SELECT current_user::text, coalesce(string_agg(r.rolname::text, ', ' ORDER BY r.rolname), '') \
+             FROM pg_roles r WHERE (r.rolsuper OR r.rolname IN ('pg_write_server_files', \
+             'pg_read_server_files', 'pg_execute_server_program', 'pg_signal_backend')) \
+             AND pg_has_role(current_user, r.oid, 'MEMBER')",
+            &[],
+        )
+        .await
+        .map_err(db_error)?;
+    let (role, powerful): (String, String) = (row.get(0), row.get(1));
+    if !powerful.is_empty() {
+        return Err(SqlError::Url(format!(
+            "the SQL tools will not connect as `{role}`: it is or may become {powerful} (a superuser, or a \
+             member of pg_write_server_files, pg_read_server_files, pg_execute_server_program or \
+             pg_signal_backend can reach the server's files, programs or other sessions even in a \
+             read-only transaction: COPY … TO PROGRAM); connect as a role without those rights"
+        )));
+    }
+    Ok(())
+}
+
+/// The tables and views of every schema but the system's (or the one named), described.
+pub(super) async fn list_tables(client: &Client, only: Option<&str>) -> Result<Vec<TableSchema>, SqlError> {
+    let rows = client
+        .query(
+            "SELECT c.oid, CASE WHEN n.nspname = 'public' THEN c.relname::text \
+             ELSE n.nspname || '.' || c.relname END, \
+             CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' ELSE 'table' END, \
+             CASE WHEN n.nspname = 'public' THEN NULL ELSE n.nspname::text END \
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE c.relkind IN ('r', 'p', 'v', 'm') \
+             AND n.nspname NOT IN ('pg_catalog', 'information_schema') \
+             AND n.nspname NOT LIKE 'pg\\_%' \
+             AND ($1::text IS NULL OR c.relname = $1 OR n.nspname || '.' || c.relname = $1) \
+             ORDER BY n.nspname, c.relname",
+            &[&only],
+        )
+        .await
+        .map_err(db_error)?;
+    if let (Some(t), true) = (only, rows.is_empty()) {
+        return Err(SqlError::Database(format!("no such table: {t}")));
+    }
+    let mut tables = Vec::with_capacity(rows.len());
+    for row in rows {
+        let oid: u32 = row.get(0);
+        tables.push(describe(client, oid, row.get(1), row.get(2), row.get(3)).await?);
+    }
+    Ok(tables)
 }
 
 /// `sql` with every value of a type that may be long cut to `width + 1` characters by the
@@ -323,7 +344,7 @@ async fn describe(
 }
 
 /// The server's own message (with its detail and hint), or the client's.
-fn db_error(e: tokio_postgres::Error) -> SqlError {
+pub(super) fn db_error(e: tokio_postgres::Error) -> SqlError {
     match e.as_db_error() {
         Some(db) => {
             let mut message = db.message().to_string();

@@ -30,6 +30,11 @@ impl Sqlite {
         Ok(db)
     }
 
+    /// The file.
+    pub(super) fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     /// Runs `sql` (statements separated by `;`) in one transaction on a connection that
     /// may write: all of it is committed, or, at the first error, none of it. The script
     /// may not end that transaction nor reach another file ([`guard`](super::guard)), and

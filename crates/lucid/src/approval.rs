@@ -32,6 +32,9 @@ use serde_json::{Map, Value};
 pub const DECISION_KEY_PREFIX: &str = "approval:";
 /// Metadata key prefix of a tool allowed for the rest of the session (`approved_tool:NAME`).
 pub const REMEMBERED_KEY_PREFIX: &str = "approved_tool:";
+/// Metadata key prefix of what a waiting call's tool says a person should read before
+/// approving it (`review:CALL_ID`, [`Tool::review`](crate::tool::Tool::review)).
+pub const REVIEW_KEY_PREFIX: &str = "review:";
 /// Metadata key of the time (milliseconds since the Unix epoch) the waiting calls were
 /// deferred.
 pub const DEFERRED_AT_KEY: &str = "deferred_at";
@@ -52,6 +55,10 @@ pub struct PendingCall {
     pub requested_at: Option<i64>,
     /// Whether an answer is recorded (the call runs, or is refused, at the next resume).
     pub answered: bool,
+    /// What its tool says a person should read before approving it, made when the call
+    /// was deferred ([`Tool::review`](crate::tool::Tool::review): a migration's rehearsal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<String>,
 }
 
 /// What a person decided about one call.
@@ -147,6 +154,7 @@ pub enum ApprovalError {
 pub struct Approvals {
     decisions: BTreeMap<String, Decision>,
     remembered: BTreeSet<String>,
+    reviews: BTreeMap<String, String>,
     deferred_at: Option<i64>,
 }
 
@@ -159,6 +167,11 @@ impl Approvals {
     /// Whether `tool` was allowed for the rest of the session.
     pub fn remembers(&self, tool: &str) -> bool {
         self.remembered.contains(tool)
+    }
+
+    /// What a waiting call's tool said a person should read before approving it.
+    pub fn review(&self, call_id: &str) -> Option<&str> {
+        self.reviews.get(call_id).map(String::as_str)
     }
 
     /// When the waiting calls were deferred (milliseconds since the Unix epoch).
@@ -175,6 +188,10 @@ impl Approvals {
                 && let Ok(d) = serde_json::from_value::<Decision>(v.clone())
             {
                 a.decisions.insert(id.to_string(), d);
+            } else if let Some(id) = k.strip_prefix(REVIEW_KEY_PREFIX)
+                && let Some(text) = v.as_str()
+            {
+                a.reviews.insert(id.to_string(), text.to_string());
             } else if let Some(tool) = k.strip_prefix(REMEMBERED_KEY_PREFIX)
                 && v.as_bool() == Some(true)
             {
@@ -193,6 +210,9 @@ impl Approvals {
         }
         for tool in &self.remembered {
             m.insert(format!("{REMEMBERED_KEY_PREFIX}{tool}"), Value::Bool(true));
+        }
+        for (id, text) in &self.reviews {
+            m.insert(format!("{REVIEW_KEY_PREFIX}{id}"), Value::String(text.clone()));
         }
         if let Some(at) = self.deferred_at {
             m.insert(DEFERRED_AT_KEY.into(), Value::from(at));
@@ -217,10 +237,21 @@ impl Approvals {
         serde_json::json!({ format!("{REMEMBERED_KEY_PREFIX}{tool}"): true })
     }
 
-    /// Forgets the answers of calls no longer waiting and sets when the waiting ones were
-    /// deferred; the metadata patch that does the same in the store.
+    /// Keeps a waiting call's review; the metadata patch that keeps it.
+    pub(crate) fn set_review(&mut self, call_id: &str, review: String) -> (String, Value) {
+        self.reviews.insert(call_id.to_string(), review.clone());
+        (format!("{REVIEW_KEY_PREFIX}{call_id}"), Value::String(review))
+    }
+
+    /// Forgets the answers and reviews of calls no longer waiting and sets when the
+    /// waiting ones were deferred; the metadata patch that does the same in the store.
     pub(crate) fn settle(&mut self, waiting: &[String], deferred_at: Option<i64>) -> Map<String, Value> {
         let mut patch = Map::new();
+        let reviewed: Vec<String> = self.reviews.keys().filter(|id| !waiting.contains(id)).cloned().collect();
+        for id in reviewed {
+            self.reviews.remove(&id);
+            patch.insert(format!("{REVIEW_KEY_PREFIX}{id}"), Value::Null);
+        }
         let gone: Vec<String> = self.decisions.keys().filter(|id| !waiting.contains(id)).cloned().collect();
         for id in gone {
             self.decisions.remove(&id);
@@ -259,11 +290,15 @@ mod tests {
         crate::store::merge_json(&mut meta, a.record(&Answer::edit("c1", json!({"x": 1}))));
         crate::store::merge_json(&mut meta, a.record(&Answer::deny("c2", "no")));
         crate::store::merge_json(&mut meta, a.remember("shell"));
+        let (key, value) = a.set_review("c1", "Data lost: none".into());
+        crate::store::merge_json(&mut meta, json!({ key: value }));
         let back = Approvals::from_metadata(&meta);
         assert_eq!(back, a);
         assert!(back.remembers("shell") && !back.remembers("python"));
+        assert_eq!(back.review("c1"), Some("Data lost: none"));
         let patch = a.settle(&["c2".into()], Some(5));
         assert!(a.decision("c1").is_none() && a.decision("c2").is_some());
+        assert!(a.review("c1").is_none(), "the review of a call no longer waiting is forgotten");
         crate::store::merge_json(&mut meta, Value::Object(patch));
         assert_eq!(Approvals::from_metadata(&meta), a);
         assert_eq!(Approvals::from_metadata(&Value::Object(a.to_metadata())), a);

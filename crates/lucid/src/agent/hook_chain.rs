@@ -41,6 +41,28 @@ impl Hook for crate::tool::permission::PermissionPolicy {
     }
 }
 
+/// The agent's permission policy as the chain runs it: as the policy's own hook, but a
+/// call it asks about is first reviewed by its tool ([`crate::tool::Tool::review`]), and
+/// the review goes to the approver.
+struct PolicyOfTools {
+    policy: crate::tool::permission::PermissionPolicy,
+    tools: crate::tool::ToolRegistry,
+}
+
+impl Hook for PolicyOfTools {
+    fn before_tool_call<'a>(&'a self, cx: &'a HookContext<'a>, call: &'a ToolCall) -> BoxFuture<'a, ToolCallDecision> {
+        Box::pin(async move {
+            if self.policy.defers(call) {
+                return self.policy.before_tool_call(cx, call).await;
+            }
+            match self.policy.check_reviewed(call, self.tools.get(&call.name).map(|t| t.as_ref())).await {
+                Ok(()) => ToolCallDecision::Allow,
+                Err(refused) => ToolCallDecision::Deny(refused),
+            }
+        })
+    }
+}
+
 /// The agent's hooks in order; every point runs them all, a decision stops at the first
 /// hook that does not continue.
 #[derive(Clone, Default)]
@@ -51,12 +73,13 @@ impl Hooks {
     /// conversation memory (when the agent has one), then the attached hooks.
     pub fn chain(
         permissions: &crate::tool::permission::PermissionPolicy,
+        tools: &crate::tool::ToolRegistry,
         memory: Option<&crate::memory::ConversationMemory>,
         attached: &[Arc<dyn Hook>],
     ) -> Self {
         let mut all: Vec<Arc<dyn Hook>> = Vec::with_capacity(attached.len() + 2);
         if !permissions.allows_everything() {
-            all.push(Arc::new(permissions.clone()));
+            all.push(Arc::new(PolicyOfTools { policy: permissions.clone(), tools: tools.clone() }));
         }
         if let Some(memory) = memory {
             all.push(Arc::new(memory.clone()));

@@ -562,8 +562,12 @@ impl AgentBuilder {
 
     /// Builds the agent.
     pub fn build(mut self) -> Agent {
-        self.config.hooks =
-            hook_chain::Hooks::chain(&self.config.permissions, self.config.memory.as_ref(), &self.config.attached);
+        self.config.hooks = hook_chain::Hooks::chain(
+            &self.config.permissions,
+            &self.config.tools,
+            self.config.memory.as_ref(),
+            &self.config.attached,
+        );
         self.config.window_budget = self.config.window.map(|w| {
             let schemas = serde_json::to_string(self.config.tools.specs()).unwrap_or_default();
             let tools = if self.config.tools.is_empty() { 0 } else { self.config.counter.count(&schemas) };

@@ -133,6 +133,29 @@ pub trait Tool: Send + Sync + 'static {
     fn idempotent(&self) -> bool {
         false
     }
+    /// What a person should read before approving a call with these arguments, beside
+    /// the arguments themselves (a migration's rehearsal: what it changes, the data it
+    /// loses, the lint): asked by the [permission policy](permission::PermissionPolicy)
+    /// only for a call it asks about, and shown by its [`Approver`](permission::Approver)
+    /// and in [`PendingCall::review`](crate::approval::PendingCall::review). An error
+    /// refuses the call without asking (the model reads it). `Ok(None)` unless the tool
+    /// says more.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use lucid::prelude::*;
+    ///
+    /// /// Deletes a file.
+    /// #[tool]
+    /// fn delete(path: String) -> String { path }
+    ///
+    /// assert_eq!(delete.review(&serde_json::json!({"path": "x"})).await, Ok(None));
+    /// # });
+    /// ```
+    fn review<'a>(&'a self, args: &'a Value) -> BoxFuture<'a, Result<Option<String>, ToolError>> {
+        let _ = args;
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// A tool marked idempotent: calling it again with the same arguments has no further
@@ -165,6 +188,10 @@ impl<T: Tool> Tool for Idempotent<T> {
 
     fn idempotent(&self) -> bool {
         true
+    }
+
+    fn review<'a>(&'a self, args: &'a Value) -> BoxFuture<'a, Result<Option<String>, ToolError>> {
+        self.0.review(args)
     }
 }
 

@@ -68,6 +68,53 @@ pub trait Approver: Send + Sync + 'static {
         let _ = rule;
         self.approve(call)
     }
+
+    /// Whether `call` may run, knowing the rule that asks and what its tool says a
+    /// person should read first ([`Tool::review`]: a migration's rehearsal). By default
+    /// [`Approver::approve_asked`] with the call shown as [`reviewed_call`] makes it: the
+    /// review beside the arguments, so an approver that shows the arguments shows it too.
+    fn approve_reviewed<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        rule: Option<&'a Rule>,
+        review: Option<&'a str>,
+    ) -> BoxFuture<'a, Approval> {
+        match review {
+            None => self.approve_asked(call, rule),
+            Some(review) => {
+                let shown = reviewed_call(call, review);
+                Box::pin(async move { self.approve_asked(&shown, rule).await })
+            }
+        }
+    }
+}
+
+/// The key of the review in the arguments [`reviewed_call`] shows.
+pub const REVIEW_KEY: &str = "lucid_review";
+
+/// `call` as an approver that shows arguments should see it with its tool's review: the
+/// arguments (an object) with the review beside them under [`REVIEW_KEY`], one string a
+/// line, so a pretty-printed call reads line by line. The call that runs is the original.
+///
+/// ```
+/// use lucid::tool::permission::reviewed_call;
+/// let call = lucid::ToolCall::new("c1", "sql_migrate", serde_json::json!({"up": "DROP TABLE t"}));
+/// let shown = reviewed_call(&call, "Data lost: 3 rows of table t\nLint: …");
+/// let args = shown.parse_arguments().unwrap();
+/// assert_eq!(args["up"], "DROP TABLE t");
+/// assert_eq!(args["lucid_review"], serde_json::json!(["Data lost: 3 rows of table t", "Lint: …"]));
+/// ```
+pub fn reviewed_call(call: &ToolCall, review: &str) -> ToolCall {
+    let lines: Vec<Value> = review.lines().map(|l| Value::String(l.to_string())).collect();
+    let arguments = match call.parse_arguments() {
+        Ok(Value::Object(mut map)) => {
+            map.insert(REVIEW_KEY.into(), Value::Array(lines));
+            Value::Object(map)
+        }
+        Ok(other) => serde_json::json!({"arguments": other, REVIEW_KEY: lines}),
+        Err(_) => serde_json::json!({"arguments": call.arguments, REVIEW_KEY: lines}),
+    };
+    ToolCall { arguments: arguments.to_string(), ..call.clone() }
 }
 
 /// Permissions per tool, with a default for the rest, and [`Rule`]s by argument before
@@ -296,6 +343,12 @@ impl PermissionPolicy {
 
     /// `Ok` when the call may run, else the text the model reads instead of its output.
     pub(crate) async fn check(&self, call: &ToolCall) -> Result<(), String> {
+        self.check_reviewed(call, None).await
+    }
+
+    /// [`check`](Self::check), asking `tool` for its [review](Tool::review) of the call
+    /// before asking the approver; a review that fails refuses the call without asking.
+    pub(crate) async fn check_reviewed(&self, call: &ToolCall, tool: Option<&dyn Tool>) -> Result<(), String> {
         let (permission, rule) = self.decide(call);
         let by = match &rule {
             Some(r) => match r.uncertainty(call) {
@@ -317,7 +370,16 @@ impl PermissionPolicy {
                         call.name
                     ));
                 };
-                match approver.approve_asked(call, rule.as_ref()).await {
+                let review = match tool {
+                    Some(tool) => {
+                        let args = call.parse_arguments().unwrap_or(Value::Null);
+                        tool.review(&args).await.map_err(|e| {
+                            format!("The call of `{}` was refused before asking the user: {}", call.name, e.message())
+                        })?
+                    }
+                    None => None,
+                };
+                match approver.approve_reviewed(call, rule.as_ref(), review.as_deref()).await {
                     Approval::Yes => Ok(()),
                     Approval::Always => {
                         if let Ok(mut a) = self.always.lock() {
@@ -380,7 +442,7 @@ impl Tool for Guarded {
     fn invoke<'a>(&'a self, args: Value, ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
         async move {
             let call = ToolCall::new(ctx.call_id.clone(), self.tool.spec().name(), args.clone());
-            self.policy.check(&call).await.map_err(ToolError::new)?;
+            self.policy.check_reviewed(&call, Some(self.tool.as_ref())).await.map_err(ToolError::new)?;
             self.tool.invoke(args, ctx).await
         }
         .boxed()
@@ -388,6 +450,10 @@ impl Tool for Guarded {
 
     fn idempotent(&self) -> bool {
         self.tool.idempotent()
+    }
+
+    fn review<'a>(&'a self, args: &'a Value) -> BoxFuture<'a, Result<Option<String>, ToolError>> {
+        self.tool.review(args)
     }
 }
 
@@ -409,6 +475,57 @@ mod tests {
 
     fn call(tool: &str, path: &str) -> ToolCall {
         ToolCall::new("c", tool, serde_json::json!({"path": path, "content": "x"}))
+    }
+
+    /// Reviews its calls: an `up` of `bad` it would refuse.
+    struct Reviewed(ToolSpec);
+
+    impl Tool for Reviewed {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+
+        fn invoke<'a>(&'a self, _args: Value, _ctx: ToolContext) -> BoxFuture<'a, Result<String, ToolError>> {
+            async { Ok("ran".to_string()) }.boxed()
+        }
+
+        fn review<'a>(&'a self, args: &'a Value) -> BoxFuture<'a, Result<Option<String>, ToolError>> {
+            async move {
+                match args["up"].as_str() {
+                    Some("bad") => Err(ToolError::new("it would break")),
+                    _ => Ok(Some("Data lost: none\nLint: clean".to_string())),
+                }
+            }
+            .boxed()
+        }
+    }
+
+    /// Approves every call, keeping what it was shown.
+    struct Keeps(Mutex<Vec<ToolCall>>);
+
+    impl Approver for Keeps {
+        fn approve<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Approval> {
+            self.0.lock().unwrap().push(call.clone());
+            async { Approval::Yes }.boxed()
+        }
+    }
+
+    #[tokio::test]
+    async fn the_approver_reads_the_tools_review_and_a_call_it_refuses_asks_nobody() {
+        let keeps = Arc::new(Keeps(Mutex::default()));
+        let policy = PermissionPolicy::allow_all().set("migrate", Permission::Ask).approver(keeps.clone());
+        let spec = ToolSpec::new("migrate", "Migrates.", serde_json::json!({"type": "object"})).unwrap();
+        let tool = policy.guard(Arc::new(Reviewed(spec)));
+        let ok = tool.invoke(serde_json::json!({"up": "ok"}), ToolContext::default()).await;
+        assert_eq!(ok.unwrap(), "ran");
+        let err = tool.invoke(serde_json::json!({"up": "bad"}), ToolContext::default()).await.unwrap_err();
+        assert!(err.message().contains("refused before asking the user: it would break"), "{err}");
+        let seen = keeps.0.lock().unwrap();
+        assert_eq!(seen.len(), 1, "the refused call was never asked about");
+        assert_eq!(
+            seen[0].parse_arguments().unwrap(),
+            serde_json::json!({"up": "ok", "lucid_review": ["Data lost: none", "Lint: clean"]})
+        );
     }
 
     #[tokio::test]

@@ -59,6 +59,7 @@ impl Session {
                 arguments: c.parse_arguments().unwrap_or_else(|_| Value::String(c.arguments.clone())),
                 requested_at: self.approvals.deferred_at(),
                 answered: self.approvals.decision(&c.id).is_some() || self.approvals.remembers(&c.name),
+                review: self.approvals.review(&c.id).map(str::to_string),
             })
             .collect()
     }

@@ -47,8 +47,9 @@ impl Session {
     /// store's metadata for a stored session.
     /// The answers of calls no longer waiting are forgotten, and the time the waiting ones
     /// were deferred kept.
-    pub(super) async fn set_deferred(&mut self, ids: Vec<String>) -> Result<()> {
-        if ids == self.deferred {
+    /// `reviews` are those of calls newly deferred ([`crate::tool::Tool::review`]).
+    pub(super) async fn set_deferred(&mut self, ids: Vec<String>, reviews: Vec<(String, String)>) -> Result<()> {
+        if ids == self.deferred && reviews.is_empty() {
             return Ok(());
         }
         let at = match (ids.is_empty(), self.deferred.is_empty()) {
@@ -57,6 +58,10 @@ impl Session {
             (false, false) => self.approvals.deferred_at(),
         };
         let mut patch = self.approvals.settle(&ids, at);
+        for (id, review) in reviews {
+            let (key, value) = self.approvals.set_review(&id, review);
+            patch.insert(key, value);
+        }
         self.deferred = ids;
         let (Some(store), Some(id)) = (&self.agent.config.store, &self.id) else { return Ok(()) };
         self.sync.touched = true;

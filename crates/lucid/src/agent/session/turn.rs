@@ -119,8 +119,20 @@ impl Session {
         self.canceller.end();
         self.usage += run.usage;
         self.spent.add(run.usage, run.turn.iterations as u64, run.cost);
+        // What each newly deferred call's tool says a person should read before approving it.
+        let mut reviews = Vec::new();
+        for c in run.deferred.iter().filter(|c| config.permissions.defers(c) && self.approvals.review(&c.id).is_none())
+        {
+            let Some(tool) = config.tools.get(&c.name) else { continue };
+            let args = c.parse_arguments().unwrap_or(serde_json::Value::Null);
+            match tool.review(&args).await {
+                Ok(Some(review)) => reviews.push((c.id.clone(), review)),
+                Ok(None) => {}
+                Err(e) => reviews.push((c.id.clone(), format!("The tool refuses this call: {}", e.message()))),
+            }
+        }
         let saved = match self.save_turn().await {
-            Ok(()) => self.set_deferred(run.deferred.iter().map(|c| c.id.clone()).collect()).await,
+            Ok(()) => self.set_deferred(run.deferred.iter().map(|c| c.id.clone()).collect(), reviews).await,
             Err(e) => Err(e),
         };
         if let Some(lock) = lock {
