@@ -43,6 +43,7 @@ fn listed(answer: &Value) -> Vec<(String, f64)> {
 const PYPROJECT: &str = "[tool.pytest.ini_options]\npythonpath = [\".\"]\n";
 const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n";
 const STRS: &str = "def up(s):\n    return s.upper()\n\n\ndef low(s):\n    return s.lower()\n";
+const SIGN: &str = "def sign(x):\n    if x < 0:\n        return -1\n    return 1\n";
 const TEST_ADD: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
 
 /// The venv's `bin` first on `PATH`, or `None` (the reason printed) without the venv.
@@ -82,26 +83,36 @@ async fn python_a_module_no_test_imports_is_measured_at_zero_and_test_files_are_
 }
 
 /// A project with no tests yet: every source file at 0% (coverage.py has "no data", the
-/// report still lists them), including a package under `src/`.
+/// report still lists them), including a package under `src/`; branches counted too.
 #[tokio::test]
 async fn python_a_project_with_no_tests_is_zero_percent_everywhere() {
     let Some(env) = python_env() else { return };
     let dir = project(
         "python-none",
-        &[("pyproject.toml", PYPROJECT), ("calc.py", CALC), ("src/text/__init__.py", ""), ("src/text/strs.py", STRS)],
+        &[
+            ("pyproject.toml", PYPROJECT),
+            ("calc.py", CALC),
+            ("sign.py", SIGN),
+            ("src/text/__init__.py", ""),
+            ("src/text/strs.py", STRS),
+        ],
     );
     let answer = call(&Coverage::new(&dir).environment(env), json!({"run": true, "file": "calc.py"})).await;
     assert_eq!(
         listed(&answer),
         [
             ("calc.py".to_string(), 0.0),
+            ("sign.py".to_string(), 0.0),
             ("src/text/strs.py".to_string(), 0.0),
             // No lines to run: never a target.
             ("src/text/__init__.py".to_string(), 100.0)
         ],
         "{answer}"
     );
-    assert_eq!((answer["total"]["lines"].as_u64(), answer["total"]["percent"].as_f64()), (Some(8), Some(0.0)));
+    assert_eq!((answer["total"]["lines"].as_u64(), answer["total"]["percent"].as_f64()), (Some(12), Some(0.0)));
+    // Branches where coverage.py measured them: sign's `if`, neither way taken.
+    assert_eq!(answer["total"]["branches"], json!({"total": 2, "covered": 0, "percent": 0.0}), "{answer}");
+    assert_eq!(answer["files"][1]["branches"], json!({"total": 2, "covered": 0, "percent": 0.0}), "{answer}");
     assert_eq!(answer["file"]["uncovered"], json!([[1, 6]]), "{answer}");
     assert!(!dir.join(".coverage").exists());
     let _ = std::fs::remove_dir_all(dir);

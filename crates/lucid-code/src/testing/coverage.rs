@@ -95,7 +95,7 @@ struct CoverageArgs {
 }
 
 const DESCRIPTION: &str = "Test coverage of the project, as JSON: the total and each file's covered lines \
-(least covered first), and with `file` that file's uncovered line ranges. Reads the coverage report already there, \
+and, where measured, branches (least covered first; every source file, a file no test imports at 0%), and with `file` that file's uncovered line ranges. Reads the coverage report already there, \
 or runs the tests with coverage when there is none or `run` is true.";
 
 impl Coverage {
@@ -225,6 +225,11 @@ impl Coverage {
         }
         let (lines, covered) = files.iter().fold((0, 0), |(l, c), f| (l + f.hits.len(), c + f.covered()));
         answer["total"] = figures(lines, covered);
+        let branched: Vec<(usize, usize)> = files.iter().filter_map(|f| f.branches).collect();
+        if !branched.is_empty() {
+            let (n, ran) = branched.iter().fold((0, 0), |(n, r), b| (n + b.0, r + b.1));
+            answer["total"]["branches"] = branch_figures(n, ran);
+        }
         if let Some(name) = wanted {
             let name = name.trim_start_matches("./");
             let file = files
@@ -240,8 +245,7 @@ impl Coverage {
                         "`{name}` is not in the coverage report (no test loaded it, or it is not measured)"
                     ))
                 })?;
-            let mut entry = figures(file.hits.len(), file.covered());
-            entry["path"] = file.path.clone().into();
+            let mut entry = file_figures(file);
             entry["uncovered"] = json!(file.uncovered());
             answer["file"] = entry;
         }
@@ -249,21 +253,34 @@ impl Coverage {
             let p = |f: &FileLines| if f.hits.is_empty() { 100.0 } else { f.covered() as f64 / f.hits.len() as f64 };
             p(a).total_cmp(&p(b)).then_with(|| a.path.cmp(&b.path))
         });
-        let listed: Vec<Value> = files
-            .iter()
-            .take(FILE_CAP)
-            .map(|f| {
-                let mut e = figures(f.hits.len(), f.covered());
-                e["path"] = f.path.clone().into();
-                e
-            })
-            .collect();
+        let listed: Vec<Value> = files.iter().take(FILE_CAP).map(|f| file_figures(f)).collect();
         if files.len() > FILE_CAP {
             answer["files_not_listed"] = (files.len() - FILE_CAP).into();
         }
         answer["files"] = listed.into();
         Ok(())
     }
+}
+
+/// A file's `{"path", "lines", "covered", "percent"}`, and `"branches"` (the same
+/// figures) where the report counts them.
+fn file_figures(f: &FileLines) -> Value {
+    let mut e = figures(f.hits.len(), f.covered());
+    e["path"] = f.path.clone().into();
+    if let Some((n, ran)) = f.branches {
+        e["branches"] = branch_figures(n, ran);
+    }
+    e
+}
+
+/// `{"total", "covered", "percent"}` of branches (percent to one decimal).
+fn branch_figures(total: usize, covered: usize) -> Value {
+    let mut v = figures(total, covered);
+    v["total"] = v["lines"].take();
+    if let Value::Object(o) = &mut v {
+        o.remove("lines");
+    }
+    v
 }
 
 /// `{"lines", "covered", "percent"}` (percent to one decimal).
@@ -327,7 +344,7 @@ mod tests {
 
         // Go's import paths and JaCoCo's package paths become paths from the root.
         command(&["go.mod"]);
-        let files = |path: &str| vec![FileLines { path: path.into(), hits: [(1, 1)].into() }];
+        let files = |path: &str| vec![FileLines { path: path.into(), hits: [(1, 1)].into(), branches: None }];
         let mut answer = json!({});
         cov.fill(&mut answer, files("example.com/calc/calc.go"), Some("calc.go")).unwrap();
         assert_eq!(answer["file"]["path"], "calc.go", "{answer}");
