@@ -253,7 +253,7 @@ impl Coverage {
             let p = |f: &FileLines| if f.hits.is_empty() { 100.0 } else { f.covered() as f64 / f.hits.len() as f64 };
             p(a).total_cmp(&p(b)).then_with(|| a.path.cmp(&b.path))
         });
-        let listed: Vec<Value> = files.iter().take(FILE_CAP).map(|f| file_figures(f)).collect();
+        let listed: Vec<Value> = files.iter().take(FILE_CAP).map(file_figures).collect();
         if files.len() > FILE_CAP {
             answer["files_not_listed"] = (files.len() - FILE_CAP).into();
         }
