@@ -90,6 +90,10 @@ pub struct TargetReport {
     /// The target file's line coverage before and after, in percent, where measured.
     pub coverage_before: Option<f64>,
     pub coverage_after: Option<f64>,
+    /// The target file's branch coverage before and after, in percent, where the tool
+    /// counts branches.
+    pub branch_coverage_before: Option<f64>,
+    pub branch_coverage_after: Option<f64>,
     /// The model's own closing words.
     pub answer: String,
 }
@@ -167,7 +171,31 @@ fn percent(v: &Value) -> Option<f64> {
 
 /// The file's percent in a project answer's list.
 fn file_percent(answer: &Value, file: &str) -> Option<f64> {
-    answer["files"].as_array()?.iter().find(|f| f["path"] == file).and_then(percent)
+    file_entry(answer, file).and_then(percent)
+}
+
+/// The file's branch percent in a project answer's list, where branches are counted.
+fn file_branch_percent(answer: &Value, file: &str) -> Option<f64> {
+    file_entry(answer, file).and_then(|f| percent(&f["branches"]))
+}
+
+/// The branch coverage of the source files under `path`, in percent (as [`total`]);
+/// `None` where the tool counts no branches.
+fn branch_total(answer: &Value, path: &str) -> Option<f64> {
+    if is_under(path, "") {
+        return percent(&answer["total"]["branches"]);
+    }
+    let (n, covered) = answer["files"]
+        .as_array()?
+        .iter()
+        .filter(|f| f["path"].as_str().is_some_and(|p| is_under(path, p)))
+        .filter_map(|f| Some((f["branches"]["total"].as_u64()?, f["branches"]["covered"].as_u64()?)))
+        .fold((0, 0), |(n, c), (bn, bc)| (n + bn, c + bc));
+    (n > 0).then(|| (covered as f64 * 1000.0 / n as f64).round() / 10.0)
+}
+
+fn file_entry<'a>(answer: &'a Value, file: &str) -> Option<&'a Value> {
+    answer["files"].as_array()?.iter().find(|f| f["path"] == file)
 }
 
 /// The targets under `path`: the least covered files first where a coverage answer lists
@@ -244,6 +272,8 @@ fn report(target: &str, result: &lucid::AgentResult) -> TargetReport {
         repairs: runs.len().saturating_sub(1),
         coverage_before: None,
         coverage_after: None,
+        branch_coverage_before: None,
+        branch_coverage_after: None,
         answer: result.content.trim().to_string(),
     }
 }
@@ -293,6 +323,7 @@ pub async fn run(
     }
     let mut project = measured.ok();
     let start_total = project.as_ref().and_then(|a| total(a, path));
+    let start_branches = project.as_ref().and_then(|a| branch_total(a, path));
     let mut done: Vec<TargetReport> = Vec::new();
     let mut tried: HashSet<String> = HashSet::new();
     let mut tokens = 0u64;
@@ -315,6 +346,7 @@ pub async fn run(
         }
         tried.insert(target.clone());
         let before = project.as_ref().and_then(|a| file_percent(a, &target));
+        let branches_before = project.as_ref().and_then(|a| file_branch_percent(a, &target));
         let uncovered = if before.is_some() {
             coverage(coverage_tool.as_ref(), false, Some(&target)).await.ok().map(|a| a["file"]["uncovered"].clone())
         } else {
@@ -352,9 +384,12 @@ pub async fn run(
         }
         r.coverage_before = before;
         r.coverage_after = project.as_ref().and_then(|a| file_percent(a, &target));
+        r.branch_coverage_before = branches_before;
+        r.branch_coverage_after = project.as_ref().and_then(|a| file_branch_percent(a, &target));
         done.push(r);
     }
     let end_total = project.as_ref().and_then(|a| total(a, path));
+    let end_branches = project.as_ref().and_then(|a| branch_total(a, path));
     let goal_reached = reached(project.as_ref(), path, goal);
     let failing: u64 = done.iter().map(|r| r.failing).sum();
     let outcome = match (&stop, &goal_reached) {
@@ -374,6 +409,8 @@ pub async fn run(
             "targets": done,
             "coverage_before": start_total,
             "coverage_after": end_total,
+            "branch_coverage_before": start_branches,
+            "branch_coverage_after": end_branches,
             "goal": goal,
             "stopped": stop,
             "outcome": outcome.name(),
@@ -395,7 +432,12 @@ pub async fn run(
                 shown(r.coverage_after)
             );
         }
-        println!("coverage {} -> {} (goal {goal}%); stopped: {stop}", shown(start_total), shown(end_total));
+        let branches = if start_branches.is_some() || end_branches.is_some() {
+            format!("; branches {} -> {}", shown(start_branches), shown(end_branches))
+        } else {
+            String::new()
+        };
+        println!("coverage {} -> {} (goal {goal}%){branches}; stopped: {stop}", shown(start_total), shown(end_total));
         match outcome {
             Outcome::Reached => {}
             Outcome::Stopped => println!("goal not reached: stopped by a limit (exit {EXIT_STOPPED})"),

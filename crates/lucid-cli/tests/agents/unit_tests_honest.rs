@@ -8,15 +8,19 @@ use super::*;
 const PYPROJECT: &str = "[tool.pytest.ini_options]\npythonpath = [\".\"]\n";
 const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n";
 const STRS: &str = "def up(s):\n    return s.upper()\n\n\ndef low(s):\n    return s.lower()\n";
+const SIGN: &str = "def sign(x):\n    if x < 0:\n        return -1\n    return 1\n";
 const TEST_ADD: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
 
-/// A Python project: `calc.py` and `strs.py`, with `tests/test_add.py` when `tested`.
+/// A Python project: `calc.py` and `strs.py`, with `tests/test_add.py` when `tested`, else
+/// with `sign.py` (a branch).
 fn python_project(name: &str, tested: bool) -> std::path::PathBuf {
     let dir = test_dir(name);
     std::fs::create_dir_all(dir.join("tests")).unwrap();
     let mut files = vec![("pyproject.toml", PYPROJECT), ("calc.py", CALC), ("strs.py", STRS)];
     if tested {
         files.extend([("tests/__init__.py", ""), ("tests/test_add.py", TEST_ADD)]);
+    } else {
+        files.push(("sign.py", SIGN));
     }
     for (path, content) in files {
         std::fs::write(dir.join(path), content).unwrap();
@@ -120,7 +124,7 @@ async fn a_run_stopped_by_max_targets_before_its_goal_exits_3() {
 }
 
 /// A project with no tests yet: 0% on every file (not "not measured"), both files targets;
-/// the model leaves a failing test in each: exit 1, the failures counted.
+/// the model leaves a failing test in each: exit 1, the failures counted; branches measured.
 #[cfg(all(feature = "code-outline", feature = "test-tools"))]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_project_with_no_tests_starts_at_zero_and_failing_tests_exit_1() {
@@ -134,12 +138,19 @@ async fn a_project_with_no_tests_starts_at_zero_and_failing_tests_exit_1() {
     let (code, report, stderr) = run_agent(&dir, &venv, &server.url(), &["--coverage", "90"]).await;
     assert_eq!(code, Some(1), "{report}\nstderr: {stderr}");
     assert_eq!(report["coverage_before"].as_f64(), Some(0.0), "{report}");
-    assert_eq!(worked_on(&report), ["calc.py", "strs.py"], "{report}");
+    assert_eq!(worked_on(&report), ["calc.py", "sign.py", "strs.py"], "{report}");
     for t in report["targets"].as_array().unwrap() {
         assert_eq!(t["coverage_before"].as_f64(), Some(0.0), "{t}");
         assert_eq!(t["failing"].as_u64(), Some(1), "{t}");
     }
-    assert_eq!((report["outcome"].as_str(), report["failing"].as_u64()), (Some("failed"), Some(2)), "{report}");
+    assert_eq!((report["outcome"].as_str(), report["failing"].as_u64()), (Some("failed"), Some(3)), "{report}");
+    // Branches too: sign's `if`, neither way taken, before and after (its test only imports it).
+    assert_eq!(report["branch_coverage_before"].as_f64(), Some(0.0), "{report}");
+    let sign = &report["targets"][1];
+    assert_eq!(
+        (sign["branch_coverage_before"].as_f64(), sign["branch_coverage_after"].as_f64()),
+        (Some(0.0), Some(0.0))
+    );
     assert!(report["coverage_error"].is_null(), "{report}");
     // The first target's prompt says its coverage now, measured (0.0%), not unknown.
     let first = server.requests()[0].json();
