@@ -203,6 +203,37 @@ async fn rust_without_cargo_llvm_cov_or_llvm_tools_names_what_to_install() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Jest with `collectCoverageFrom`: a module no test requires is listed at 0%, the test
+/// file and Jest's configuration file are not.
+#[tokio::test]
+async fn javascript_a_module_no_test_requires_is_measured_at_zero() {
+    let Some(tools) =
+        lucid_mock::real_part("LUCID_TEST_JS_TOOLS", ".ci/run installs Jest from .ci/js/package-lock.json")
+    else {
+        return;
+    };
+    let dir = project(
+        "jest",
+        &[
+            (
+                "package.json",
+                r#"{"name": "sample", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "29.7.0"}}"#,
+            ),
+            ("jest.config.js", "module.exports = {};\n"),
+            ("sum.js", "function sum(a, b) {\n  return a + b;\n}\n\nmodule.exports = { sum };\n"),
+            ("lib/twice.js", "function twice(s) {\n  return s + s;\n}\n\nmodule.exports = { twice };\n"),
+            (
+                "sum.test.js",
+                "const { sum } = require('./sum');\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n",
+            ),
+        ],
+    );
+    std::os::unix::fs::symlink(std::path::Path::new(&tools).join("node_modules"), dir.join("node_modules")).unwrap();
+    let answer = call(&Coverage::new(&dir), json!({"run": true})).await;
+    assert_eq!(listed(&answer), [("lib/twice.js".to_string(), 0.0), ("sum.js".to_string(), 100.0)], "{answer}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Go with `-coverpkg=./...`: a package no test imports is listed at 0%.
 #[tokio::test]
 async fn go_a_package_no_test_imports_is_measured_at_zero() {

@@ -47,7 +47,7 @@ const USUAL_REPORTS: &[&str] = &[
 /// | file | command | report |
 /// |---|---|---|
 /// | `Cargo.toml` | `cargo llvm-cov --lcov` where cargo-llvm-cov is installed, else `cargo test` built with rustc's `-C instrument-coverage` and read with `llvm-profdata`/`llvm-cov` of rustc's LLVM (`LLVM_PROFDATA`/`LLVM_COV`, or rustup's `llvm-tools`) | lcov |
-/// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov` | lcov |
+/// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov`, with `--collectCoverageFrom` the source files where the project sets none | lcov |
 /// | `package.json` with `vitest` | `npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov` | lcov |
 /// | `go.mod` | `go test -coverpkg=./... -coverprofile=… ./...` (every package, tested or not) | Go cover profile |
 /// | `pom.xml` | `mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |

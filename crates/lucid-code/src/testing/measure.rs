@@ -24,6 +24,18 @@ const PYTHON_OMIT: &[&str] = &[
     "./**/.nox/*",
 ];
 
+/// Jest's `collectCoverageFrom` where the project sets none: the source files, tests,
+/// configuration files, dependencies and build output left out.
+const JEST_SOURCES: &[&str] = &[
+    "**/*.{js,jsx,ts,tsx,mjs,cjs}",
+    "!**/node_modules/**",
+    "!**/*.{test,spec}.*",
+    "!**/__tests__/**",
+    "!**/__mocks__/**",
+    "!**/*.config.*",
+    "!**/{coverage,dist,build}/**",
+];
+
 /// Rust without cargo-llvm-cov: rustc's own `-C instrument-coverage`, then
 /// `llvm-profdata` and `llvm-cov` of rustc's LLVM (`LLVM_PROFDATA` and `LLVM_COV` when
 /// set, else rustup's `llvm-tools` component). The instrumented build has a target folder
@@ -63,7 +75,14 @@ pub(crate) fn detected(root: &Path, scratch: &Path) -> Option<(String, PathBuf)>
             return Some((c, lcov));
         }
         if manifest.contains("\"jest\"") {
-            let c = format!("npx --no-install jest --ci --coverage --coverageReporters=lcov --coverageDirectory={s}");
+            // Every source file, required by a test or not, unless the project says which.
+            let from = if manifest.contains("collectCoverageFrom") {
+                String::new()
+            } else {
+                JEST_SOURCES.iter().map(|g| format!(" --collectCoverageFrom={}", quote(g))).collect()
+            };
+            let c =
+                format!("npx --no-install jest --ci --coverage --coverageReporters=lcov --coverageDirectory={s}{from}");
             return Some((c, lcov));
         }
     }
