@@ -79,6 +79,8 @@ async fn python_a_module_no_test_imports_is_measured_at_zero_and_test_files_are_
         "{answer}"
     );
     assert!(!dir.join(".coverage").exists(), "coverage.py's data file is in the project");
+    // No `if` anywhere: no branch figure (not "100% of 0").
+    assert!(answer["total"]["branches"].is_null() && answer["files"][0]["branches"].is_null(), "{answer}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -225,9 +225,9 @@ impl Coverage {
         }
         let (lines, covered) = files.iter().fold((0, 0), |(l, c), f| (l + f.hits.len(), c + f.covered()));
         answer["total"] = figures(lines, covered);
-        let branched: Vec<(usize, usize)> = files.iter().filter_map(|f| f.branches).collect();
-        if !branched.is_empty() {
-            let (n, ran) = branched.iter().fold((0, 0), |(n, r), b| (n + b.0, r + b.1));
+        // Branches are said where there are some (a file without any has no figure).
+        let (n, ran) = files.iter().filter_map(|f| f.branches).fold((0, 0), |(n, r), b| (n + b.0, r + b.1));
+        if n > 0 {
             answer["total"]["branches"] = branch_figures(n, ran);
         }
         if let Some(name) = wanted {
@@ -262,12 +262,12 @@ impl Coverage {
     }
 }
 
-/// A file's `{"path", "lines", "covered", "percent"}`, and `"branches"` (the same
-/// figures) where the report counts them.
+/// A file's `{"path", "lines", "covered", "percent"}`, and `"branches"` (`{"total",
+/// "covered", "percent"}`) where the report counts some.
 fn file_figures(f: &FileLines) -> Value {
     let mut e = figures(f.hits.len(), f.covered());
     e["path"] = f.path.clone().into();
-    if let Some((n, ran)) = f.branches {
+    if let Some((n, ran)) = f.branches.filter(|b| b.0 > 0) {
         e["branches"] = branch_figures(n, ran);
     }
     e
