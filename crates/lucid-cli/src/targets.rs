@@ -139,7 +139,8 @@ async fn coverage(tool: Option<&Arc<dyn Tool>>, run: bool, file: Option<&str>) -
     match tool.invoke(args, ToolContext::default()).await {
         Ok(text) => serde_json::from_str(&text).map_err(|e| format!("the coverage answer: {e}")),
         Err(e) => {
-            tracing::warn!("coverage not measured: {}", e.message());
+            // Said once by the driver (standard error and the report), not per measurement.
+            tracing::debug!("coverage not measured: {}", e.message());
             Err(e.message().to_string())
         }
     }
@@ -380,7 +381,12 @@ pub async fn run(
         let mut r = report(&target, &result);
         match coverage(coverage_tool.as_ref(), true, None).await {
             Ok(answer) => (project, coverage_error) = (Some(answer), None),
-            Err(e) => coverage_error = Some(e),
+            Err(e) => {
+                if coverage_error.as_ref() != Some(&e) {
+                    eprintln!("lucid: coverage not measured: {e}");
+                }
+                coverage_error = Some(e);
+            }
         }
         r.coverage_before = before;
         r.coverage_after = project.as_ref().and_then(|a| file_percent(a, &target));
