@@ -28,8 +28,12 @@ pub enum AgentsAction {
 /// The flags of an agent that works target by target.
 #[derive(Debug, Args, Clone, Default)]
 pub struct TargetArgs {
-    /// Stop once the project's line coverage reaches PCT (an agent working target by
-    /// target, such as `unit-tests`; default: its file's `goal`, else 80).
+    /// Stop once the line coverage of every source file under PATH (imported by a test or
+    /// not, test files left out) reaches PCT (an agent working target by target, such as
+    /// `unit-tests`; default: its file's `goal`, else 80). Exit code 0 only when the goal is
+    /// reached with no test failing; 3 when `--max-targets` or `--budget-tokens` stopped
+    /// the run first; 1 when tests still fail, the goal is missed with no target left, or
+    /// coverage could not be measured.
     #[arg(long, value_name = "PCT")]
     pub coverage: Option<f64>,
     /// The most targets worked on (default: the agent file's, else 20).

@@ -3,7 +3,9 @@
 //! Exit codes: 0 done, 1 provider or network error (or a failed workflow step), 2 bad
 //! usage or configuration, 3 `--max-iterations` reached, 4 the model asked questions
 //! nobody could answer, 5 tool calls wait for approval (`lucid run --json --session`),
-//! 130 interrupted.
+//! 130 interrupted. An agent working target by target (`--agent unit-tests`): 0 the
+//! coverage goal reached, 3 stopped by `--max-targets` or `--budget-tokens`, 1 tests still
+//! failing or the goal missed.
 
 mod agent;
 mod agent_args;

@@ -7,6 +7,7 @@ mod by_name;
 mod common;
 mod db_design;
 mod project_code;
+mod unit_tests_honest;
 mod unit_tests_languages;
 mod unit_tests_rust;
 

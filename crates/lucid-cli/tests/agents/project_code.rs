@@ -89,7 +89,8 @@ async fn a_hostile_conftest_reads_no_key_and_rewrites_no_configuration() {
     let url = server.url();
     let args = ["run", "--base-url", &url, "-m", "m", "--agent", "unit-tests", "--trust", "--json", "--coverage", "99"];
     let out = lucid_in(&project, &home, &venv, &args).await;
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    // The model writes no test: the goal (99%) is missed, exit 1.
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
     let ran = std::fs::read_to_string(project.join("conftest-ran.txt")).expect("the conftest ran");
     assert!(!ran.contains("the-users-secret-key"), "the conftest read the key: {ran}");
     assert_eq!(std::fs::read_to_string(home.join(".config/lucid/config.toml")).unwrap(), USER_CONFIG, "{ran}");
@@ -127,14 +128,15 @@ async fn an_untrusted_folder_runs_no_project_code_until_the_user_trusts_it() {
 
     let trusted = [&args[..7], &["--trust"], &args[7..]].concat();
     let out = lucid_in(&project, &home, &venv, &trusted).await;
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    // It ran: the model writes no test, so the goal (99%) is missed, exit 1.
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
     assert!(project.join("conftest-ran.txt").exists());
     let store = std::fs::read_to_string(home.join(".local/state/lucid/trusted-folders.json")).unwrap();
     assert!(store.contains(&std::fs::canonicalize(&project).unwrap().display().to_string()), "{store}");
 
     std::fs::remove_file(project.join("conftest-ran.txt")).unwrap();
     let out = lucid_in(&project, &home, &venv, &args).await;
-    assert_eq!(out.status.code(), Some(0), "remembered; stderr: {}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "remembered; stderr: {}", text(&out.stderr));
     assert!(project.join("conftest-ran.txt").exists());
     std::fs::remove_dir_all(base).ok();
 }

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::detect::quote;
 use super::formats::{self, FileLines};
+use super::measure;
 use super::{Reports, project_commands};
 use lucid::tool::{Tool, ToolContext, ToolError, ToolSpec, parse_args};
 use lucid_sandbox::command::{CommandRunner, Ran, Scratch};
@@ -45,13 +46,19 @@ const USUAL_REPORTS: &[&str] = &[
 ///
 /// | file | command | report |
 /// |---|---|---|
-/// | `Cargo.toml` | `cargo llvm-cov --lcov` (cargo-llvm-cov installed) | lcov |
-/// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov` | lcov |
+/// | `Cargo.toml` | `cargo llvm-cov --lcov` where cargo-llvm-cov is installed, else `cargo test` built with rustc's `-C instrument-coverage` and read with `llvm-profdata`/`llvm-cov` of rustc's LLVM (`LLVM_PROFDATA`/`LLVM_COV`, or rustup's `llvm-tools`) | lcov |
+/// | `package.json` with `jest` | `npx --no-install jest --coverage --coverageReporters=lcov`, with `--collectCoverageFrom` the source files where the project sets none | lcov |
 /// | `package.json` with `vitest` | `npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov` | lcov |
-/// | `go.mod` | `go test -coverprofile=… ./...` | Go cover profile |
+/// | `go.mod` | `go test -coverpkg=./... -coverprofile=… ./...` (every package, tested or not) | Go cover profile |
 /// | `pom.xml` | `mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report` (the JaCoCo plugin configured) | JaCoCo XML |
 /// | `build.gradle(.kts)` | `gradle test jacocoTestReport` | JaCoCo XML |
-/// | Python project files | `python3 -m coverage run -m pytest`, then `coverage json` | coverage.py JSON |
+/// | Python project files | `python3 -m coverage run --branch --source=. --omit=<test files> -m pytest`, then `coverage json` | coverage.py JSON |
+///
+/// The universe is the project's source: coverage.py measures the root (and `src` where it
+/// holds packages) with test files (`test_*.py`, `*_test.py`, `tests/`, `conftest.py`) left
+/// out, so a module no test imports is listed at 0%, and a project with no tests yet is 0%
+/// everywhere; its data file is in a scratch folder of the run, not the project. When a
+/// command writes no report because a tool is missing, the error names what to install.
 ///
 /// It runs as [`RunTests`](super::RunTests) runs its command: in the `shell` tool's
 /// sandbox, from the allowlisted environment, with a home of its own (the user's home
@@ -88,7 +95,7 @@ struct CoverageArgs {
 }
 
 const DESCRIPTION: &str = "Test coverage of the project, as JSON: the total and each file's covered lines \
-(least covered first), and with `file` that file's uncovered line ranges. Reads the coverage report already there, \
+and, where measured, branches (least covered first; every source file, a file no test imports at 0%), and with `file` that file's uncovered line ranges. Reads the coverage report already there, \
 or runs the tests with coverage when there is none or `run` is true.";
 
 impl Coverage {
@@ -131,49 +138,7 @@ impl Coverage {
             let report = report.replace("{scratch}", &scratch.to_string_lossy());
             return Some((command.replace("{scratch}", &s), self.root().join(report)));
         }
-        let has = |name: &str| self.root().join(name).exists();
-        let lcov = scratch.join("lcov.info");
-        if has("Cargo.toml") {
-            return Some((format!("cargo llvm-cov --lcov --output-path {s}/lcov.info"), lcov));
-        }
-        if has("package.json") {
-            let manifest = std::fs::read_to_string(self.root().join("package.json")).unwrap_or_default();
-            if manifest.contains("\"vitest\"") {
-                let c = format!(
-                    "npx --no-install vitest run --coverage.enabled=true --coverage.reporter=lcov --coverage.reportsDirectory={s}"
-                );
-                return Some((c, lcov));
-            }
-            if manifest.contains("\"jest\"") {
-                let c =
-                    format!("npx --no-install jest --ci --coverage --coverageReporters=lcov --coverageDirectory={s}");
-                return Some((c, lcov));
-            }
-        }
-        if has("go.mod") {
-            return Some((format!("go test -coverprofile={s}/cover.out ./..."), scratch.join("cover.out")));
-        }
-        if has("pom.xml") {
-            // The report is written when a test fails too.
-            let c = "mvn -q -B -Dmaven.test.failure.ignore=true test jacoco:report";
-            return Some((c.into(), self.root().join("target/site/jacoco/jacoco.xml")));
-        }
-        if has("build.gradle") || has("build.gradle.kts") {
-            let gradle = if has("gradlew") { "./gradlew" } else { "gradle" };
-            let report = self.root().join("build/reports/jacoco/test/jacocoTestReport.xml");
-            return Some((format!("{gradle} test jacocoTestReport --console=plain"), report));
-        }
-        let python = ["pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "conftest.py", "setup.py"];
-        if python.iter().any(|f| has(f)) {
-            // The report is written whether the tests pass or not.
-            // No bytecode, as for `run_tests`: a test rewritten in the same second would run stale.
-            let c = format!(
-                "PYTHONDONTWRITEBYTECODE=1 python3 -m coverage run -m pytest -q -p no:cacheprovider; \
-                 python3 -m coverage json -q -o {s}/coverage.json"
-            );
-            return Some((c, scratch.join("coverage.json")));
-        }
-        None
+        measure::detected(self.root(), scratch)
     }
 
     async fn answer(&self, args: CoverageArgs, ctx: &ToolContext) -> Result<String, ToolError> {
@@ -202,6 +167,9 @@ impl Coverage {
                 if before.written_since(&report).is_empty() {
                     let mut output = String::from_utf8_lossy(&finished.stdout).into_owned();
                     output.push_str(&String::from_utf8_lossy(&finished.stderr));
+                    if let Some(install) = measure::missing_tool(&command, &output) {
+                        return Err(ToolError::new(install));
+                    }
                     return Err(ToolError::new(format!(
                         "`{command}` wrote no coverage report at {} ({}):\n{output}",
                         report.display(),
@@ -257,6 +225,11 @@ impl Coverage {
         }
         let (lines, covered) = files.iter().fold((0, 0), |(l, c), f| (l + f.hits.len(), c + f.covered()));
         answer["total"] = figures(lines, covered);
+        // Branches are said where there are some (a file without any has no figure).
+        let (n, ran) = files.iter().filter_map(|f| f.branches).fold((0, 0), |(n, r), b| (n + b.0, r + b.1));
+        if n > 0 {
+            answer["total"]["branches"] = branch_figures(n, ran);
+        }
         if let Some(name) = wanted {
             let name = name.trim_start_matches("./");
             let file = files
@@ -272,8 +245,7 @@ impl Coverage {
                         "`{name}` is not in the coverage report (no test loaded it, or it is not measured)"
                     ))
                 })?;
-            let mut entry = figures(file.hits.len(), file.covered());
-            entry["path"] = file.path.clone().into();
+            let mut entry = file_figures(file);
             entry["uncovered"] = json!(file.uncovered());
             answer["file"] = entry;
         }
@@ -281,21 +253,34 @@ impl Coverage {
             let p = |f: &FileLines| if f.hits.is_empty() { 100.0 } else { f.covered() as f64 / f.hits.len() as f64 };
             p(a).total_cmp(&p(b)).then_with(|| a.path.cmp(&b.path))
         });
-        let listed: Vec<Value> = files
-            .iter()
-            .take(FILE_CAP)
-            .map(|f| {
-                let mut e = figures(f.hits.len(), f.covered());
-                e["path"] = f.path.clone().into();
-                e
-            })
-            .collect();
+        let listed: Vec<Value> = files.iter().take(FILE_CAP).map(file_figures).collect();
         if files.len() > FILE_CAP {
             answer["files_not_listed"] = (files.len() - FILE_CAP).into();
         }
         answer["files"] = listed.into();
         Ok(())
     }
+}
+
+/// A file's `{"path", "lines", "covered", "percent"}`, and `"branches"` (`{"total",
+/// "covered", "percent"}`) where the report counts some.
+fn file_figures(f: &FileLines) -> Value {
+    let mut e = figures(f.hits.len(), f.covered());
+    e["path"] = f.path.clone().into();
+    if let Some((n, ran)) = f.branches.filter(|b| b.0 > 0) {
+        e["branches"] = branch_figures(n, ran);
+    }
+    e
+}
+
+/// `{"total", "covered", "percent"}` of branches (percent to one decimal).
+fn branch_figures(total: usize, covered: usize) -> Value {
+    let mut v = figures(total, covered);
+    v["total"] = v["lines"].take();
+    if let Value::Object(o) = &mut v {
+        o.remove("lines");
+    }
+    v
 }
 
 /// `{"lines", "covered", "percent"}` (percent to one decimal).
@@ -342,7 +327,10 @@ mod tests {
             let (c, report) = cov.command_for(scratch).unwrap();
             (c, report.strip_prefix(&dir).unwrap_or(&report).display().to_string())
         };
-        assert_eq!(command(&["go.mod"]), ("go test -coverprofile=/s/cover.out ./...".into(), "/s/cover.out".into()));
+        assert_eq!(
+            command(&["go.mod"]),
+            ("go test -coverpkg=./... -coverprofile=/s/cover.out ./...".into(), "/s/cover.out".into())
+        );
         assert_eq!(
             command(&["pom.xml"]),
             (
@@ -356,7 +344,7 @@ mod tests {
 
         // Go's import paths and JaCoCo's package paths become paths from the root.
         command(&["go.mod"]);
-        let files = |path: &str| vec![FileLines { path: path.into(), hits: [(1, 1)].into() }];
+        let files = |path: &str| vec![FileLines { path: path.into(), hits: [(1, 1)].into(), branches: None }];
         let mut answer = json!({});
         cov.fill(&mut answer, files("example.com/calc/calc.go"), Some("calc.go")).unwrap();
         assert_eq!(answer["file"]["path"], "calc.go", "{answer}");

@@ -12,6 +12,9 @@ pub(crate) struct FileLines {
     pub path: String,
     /// Line (1-based) → times it ran.
     pub hits: BTreeMap<u32, u64>,
+    /// Branches, and how many of them ran, where the report gives them (coverage.py with
+    /// branch measurement, lcov's `BRF`/`BRH`).
+    pub branches: Option<(usize, usize)>,
 }
 
 impl FileLines {
@@ -114,7 +117,7 @@ fn go_cover(text: &str) -> Vec<FileLines> {
             continue;
         };
         let f =
-            by_path.entry(path.to_string()).or_insert_with(|| FileLines { path: path.into(), hits: BTreeMap::new() });
+            by_path.entry(path.to_string()).or_insert_with(|| FileLines { path: path.into(), ..Default::default() });
         for n in a..=b {
             let hits = f.hits.entry(n).or_default();
             *hits = (*hits).max(count);
@@ -129,12 +132,18 @@ fn lcov(text: &str) -> Vec<FileLines> {
     for line in text.lines() {
         let line = line.trim();
         if let Some(path) = line.strip_prefix("SF:") {
-            file = Some(FileLines { path: path.to_string(), hits: BTreeMap::new() });
+            file = Some(FileLines { path: path.to_string(), ..Default::default() });
         } else if let Some(da) = line.strip_prefix("DA:") {
             let mut parts = da.split(',');
             let (Some(n), Some(h)) = (parts.next(), parts.next()) else { continue };
             if let (Some(f), Ok(n), Ok(h)) = (file.as_mut(), n.parse::<u32>(), h.parse::<f64>()) {
                 *f.hits.entry(n).or_default() += h.max(0.0) as u64;
+            }
+        } else if let Some((key, n)) = line.split_once(':').filter(|(k, _)| *k == "BRF" || *k == "BRH") {
+            // `BRF:0` (llvm-cov without branch instrumentation) measures no branch.
+            if let (Some(f), Ok(n @ 1..)) = (file.as_mut(), n.trim().parse::<usize>()) {
+                let b = f.branches.get_or_insert((0, 0));
+                if key == "BRF" { b.0 += n } else { b.1 += n }
             }
         } else if line == "end_of_record" {
             out.extend(file.take());
@@ -149,9 +158,14 @@ fn merge(files: Vec<FileLines>) -> Vec<FileLines> {
     let mut by_path: BTreeMap<String, FileLines> = BTreeMap::new();
     for f in files {
         let entry =
-            by_path.entry(f.path.clone()).or_insert_with(|| FileLines { path: f.path.clone(), hits: BTreeMap::new() });
+            by_path.entry(f.path.clone()).or_insert_with(|| FileLines { path: f.path.clone(), ..Default::default() });
         for (line, hits) in f.hits {
             *entry.hits.entry(line).or_default() += hits;
+        }
+        // The same file's branches reported twice are the same branches: the larger counts.
+        if let Some((n, ran)) = f.branches {
+            let b = entry.branches.get_or_insert((0, 0));
+            (b.0, b.1) = (b.0.max(n), b.1.max(ran));
         }
     }
     by_path.into_values().collect()
@@ -173,7 +187,7 @@ fn cobertura(root: roxmltree::Node<'_, '_>) -> Vec<FileLines> {
             .filter(|n| n.has_tag_name("line"))
             .filter_map(|l| Some((l.attribute("number")?.parse().ok()?, l.attribute("hits")?.parse().ok()?)))
             .collect();
-        FileLines { path, hits }
+        FileLines { path, hits, branches: None }
     });
     merge(files.collect())
 }
@@ -195,7 +209,7 @@ fn jacoco(root: roxmltree::Node<'_, '_>) -> Vec<FileLines> {
                     Some((nr, ci))
                 })
                 .collect();
-            out.push(FileLines { path, hits });
+            out.push(FileLines { path, hits, branches: None });
         }
     }
     merge(out)
@@ -217,7 +231,12 @@ fn coverage_py(v: &Value) -> Vec<FileLines> {
         .map(|(path, f)| {
             let mut hits: BTreeMap<u32, u64> = lines(f, "executed_lines").into_iter().map(|l| (l, 1)).collect();
             hits.extend(lines(f, "missing_lines").into_iter().map(|l| (l, 0)));
-            FileLines { path: path.clone(), hits }
+            // With branch measurement on (`meta.branch_coverage`), the summary counts them.
+            let branches = v["meta"]["branch_coverage"].as_bool().unwrap_or(false).then(|| {
+                let n = |key: &str| f["summary"][key].as_u64().unwrap_or(0) as usize;
+                (n("num_branches"), n("covered_branches"))
+            });
+            FileLines { path: path.clone(), hits, branches }
         })
         .collect()
 }
@@ -233,7 +252,7 @@ fn llvm_cov(v: &Value) -> Vec<FileLines> {
             let path = file["filename"].as_str().unwrap_or_default().to_string();
             let segments: Vec<Segment> =
                 file["segments"].as_array().into_iter().flatten().filter_map(Segment::read).collect();
-            out.push(FileLines { path, hits: segment_lines(&segments) });
+            out.push(FileLines { path, hits: segment_lines(&segments), branches: None });
         }
     }
     merge(out)
@@ -319,6 +338,20 @@ mod tests {
             assert_eq!((files[0].hits.len(), files[0].covered()), (5, 2), "{format:?}");
             assert_eq!(files[0].uncovered(), [[2, 5]], "{format:?}");
         }
+    }
+
+    #[test]
+    fn branches_from_lcov_and_coverage_py_where_measured() {
+        let lcov = "SF:a.js\nDA:1,1\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nBRF:2\nBRH:1\nend_of_record\nSF:b.js\nDA:1,0\nend_of_record\n";
+        let (_, files) = parse(lcov).unwrap();
+        assert_eq!((files[0].branches, files[1].branches), (Some((2, 1)), None));
+        let py = |branch: bool| {
+            serde_json::json!({"meta": {"branch_coverage": branch}, "files": {"a.py": {"executed_lines": [1, 2], "missing_lines": [3],
+                "summary": {"num_branches": 2, "covered_branches": 1}}}})
+            .to_string()
+        };
+        assert_eq!(parse(&py(true)).unwrap().1[0].branches, Some((2, 1)));
+        assert_eq!(parse(&py(false)).unwrap().1[0].branches, None);
     }
 
     #[test]

@@ -32,6 +32,7 @@ macro_rules! project_settings {
 mod coverage;
 mod detect;
 mod formats;
+mod measure;
 pub(crate) mod reports;
 
 use std::borrow::Cow;
