@@ -82,6 +82,40 @@ async fn run_with_a_model_file_calls_the_calculator_with_valid_arguments_and_pri
     assert!(shown.contains("provider = \"local\"") && shown.contains(&gguf), "{shown}{}", text(&out.stderr));
 }
 
+/// The README's task end to end with the 0.5B model (issue 42): left alone it calls the
+/// calculator again with its own answer until the iterations run out. A call made for
+/// nothing is not run (`RepeatedCalls`, on for the in-process model), the next step is
+/// prose only, and the answer comes within three model calls.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_readme_task_is_answered_within_three_model_calls() {
+    let Some(gguf) = real_part("LUCID_TEST_GGUF", "the path of a Qwen2.5 instruct GGUF; .ci/gguf.sh prints one") else {
+        return;
+    };
+    let dir = test_dir("local-readme-task");
+    let args = [
+        "run",
+        "--model-file",
+        &gguf,
+        "--tools",
+        "calculator",
+        "--max-tokens",
+        "100",
+        "--max-iterations",
+        "6",
+        "--json",
+        "What is 23 * 19? Use the calculator.",
+    ];
+    let out = run_in(&dir, &args, &[]).await;
+    let stdout = text(&out.stdout);
+    let answer: Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("not one JSON object ({e}): {stdout}\nstderr: {}", text(&out.stderr)));
+    assert_eq!(out.status.code(), Some(0), "{answer}");
+    assert!(answer["content"].as_str().unwrap_or_default().contains("437"), "{answer}");
+    assert!(answer["iterations"].as_u64().unwrap() <= 3, "at most three model calls: {answer}");
+    let ran = answer["tool_calls"].as_array().unwrap().iter().filter(|c| c["output"] == "437").count();
+    assert_eq!(ran, 1, "the calculator ran once: {answer}");
+}
+
 /// On an x86-64 CPU without the instructions llama.cpp was compiled for (Lucid builds
 /// x86-64-v3), the engine is refused with the missing instructions named and a way out,
 /// before anything calls into llama.cpp: not a SIGILL, and no default model downloaded.

@@ -3,7 +3,8 @@
 //! on (`<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`), as the bare JSON
 //! object small Qwen models write, or in the Markdown fence they write as often
 //! (`` ```json\n{…}\n``` ``): free text cannot open like any of these, so a call written
-//! in any of these forms is a schema-checked call, never text. `tool_choice` narrows the choice (none: text only;
+//! in any of these forms is a schema-checked call, never text. `tool_choice` narrows the choice (none: text only,
+//! prose without braces or fences when the conversation has tools, since a small model writes its call as text;
 //! required: calls only; a named tool: that tool only), and a response format replaces the
 //! free text with JSON (any object, or one matching a schema). llguidance compiles the
 //! JSON schemas itself (`%json`), so an invalid call cannot be sampled.
@@ -42,7 +43,16 @@ pub fn plan(tools: &[ToolSpec], options: &ChatOptions, relaxed: &[String]) -> Pl
         _ => tools.iter().collect(),
     };
     if offered.is_empty() {
-        return Plan { lark: answer.map(|a| format!("start: {a}\n")), shape: Shape::Text };
+        let lark = match answer {
+            Some(a) => Some(format!("start: {a}\n")),
+            // Tools the conversation knows but this step does not offer (`tool_choice:
+            // none`, as `RepeatedCalls` asks after a call made for nothing): a small model
+            // still writes calls as text, opening like one, after an empty fence, or with a
+            // key misspelt; this step's answer is prose, with no braces and no fences.
+            None if !tools.is_empty() => Some(format!("start: PROSE\n{PROSE}")),
+            None => None,
+        };
+        return Plan { lark, shape: Shape::Text };
     }
     let calls_only = matches!(options.tool_choice, Some(ToolChoice::Required | ToolChoice::Tool(_)));
     let schema = json!({ "anyOf": offered.iter().map(|t| call_schema(t, relaxed)).collect::<Vec<_>>() });
@@ -55,15 +65,20 @@ pub fn plan(tools: &[ToolSpec], options: &ChatOptions, relaxed: &[String]) -> Pl
     } else {
         let text = answer.unwrap_or_else(|| "TEXT".to_string());
         lark.push_str(&format!("start: answer | calls\nanswer: {text}\n"));
-        // Free text may not open like a call: its first character is not `{` or `<`, and it
-        // is not a fenced JSON object (another fence, a code answer, is text).
-        lark.push_str("TEXT: /[^{<\\s](.|\\n)*/ & ~/```[a-zA-Z]*\\s*\\{(.|\\n)*/\n");
+        lark.push_str(TEXT);
     }
     lark.push_str(&format!("calls: {calls}\n"));
     lark.push_str("call: \"<tool_call>\\n\" body \"\\n</tool_call>\" | body | \"```json\\n\" body \"\\n```\"\n");
     lark.push_str(&format!("body: %json {schema}\n"));
     Plan { lark: Some(lark), shape: if calls_only { Shape::Calls } else { Shape::TextOrCalls } }
 }
+
+/// Free text that does not open like a call: its first character is not `{` or `<`, and it
+/// is not a fenced JSON object (another fence, a code answer, is text).
+const TEXT: &str = "TEXT: /[^{<\\s](.|\\n)*/ & ~/```[a-zA-Z]*\\s*\\{(.|\\n)*/\n";
+
+/// Text without braces or backticks, not opening with `<` or a space.
+const PROSE: &str = "PROSE: /[^{}<`\\s][^{}`]*/\n";
 
 /// The rule for an answer under a response format; `None` for free text.
 fn answer_rule(format: Option<&ResponseFormat>) -> Option<String> {
@@ -137,7 +152,10 @@ mod tests {
         let p = plan(&[], &ChatOptions::default(), &[]);
         assert_eq!(p, Plan { lark: None, shape: Shape::Text });
         let none = ChatOptions { tool_choice: Some(ToolChoice::None), ..Default::default() };
-        assert_eq!(plan(&[calc()], &none, &[]).shape, Shape::Text);
+        let p = plan(&[calc()], &none, &[]);
+        assert_eq!(p.shape, Shape::Text);
+        // Tools known but not offered: prose, which cannot hold a call.
+        assert_eq!(p.lark.as_deref(), Some(format!("start: PROSE\n{PROSE}").as_str()));
     }
 
     #[test]

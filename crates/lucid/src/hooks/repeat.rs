@@ -44,7 +44,7 @@ use crate::model::ToolChoice;
 /// let result = agent.session().run("What is 23 * 19?").await?;
 /// assert_eq!(result.content, "23 * 19 = 437.");
 /// // The second call did not run, and the last model call offered text only.
-/// assert!(model.last_tool_results().last().unwrap().1.starts_with("Not run"));
+/// assert!(model.last_tool_results().last().unwrap().1.contains("answered 437 before"));
 /// assert_eq!(model.requests().last().unwrap().options.tool_choice, Some(ToolChoice::None));
 /// # Ok::<(), lucid::Error>(()) }).unwrap();
 /// ```
@@ -57,11 +57,11 @@ impl Hook for RepeatedCalls {
         let decision = match answered(cx.messages, call) {
             None => ToolCallDecision::Allow,
             Some(Answered::Same(result)) => ToolCallDecision::Deny(format!(
-                "Not run again: `{}` was called with these arguments before and answered: {result}\nAnswer from that result.",
+                "`{}` was called with these arguments before and answered {result}. Now reply to the user with that result in one sentence.",
                 call.name
             )),
             Some(Answered::IsTheResult(result)) => ToolCallDecision::Deny(format!(
-                "Not run: these arguments are what `{}` answered before ({result}): that is the result.\nAnswer from it.",
+                "`{}` answered {result} before: that is the result. Now reply to the user with it in one sentence.",
                 call.name
             )),
         };
