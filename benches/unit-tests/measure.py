@@ -54,8 +54,9 @@ def percent(part: int, whole: int) -> float:
 
 def junit_counts(path: Path) -> dict:
     if not path.is_file():
-        return {"tests": 0, "failed": 0, "errors": 0}
+        return {"tests": 0, "failed": 0, "errors": 0, "skipped": 0}
     root = ET.parse(path).getroot()
     suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
     count = lambda attr: sum(int(s.get(attr, 0)) for s in suites)
-    return {"tests": count("tests"), "failed": count("failures"), "errors": count("errors")}
+    return {"tests": count("tests"), "failed": count("failures"), "errors": count("errors"),
+            "skipped": count("skipped")}

@@ -17,9 +17,11 @@ The cache (`$LUCID_BENCH_CACHE`, default ~/.cache/lucid-bench/unit-tests) holds:
 """
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -32,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-from measure import coverage_of  # noqa: E402
+from measure import coverage_of, junit_counts  # noqa: E402
 from rust_tests import strip_cfg_test_mods  # noqa: E402
 
 RUNNER_PINS = ["pytest==8.4.2", "coverage==7.10.7"]
@@ -174,6 +176,11 @@ def prepare(project, reset: bool):
         (held / rel).parent.mkdir(parents=True, exist_ok=True)
         (held / rel).write_text(original)
         (base / rel).write_text(stripped)
+    if project["ecosystem"] == "java":
+        try:
+            maven_config(base)  # so that the agent's Maven runs offline too
+        except SystemExit as missing:
+            print(f"note: {missing}", file=sys.stderr)
     if reset:
         shutil.rmtree(work, ignore_errors=True)
     if not work.exists():
@@ -224,8 +231,27 @@ def own_tests(project, root: Path) -> dict:
     """Runs the project's test_cmd in root; returns its exit code and last output line."""
     proc = subprocess.run(project["test_cmd"], shell=True, cwd=root, env=test_env(project, root),
                           capture_output=True, text=True)
-    lines = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()]
-    return {"exit": proc.returncode, "tail": lines[-1] if lines else ""}
+    text = summary(proc.stdout + proc.stderr)
+    if project["ecosystem"] == "java":
+        counts = [junit_counts(f) for f in sorted((root / "target" / "surefire-reports").glob("TEST-*.xml"))]
+        total = {k: sum(c[k] for c in counts) for k in ("tests", "failed", "errors", "skipped")}
+        text = (f'{total["tests"] - total["failed"] - total["errors"] - total["skipped"]} passed, '
+                f'{total["failed"] + total["errors"]} failed, {total["skipped"]} skipped (Surefire)')
+    failures = [l for l in proc.stdout.splitlines() if l.startswith(("FAILED ", "ERROR "))]
+    return {"exit": proc.returncode, "summary": text, **({"failures": failures[:20]} if failures else {})}
+
+
+def summary(output: str) -> str:
+    """The runner's closing count: pytest's last line, cargo's `test result:` lines added up,
+    or Surefire's `Tests run:` line (with -q Maven prints none when all pass)."""
+    lines = [l.strip() for l in output.splitlines() if l.strip()]
+    cargo = [re.search(r"(\d+) passed; (\d+) failed; (\d+) ignored", l) for l in lines
+             if l.startswith("test result:")]
+    if cargo:
+        totals = [sum(int(m.group(i)) for m in cargo if m) for i in (1, 2, 3)]
+        return f"{totals[0]} passed, {totals[1]} failed, {totals[2]} ignored ({len(cargo)} test binaries)"
+    counted = [l for l in lines if re.search(r"\bpassed\b|\bfailed\b|Tests run:", l)]
+    return counted[-1] if counted else (lines[-1] if lines else "")
 
 
 def own_coverage(project, root: Path) -> list:
@@ -243,11 +269,12 @@ def own_coverage(project, root: Path) -> list:
 def verify(projects):
     results = []
     for p in projects:
-        pristine = unpack(p)
-        r = own_tests(p, pristine)
-        entry = {"project": p["name"], "version": p["version"], "own_tests": r}
-        if p["ecosystem"] == "python" and r["exit"] == 0:
-            entry["modules"] = own_coverage(p, pristine)
+        # A copy, so that build output (target/, Cargo.lock) never lands in pristine.
+        with scratch_copy(unpack(p), p["name"]) as copy:
+            r = own_tests(p, copy)
+            entry = {"project": p["name"], "version": p["version"], "own_tests": r}
+            if p["ecosystem"] == "python" and r["exit"] == 0:
+                entry["modules"] = own_coverage(p, copy)
         if p["ecosystem"] == "rust":
             base = cache_dir() / "base" / p["name"]
             build = subprocess.run(["cargo", "build", "--offline", "-q"], cwd=base,
@@ -268,9 +295,7 @@ def check(projects):
         held = cache_dir() / "heldout" / name
         edited = [str(f.relative_to(base)) for m in p["modules"] for f in files_under(base / m["path"])
                   if code_differs(f, work / f.relative_to(base))]
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp) / name
-            shutil.copytree(work, copy, symlinks=True)
+        with scratch_copy(work, name) as copy:
             clashes = []
             for f in files_under(held):
                 dest = copy / f.relative_to(held)
@@ -285,6 +310,19 @@ def check(projects):
         ok &= r["exit"] == 0 and not edited
         print(json.dumps(entry), flush=True)
     return ok
+
+
+@contextlib.contextmanager
+def scratch_copy(src: Path, name: str):
+    """A copy of src at the fixed path scratch/NAME: a test that depends on its folder's name
+    (boltons' test_iter_find_files strips its path with `str.lstrip`) then always sees the same."""
+    copy = cache_dir() / "scratch" / name
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(src, copy, symlinks=True)
+    try:
+        yield copy
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
 
 
 def files_under(path: Path):
