@@ -60,18 +60,28 @@ def _ident(text: str, i: int) -> bool:
     return i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
 
 
+def split_cfg_test_mods(text: str):
+    """The source less its `#[cfg(test)] mod NAME { … }` blocks, and those blocks.
+
+    >>> split_cfg_test_mods('fn a() {}\\n#[cfg(test)]\\nmod tests {\\n  fn b() { let _ = "}"; }\\n}\\n')
+    ('fn a() {}\\n', ['#[cfg(test)]\\nmod tests {\\n  fn b() { let _ = "}"; }\\n}'])
+    """
+    out, blocks, pos = [], [], 0
+    while True:
+        m = _HEAD.search(text, pos)
+        if not m:
+            out.append(text[pos:])
+            return "".join(out), blocks
+        end = _block_end(text, m.end() - 1)
+        out.append(text[pos:m.start()])
+        blocks.append(text[m.start():end])
+        pos = end + 1 if text[end:end + 1] == "\n" else end
+
+
 def strip_cfg_test_mods(text: str) -> str:
     """The source with every `#[cfg(test)] mod NAME { … }` block removed.
 
     >>> strip_cfg_test_mods('fn a() {}\\n#[cfg(test)]\\nmod tests {\\n  fn b() { let _ = "}"; }\\n}\\n')
     'fn a() {}\\n'
     """
-    out, pos = [], 0
-    while True:
-        m = _HEAD.search(text, pos)
-        if not m:
-            out.append(text[pos:])
-            return "".join(out)
-        end = _block_end(text, m.end() - 1)
-        out.append(text[pos:m.start()])
-        pos = end + 1 if text[end:end + 1] == "\n" else end
+    return split_cfg_test_mods(text)[0]

@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 from measure import coverage_of, junit_counts  # noqa: E402
-from rust_tests import strip_cfg_test_mods  # noqa: E402
+from rust_tests import split_cfg_test_mods, strip_cfg_test_mods  # noqa: E402
 
 RUNNER_PINS = ["pytest==8.4.2", "coverage==7.10.7"]
 
@@ -298,14 +298,24 @@ def check(projects):
         with scratch_copy(work, name) as copy:
             clashes = []
             for f in files_under(held):
-                dest = copy / f.relative_to(held)
-                if dest.exists() and str(f.relative_to(held)) not in p.get("inline_tests", []):
-                    clashes.append(str(f.relative_to(held)))
+                rel = str(f.relative_to(held))
+                dest = copy / rel
+                if rel in p.get("inline_tests", []) and dest.is_file():
+                    # The work copy's code (its own inline tests cut) with the held-out test
+                    # modules put back: the own tests run against what the agent left.
+                    code = strip_cfg_test_mods(dest.read_text()).rstrip("\n")
+                    blocks = split_cfg_test_mods(f.read_text())[1]
+                    dest.write_text("\n\n".join([code, *blocks]) + "\n")
+                    continue
+                if dest.exists():
+                    clashes.append(rel)
                     dest.rename(dest.with_name(dest.name + ".agent"))
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(f, dest)
             r = own_tests(p, copy)
-        entry = {"project": name, "edits_to_code_under_test": edited,
+        added = [str(f.relative_to(work)) for m in p["modules"] for f in files_under(work / m["path"])
+                 if not (base / f.relative_to(work)).exists() and "__pycache__" not in f.parts]
+        entry = {"project": name, "edits_to_code_under_test": edited, "files_added_beside_code": added,
                  "own_tests_after": r, "renamed_agent_files": clashes}
         ok &= r["exit"] == 0 and not edited
         print(json.dumps(entry), flush=True)
@@ -335,8 +345,14 @@ def code_differs(base_file: Path, work_file: Path) -> bool:
     if not work_file.is_file():
         return True
     before, after = base_file.read_text(errors="replace"), work_file.read_text(errors="replace")
+    if before == after:
+        return False
     # Inline tests added to a Rust source file are tests, not an edit of the code.
-    return before != after and (base_file.suffix != ".rs" or strip_test_mods(after) != before)
+    return base_file.suffix != ".rs" or nonblank(strip_test_mods(after)) != nonblank(before)
+
+
+def nonblank(text: str) -> list:
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
 
 
 def save_results(filename, entries, key):
