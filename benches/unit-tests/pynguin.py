@@ -86,13 +86,19 @@ def table(entries) -> str:
         a = e["after"]
         rows.append(f'| `{e["module"]}` | {e["statements"]} | {e["branches"]} '
                     f'| 0% → {a["line_percent"]}% | 0% → {a["branch_percent"]}% '
-                    f'| {e["tests_generated"]} ({e["tests_failed"]}) | {e["wall_seconds"]:.0f} s |')
+                    f'| {e["tests_generated"]} ({e["tests_failed"]}){exit_note(e)} '
+                    f'| {e["wall_seconds"]:.0f} s |')
     lines = sorted(e["after"]["line_percent"] or 0.0 for e in entries)
     branches = sorted(e["after"]["branch_percent"] or 0.0 for e in entries)
     if entries:
         rows.append(f"\nMedian over {len(entries)} modules: line {median(lines)}%, "
                     f"branch {median(branches)}%.")
     return "\n".join(rows)
+
+
+def exit_note(entry) -> str:
+    code = entry["pynguin_exit"]
+    return "" if code == 0 else f", Pynguin exit {code}: see its log"
 
 
 def median(xs):
