@@ -378,7 +378,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_plan: bool,
     /// Read one JSON request from FILE (`-`: standard input), for programs:
-    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}`; the context's
+    /// `{"sessionId", "text", "context": {…}, "requiredTools": […]}` (the seed's tool names
+    /// `schema`, `history`, `query`, `migrate` are taken for Lucid's); the context's
     /// `operation` (schema_design, schema_modification, query, general) chooses the tools
     /// and the planning, its `currentSchema` is shown in a block of its own. The answer is
     /// the `--json` object plus `model`, `timestamp` and `requiresToolCalls` (or the seed's
@@ -388,8 +389,9 @@ pub struct RunArgs {
     pub input: Option<PathBuf>,
     /// How the answer is printed: `text` (the default), `json` (as `--json`), or `seed`:
     /// one JSON object in the seed's shape, `{"text", "toolCalls": [{"toolName",
-    /// "callId", "args"}], "metadata": {"tokensUsed", "model", "timestamp"}}` (the
-    /// timestamp in milliseconds since the Unix epoch), for programs written against it.
+    /// "callId", "args"}], "requiresToolCalls", "metadata": {"tokensUsed", "model",
+    /// "timestamp"}}` (the timestamp in milliseconds since the Unix epoch), for programs
+    /// written against it.
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
     pub output_format: Option<OutputFormat>,
     /// Send FILE with the task: an image (PNG, JPEG, GIF, WebP), a PDF, audio (WAV, MP3) or

@@ -129,6 +129,11 @@ impl Request {
             Some(Value::Array(items)) => {
                 let mut names = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
+                    // The seed's tool names (`schema`, `history`…) are Lucid's under another name.
+                    let item = match item {
+                        Value::String(name) => Value::String(crate::seed::tool_name(&name).to_string()),
+                        other => other,
+                    };
                     match item {
                         Value::String(name) if known_tool(&name) => names.push(name),
                         Value::String(name) => {
@@ -306,6 +311,12 @@ mod tests {
         assert_eq!(r.session_id.as_deref(), Some("s1"));
         assert_eq!(r.required_tools, Some(vec!["sql_query".to_string()]));
         assert_eq!(r.prompt(), "<context>\n{\n  \"user\": \"ana\"\n}\n</context>\n\nHow many orders?");
+        // The seed's names for the tools are Lucid's.
+        let aliased = Request::parse(r#"{"text":"x","requiredTools":["schema","history","query","migrate"]}"#, |t| {
+            ["sql_schema", "schema_history", "sql_query", "sql_migrate"].contains(&t)
+        })
+        .unwrap();
+        assert_eq!(aliased.required_tools.unwrap(), ["sql_schema", "schema_history", "sql_query", "sql_migrate"]);
         let bare = parse(r#"{"text":"hi"}"#).unwrap();
         assert_eq!((bare.prompt().as_str(), bare.session_id, bare.required_tools), ("hi", None, None));
     }

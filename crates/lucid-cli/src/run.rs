@@ -420,7 +420,7 @@ async fn plan(
         if let Some(t) = triage {
             run.usage += t.usage;
         }
-        println!("{}", SeedAnswer::of_plan(&run.answer, run.usage, model).to_line());
+        println!("{}", SeedAnswer::of_plan(&run.answer, run.usage, model, !run.steps.is_empty()).to_line());
     } else if json {
         let mut v = serde_json::to_value(&run)?;
         if let Some(t) = triage {

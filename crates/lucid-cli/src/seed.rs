@@ -4,8 +4,12 @@
 //! ```json
 //! {"text": "There are 42 orders.",
 //!  "toolCalls": [{"toolName": "sql_query", "callId": "call_1", "args": {"sql": "SELECT count(*) FROM orders"}}],
+//!  "requiresToolCalls": true,
 //!  "metadata": {"tokensUsed": 431, "model": "gpt-4o-mini", "timestamp": 1764012345678}}
 //! ```
+//!
+//! `requiresToolCalls` says whether answering took tool calls (for a planned run, whether
+//! any step ran: its calls stay inside the steps).
 //!
 //! `tokensUsed` is the input and output tokens of every model call of the run; `model` is
 //! the model that answered (as configured, or a backup's `provider:model` after a switch); `timestamp` is when the answer
@@ -26,6 +30,7 @@ use serde_json::Value;
 pub struct SeedAnswer<'a> {
     text: Cow<'a, str>,
     tool_calls: Vec<SeedToolCall<'a>>,
+    requires_tool_calls: bool,
     metadata: SeedMetadata<'a>,
 }
 
@@ -55,7 +60,7 @@ impl<'a> SeedAnswer<'a> {
     /// `provider:model` label: a result answered by it says `model`, one a backup answered
     /// names the backup.
     pub fn of_run(r: &'a lucid::AgentResult, model: &'a str, primary: &str) -> Self {
-        let tool_calls = r
+        let tool_calls: Vec<SeedToolCall<'_>> = r
             .tool_calls
             .iter()
             .map(|c| SeedToolCall { tool_name: &c.name, call_id: &c.id, args: &c.arguments })
@@ -64,6 +69,7 @@ impl<'a> SeedAnswer<'a> {
         let text = if needs_interview { interview_text(&r.content) } else { Cow::Borrowed(r.content.as_str()) };
         SeedAnswer {
             text,
+            requires_tool_calls: !tool_calls.is_empty(),
             tool_calls,
             metadata: SeedMetadata {
                 tokens_used: r.usage.input_tokens + r.usage.output_tokens,
@@ -75,11 +81,13 @@ impl<'a> SeedAnswer<'a> {
         }
     }
 
-    /// A planned run's answer (its steps' tool calls stay inside the steps).
-    pub fn of_plan(answer: &'a str, usage: lucid::Usage, model: &'a str) -> Self {
+    /// A planned run's answer (its steps' tool calls stay inside the steps; `steps_ran`:
+    /// whether any ran).
+    pub fn of_plan(answer: &'a str, usage: lucid::Usage, model: &'a str, steps_ran: bool) -> Self {
         SeedAnswer {
             text: Cow::Borrowed(answer),
             tool_calls: Vec::new(),
+            requires_tool_calls: steps_ran,
             metadata: SeedMetadata {
                 tokens_used: usage.input_tokens + usage.output_tokens,
                 model,
@@ -105,6 +113,15 @@ fn interview_text(content: &str) -> Cow<'_, str> {
         Ok(v) => Cow::Owned(v["text"].as_str().unwrap_or_default().to_string()),
         Err(_) => Cow::Borrowed(content),
     }
+}
+
+/// The seed's names for Lucid's tools, accepted in a request's `requiredTools`.
+pub const TOOL_ALIASES: &[(&str, &str)] =
+    &[("schema", "sql_schema"), ("history", "schema_history"), ("query", "sql_query"), ("migrate", "sql_migrate")];
+
+/// Lucid's name of a tool a request names (the seed's alias, or the name itself).
+pub fn tool_name(name: &str) -> &str {
+    TOOL_ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, lucid)| lucid)
 }
 
 /// The questions an answer in the seed's interview shape asks: `{"text", "metadata":
@@ -173,9 +190,12 @@ mod tests {
     #[test]
     fn the_shape_is_the_seeds_in_its_order() {
         let usage = lucid::Usage { input_tokens: 30, output_tokens: 12, ..Default::default() };
-        let line = SeedAnswer::of_plan("done", usage, "m").to_line();
+        let line = SeedAnswer::of_plan("done", usage, "m", false).to_line();
         let (head, tail) = line.split_once("\"timestamp\":").unwrap();
-        assert_eq!(head, r#"{"text":"done","toolCalls":[],"metadata":{"tokensUsed":42,"model":"m","#);
+        assert_eq!(
+            head,
+            r#"{"text":"done","toolCalls":[],"requiresToolCalls":false,"metadata":{"tokensUsed":42,"model":"m","#
+        );
         let stamp: u64 = tail.strip_suffix("}}").unwrap().parse().unwrap();
         assert!(stamp > 1_700_000_000_000, "milliseconds since the epoch: {stamp}");
     }

@@ -138,7 +138,8 @@ async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
-    assert_eq!(keys, ["metadata", "text", "toolCalls"], "{v}");
+    assert_eq!(keys, ["metadata", "requiresToolCalls", "text", "toolCalls"], "{v}");
+    assert_eq!(v["requiresToolCalls"], true, "{v}");
     assert!(v["text"].as_str().unwrap().starts_with("Done: "), "{v}");
     assert_eq!(v["toolCalls"], json!([{"toolName": "sql_schema", "callId": "c0", "args": {}}]));
     // tool_call_completion (30 in, 10 out) then text_completion (20 in, 5 out).
@@ -161,6 +162,7 @@ async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["text"].as_str(), v["toolCalls"].as_array().map(Vec::len)), (Some("Proposed."), Some(0)));
+    assert_eq!(v["requiresToolCalls"], false, "{v}");
     let tools = offered(&server.requests()[seen].json());
     assert!(tools.iter().any(|t| t == "sql_migrate") && tools.iter().any(|t| t == "schema_history"), "{tools:?}");
     assert!(!tools.iter().any(|t| t == "checklist"), "{tools:?}");
@@ -184,6 +186,16 @@ async fn the_seeds_operation_chooses_the_tools_and_the_answer_comes_in_the_seeds
         (v["metadata"]["needsInterview"].as_bool(), &v["metadata"]["questions"]),
         (Some(true), &json!(["Which engine?"]))
     );
+
+    // The seed's names of the tools are taken for Lucid's.
+    let seen = server.requests().len();
+    let named =
+        r#"{"text": "Show the history.", "context": {"operation": "general"}, "requiredTools": ["schema", "history"]}"#;
+    let out = run_with_stdin(&dir, &args, named).await;
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let mut tools = offered(&server.requests()[seen].json());
+    tools.sort_unstable();
+    assert_eq!(tools, ["schema_history", "sql_schema"]);
 
     let seen = server.requests().len();
     let bad = run_with_stdin(&dir, &args, r#"{"text": "x", "context": {"operation": "drop_all"}}"#).await;

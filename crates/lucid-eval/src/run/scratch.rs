@@ -15,7 +15,7 @@ pub const MAX_PROJECT_ENTRIES: usize = 50_000;
 /// The folder an attempt works in.
 #[derive(Debug)]
 pub(super) struct Scratch {
-    _dir: tempfile::TempDir,
+    _dir: Folder,
     /// The project's copy (the attempt's folder itself when the case has no project).
     pub workdir: PathBuf,
     /// The database's copy.
@@ -28,12 +28,9 @@ pub(super) fn prepare(folder: Option<&Path>, case: &Case) -> Result<Option<Scrat
     if case.project.is_none() && case.database.is_none() {
         return Ok(None);
     }
-    let dir = tempfile::Builder::new()
-        .prefix("lucid-eval-")
-        .tempdir()
-        .map_err(|e| format!("cannot make the attempt's folder: {e}"))?;
+    let dir = Folder::new().map_err(|e| format!("cannot make the attempt's folder: {e}"))?;
     let mut budget = Budget { bytes: MAX_PROJECT_BYTES, entries: MAX_PROJECT_ENTRIES };
-    let workdir = dir.path().join("project");
+    let workdir = dir.0.join("project");
     let project = case.project.as_deref().map(|p| inside(folder, p)).transpose()?;
     match &project {
         Some(from) => copy_tree(from, from, &workdir, &mut budget)
@@ -57,6 +54,37 @@ pub(super) fn prepare(folder: Option<&Path>, case: &Case) -> Result<Option<Scrat
         }
     };
     Ok(Some(Scratch { _dir: dir, workdir, database }))
+}
+
+/// A new empty folder of this process in the temporary folder (only its owner may enter
+/// it on Unix), removed with everything in it when dropped.
+#[derive(Debug)]
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new() -> std::io::Result<Folder> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let n = N.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("lucid-eval-{}-{n}", std::process::id()));
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            // Never a folder someone else made there first.
+            match builder.create(&dir) {
+                Ok(()) => return Ok(Folder(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// What a copy may still take.
